@@ -1,0 +1,43 @@
+import { getKernel, type OC } from './kernel';
+import { Scene } from './scene/Scene';
+import type { FileAccess, ToolContext } from './tools/defineTool';
+import { toolManifests, type ToolManifest } from './tools/registry';
+import { findTool } from './tools/registry';
+import { parseArgs, runTool } from './tools/runTool';
+
+export interface EngineOptions {
+  files: FileAccess;
+  /** Defaults to the process's shared kernel (the host must have set a loader). */
+  kernel?: () => Promise<OC>;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  progress?: (fraction: number, message?: string) => void;
+}
+
+/** One scene and the tool registry: what the CLI, the worker and the MCP server each hold one of. */
+export class Engine {
+  readonly scene = new Scene();
+  private readonly files: FileAccess;
+  private readonly kernel: () => Promise<OC>;
+
+  constructor(options: EngineOptions) {
+    this.files = options.files;
+    this.kernel = options.kernel ?? getKernel;
+  }
+
+  tools(): ToolManifest[] {
+    return toolManifests();
+  }
+
+  /** Checks a tool name and its arguments without running anything (no kernel, no scene change). */
+  validate(name: string, args: unknown): void {
+    parseArgs(findTool(name), args);
+  }
+
+  run(name: string, args: unknown, options: RunOptions = {}): Promise<unknown> {
+    const ctx: ToolContext = { scene: this.scene, files: this.files, kernel: this.kernel, signal: options.signal, progress: options.progress };
+    return runTool(ctx, name, args);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * A triangle mesh as flat typed arrays: the engine's currency for everything mesh-shaped (STL
+ * bodies, BREP tessellations). Positions are float64 so that an STL's float32 coordinates and a
+ * kernel tessellation's doubles are both held exactly.
+ */
+export interface TriMesh {
+  /** x, y, z per vertex. */
+  positions: Float64Array;
+  /** Three vertex indices per triangle, counter-clockwise seen from outside. */
+  indices: Uint32Array;
+}
+
+/** A BREP tessellation: a TriMesh whose triangles remember the face (face[N]) they came from. */
+export interface FaceTessellation extends TriMesh {
+  /** Per triangle, the 0-based face index in TopExp.MapShapes order. */
+  faceIds: Uint32Array;
+  deflection: number;
+}
+
+export function triangleCount(mesh: TriMesh): number {
+  return mesh.indices.length / 3;
+}
+
+export function vertexCount(mesh: TriMesh): number {
+  return mesh.positions.length / 3;
+}

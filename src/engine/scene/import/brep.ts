@@ -1,0 +1,25 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { BrepscopeError } from '../../errors';
+import { withKernel, type OC } from '../../kernel';
+import { withKernelFile } from './kernelFile';
+
+/** Reads an OCCT BREP file (text or binary form) into a shape the caller owns. */
+export function readBrepShape(oc: OC, bytes: Uint8Array, name: string): TopoDS_Shape {
+  return withKernelFile(oc, bytes, 'brep', (path) =>
+    withKernel(oc, (own) => {
+      const shape = new oc.TopoDS_Shape();
+      let ok: boolean;
+      try {
+        ok = oc.BRepTools.Read_2(shape, path, own(new oc.BRep_Builder()), own(new oc.Message_ProgressRange_1()));
+      } catch (e) {
+        shape.delete();
+        throw e;
+      }
+      if (!ok || shape.IsNull()) {
+        shape.delete();
+        throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable OCCT BREP file (BRepTools::Read found no shape)`);
+      }
+      return shape;
+    }),
+  );
+}

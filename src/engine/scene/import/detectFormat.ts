@@ -1,0 +1,69 @@
+import { BrepscopeError } from '../../errors';
+import type { SourceFormat } from '../Body';
+
+const EXTENSIONS: Record<string, SourceFormat> = {
+  brep: 'brep',
+  brp: 'brep',
+  stl: 'stl',
+  step: 'step',
+  stp: 'step',
+  iges: 'iges',
+  igs: 'iges',
+  xbf: 'xbf',
+};
+
+export const SUPPORTED_EXTENSIONS = Object.keys(EXTENSIONS);
+
+export function formatFromExtension(fileName: string): SourceFormat | undefined {
+  const m = /\.([A-Za-z0-9]+)$/.exec(fileName.split(/[?#]/)[0] ?? '');
+  return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+}
+
+/** Recognizes a format from the first bytes, where the format has a signature. */
+export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
+  const trimmed = head.trimStart();
+  if (trimmed.startsWith('ISO-10303-21')) return 'step';
+  if (/^(DBRep_DrawableShape|CASCADE Topology V)/.test(trimmed)) return 'brep';
+  if (head.startsWith('BINFILE')) return 'xbf';
+  // IGES: fixed 80-column records with the section letter in column 73 (S start, G global).
+  const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+  if (firstLine.length >= 73 && firstLine[72] === 'S' && /\n.{72}G/.test(head)) return 'iges';
+  if (/^solid\b/i.test(trimmed) && /facet|endsolid/i.test(head)) return 'stl';
+  if (bytes.byteLength >= 84) {
+    const count = new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true);
+    if (84 + count * 50 === bytes.byteLength) return 'stl';
+  }
+  return undefined;
+}
+
+/**
+ * The format to read a file as: the one asked for; else what the content says; else the
+ * extension. Content wins over the extension because a signature is evidence and a name is not.
+ */
+export function resolveFormat(fileName: string, bytes: Uint8Array, requested?: SourceFormat): SourceFormat {
+  if (requested) return requested;
+  const fromContent = formatFromContent(bytes);
+  if (fromContent) return fromContent;
+  const fromExtension = formatFromExtension(fileName);
+  if (fromExtension) return fromExtension;
+  throw new BrepscopeError(
+    'UNSUPPORTED_FORMAT',
+    `${fileName}: unknown format; supported extensions are ${SUPPORTED_EXTENSIONS.map((e) => '.' + e).join(', ')} (or pass format)`,
+  );
+}
+
+/** The file name without folders and extension: `.../box.stl` -> `box`. */
+export function baseName(fileName: string): string {
+  const last = (fileName.split(/[?#]/)[0] ?? '').split(/[\\/]/).pop() ?? '';
+  const dot = last.lastIndexOf('.');
+  return decodeURIComponentSafe(dot > 0 ? last.slice(0, dot) : last) || 'body';
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

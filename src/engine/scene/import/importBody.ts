@@ -1,0 +1,92 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { BrepscopeError } from '../../errors';
+import type { OC } from '../../kernel';
+import { meshTopology } from '../../mesh/meshTopology';
+import type { Body, SourceFormat } from '../Body';
+import { checkShape } from '../checkShape';
+import type { Scene } from '../Scene';
+import { readBrepShape } from './brep';
+import { baseName, resolveFormat } from './detectFormat';
+import { parseStl } from './stl';
+import { readExchangeShape } from './stepIges';
+import { readXbfShape } from './xbf';
+
+/** Files above this are refused before parsing: the kernel copies them into a 32-bit WASM heap. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+
+export interface ImportRequest {
+  bytes: Uint8Array;
+  /** File name or path (for format detection, naming and messages). */
+  fileName: string;
+  format?: SourceFormat | undefined;
+  bodyId?: string | undefined;
+  /** read_brep semantics: an invalid shape is refused with the checker's findings unless allowed. */
+  refuseInvalid?: boolean | undefined;
+}
+
+export interface ImportEnvironment {
+  scene: Scene;
+  kernel: () => Promise<OC>;
+}
+
+/**
+ * Reads a file into a new body and adds it to the scene. Everything is parsed and checked before
+ * the scene is touched, so a failed import leaves the scene exactly as it was.
+ */
+export async function importBody(env: ImportEnvironment, req: ImportRequest): Promise<Body> {
+  const { scene } = env;
+  const name = baseName(req.fileName);
+  if (req.bodyId !== undefined && scene.has(req.bodyId)) {
+    throw new BrepscopeError('BODY_EXISTS', `body '${req.bodyId}' is already in the scene; remove it first or choose another bodyId`);
+  }
+  if (req.bytes.byteLength > MAX_IMPORT_BYTES) {
+    throw new BrepscopeError(
+      'FILE_TOO_LARGE',
+      `${req.fileName}: ${(req.bytes.byteLength / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`,
+    );
+  }
+  if (req.bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
+  const format = resolveFormat(req.fileName, req.bytes, req.format);
+  const bodyId = req.bodyId ?? scene.uniqueId(name);
+  const common = { bodyId, name, sourceFormat: format, source: req.fileName };
+
+  if (format === 'stl') {
+    const mesh = parseStl(req.bytes, req.fileName);
+    const topology = meshTopology(mesh);
+    const valid = topology.nonManifoldEdges === 0 && topology.degenerateTriangles === 0 && topology.inconsistentEdges === 0;
+    const body: Body = { ...common, kind: 'mesh', mesh, topology, valid };
+    scene.add(body);
+    return body;
+  }
+
+  const oc = await env.kernel();
+  const shape = readShape(oc, req.bytes, req.fileName, format);
+  try {
+    const check = checkShape(oc, shape);
+    if (req.refuseInvalid && !check.valid) {
+      throw new BrepscopeError(
+        'INVALID_GEOMETRY',
+        `${req.fileName}: the shape is invalid (BRepCheck_Analyzer rejects ${check.invalidEntities.length ? check.invalidEntities.join(', ') : 'the shape as a whole'}); pass allowInvalid: true to load it anyway`,
+        { invalidEntities: check.invalidEntities },
+      );
+    }
+    const body: Body = { ...common, kind: 'brep', shape, tessellations: new Map(), valid: check.valid };
+    scene.add(body);
+    return body;
+  } catch (e) {
+    shape.delete();
+    throw e;
+  }
+}
+
+function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, 'stl'>): TopoDS_Shape {
+  switch (format) {
+    case 'brep':
+      return readBrepShape(oc, bytes, fileName);
+    case 'step':
+    case 'iges':
+      return readExchangeShape(oc, bytes, fileName, format);
+    case 'xbf':
+      return readXbfShape(oc, bytes, fileName);
+  }
+}

@@ -1,0 +1,38 @@
+import type { OC } from '../../kernel';
+
+let counter = 0;
+
+/**
+ * Puts bytes into the kernel's in-memory file system for readers that only take a path, and
+ * removes the file afterwards. Unique names: reopening a path can return cached documents (XBF).
+ */
+export function withKernelFile<T>(oc: OC, bytes: Uint8Array, extension: string, fn: (path: string) => T): T {
+  const path = `/brepscope-${Date.now().toString(36)}-${++counter}.${extension}`;
+  oc.FS.writeFile(path, bytes);
+  try {
+    return fn(path);
+  } finally {
+    try {
+      oc.FS.unlink(path);
+    } catch {
+      // The reader may have removed or never kept it; nothing to clean.
+    }
+  }
+}
+
+/** Reads a file the kernel wrote into its in-memory file system, then removes it. */
+export function takeKernelFile(oc: OC, path: string): Uint8Array {
+  try {
+    return oc.FS.readFile(path);
+  } finally {
+    try {
+      oc.FS.unlink(path);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+export function uniqueKernelPath(extension: string): string {
+  return `/brepscope-out-${Date.now().toString(36)}-${++counter}.${extension}`;
+}

@@ -1,0 +1,165 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { z } from 'zod';
+import { topAbs, withKernel, type OC, type Own } from '../kernel';
+import { symmetricEigen3 } from '../math/symmetricEigen';
+import { cross, type Box3, type Vec3 } from '../math/vec3';
+import { meshBox, meshMassProperties } from '../mesh/meshProperties';
+import type { Body } from '../scene/Body';
+import { defineTool } from './defineTool';
+import { bodyIdSchema } from './schemas';
+
+export const METRICS = ['volume', 'surfaceArea', 'centerOfMass', 'boundingBox', 'boundingBoxOptimal', 'principalAxes'] as const;
+export type Metric = (typeof METRICS)[number];
+const DEFAULT_METRICS = METRICS.filter((m) => m !== 'boundingBoxOptimal');
+
+const schema = z.strictObject({
+  bodyId: bodyIdSchema.describe('Body to measure'),
+  metrics: z
+    .array(z.enum(METRICS))
+    .optional()
+    .describe('Subset of volume, surfaceArea, centerOfMass, boundingBox, boundingBoxOptimal, principalAxes. Default (or empty): all except boundingBoxOptimal'),
+});
+
+export interface MetricsResult {
+  volume?: number | null;
+  surfaceArea?: number;
+  centerOfMass?: Vec3;
+  boundingBox?: Box3;
+  boundingBoxOptimal?: Box3;
+  principalAxes?: [Vec3, Vec3, Vec3];
+  warnings: string[];
+}
+
+/** What both body kinds provide before the result is assembled. */
+interface RawProperties {
+  closed: boolean;
+  volume: number;
+  area: number;
+  /** Centre and inertia of the solid when closed, of the surface otherwise. */
+  centre: Vec3;
+  inertia: number[];
+  box: () => Box3;
+  optimalBox: () => Box3;
+}
+
+export const computeMetrics = defineTool({
+  name: 'compute_metrics',
+  description:
+    'Exact physical properties of a body (unit density): volume, surface area, centre of mass, axis-aligned bounding box (boundingBox encloses B-spline control hulls; boundingBoxOptimal is tight and must be asked for) and principal axes of inertia (ascending moment).',
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const body = ctx.scene.get(args.bodyId);
+    const wanted = new Set<Metric>(args.metrics?.length ? args.metrics : DEFAULT_METRICS);
+    if (body.kind === 'mesh') return assemble(meshProperties(body), wanted, 'mesh');
+    const oc = await ctx.kernel();
+    return withKernel(oc, (own) => assemble(brepProperties(oc, own, body.shape), wanted, 'shape'));
+  },
+});
+
+function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): MetricsResult {
+  const result: MetricsResult = { warnings: [] };
+  const openNote = `the ${noun} is not closed`;
+  if (wanted.has('volume')) {
+    if (raw.closed) {
+      result.volume = raw.volume;
+      if (raw.volume < 0) result.warnings.push(`volume is negative: the ${noun} is oriented inside out`);
+    } else {
+      result.volume = null;
+      result.warnings.push(`volume is null: ${openNote}, so it encloses no volume`);
+    }
+  }
+  if (wanted.has('surfaceArea')) result.surfaceArea = raw.area;
+  if (wanted.has('centerOfMass')) {
+    result.centerOfMass = raw.centre;
+    if (!raw.closed) result.warnings.push(`centerOfMass is the centroid of the surface area: ${openNote}`);
+  }
+  if (wanted.has('boundingBox')) result.boundingBox = raw.box();
+  if (wanted.has('boundingBoxOptimal')) result.boundingBoxOptimal = raw.optimalBox();
+  if (wanted.has('principalAxes')) {
+    result.principalAxes = principalAxes(raw.inertia);
+    if (!raw.closed) result.warnings.push(`principalAxes are those of the surface (uniform shell): ${openNote}`);
+  }
+  return result;
+}
+
+/** Eigenvectors of the inertia tensor, ascending moment, signs fixed so results are reproducible. */
+export function principalAxes(inertia: number[]): [Vec3, Vec3, Vec3] {
+  const { vectors } = symmetricEigen3(inertia);
+  const a = canonicalSign(vectors[0]);
+  const b = canonicalSign(vectors[1]);
+  return [a, b, cross(a, b)];
+}
+
+/** Flips a vector so that its largest-magnitude component is positive. */
+function canonicalSign(v: Vec3): Vec3 {
+  let k = 0;
+  for (let i = 1; i < 3; i++) if (Math.abs(v[i]!) > Math.abs(v[k]!) + 1e-12) k = i;
+  return v[k]! < 0 ? [-v[0] || 0, -v[1] || 0, -v[2] || 0] : v;
+}
+
+function meshProperties(body: Extract<Body, { kind: 'mesh' }>): RawProperties {
+  const props = meshMassProperties(body.mesh);
+  const closed = body.topology.watertight;
+  const box = meshBox(body.mesh);
+  return {
+    closed,
+    volume: props.volume,
+    area: props.area,
+    centre: closed ? props.volumeCentroid : props.areaCentroid,
+    inertia: closed ? props.volumeInertia : props.areaInertia,
+    box: () => box,
+    optimalBox: () => box,
+  };
+}
+
+function brepProperties(oc: OC, own: Own, shape: TopoDS_Shape): RawProperties {
+  const closed = isClosedShape(oc, own, shape);
+  const surface = own(new oc.GProp_GProps_1());
+  oc.BRepGProp.SurfaceProperties_1(shape, surface, false, false);
+  let mass = surface;
+  if (closed) {
+    mass = own(new oc.GProp_GProps_1());
+    oc.BRepGProp.VolumeProperties_1(shape, mass, false, false, false);
+  }
+  const centre = own(mass.CentreOfMass());
+  const matrix = own(mass.MatrixOfInertia());
+  const inertia: number[] = [];
+  for (let r = 1; r <= 3; r++) for (let c = 1; c <= 3; c++) inertia.push(matrix.Value(r, c));
+  return {
+    closed,
+    volume: closed ? mass.Mass() : 0,
+    area: surface.Mass(),
+    centre: [centre.X(), centre.Y(), centre.Z()],
+    inertia,
+    box: () => shapeBox(oc, shape, false),
+    optimalBox: () => shapeBox(oc, shape, true),
+  };
+}
+
+/**
+ * Axis-aligned box from the exact geometry (never the triangulation). Add encloses B-spline control
+ * hulls; AddOptimal projects onto the geometry. The tolerance gap OCCT adds is removed, so a box
+ * reports its true extents.
+ */
+function shapeBox(oc: OC, shape: TopoDS_Shape, optimal: boolean): Box3 {
+  return withKernel(oc, (own) => {
+    const box = own(new oc.Bnd_Box_1());
+    if (optimal) oc.BRepBndLib.AddOptimal(shape, box, false, false);
+    else oc.BRepBndLib.Add(shape, box, false);
+    box.SetGap(0);
+    const min = own(box.CornerMin());
+    const max = own(box.CornerMax());
+    return { min: [min.X(), min.Y(), min.Z()], max: [max.X(), max.Y(), max.Z()] };
+  });
+}
+
+/** Closed: it has shells, every shell has no free edge, and no face stands outside a shell. */
+export function isClosedShape(oc: OC, own: Own, shape: TopoDS_Shape): boolean {
+  const shells = own(new oc.TopTools_IndexedMapOfShape_1());
+  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'SHELL'), shells);
+  if (shells.Extent() === 0) return false;
+  for (let i = 1; i <= shells.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(shells.FindKey(i))) return false;
+  const looseFaces = own(new oc.TopExp_Explorer_2(shape, topAbs(oc, 'FACE'), topAbs(oc, 'SHELL')));
+  return !looseFaces.More();
+}

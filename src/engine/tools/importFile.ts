@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import { describeBody } from '../scene/describeBody';
+import { importBody } from '../scene/import/importBody';
+import { defineTool, type ToolContext } from './defineTool';
+import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape, formatSchema } from './schemas';
+
+const schema = z
+  .strictObject({
+    ...fileSourceShape,
+    format: formatSchema.optional().describe('brep, stl, step, iges or xbf; default: from the content, else the extension'),
+    bodyId: bodyIdSchema.optional().describe('Id for the new body; default: the file name without extension, made unique'),
+  })
+  .refine(exactlyOneSource, { message: exactlyOneSourceMessage });
+
+export const importFile = defineTool({
+  name: 'import_file',
+  description:
+    'Load a BREP, STL, STEP, IGES or XBF file into the scene as a new body. STL stays a mesh-backed facet shell. Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
+  category: 'scene-building',
+  schema,
+  async run(args, ctx) {
+    const { bytes, fileName } = await readSource(ctx, args);
+    const body = await importBody(ctx, { bytes, fileName, format: args.format, bodyId: args.bodyId });
+    return describeBody(body.kind === 'brep' ? await ctx.kernel() : undefined, body);
+  },
+});
+
+/** The bytes and a name for them, from a path or from base64. */
+export async function readSource(
+  ctx: ToolContext,
+  args: { path?: string | undefined; bytes?: string | undefined; fileName?: string | undefined },
+): Promise<{ bytes: Uint8Array; fileName: string }> {
+  if (args.path !== undefined) return { bytes: await ctx.files.read(args.path), fileName: args.path };
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64(args.bytes ?? '');
+  } catch {
+    throw new BrepscopeError('INVALID_ARGUMENT', 'bytes: not valid base64');
+  }
+  return { bytes, fileName: args.fileName ?? 'upload' };
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) throw new Error('bad base64');
+  const binary = atob(clean);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import { computeMetrics } from './computeMetrics';
+import type { ToolDefinition } from './defineTool';
+import { importFile } from './importFile';
+import { listBodies } from './listBodies';
+import { readBrep } from './readBrep';
+import { removeBody } from './removeBody';
+
+/** Every tool the engine offers, in the order hosts list them. */
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, computeMetrics] as ToolDefinition[];
+
+export function findTool(name: string): ToolDefinition {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) throw new BrepscopeError('UNKNOWN_TOOL', `unknown tool '${name}'; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+  return tool;
+}
+
+export interface ToolManifest {
+  name: string;
+  description: string;
+  category: ToolDefinition['category'];
+  inputSchema: Record<string, unknown>;
+}
+
+/** Each tool's name, description and JSON Schema of its arguments (as a caller writes them: defaults optional). */
+export function toolManifests(): ToolManifest[] {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    category: t.category,
+    inputSchema: z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+  }));
+}

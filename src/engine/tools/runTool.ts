@@ -1,0 +1,29 @@
+import type { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import type { ToolContext, ToolDefinition } from './defineTool';
+import { findTool } from './registry';
+
+/** Validates the arguments against the tool's schema before any kernel call, then runs it. */
+export async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
+  const tool = findTool(name);
+  const parsed = parseArgs(tool, args);
+  return tool.run(parsed, ctx);
+}
+
+export function parseArgs<T extends ToolDefinition>(tool: T, args: unknown): z.output<T['schema']> {
+  const result = tool.schema.safeParse(args ?? {});
+  if (!result.success) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `${tool.name}: ${formatIssues(result.error)}`);
+  }
+  return result.data as z.output<T['schema']>;
+}
+
+/** One line per issue, naming the field: `sections: sections requires sectionAxis`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

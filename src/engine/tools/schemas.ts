@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+export const bodyIdSchema = z.string().min(1, 'must be a non-empty bodyId');
+
+export const vec3Schema = z.tuple([z.number(), z.number(), z.number()]);
+
+export const formatSchema = z.enum(['brep', 'stl', 'step', 'iges', 'xbf']);
+
+/** Where a file comes from: a path the host can read, or its bytes as base64 (JSON callers). */
+export const fileSourceShape = {
+  path: z.string().min(1).optional().describe('File path (Node: the file system; browser: the name of a file the user loaded)'),
+  bytes: z.string().min(1).optional().describe('The file content, base64-encoded, instead of path'),
+  fileName: z.string().min(1).optional().describe('Name used for format detection and the default bodyId when bytes are given'),
+};
+
+export function exactlyOneSource(a: { path?: string | undefined; bytes?: string | undefined }): boolean {
+  return (a.path === undefined) !== (a.bytes === undefined);
+}
+
+export const exactlyOneSourceMessage = 'give exactly one of path or bytes';

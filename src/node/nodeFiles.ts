@@ -1,0 +1,45 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { BrepscopeError } from '../engine/errors';
+import { MAX_IMPORT_BYTES } from '../engine/scene/import/importBody';
+import type { FileAccess } from '../engine/tools/defineTool';
+
+/** File access on the real file system, with errors turned into stable codes. */
+export const nodeFiles: FileAccess = {
+  async read(path) {
+    const full = resolve(path);
+    let size: number;
+    try {
+      const info = await stat(full);
+      if (info.isDirectory()) throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file`);
+      size = info.size;
+    } catch (e) {
+      if (e instanceof BrepscopeError) throw e;
+      throw fileError(e, path);
+    }
+    if (size > MAX_IMPORT_BYTES) {
+      throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
+    }
+    try {
+      const buf = await readFile(full);
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (e) {
+      throw fileError(e, path);
+    }
+  },
+  async write(path, bytes) {
+    try {
+      await mkdir(dirname(resolve(path)), { recursive: true });
+      await writeFile(resolve(path), bytes);
+    } catch (e) {
+      throw new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+  },
+};
+
+function fileError(e: unknown, path: string): BrepscopeError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new BrepscopeError('FILE_NOT_FOUND', `${path}: no such file`);
+  if (code === 'EACCES') return new BrepscopeError('FILE_NOT_FOUND', `${path}: permission denied`);
+  return new BrepscopeError('FILE_NOT_FOUND', `${path}: cannot read (${code ?? String(e)})`);
+}

@@ -1,0 +1,34 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC } from '../engine/kernel';
+
+/** Kernel-made shapes with closed-form answers, for tests. Each returns a shape the caller owns. */
+
+export function makeBox(oc: OC, dx: number, dy: number, dz: number, origin: [number, number, number] = [0, 0, 0]): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const p = own(new oc.gp_Pnt_3(...origin));
+    return own(new oc.BRepPrimAPI_MakeBox_3(p, dx, dy, dz)).Shape();
+  });
+}
+
+/** Cylinder of radius r and height h on the z axis, base at z = z0. */
+export function makeCylinder(oc: OC, r: number, h: number, z0 = 0): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const axes = own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(0, 0, z0)), own(new oc.gp_Dir_4(0, 0, 1))));
+    return own(new oc.BRepPrimAPI_MakeCylinder_3(axes, r, h)).Shape();
+  });
+}
+
+export function makeSphere(oc: OC, r: number): TopoDS_Shape {
+  return withKernel(oc, (own) => own(new oc.BRepPrimAPI_MakeSphere_1(r)).Shape());
+}
+
+/** A 40 x 30 x 20 block with a vertical through-hole of radius r at (xc, yc). */
+export function makeDrilledBlock(oc: OC, r: number, xc = 20, yc = 15): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const block = own(makeBox(oc, 40, 30, 20));
+    const axes = own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(xc, yc, -5)), own(new oc.gp_Dir_4(0, 0, 1))));
+    const tool = own(own(new oc.BRepPrimAPI_MakeCylinder_3(axes, r, 30)).Shape());
+    const cut = own(new oc.BRepAlgoAPI_Cut_3(block, tool, own(new oc.Message_ProgressRange_1())));
+    return cut.Shape();
+  });
+}

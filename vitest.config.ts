@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The kernel costs 4 s and 0.5 GB per worker: few workers, no isolation, so each worker loads it once.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    pool: 'forks',
+    isolate: false,
+    maxWorkers: 2,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
