@@ -1,0 +1,18 @@
+import type { BenchCase } from './harness';
+import { foundationCases } from './foundation';
+
+/**
+ * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
+ * prints one JSON object of figures on stdout.
+ */
+const CASES: BenchCase[] = [...foundationCases];
+
+const filter = process.argv[2];
+const results: Record<string, unknown> = {};
+for (const c of CASES) {
+  if (filter && !c.name.includes(filter)) continue;
+  process.stderr.write(`bench: ${c.name}...\n`);
+  results[c.name] = await c.run();
+}
+process.stdout.write(JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2) + '\n');
+process.exit(0);
