@@ -4,11 +4,12 @@ import { computeMetrics } from './computeMetrics';
 import type { ToolDefinition } from './defineTool';
 import { importFile } from './importFile';
 import { listBodies } from './listBodies';
+import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
 import { removeBody } from './removeBody';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, computeMetrics] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, computeMetrics, queryTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
