@@ -32,3 +32,32 @@ export function makeDrilledBlock(oc: OC, r: number, xc = 20, yc = 15): TopoDS_Sh
     return cut.Shape();
   });
 }
+
+/** The faces of a shape gathered into a new shell (or a solid around it), leaving out the face indices in `drop`. */
+export function shellWithout(oc: OC, shape: TopoDS_Shape, drop: number[], asSolid: boolean): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const faces = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE as never, faces);
+    const builder = own(new oc.BRep_Builder());
+    const shell = new oc.TopoDS_Shell();
+    builder.MakeShell(shell);
+    for (let i = 1; i <= faces.Extent(); i++) if (!drop.includes(i - 1)) builder.Add(shell, own(faces.FindKey(i)));
+    if (!asSolid) return shell;
+    own(shell);
+    const solid = new oc.TopoDS_Solid();
+    builder.MakeSolid(solid);
+    builder.Add(solid, shell);
+    return solid;
+  });
+}
+
+/** A compound of the given shapes (not fused: overlapping members stay overlapping). */
+export function compoundOf(oc: OC, shapes: TopoDS_Shape[]): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const builder = own(new oc.BRep_Builder());
+    const compound = new oc.TopoDS_Compound();
+    builder.MakeCompound(compound);
+    for (const s of shapes) builder.Add(compound, s);
+    return compound;
+  });
+}

@@ -5,3 +5,4 @@ export { withKernel, toKernelError } from './scope';
 export type { Own, Deletable } from './scope';
 export { topAbs, isShapeKind } from './enums';
 export type { ShapeKind } from './enums';
+export { drainList } from './lists';

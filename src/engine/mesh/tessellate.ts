@@ -24,7 +24,7 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
     const indices: number[] = [];
     const faceIds: number[] = [];
     for (let f = 1; f <= faces.Extent(); f++) {
-      const face = own(oc.TopoDS.Face_1(faces.FindKey(f)));
+      const face = own(oc.TopoDS.Face_1(own(faces.FindKey(f))));
       const loc = own(new oc.TopLoc_Location_1());
       const handle = own(oc.BRep_Tool.Triangulation(face, loc, MESH_PURPOSE_NONE));
       if (handle.IsNull()) continue;

@@ -17,7 +17,7 @@ export function checkShape(oc: OC, shape: TopoDS_Shape): ShapeCheck {
     for (const kind of ['face', 'edge', 'vertex'] as EntityKind[]) {
       const map = mapEntities(oc, own, shape, kind);
       for (let i = 1; i <= map.Extent(); i++) {
-        if (!analyzer.IsValid_1(map.FindKey(i))) invalidEntities.push(entityId(kind, i - 1));
+        if (!analyzer.IsValid_1(own(map.FindKey(i)))) invalidEntities.push(entityId(kind, i - 1));
       }
     }
     return { valid: false, invalidEntities };

@@ -159,7 +159,7 @@ export function isClosedShape(oc: OC, own: Own, shape: TopoDS_Shape): boolean {
   const shells = own(new oc.TopTools_IndexedMapOfShape_1());
   oc.TopExp.MapShapes_1(shape, topAbs(oc, 'SHELL'), shells);
   if (shells.Extent() === 0) return false;
-  for (let i = 1; i <= shells.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(shells.FindKey(i))) return false;
+  for (let i = 1; i <= shells.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shells.FindKey(i)))) return false;
   const looseFaces = own(new oc.TopExp_Explorer_2(shape, topAbs(oc, 'FACE'), topAbs(oc, 'SHELL')));
   return !looseFaces.More();
 }

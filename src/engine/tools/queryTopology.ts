@@ -114,7 +114,7 @@ function brepEntries(oc: OC, shape: TopoDS_Shape, kind: 'face' | 'edge' | 'verte
     const map = mapEntities(oc, own, shape, kind);
     const out: TopologyEntry[] = [];
     for (let i = 1; i <= map.Extent() && out.length < limit; i++) {
-      const sub = map.FindKey(i);
+      const sub = own(map.FindKey(i));
       const id = entityId(kind, i - 1);
       const entry =
         kind === 'face' ? faceEntry(oc, own, oc.TopoDS.Face_1(sub), id) : kind === 'edge' ? edgeEntry(oc, own, oc.TopoDS.Edge_1(sub), id) : vertexEntry(oc, own, sub, id);
