@@ -168,11 +168,8 @@ function faceEntry(oc: OC, own: Own, face: TopoDS_Face, id: string): TopologyEnt
 
 function edgeEntry(oc: OC, own: Own, edge: TopoDS_Edge, id: string): TopologyEntry {
   own(edge);
-  const first = own(oc.TopExp.FirstVertex(edge, false));
-  const last = own(oc.TopExp.LastVertex(edge, false));
-  const vertexPoint = (v: typeof first): Vec3 => pnt(own(oc.BRep_Tool.Pnt(v)));
   if (oc.BRep_Tool.Degenerated(edge)) {
-    const p = vertexPoint(first);
+    const p = pnt(own(oc.BRep_Tool.Pnt(own(oc.TopExp.FirstVertex(edge, false)))));
     return { id, curveType: 'DEGENERATE', length: 0, centroid: p, endpoints: [p, p] };
   }
   const curve = own(new oc.BRepAdaptor_Curve_2(edge));

@@ -1,4 +1,4 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { drainList, isShapeKind, topAbs, withKernel, type OC, type Own, type ShapeKind } from '../kernel';
 import type { MeshBody } from '../scene/Body';
@@ -100,7 +100,7 @@ function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: boolean)
   });
 }
 
-type ShapeMaps = { name: string; kind: ShapeKind; map: import('opencascade.js/dist/opencascade.full').TopTools_IndexedMapOfShape }[];
+type ShapeMaps = { name: string; kind: ShapeKind; map: TopTools_IndexedMapOfShape }[];
 
 /** Every status BRepCheck_Analyzer records, on each sub-shape and in each context it was checked in. */
 function checkerIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, idOf: (s: TopoDS_Shape) => string): ValidationIssue[] {
