@@ -7,10 +7,11 @@ import { listBodies } from './listBodies';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
 import { removeBody } from './removeBody';
+import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
