@@ -27,6 +27,8 @@ export interface MeshBody extends BodyCommon {
   kind: 'mesh';
   mesh: TriMesh;
   topology: MeshTopology;
+  /** The facet shell as an OCCT compound of triangles, built only when a BREP-only tool asks for it. */
+  facetShape?: TopoDS_Shape | undefined;
 }
 
 export type Body = BrepBody | MeshBody;

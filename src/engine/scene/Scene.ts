@@ -47,6 +47,7 @@ export class Scene {
     this.bodies.delete(bodyId);
     for (const [id, sel] of this.selections) if (sel.bodyId === bodyId) this.selections.delete(id);
     if (body.kind === 'brep') body.shape.delete();
+    else body.facetShape?.delete();
     return body;
   }
 

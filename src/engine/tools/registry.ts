@@ -4,6 +4,7 @@ import { computeMetrics } from './computeMetrics';
 import type { ToolDefinition } from './defineTool';
 import { importFile } from './importFile';
 import { listBodies } from './listBodies';
+import { measureDistance } from './measureDistance';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
 import { removeBody } from './removeBody';
@@ -11,7 +12,7 @@ import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, selectTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);

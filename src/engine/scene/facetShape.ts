@@ -1,0 +1,36 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC } from '../kernel';
+import type { Body, MeshBody } from './Body';
+
+/**
+ * The spec's view of an STL body: a shell of planar triangular faces. Built on first use by a
+ * kernel tool (distances, exact fits) and kept on the body; mesh tools never need it. Degenerate
+ * triangles are left out (they have no plane).
+ */
+export function facetShape(oc: OC, body: MeshBody): TopoDS_Shape {
+  if (body.facetShape) return body.facetShape;
+  const { positions: p, indices: idx } = body.mesh;
+  body.facetShape = withKernel(oc, (own) => {
+    const builder = own(new oc.BRep_Builder());
+    const compound = new oc.TopoDS_Compound();
+    builder.MakeCompound(compound);
+    const point = (v: number) => own(new oc.gp_Pnt_3(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
+    for (let t = 0; t < idx.length; t += 3) {
+      const a = idx[t]!, b = idx[t + 1]!, c = idx[t + 2]!;
+      if (a === b || b === c || a === c) continue;
+      withKernel(oc, (inner) => {
+        const polygon = inner(new oc.BRepBuilderAPI_MakePolygon_3(point(a), point(b), point(c), true));
+        if (!polygon.IsDone()) return;
+        const face = inner(new oc.BRepBuilderAPI_MakeFace_15(inner(polygon.Wire()), true));
+        if (face.IsDone()) builder.Add(compound, inner(face.Face()));
+      });
+    }
+    return compound;
+  });
+  return body.facetShape;
+}
+
+/** The OCCT shape a kernel tool works on: the body's own shape, or an STL's facet shell. */
+export function kernelShape(oc: OC, body: Body): TopoDS_Shape {
+  return body.kind === 'brep' ? body.shape : facetShape(oc, body);
+}
