@@ -1,4 +1,188 @@
-import type { BenchCase } from './harness';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { BufferAttribute, BufferGeometry } from 'three';
+import { MeshBVH } from 'three-mesh-bvh';
+import type { TriMesh } from '../src/engine/mesh/TriMesh';
+import { tessellateShape } from '../src/engine/mesh/tessellate';
+import { parseStl, writeBinaryStl } from '../src/engine/scene/import/stl';
+import type { MetricsResult } from '../src/engine/tools/computeMetrics';
+import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
+import { maxRssMb, peakRssMb, round, time, type BenchCase } from './harness';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const BOTTLE = fileURLToPath(new URL('../../shared/data/occt/bottle.brep', import.meta.url));
+
+/** Runs in a fresh `node` so that every sample is a cold start: glue import, then init(). */
+const KERNEL_START_SCRIPT = `
+const t0 = performance.now();
+const { default: init } = await import('opencascade.js/dist/node.js');
+const t1 = performance.now();
+await init();
+const t2 = performance.now();
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, initMs: t2 - t1, rssMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+process.exit(0);
+`;
+
+interface KernelStart {
+  importMs: number;
+  initMs: number;
+  rssMb: number;
+  maxRssMb: number;
+}
+
+function coldKernelStart(): Promise<KernelStart & { wallMs: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', KERNEL_START_SCRIPT], { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`kernel start child failed: ${error.message}\n${stderr}`));
+      else resolve({ ...(JSON.parse(stdout) as KernelStart), wallMs: performance.now() - t0 });
+    });
+  });
+}
+
+const median = (xs: number[]): number => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!, 1);
+
+/**
+ * A height field z = sin(x) cos(y) on a (cols x rows) cell grid, two triangles per cell: a scan-like
+ * open mesh of exactly 2 * cols * rows triangles.
+ */
+function heightField(cols: number, rows: number): TriMesh {
+  const positions = new Float64Array((cols + 1) * (rows + 1) * 3);
+  for (let j = 0, o = 0; j <= rows; j++) {
+    for (let i = 0; i <= cols; i++, o += 3) {
+      const x = (i / cols) * 100, y = (j / rows) * 50;
+      positions[o] = x;
+      positions[o + 1] = y;
+      positions[o + 2] = 2 * Math.sin(x * 0.3) * Math.cos(y * 0.3);
+    }
+  }
+  const indices = new Uint32Array(cols * rows * 6);
+  for (let j = 0, o = 0; j < rows; j++) {
+    for (let i = 0; i < cols; i++, o += 6) {
+      const a = j * (cols + 1) + i, b = a + 1, c = a + cols + 1, d = c + 1;
+      indices.set([a, b, d, a, d, c], o);
+    }
+  }
+  return { positions, indices };
+}
+
+type BuildBvh = (mesh: TriMesh) => unknown;
+
+/** The engine's own BVH builder, when src/engine/mesh has one (written in parallel; looked up at run time). */
+async function engineBuildBvh(): Promise<BuildBvh | undefined> {
+  const specifier: string = '../src/engine/mesh/TriangleBvh.ts';
+  try {
+    const mod = (await import(specifier)) as { buildBvh?: unknown };
+    return typeof mod.buildBvh === 'function' ? (mod.buildBvh as BuildBvh) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Kernel start, BREP import + tessellation, STL parse + BVH build. */
-export const foundationCases: BenchCase[] = [];
+export const foundationCases: BenchCase[] = [
+  {
+    name: 'kernel-start-node',
+    async run() {
+      const samples: (KernelStart & { wallMs: number })[] = [];
+      for (let i = 0; i < 3; i++) samples.push(await coldKernelStart());
+      return {
+        what: 'cold start in a fresh node process: import of opencascade.js/dist/node.js, then init()',
+        runs: samples.length,
+        importMs: median(samples.map((s) => s.importMs)),
+        initMs: median(samples.map((s) => s.initMs)),
+        totalMs: median(samples.map((s) => s.importMs + s.initMs)),
+        processWallMs: median(samples.map((s) => s.wallMs)),
+        rssMb: median(samples.map((s) => s.rssMb)),
+        peakRssMb: median(samples.map((s) => s.maxRssMb)),
+      };
+    },
+  },
+  {
+    // Before any case loads the kernel in this process, so that peak RSS is the mesh work's own.
+    name: 'stl-1m-parse-bvh',
+    async run() {
+      const rssBeforeMb = peakRssMb();
+      const source = heightField(1000, 500);
+      const stl = writeBinaryStl(source);
+      const parsed = await time(() => parseStl(stl, 'heightfield.stl'), { warmup: 1, runs: 5 });
+      const mesh = parsed.last;
+      const triangles = mesh.indices.length / 3;
+      if (triangles !== 1_000_000) throw new Error(`bench: expected 1,000,000 triangles, parsed ${triangles}`);
+
+      // three-mesh-bvh reorders the index in place: each run gets a fresh geometry (made outside the timing).
+      const position = new Float32Array(mesh.positions);
+      const geometries: BufferGeometry[] = [];
+      const makeGeometry = (): BufferGeometry => {
+        const g = new BufferGeometry();
+        g.setAttribute('position', new BufferAttribute(position, 3));
+        g.setIndex(new BufferAttribute(new Uint32Array(mesh.indices), 1));
+        return g;
+      };
+      const bvhSamples: number[] = [];
+      for (let i = 0; i < 4; i++) geometries.push(makeGeometry());
+      for (const [i, g] of geometries.entries()) {
+        const t0 = performance.now();
+        new MeshBVH(g);
+        if (i > 0) bvhSamples.push(performance.now() - t0); // the first is warm-up
+      }
+      geometries.length = 0;
+
+      const result: Record<string, unknown> = {
+        triangles,
+        vertices: mesh.positions.length / 3,
+        stlBytes: stl.byteLength,
+        parseStlMs: parsed.medianMs,
+        parseStlMinMs: parsed.minMs,
+        threeMeshBvhBuildMs: median(bvhSamples),
+        threeMeshBvhRuns: bvhSamples.length,
+      };
+      const buildBvh = await engineBuildBvh();
+      if (buildBvh) {
+        const own = await time(() => buildBvh(mesh), { warmup: 1, runs: 3 });
+        result.engineBuildBvhMs = own.medianMs;
+        result.engineBuildBvhRuns = own.runs;
+      } else {
+        result.engineBuildBvhMs = null;
+      }
+      result.rssBeforeMb = rssBeforeMb;
+      result.rssAfterMb = peakRssMb();
+      result.peakRssMb = maxRssMb();
+      return result;
+    },
+  },
+  {
+    name: 'bottle-import-tessellate',
+    async run() {
+      const kernelT0 = performance.now();
+      const oc = await nodeKernel();
+      const kernelMs = round(performance.now() - kernelT0, 1);
+      let engine = createNodeEngine();
+      const importRun = await time(
+        async () => {
+          engine = createNodeEngine();
+          return engine.run('import_file', { path: BOTTLE, bodyId: 'bottle' });
+        },
+        { warmup: 1, runs: 5 },
+      );
+      const body = engine.scene.get('bottle');
+      if (body.kind !== 'brep') throw new Error('bench: bottle.brep did not load as a BREP body');
+      const { boundingBox } = (await engine.run('compute_metrics', { bodyId: 'bottle', metrics: ['boundingBox'] })) as MetricsResult;
+      const diagonal = Math.hypot(...boundingBox!.max.map((v, i) => v - boundingBox!.min[i]!));
+      const deflection = 0.005 * diagonal;
+      const tess = await time(() => tessellateShape(oc, body.shape, deflection), { warmup: 1, runs: 5 });
+      return {
+        file: 'occt/bottle.brep',
+        kernelLoadMs: kernelMs,
+        importMs: importRun.medianMs,
+        deflection: round(deflection, 4),
+        boxDiagonal: round(diagonal, 3),
+        triangles: tess.last.indices.length / 3,
+        tessellateMs: tess.medianMs,
+        importPlusTessellateMs: round(importRun.medianMs + tess.medianMs),
+        runs: tess.runs,
+        peakRssMb: maxRssMb(),
+      };
+    },
+  },
+];

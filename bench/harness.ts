@@ -28,6 +28,11 @@ export function peakRssMb(): number {
   return round(process.memoryUsage().rss / 2 ** 20, 1);
 }
 
+/** The process's peak resident set so far (getrusage maxrss), in MB. */
+export function maxRssMb(): number {
+  return round(process.resourceUsage().maxRSS / 1024, 1);
+}
+
 /** One benchmark case: a name and a function that returns its figures. */
 export interface BenchCase {
   name: string;

@@ -3,11 +3,17 @@ import type { OC } from '../../kernel';
 let counter = 0;
 
 /**
+ * Kernel files live in a folder, not at the root: the OCAF reader (XBF) and TDocStd_Application.SaveAs
+ * refuse a path whose folder part is empty (`/x.xbf` opens as PCDM_RS_UnknownDocument).
+ */
+const FOLDER = '/tmp'; // Emscripten's default file system always has it.
+
+/**
  * Puts bytes into the kernel's in-memory file system for readers that only take a path, and
  * removes the file afterwards. Unique names: reopening a path can return cached documents (XBF).
  */
 export function withKernelFile<T>(oc: OC, bytes: Uint8Array, extension: string, fn: (path: string) => T): T {
-  const path = `/brepscope-${Date.now().toString(36)}-${++counter}.${extension}`;
+  const path = `${FOLDER}/brepscope-${Date.now().toString(36)}-${++counter}.${extension}`;
   oc.FS.writeFile(path, bytes);
   try {
     return fn(path);
@@ -33,6 +39,7 @@ export function takeKernelFile(oc: OC, path: string): Uint8Array {
   }
 }
 
+/** A fresh path in the kernel's file system for a writer to fill (then `takeKernelFile`). */
 export function uniqueKernelPath(extension: string): string {
-  return `/brepscope-out-${Date.now().toString(36)}-${++counter}.${extension}`;
+  return `${FOLDER}/brepscope-out-${Date.now().toString(36)}-${++counter}.${extension}`;
 }

@@ -28,8 +28,14 @@ export function parseStl(bytes: Uint8Array, name = 'STL'): TriMesh {
   throw new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${bytes.byteLength} bytes is shorter than a binary STL header and the text is not ASCII STL`);
 }
 
+/**
+ * ASCII STL starts with `solid`, but so do many binary STL headers: a NUL byte (binary header padding
+ * or float data) rules text out, so a truncated binary file is reported as such, not as an empty mesh.
+ */
 function looksLikeAsciiStl(bytes: Uint8Array): boolean {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 1024))).trimStart().toLowerCase();
+  const start = bytes.subarray(0, Math.min(bytes.byteLength, 1024));
+  if (start.includes(0)) return false;
+  const head = new TextDecoder('latin1').decode(start).trimStart().toLowerCase();
   return head.startsWith('solid') && (bytes.byteLength < 1024 || /facet|endsolid/.test(head));
 }
 

@@ -1,8 +1,70 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
-import type { OC } from '../../kernel';
+import { withKernel, type OC, type Own } from '../../kernel';
+import { withKernelFile } from './kernelFile';
 
-/** Reads an XCAF binary document (XBF) into one shape. */
-export function readXbfShape(_oc: OC, _bytes: Uint8Array, name: string): TopoDS_Shape {
-  throw new BrepscopeError('NOT_IMPLEMENTED', `${name}: XBF import is not implemented yet`);
+/**
+ * Reads an XCAF binary document (XBF, the BinXCAF storage format) into one shape: the document's
+ * free shapes (top-level labels no assembly references), a compound when there are several. An
+ * assembly root comes back as its compound with the component placements applied.
+ *
+ * Each call opens the document in its own TDocStd_Application at a unique path and closes it, so
+ * no session state survives between reads (reopening a path yields PCDM_RS_AlreadyRetrieved).
+ */
+export function readXbfShape(oc: OC, bytes: Uint8Array, name: string): TopoDS_Shape {
+  return withKernelFile(oc, bytes, 'xbf', (path) =>
+    withKernel(oc, (own) => {
+      // The handle owns the application: the raw object is freed when the handle is deleted.
+      const appHandle = own(new oc.Handle_TDocStd_Application_2(new oc.TDocStd_Application()));
+      oc.BinXCAFDrivers.DefineFormat(appHandle);
+      const app = appHandle.get();
+      const docHandle = own(new oc.Handle_TDocStd_Document_1());
+      const status = app.Open_2(own(new oc.TCollection_ExtendedString_2(path, true)), docHandle, own(new oc.Message_ProgressRange_1()));
+      try {
+        if (status !== oc.PCDM_ReaderStatus.PCDM_RS_OK || docHandle.IsNull()) {
+          throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable XBF document (the OCAF reader returned ${readerStatusName(oc, status)})`);
+        }
+        return freeShapes(oc, own, docHandle.get(), name);
+      } finally {
+        if (!docHandle.IsNull()) app.Close(docHandle);
+      }
+    }),
+  );
+}
+
+/** The document's free shapes as one shape the caller owns. */
+function freeShapes(oc: OC, own: Own, doc: TDocStd_Document, name: string): TopoDS_Shape {
+  const shapeTool = own(oc.XCAFDoc_DocumentTool.ShapeTool(own(doc.Main())));
+  const labels = own(new oc.TDF_LabelSequence_1());
+  shapeTool.get().GetFreeShapes(labels);
+  const shapes: TopoDS_Shape[] = [];
+  try {
+    for (let i = 1; i <= labels.Length(); i++) {
+      const shape = oc.XCAFDoc_ShapeTool.GetShape_2(own(labels.Value(i)));
+      if (shape.IsNull()) shape.delete();
+      else shapes.push(shape);
+    }
+    if (shapes.length === 0) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: the XBF document holds no shape (${labels.Length()} free labels, none with a shape)`);
+    }
+    if (shapes.length === 1) return shapes.pop()!;
+    const compound = new oc.TopoDS_Compound();
+    try {
+      const builder = own(new oc.BRep_Builder());
+      builder.MakeCompound(compound);
+      for (const s of shapes) builder.Add(compound, s);
+    } catch (e) {
+      compound.delete();
+      throw e;
+    }
+    return compound;
+  } finally {
+    // The compound holds its own references to the parts; the single-shape case popped its shape.
+    for (const s of shapes) s.delete();
+  }
+}
+
+function readerStatusName(oc: OC, status: unknown): string {
+  const names = Object.keys(oc.PCDM_ReaderStatus) as (keyof OC['PCDM_ReaderStatus'])[];
+  return names.find((n) => oc.PCDM_ReaderStatus[n] === status) ?? `status ${String(status)}`;
 }
