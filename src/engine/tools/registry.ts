@@ -5,6 +5,7 @@ import type { ToolDefinition } from './defineTool';
 import { importFile } from './importFile';
 import { listBodies } from './listBodies';
 import { measureDistance } from './measureDistance';
+import { measureVertexFit } from './measureVertexFit';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
 import { removeBody } from './removeBody';
@@ -12,7 +13,7 @@ import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, selectTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
