@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import { describeBody } from '../scene/describeBody';
+import type { Body } from '../scene/Body';
+import { describeBody, type BodySummary } from '../scene/describeBody';
 import { importBody } from '../scene/import/importBody';
 import { defineTool, type ToolContext } from './defineTool';
 import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape, formatSchema } from './schemas';
@@ -22,9 +23,19 @@ export const importFile = defineTool({
   async run(args, ctx) {
     const { bytes, fileName } = await readSource(ctx, args);
     const body = await importBody(ctx, { bytes, fileName, format: args.format, bodyId: args.bodyId });
-    return describeBody(body.kind === 'brep' ? await ctx.kernel() : undefined, body);
+    return summarizeOrUndo(ctx, body);
   },
 });
+
+/** The new body's summary; if even that fails, the body is taken out again so a failed call changes nothing. */
+export async function summarizeOrUndo(ctx: ToolContext, body: Body): Promise<BodySummary> {
+  try {
+    return describeBody(body.kind === 'brep' ? await ctx.kernel() : undefined, body);
+  } catch (e) {
+    ctx.scene.remove(body.bodyId);
+    throw e;
+  }
+}
 
 /** The bytes and a name for them, from a path or from base64. */
 export async function readSource(

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { describeBody } from '../scene/describeBody';
 import { importBody } from '../scene/import/importBody';
 import { defineTool } from './defineTool';
-import { readSource } from './importFile';
+import { readSource, summarizeOrUndo } from './importFile';
 import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape } from './schemas';
 
 const schema = z
@@ -22,6 +21,6 @@ export const readBrep = defineTool({
   async run(args, ctx) {
     const { bytes, fileName } = await readSource(ctx, args);
     const body = await importBody(ctx, { bytes, fileName, format: 'brep', bodyId: args.bodyId, refuseInvalid: !args.allowInvalid });
-    return describeBody(await ctx.kernel(), body);
+    return summarizeOrUndo(ctx, body);
   },
 });
