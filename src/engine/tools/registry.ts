@@ -3,6 +3,7 @@ import { BrepscopeError } from '../errors';
 import { computeMetrics } from './computeMetrics';
 import type { ToolDefinition } from './defineTool';
 import { importFile } from './importFile';
+import { inspectAssembly } from './inspectAssembly';
 import { listBodies } from './listBodies';
 import { measureDistance } from './measureDistance';
 import { measureVertexFit } from './measureVertexFit';
@@ -13,7 +14,7 @@ import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, selectTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, inspectAssembly, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);

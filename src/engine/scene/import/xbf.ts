@@ -1,7 +1,7 @@
 import type { TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
-import { withKernel, type OC, type Own } from '../../kernel';
-import { withKernelFile } from './kernelFile';
+import type { OC, Own } from '../../kernel';
+import { withXcafDocument } from './xcafDocument';
 
 /**
  * Reads an XCAF binary document (XBF, the BinXCAF storage format) into one shape: the document's
@@ -12,24 +12,7 @@ import { withKernelFile } from './kernelFile';
  * no session state survives between reads (reopening a path yields PCDM_RS_AlreadyRetrieved).
  */
 export function readXbfShape(oc: OC, bytes: Uint8Array, name: string): TopoDS_Shape {
-  return withKernelFile(oc, bytes, 'xbf', (path) =>
-    withKernel(oc, (own) => {
-      // The handle owns the application: the raw object is freed when the handle is deleted.
-      const appHandle = own(new oc.Handle_TDocStd_Application_2(new oc.TDocStd_Application()));
-      oc.BinXCAFDrivers.DefineFormat(appHandle);
-      const app = appHandle.get();
-      const docHandle = own(new oc.Handle_TDocStd_Document_1());
-      const status = app.Open_2(own(new oc.TCollection_ExtendedString_2(path, true)), docHandle, own(new oc.Message_ProgressRange_1()));
-      try {
-        if (status !== oc.PCDM_ReaderStatus.PCDM_RS_OK || docHandle.IsNull()) {
-          throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable XBF document (the OCAF reader returned ${readerStatusName(oc, status)})`);
-        }
-        return freeShapes(oc, own, docHandle.get(), name);
-      } finally {
-        if (!docHandle.IsNull()) app.Close(docHandle);
-      }
-    }),
-  );
+  return withXcafDocument(oc, bytes, name, 'xbf', (doc, own) => freeShapes(oc, own, doc, name));
 }
 
 /** The document's free shapes as one shape the caller owns. */
@@ -62,9 +45,4 @@ function freeShapes(oc: OC, own: Own, doc: TDocStd_Document, name: string): Topo
     // The compound holds its own references to the parts; the single-shape case popped its shape.
     for (const s of shapes) s.delete();
   }
-}
-
-function readerStatusName(oc: OC, status: unknown): string {
-  const names = Object.keys(oc.PCDM_ReaderStatus) as (keyof OC['PCDM_ReaderStatus'])[];
-  return names.find((n) => oc.PCDM_ReaderStatus[n] === status) ?? `status ${String(status)}`;
 }

@@ -1,0 +1,52 @@
+import type { TDocStd_Document } from 'opencascade.js/dist/opencascade.full';
+import { BrepscopeError } from '../../errors';
+import { withKernel, type OC, type Own } from '../../kernel';
+import { withKernelFile } from './kernelFile';
+
+export type AssemblyFormat = 'step' | 'iges' | 'xbf';
+
+/**
+ * Opens a STEP, IGES or XBF file as an XCAF document (names, assembly structure, placements) and
+ * runs `fn` on it. Each call has its own TDocStd_Application and unique file path, and closes the
+ * document afterwards, so no session state survives (reopening a path yields PCDM_RS_AlreadyRetrieved).
+ */
+export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T): T {
+  return withKernelFile(oc, bytes, format === 'iges' ? 'igs' : format, (path) =>
+    withKernel(oc, (own) => {
+      // The handle owns the application: the raw object is freed when the handle is deleted.
+      const appHandle = own(new oc.Handle_TDocStd_Application_2(new oc.TDocStd_Application()));
+      oc.BinXCAFDrivers.DefineFormat(appHandle);
+      const app = appHandle.get();
+      const docHandle = own(new oc.Handle_TDocStd_Document_1());
+      try {
+        if (format === 'xbf') {
+          const status = app.Open_2(own(new oc.TCollection_ExtendedString_2(path, true)), docHandle, own(new oc.Message_ProgressRange_1()));
+          if (status !== oc.PCDM_ReaderStatus.PCDM_RS_OK || docHandle.IsNull()) {
+            throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable XBF document (the OCAF reader returned ${enumName(oc.PCDM_ReaderStatus, status)})`);
+          }
+        } else {
+          app.NewDocument_2(own(new oc.TCollection_ExtendedString_2('BinXCAF', true)), docHandle);
+          const step = format === 'step' ? own(new oc.STEPCAFControl_Reader_1()) : undefined;
+          const iges = format === 'iges' ? own(new oc.IGESCAFControl_Reader_1()) : undefined;
+          const reader = (step ?? iges)!;
+          reader.SetNameMode(true);
+          const status = reader.ReadFile(path);
+          if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) {
+            throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable ${format.toUpperCase()} file (the reader returned ${enumName(oc.IFSelect_ReturnStatus, status)})`);
+          }
+          const range = own(new oc.Message_ProgressRange_1());
+          if (!(step ? step.Transfer_1(docHandle, range) : iges!.Transfer(docHandle, range))) {
+            throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but its shapes could not be transferred`);
+          }
+        }
+        return fn(docHandle.get(), own);
+      } finally {
+        if (!docHandle.IsNull()) app.Close(docHandle);
+      }
+    }),
+  );
+}
+
+export function enumName(table: object, value: unknown): string {
+  return Object.keys(table).find((k) => (table as Record<string, unknown>)[k] === value) ?? `status ${String(value)}`;
+}

@@ -1,0 +1,148 @@
+import type { TCollection_ExtendedString, TDF_Label, TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import { isShapeKind, type OC, type Own, type ShapeKind } from '../kernel';
+import { baseName, resolveFormat } from '../scene/import/detectFormat';
+import { withXcafDocument } from '../scene/import/xcafDocument';
+import { defineTool } from './defineTool';
+import { bodyIdSchema } from './schemas';
+
+export type Matrix4 = [number[], number[], number[], number[]];
+
+export interface AssemblyNode {
+  name: string;
+  /** The XCAF label entry (e.g. 0:1:1:3): the instance's own label for components. */
+  label?: string;
+  /** Leaf only: the shape's type (solid, shell, compound, ...). */
+  shape?: string;
+  /** Placement relative to the parent node, row-major, four rows of four. */
+  transform: Matrix4;
+  /** Placement in the file's world frame (the product of the transforms from the root). */
+  worldTransform: Matrix4;
+  children: AssemblyNode[];
+  /** Present (true) when depth cut this node's children off. */
+  truncated?: boolean;
+}
+
+const schema = z
+  .strictObject({
+    bodyId: bodyIdSchema.optional().describe('Scene body: gives a single-node tree'),
+    inputPath: z.string().min(1).optional().describe('STEP, IGES or XBF file for the full multi-level tree (browser: the name of a loaded file)'),
+    depth: z.int().min(0).optional().describe('Maximum traversal depth (0: the root alone). Default unlimited'),
+  })
+  .superRefine((a, ctx) => {
+    if (a.bodyId === undefined && a.inputPath === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'give bodyId (a scene body) or inputPath (an assembly file)' });
+    if (a.bodyId !== undefined && a.inputPath !== undefined) ctx.addIssue({ code: 'custom', path: ['inputPath'], message: 'give bodyId or inputPath, not both' });
+  });
+
+const IDENTITY: Matrix4 = [
+  [1, 0, 0, 0],
+  [0, 1, 0, 0],
+  [0, 0, 1, 0],
+  [0, 0, 0, 1],
+];
+
+export const inspectAssembly = defineTool({
+  name: 'inspect_assembly',
+  description:
+    'The assembly tree of a STEP, IGES or XBF file (inputPath): nodes with name, children, shape type on leaves, and placement as 4x4 row-major matrices (transform relative to the parent, worldTransform from the root). A scene body (bodyId) gives a single-node tree. depth limits the traversal.',
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const oc = await ctx.kernel();
+    if (args.bodyId !== undefined) {
+      const body = ctx.scene.get(args.bodyId);
+      const shape = body.kind === 'brep' ? shapeTypeName(oc, body.shape) : 'shell';
+      return { name: body.name, shape, transform: IDENTITY, worldTransform: IDENTITY, children: [] } satisfies AssemblyNode;
+    }
+    const path = args.inputPath!;
+    const bytes = await ctx.files.read(path);
+    const format = resolveFormat(path, bytes);
+    if (format !== 'step' && format !== 'iges' && format !== 'xbf') {
+      throw new BrepscopeError('UNSUPPORTED_FORMAT', `${path}: inspect_assembly reads STEP, IGES or XBF, not ${format.toUpperCase()}; import it and pass its bodyId for a single-node tree`);
+    }
+    const maxDepth = args.depth ?? Infinity;
+    return withXcafDocument(oc, bytes, path, format, (doc, own) => assemblyTree(oc, own, doc, baseName(path), maxDepth));
+  },
+});
+
+function assemblyTree(oc: OC, own: Own, doc: TDocStd_Document, fileName: string, maxDepth: number): AssemblyNode {
+  const tool = own(oc.XCAFDoc_DocumentTool.ShapeTool(own(doc.Main()))).get();
+  const free = own(new oc.TDF_LabelSequence_1());
+  tool.GetFreeShapes(free);
+  const roots: TDF_Label[] = [];
+  for (let i = 1; i <= free.Length(); i++) roots.push(own(free.Value(i)));
+  if (roots.length === 0) throw new BrepscopeError('PARSE_FAILED', `${fileName}: the file holds no shape`);
+  if (roots.length === 1) return visit(oc, own, roots[0]!, IDENTITY, 0, maxDepth);
+  // Several top-level shapes: a root named after the file gathers them.
+  const root: AssemblyNode = { name: fileName, transform: IDENTITY, worldTransform: IDENTITY, children: [] };
+  if (maxDepth === 0) return { ...root, truncated: true };
+  root.children = roots.map((label) => visit(oc, own, label, IDENTITY, 1, maxDepth));
+  return root;
+}
+
+function visit(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: number, maxDepth: number): AssemblyNode {
+  const ST = oc.XCAFDoc_ShapeTool;
+  const referred = own(new oc.TDF_Label());
+  const target = ST.IsReference(label) && ST.GetReferredShape(label, referred) ? referred : label;
+  const transform = locationMatrix(oc, own, label);
+  const worldTransform = multiply(parentWorld, transform);
+  const node: AssemblyNode = { name: nodeName(oc, own, label, target), label: entry(oc, own, label), transform, worldTransform, children: [] };
+  if (!ST.IsAssembly(target)) {
+    node.shape = shapeTypeName(oc, own(ST.GetShape_2(target)));
+    return node;
+  }
+  const components = own(new oc.TDF_LabelSequence_1());
+  ST.GetComponents(target, components, false);
+  if (depth >= maxDepth) {
+    if (components.Length() > 0) node.truncated = true;
+    return node;
+  }
+  for (let i = 1; i <= components.Length(); i++) node.children.push(visit(oc, own, own(components.Value(i)), worldTransform, depth + 1, maxDepth));
+  return node;
+}
+
+/** An instance's own name, unless it is OCCT's generated `=>[0:1:1:n]`; then the part's name. */
+function nodeName(oc: OC, own: Own, label: TDF_Label, target: TDF_Label): string {
+  const own_ = labelName(oc, own, label);
+  if (own_ && !own_.startsWith('=>')) return own_;
+  return labelName(oc, own, target) ?? own_ ?? entry(oc, own, target);
+}
+
+function labelName(oc: OC, own: Own, label: TDF_Label): string | undefined {
+  const attribute = own(new oc.Handle_TDF_Attribute_1());
+  if (!label.FindAttribute_1(own(oc.TDataStd_Name.GetID()), attribute)) return undefined;
+  // embind hands back the most-derived type (TDataStd_Name); its char16 Value() is unbound, so go through ASCII.
+  const nameAttribute = attribute.get() as unknown as { Get(): TCollection_ExtendedString };
+  const ascii = own(new oc.TCollection_AsciiString_13(own(nameAttribute.Get()), 63 /* '?' for non-ASCII */));
+  return ascii.ToCString();
+}
+
+function entry(oc: OC, own: Own, label: TDF_Label): string {
+  const text = own(new oc.TCollection_AsciiString_1());
+  oc.TDF_Tool.Entry(label, text);
+  return text.ToCString();
+}
+
+function locationMatrix(oc: OC, own: Own, label: TDF_Label): Matrix4 {
+  const trsf = own(own(oc.XCAFDoc_ShapeTool.GetLocation(label)).Transformation());
+  const rows: number[][] = [];
+  for (let r = 1; r <= 3; r++) rows.push([1, 2, 3, 4].map((c) => cleanZero(trsf.Value(r, c))));
+  return [rows[0]!, rows[1]!, rows[2]!, [0, 0, 0, 1]];
+}
+
+const cleanZero = (v: number): number => (v === 0 ? 0 : v);
+
+export function multiply(a: Matrix4, b: Matrix4): Matrix4 {
+  return a.map((row) => [0, 1, 2, 3].map((c) => cleanZero(row[0]! * b[0]![c]! + row[1]! * b[1]![c]! + row[2]! * b[2]![c]! + row[3]! * b[3]![c]!))) as Matrix4;
+}
+
+const KINDS: ShapeKind[] = ['COMPOUND', 'COMPSOLID', 'SOLID', 'SHELL', 'FACE', 'WIRE', 'EDGE', 'VERTEX'];
+
+function shapeTypeName(oc: OC, shape: TopoDS_Shape): string {
+  if (shape.IsNull()) return 'empty';
+  const type = shape.ShapeType();
+  return (KINDS.find((k) => isShapeKind(oc, type, k)) ?? 'SHAPE').toLowerCase();
+}
+
+
