@@ -7,3 +7,5 @@ export type { ToolManifest } from './tools/registry';
 export type { BodySummary } from './scene/describeBody';
 export { getKernel, setKernelLoader, kernelStatus, onKernelStatus } from './kernel';
 export type { KernelStatus } from './kernel';
+export { displayMesh } from './scene/tessellation';
+export type { DisplayMesh } from './scene/tessellation';

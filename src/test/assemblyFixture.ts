@@ -1,4 +1,4 @@
-import type { TDF_Label, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { gp_Trsf, TDF_Label, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC, type Own } from '../engine/kernel';
 import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 import { makeBox, makeCylinder } from './kernelShapes';
@@ -34,7 +34,7 @@ export function makeAssemblyFiles(oc: OC): { step: Uint8Array; xbf: Uint8Array }
       name(pinPair, 'PinPair');
       const machine = own(tool.NewShape());
       name(machine, 'Machine');
-      const add = (assembly: TDF_Label, component: TDF_Label, text: string, trsfOf: (own: Own) => import('opencascade.js/dist/opencascade.full').gp_Trsf) => {
+      const add = (assembly: TDF_Label, component: TDF_Label, text: string, trsfOf: (own: Own) => gp_Trsf) => {
         const loc = own(new oc.TopLoc_Location_2(trsfOf(own)));
         name(own(tool.AddComponent_1(assembly, component, loc)), text);
       };

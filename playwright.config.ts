@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { chromium, defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser: Debian's /usr/bin/chromium when present (Playwright's download is blocked on our
+ * machines), else Playwright's own Chromium. Neither: stop with a message that says what to install.
+ */
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+function browserExecutable(): string | undefined {
+  if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  let bundled: string | undefined;
+  try {
+    bundled = chromium.executablePath();
+  } catch {
+    bundled = undefined;
+  }
+  if (bundled && existsSync(bundled)) return undefined;
+  throw new Error(
+    `playwright.config.ts: no Chromium to run the e2e tests: ${SYSTEM_CHROMIUM} is missing (apt-get install -y chromium) ` +
+      `and Playwright's own browser is not installed${bundled ? ` (${bundled})` : ''} (npx playwright install chromium).`,
+  );
+}
+
+const executablePath = browserExecutable();
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: 'e2e',
+  // The kernel takes 4 to 10 s to start in the browser; importing and measuring follow.
+  timeout: 120_000,
+  expect: { timeout: 60_000 },
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: `http://localhost:${PORT}/`,
+    viewport: { width: 1400, height: 860 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      ...(executablePath ? { executablePath } : {}),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: `npm run build && npx vite preview --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    stdout: 'pipe',
+  },
+});

@@ -1,0 +1,68 @@
+import type { MetricsResult } from '../engine/tools/computeMetrics';
+import { formatNumber, formatVector } from './format';
+import { useKernel, useScene } from './useStores';
+
+function Metrics({ result }: { result: MetricsResult }) {
+  const box = result.boundingBox;
+  const scale = box ? Math.max(...box.max.map((m, i) => Math.abs(m - (box.min[i] ?? 0)))) : 1;
+  const size = box ? box.max.map((m, i) => m - (box.min[i] ?? 0)) : undefined;
+  return (
+    <>
+      <dl className="metrics">
+        <dt>Volume</dt>
+        <dd data-testid="metric-volume" data-value={result.volume === null || result.volume === undefined ? '' : String(result.volume)}>
+          {result.volume === null || result.volume === undefined ? 'none (open)' : formatNumber(result.volume, scale ** 3)}
+        </dd>
+        {result.surfaceArea !== undefined && (
+          <>
+            <dt>Surface area</dt>
+            <dd data-testid="metric-area">{formatNumber(result.surfaceArea, scale ** 2)}</dd>
+          </>
+        )}
+        {result.centerOfMass && (
+          <>
+            <dt>Centre of mass</dt>
+            <dd>{formatVector(result.centerOfMass, scale)}</dd>
+          </>
+        )}
+        {size && (
+          <>
+            <dt>Box size</dt>
+            <dd>{size.map((s) => formatNumber(s, scale)).join(' × ')}</dd>
+          </>
+        )}
+      </dl>
+      <p className="hint">In the file’s model units (unit density).</p>
+      {result.warnings.length > 0 && (
+        <ul className="warnings">
+          {result.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The right-hand panel: facts about the selected body (compute_metrics). */
+export function MetricsPanel() {
+  const selectedId = useScene((s) => s.selectedId);
+  const body = useScene((s) => s.bodies.find((b) => b.bodyId === s.selectedId));
+  const metrics = useScene((s) => (s.selectedId ? s.metrics[s.selectedId] : undefined));
+  const kernel = useKernel((s) => s.status);
+  return (
+    <section className="panel metrics-panel" aria-label="Metrics" data-testid="metrics-panel">
+      <h2>Metrics{body ? ` · ${body.summary.name}` : ''}</h2>
+      {!selectedId && <p className="hint">Select a body to see its volume, area, centre of mass and size.</p>}
+      {metrics?.status === 'running' && (
+        <p className="hint">{body?.summary.kind === 'brep' && kernel !== 'ready' ? 'Waiting for the CAD kernel…' : 'Computing…'}</p>
+      )}
+      {metrics?.status === 'failed' && (
+        <p className="error" role="alert">
+          <code className="error-code">{metrics.error.code}</code> {metrics.error.message}
+        </p>
+      )}
+      {metrics?.status === 'done' && <Metrics result={metrics.result} />}
+    </section>
+  );
+}

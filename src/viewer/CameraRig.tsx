@@ -1,0 +1,61 @@
+import { useThree } from '@react-three/fiber';
+import { useEffect, useState } from 'react';
+import { PerspectiveCamera, Vector3 } from 'three';
+import { OrbitControls as ThreeOrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { ViewBounds } from './bounds';
+
+/** Looking from the front-right, a little from above (z is up, as in most CAD files). */
+const VIEW_DIRECTION = new Vector3(1, -1.3, 0.9).normalize();
+
+interface CameraRigProps {
+  bounds: ViewBounds | null;
+  /** Changing this number fits the camera to `bounds` again. */
+  fitToken: number;
+}
+
+/**
+ * Orbit controls (three's OrbitControls, no damping so the demand frame loop stays idle) and a
+ * camera fit to the bounds whenever `fitToken` changes.
+ */
+export function CameraRig({ bounds, fitToken }: CameraRigProps) {
+  const camera = useThree((s) => s.camera);
+  const domElement = useThree((s) => s.gl.domElement);
+  const invalidate = useThree((s) => s.invalidate);
+  const [controls, setControls] = useState<ThreeOrbitControls | null>(null);
+
+  // Created in an effect (not a memo) so that StrictMode's unmount/remount gets live controls.
+  useEffect(() => {
+    camera.up.set(0, 0, 1);
+    const c = new ThreeOrbitControls(camera, domElement);
+    // invalidate(frames) must not receive the event object as its frame count.
+    const onChange = () => invalidate();
+    c.addEventListener('change', onChange);
+    setControls(c);
+    return () => {
+      c.removeEventListener('change', onChange);
+      c.dispose();
+      setControls(null);
+    };
+  }, [camera, domElement, invalidate]);
+
+  useEffect(() => {
+    if (!controls || !bounds) return;
+    const center = new Vector3(...bounds.center);
+    const fov = camera instanceof PerspectiveCamera ? (camera.fov * Math.PI) / 180 : Math.PI / 4;
+    const aspect = camera instanceof PerspectiveCamera ? camera.aspect : 1;
+    // Distance at which the sphere fits both the vertical and the horizontal field of view.
+    const halfFov = Math.min(fov / 2, Math.atan(Math.tan(fov / 2) * aspect));
+    const distance = (bounds.radius / Math.sin(halfFov)) * 1.05;
+    camera.position.copy(center).addScaledVector(VIEW_DIRECTION, distance);
+    camera.near = Math.max(distance / 1000, bounds.radius / 1000);
+    camera.far = distance + bounds.radius * 20;
+    camera.updateProjectionMatrix();
+    controls.target.copy(center);
+    controls.update();
+    invalidate();
+    // Fit on request only (fitToken) or with new controls: new bounds alone, e.g. a body hidden,
+    // must not move the camera.
+  }, [fitToken, controls]);
+
+  return null;
+}
