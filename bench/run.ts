@@ -1,11 +1,12 @@
 import type { BenchCase } from './harness';
 import { foundationCases } from './foundation';
+import { meshQueryCases } from './meshQueries';
 
 /**
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

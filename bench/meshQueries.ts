@@ -1,0 +1,117 @@
+import { peakRssMb, round, time, type BenchCase } from './harness';
+import { buildBvh } from '../src/engine/mesh/TriangleBvh';
+import { closestCompatiblePoint, closestPoint, createHit } from '../src/engine/mesh/closestPoint';
+import { seededRandom, uvSphere } from '../src/engine/mesh/generators';
+import { createSignedDeviation, prepareDeviationReference, signedDeviation, type SignMode } from '../src/engine/mesh/signedDeviation';
+import { buildFastWinding, DEFAULT_BETA, windingNumber } from '../src/engine/mesh/windingNumber';
+
+const RADIUS = 50;
+/** 2 x 1003 x 499 = 1,000,994 triangles. */
+const mesh = () => uvSphere(RADIUS, 1003, 500);
+
+/** Points within 2% of the radius of the sphere, with the outward radial direction as their normal. */
+function nearSurface(n: number, seed: number): { points: Float64Array; normals: Float64Array } {
+  const rnd = seededRandom(seed);
+  const points = new Float64Array(3 * n);
+  const normals = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const u = 2 * rnd() - 1, phi = 2 * Math.PI * rnd(), rho = RADIUS * (1 + 0.02 * (2 * rnd() - 1));
+    const s = Math.sqrt(1 - u * u);
+    normals[3 * i] = s * Math.cos(phi);
+    normals[3 * i + 1] = s * Math.sin(phi);
+    normals[3 * i + 2] = u;
+    for (let k = 0; k < 3; k++) points[3 * i + k] = rho * normals[3 * i + k]!;
+  }
+  return { points, normals };
+}
+
+/** Uniform points in the sphere's bounding box, as symmetric_difference_volume samples them. */
+function inBox(n: number, seed: number): Float64Array {
+  const rnd = seededRandom(seed);
+  const p = new Float64Array(3 * n);
+  for (let i = 0; i < p.length; i++) p[i] = RADIUS * (2 * rnd() - 1);
+  return p;
+}
+
+const perSecond = (count: number, ms: number) => Math.round((count * 1000) / ms);
+
+export const meshQueryCases: BenchCase[] = [
+  {
+    name: 'mesh: BVH build, closest point, fast winding number (1M-triangle sphere)',
+    async run() {
+      const m = mesh();
+      const triangles = m.indices.length / 3;
+      const build = await time(() => buildBvh(m), { warmup: 1, runs: 3 });
+      const bvh = build.last;
+      const ref = await time(() => prepareDeviationReference(m), { warmup: 0, runs: 1 });
+      const Q = 200_000;
+      const { points, normals } = nearSurface(Q, 1);
+      const hit = createHit();
+      const nearest = await time(() => {
+        let s = 0;
+        for (let i = 0; i < Q; i++) s += closestPoint(bvh, points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!, hit).distance;
+        return s;
+      }, { warmup: 1, runs: 3 });
+      // The robust candidate set: triangles facing against the sample's normal are skipped. Inward
+      // normals make the filter reject the near side, the worst case for the filtered search.
+      const filtered = (sign: number) =>
+        time(() => {
+          let s = 0;
+          for (let i = 0; i < Q; i++) {
+            const o = 3 * i;
+            s += closestCompatiblePoint(bvh, points[o]!, points[o + 1]!, points[o + 2]!, sign * normals[o]!, sign * normals[o + 1]!, sign * normals[o + 2]!, hit).distance;
+          }
+          return s;
+        }, { warmup: 1, runs: 3 });
+      const compatible = await filtered(1);
+      const deviation = (mode: SignMode) => {
+        const t = createSignedDeviation();
+        return time(() => {
+          let ambiguous = 0;
+          for (let i = 0; i < Q; i++) {
+            const o = 3 * i;
+            if (signedDeviation(ref.last, points[o]!, points[o + 1]!, points[o + 2]!, normals[o]!, normals[o + 1]!, normals[o + 2]!, mode, t).ambiguous) ambiguous++;
+          }
+          return ambiguous;
+        }, { warmup: 1, runs: 3 });
+      };
+      const devNearest = await deviation('nearest');
+      const devRobust = await deviation('robust');
+
+      const fwBuild = await time(() => buildFastWinding(bvh), { warmup: 1, runs: 3 });
+      const fw = fwBuild.last;
+      const W = 100_000;
+      const wp = inBox(W, 2);
+      const winding = (count: number, beta: number) =>
+        time(() => {
+          let inside = 0;
+          for (let i = 0; i < count; i++) if (Math.round(windingNumber(fw, wp[3 * i]!, wp[3 * i + 1]!, wp[3 * i + 2]!, { beta })) !== 0) inside++;
+          return inside;
+        }, { warmup: 1, runs: 3 });
+      const w100k = await winding(W, DEFAULT_BETA);
+      const w100kBeta2 = await winding(W, 2);
+      const w300 = await winding(300, DEFAULT_BETA);
+      return {
+        triangles,
+        bvhNodes: bvh.nodeCount,
+        bvhDepth: bvh.maxDepth,
+        bvhBuildMs: build.medianMs,
+        deviationReferenceBuildMs: ref.medianMs,
+        closestPointQueries: Q,
+        closestPointPerSec: perSecond(Q, nearest.medianMs),
+        compatiblePointPerSec: perSecond(Q, compatible.medianMs),
+        signedDeviationNearestPerSec: perSecond(Q, devNearest.medianMs),
+        signedDeviationRobustPerSec: perSecond(Q, devRobust.medianMs),
+        signedDeviationRobustAmbiguous: devRobust.last,
+        fastWindingBuildMs: fwBuild.medianMs,
+        windingBeta: DEFAULT_BETA,
+        winding100kMs: w100k.medianMs,
+        winding100kPerSec: perSecond(W, w100k.medianMs),
+        winding100kInsideFraction: round(w100k.last / W, 4),
+        winding100kBeta2Ms: w100kBeta2.medianMs,
+        winding300Ms: w300.medianMs,
+        peakRssMb: peakRssMb(),
+      };
+    },
+  },
+];
