@@ -9,12 +9,13 @@ import { measureDistance } from './measureDistance';
 import { measureVertexFit } from './measureVertexFit';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
+import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, inspectAssembly, selectTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, recognizeFeatures, inspectAssembly, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
