@@ -109,3 +109,73 @@ describe('compute_metrics on kernel-made shapes', () => {
     await expect(metrics({ bodyId: 42 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('bodyId') });
   });
 });
+
+describe('compute_metrics closed forms on a block with a through-hole and a blind pocket', () => {
+  type Sym = { V: number; M: [number, number, number]; S: number[] }; // S: xx yy zz xy yz zx about the origin
+  const box = (x0: number, x1: number, y0: number, y1: number, z0: number, z1: number): Sym => {
+    const V = (x1 - x0) * (y1 - y0) * (z1 - z0);
+    const m = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2] as [number, number, number];
+    const sq = (a: number, b: number) => (V * (a * a + a * b + b * b)) / 3;
+    return { V, M: [V * m[0], V * m[1], V * m[2]], S: [sq(x0, x1), sq(y0, y1), sq(z0, z1), V * m[0] * m[1], V * m[1] * m[2], V * m[2] * m[0]] };
+  };
+  const cylinderZ = (r: number, cx: number, cy: number, z0: number, z1: number): Sym => {
+    const V = Math.PI * r * r * (z1 - z0);
+    const cz = (z0 + z1) / 2;
+    return { V, M: [V * cx, V * cy, V * cz], S: [V * (r * r / 4 + cx * cx), V * (r * r / 4 + cy * cy), (V * (z0 * z0 + z0 * z1 + z1 * z1)) / 3, V * cx * cy, V * cy * cz, V * cz * cx] };
+  };
+  const minus = (a: Sym, ...bs: Sym[]): Sym =>
+    bs.reduce((acc, b) => ({ V: acc.V - b.V, M: acc.M.map((x, i) => x - b.M[i]!) as Sym['M'], S: acc.S.map((x, i) => x - b.S[i]!) }), a);
+
+  it('volume, area, centre of mass and principal axes match the analytic solid', async () => {
+    const { makeFeatureBlock, FEATURE_BLOCK } = await import('../../test/featureBlock');
+    addShapeBody(oc, engine.scene, 'feature', makeFeatureBlock(oc));
+    const r = await metrics({ bodyId: 'feature' });
+    const solid = minus(box(0, 40, 0, 30, 0, 20), cylinderZ(4, 10, 15, 0, 20), box(22, 32, 11, 19, 15, 20));
+    expectClose(solid.V, FEATURE_BLOCK.volume);
+    expectClose(r.volume!, solid.V);
+    // Box faces, minus the two hole discs and the pocket opening, plus the hole wall and the pocket's floor is already
+    // counted in the opening's place: walls add 2 * (10 + 8) * 5.
+    expectClose(r.surfaceArea!, 2 * (1200 + 800 + 600) - 2 * Math.PI * 16 + 2 * Math.PI * 4 * 20 + 2 * (10 + 8) * 5);
+    const g = solid.M.map((m) => m / solid.V);
+    expectVecClose(r.centerOfMass!, g);
+    // Inertia about the centre of mass; each reported axis must be an eigenvector with ascending eigenvalues.
+    const [xx, yy, zz, xy, yz, zx] = solid.S as [number, number, number, number, number, number];
+    const c = (s: number, i: number, j: number) => s - solid.V * g[i]! * g[j]!;
+    const cxx = c(xx, 0, 0), cyy = c(yy, 1, 1), czz = c(zz, 2, 2), cxy = c(xy, 0, 1), cyz = c(yz, 1, 2), czx = c(zx, 2, 0);
+    const I = [
+      [cyy + czz, -cxy, -czx],
+      [-cxy, cxx + czz, -cyz],
+      [-czx, -cyz, cxx + cyy],
+    ];
+    const lambdas = r.principalAxes!.map((a) => {
+      const Ia = I.map((row) => row[0]! * a[0] + row[1]! * a[1] + row[2]! * a[2]);
+      const lambda = Ia[0]! * a[0] + Ia[1]! * a[1] + Ia[2]! * a[2];
+      Ia.forEach((v, k) => expect(Math.abs(v - lambda * a[k]!)).toBeLessThan(1e-9 * lambda));
+      expectClose(Math.hypot(...a), 1);
+      return lambda;
+    });
+    expect(lambdas[0]!).toBeLessThan(lambdas[1]!);
+    expect(lambdas[1]!).toBeLessThan(lambdas[2]!);
+    const [a, b, cc] = r.principalAxes!;
+    expect(Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2])).toBeLessThan(1e-12);
+    expect(Math.abs(a[0] * cc[0] + a[1] * cc[1] + a[2] * cc[2])).toBeLessThan(1e-12);
+  });
+
+  it('a NURBS sphere: boundingBoxOptimal is the analytic box within 1e-6, boundingBox (control hull) is larger', async () => {
+    const { makeSphere } = await import('../../test/kernelShapes');
+    const { withKernel } = await import('../kernel');
+    const nurbs = withKernel(oc, (own) => own(new oc.BRepBuilderAPI_NurbsConvert_2(own(makeSphere(oc, 5)), true)).Shape());
+    addShapeBody(oc, engine.scene, 'nurbs', nurbs);
+    const types = (await engine.run('query_topology', { bodyId: 'nurbs', entity: 'face' })) as { surfaceType: string }[];
+    expect(types.every((t) => t.surfaceType === 'bspline')).toBe(true);
+    const r = await metrics({ bodyId: 'nurbs', metrics: ['boundingBox', 'boundingBoxOptimal', 'volume'] });
+    r.boundingBoxOptimal!.min.forEach((v) => expect(Math.abs(v + 5)).toBeLessThan(1e-6));
+    r.boundingBoxOptimal!.max.forEach((v) => expect(Math.abs(v - 5)).toBeLessThan(1e-6));
+    const grow = Math.max(...r.boundingBox!.max.map((v) => v - 5), ...r.boundingBox!.min.map((v) => -5 - v));
+    expect(grow).toBeGreaterThan(0.1);
+    // AddOptimal pads by OCCT's confusion tolerance (1e-7), so containment holds to that.
+    r.boundingBox!.min.forEach((v, i) => expect(v).toBeLessThanOrEqual(r.boundingBoxOptimal!.min[i]! + 1e-6));
+    r.boundingBox!.max.forEach((v, i) => expect(v).toBeGreaterThanOrEqual(r.boundingBoxOptimal!.max[i]! - 1e-6));
+    expectClose(r.volume!, (4 / 3) * Math.PI * 125, 1e-6);
+  });
+});
