@@ -5,6 +5,7 @@ import type { Vec3 } from '../math/vec3';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { Body } from '../scene/Body';
 import { entityId, mapEntities } from '../scene/topology';
+import { INTEGRATION_EPS } from './computeMetrics';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
@@ -162,7 +163,7 @@ function faceEntry(oc: OC, own: Own, face: TopoDS_Face, id: string): TopologyEnt
   own(face);
   const adaptor = own(new oc.BRepAdaptor_Surface_2(face, true));
   const props = own(new oc.GProp_GProps_1());
-  oc.BRepGProp.SurfaceProperties_1(face, props, false, false);
+  oc.BRepGProp.SurfaceProperties_2(face, props, INTEGRATION_EPS, false);
   return { id, surfaceType: surfaceTypeName(oc, adaptor.GetType()), area: props.Mass(), centroid: pnt(own(props.CentreOfMass())) };
 }
 
