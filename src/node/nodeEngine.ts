@@ -1,6 +1,7 @@
 import { Engine } from '../engine/Engine';
 import { getKernel, setKernelLoader, type OC } from '../engine/kernel';
 import { loadNodeKernel } from '../engine/kernel/loadNodeKernel';
+import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
 
 /** Tells this process how to load the kernel (once; loading itself stays lazy). */
@@ -17,5 +18,6 @@ export function nodeKernel(): Promise<OC> {
 /** An engine with a fresh scene, reading and writing the real file system. */
 export function createNodeEngine(): Engine {
   useNodeKernel();
+  useNodeCanvas();
   return new Engine({ files: nodeFiles });
 }
