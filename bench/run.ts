@@ -1,12 +1,13 @@
 import type { BenchCase } from './harness';
 import { foundationCases } from './foundation';
 import { meshQueryCases } from './meshQueries';
+import { sceneToolCases } from './sceneTools';
 
 /**
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { withKernel, type OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import type { Body } from '../scene/Body';
-import { kernelShape } from '../scene/facetShape';
+import { BrepscopeError } from '../errors';
+import { closestPoint, createHit } from '../mesh/closestPoint';
+import { Feature } from '../mesh/closestPointOnTriangle';
+import { buildBvh } from '../mesh/TriangleBvh';
+import { PointToShapeQuery } from '../scene/pointToShape';
 import { mapEntities } from '../scene/topology';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
@@ -18,7 +22,7 @@ const schema = z
   })
   .refine((a) => a.fromBodyId !== a.toBodyId, { path: ['toBodyId'], message: 'toBodyId must differ from fromBodyId (a body fits itself exactly)' });
 
-export type NearestKind = 'vertex' | 'edge' | 'face' | 'unknown';
+export type NearestKind = 'vertex' | 'edge' | 'face';
 
 export interface VertexFitEntry {
   index: number;
@@ -44,24 +48,18 @@ export const measureVertexFit = defineTool({
     if (stride > 1) warnings.push(`${n} vertices: every ${stride}th measured (maxVertices ${args.maxVertices})`);
     const entries: VertexFitEntry[] = [];
     let failed = 0;
-    withKernel(oc, (own) => {
-      const extrema = own(new oc.BRepExtrema_DistShapeShape_1());
-      // Loaded once: the target's sub-shape boxes are computed on the first Perform and reused.
-      extrema.LoadS2(kernelShape(oc, to));
-      const range = own(new oc.Message_ProgressRange_1());
+    const measure = distanceTo(oc, to);
+    try {
       for (let i = 0; i < n; i += stride) {
-        if (ctx.signal?.aborted) break;
+        if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'measure_vertex_fit: cancelled');
         const point = points[i]!;
-        const ok = withKernel(oc, (inner) => {
-          const vertex = inner(inner(new oc.BRepBuilderAPI_MakeVertex(inner(new oc.gp_Pnt_3(...point)))).Vertex());
-          extrema.LoadS1(vertex);
-          if (!extrema.Perform(range) || !extrema.IsDone() || extrema.NbSolution() === 0) return false;
-          entries.push({ index: i, point, distance: extrema.Value(), nearestKind: supportKind(oc, extrema.SupportTypeShape2(1)) });
-          return true;
-        });
-        if (!ok) failed++;
+        const hit = measure.query(point);
+        if (!hit) failed++;
+        else entries.push({ index: i, point, distance: hit.distance, nearestKind: hit.kind });
       }
-    });
+    } finally {
+      measure.delete();
+    }
     if (failed) warnings.push(`${failed} vertex queries found no solution and are left out`);
     const distances = entries.map((e) => e.distance);
     const sorted = [...distances].sort((a, b) => a - b);
@@ -84,12 +82,23 @@ export const measureVertexFit = defineTool({
   },
 });
 
-function supportKind(oc: OC, type: unknown): NearestKind {
-  const t = oc.BRepExtrema_SupportType;
-  if (type === t.BRepExtrema_IsVertex) return 'vertex';
-  if (type === t.BRepExtrema_IsOnEdge) return 'edge';
-  if (type === t.BRepExtrema_IsInFace) return 'face';
-  return 'unknown';
+/**
+ * Exact distance to the target's true geometry: a BREP through per-face and per-edge extremum
+ * solvers; an STL (a facet shell) through the triangle BVH, whose closest point is exact too.
+ */
+function distanceTo(oc: OC, body: Body): { query(p: Vec3): { distance: number; kind: NearestKind } | undefined; delete(): void } {
+  if (body.kind === 'brep') return new PointToShapeQuery(oc, body.shape);
+  const bvh = buildBvh(body.mesh);
+  const hit = createHit();
+  return {
+    query(p) {
+      closestPoint(bvh, p[0], p[1], p[2], hit);
+      if (!Number.isFinite(hit.distance)) return undefined;
+      const kind: NearestKind = hit.feature === Feature.face ? 'face' : hit.feature >= Feature.vertexA ? 'vertex' : 'edge';
+      return { distance: hit.distance, kind };
+    },
+    delete() {},
+  };
 }
 
 /** A body's own vertices: BREP vertices in vertex[N] order, or an STL's welded corner points. */
