@@ -44,6 +44,7 @@ async function sceneToolTimes(): Promise<Record<string, unknown>> {
   // The target: 2000 vertices of a scan-like mesh against bottle.brep in under 2 s after load.
   await engine.run('import_file', { path: BOTTLE, bodyId: 'bottle' });
   const bottle = engine.scene.get('bottle');
+  if (bottle.kind !== 'brep') throw new Error('bench: bottle.brep should load as a BREP body');
   const fine = getTessellation(oc, bottle, 0.05);
   await engine.run('import_file', { bytes: Buffer.from(writeBinaryStl(fine)).toString('base64'), fileName: 'bottleScan.stl', bodyId: 'bottleScan' });
   // All of the scan's vertices (more than 2000, stride 1), reported per 2000 as the target is stated.
