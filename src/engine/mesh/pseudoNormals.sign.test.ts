@@ -3,7 +3,8 @@ import { buildBvh } from './TriangleBvh';
 import { closestPoint, createHit } from './closestPoint';
 import { Feature } from './closestPointOnTriangle';
 import { box, cylinder, seededRandom, uvSphere } from './generators';
-import { buildPseudoNormals, sideOf, weldVertexIds } from './pseudoNormals';
+import { buildPseudoNormals, sideOf } from './pseudoNormals';
+import { weldVertexIds } from './weld';
 import type { TriMesh } from './TriMesh';
 
 function signAt(mesh: TriMesh) {

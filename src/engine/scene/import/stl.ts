@@ -1,5 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
+import { weldVertexIds } from '../../mesh/weld';
 
 const HEADER_BYTES = 84;
 const RECORD_BYTES = 50;
@@ -66,54 +67,25 @@ function readAsciiCorners(bytes: Uint8Array, name: string): Float64Array {
   return Float64Array.from(out);
 }
 
-/** Welds corners with identical coordinates (hash of the float64 bit patterns; -0 folded into 0). */
+/** Welds corners with identical coordinates into shared vertices (-0 folded into 0). */
 function weldCorners(corners: Float64Array, name: string): TriMesh {
   const n = corners.length / 3;
   if (n === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
   for (let i = 0; i < corners.length; i++) {
-    const v = corners[i]!;
-    if (!Number.isFinite(v)) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${i % 3 === 0 ? 'x' : i % 3 === 1 ? 'y' : 'z'} of corner ${Math.floor(i / 3)} is not a finite number`);
-    if (v === 0) corners[i] = 0;
-  }
-  const bits = new Uint32Array(corners.buffer, corners.byteOffset, corners.length * 2);
-  let size = 1;
-  while (size < n * 2) size <<= 1;
-  const mask = size - 1;
-  const table = new Int32Array(size).fill(-1);
-  const indices = new Uint32Array(n);
-  const firstCorner = new Uint32Array(n); // vertex -> corner that defined it
-  let vertices = 0;
-  for (let c = 0; c < n; c++) {
-    const b = c * 6;
-    let h = Math.imul(bits[b]! ^ bits[b + 1]!, 0x9e3779b1);
-    h = Math.imul(h ^ bits[b + 2]! ^ bits[b + 3]!, 0x85ebca77);
-    h = Math.imul(h ^ bits[b + 4]! ^ bits[b + 5]!, 0xc2b2ae3d);
-    h ^= h >>> 15;
-    let slotIndex = h & mask;
-    for (;;) {
-      const vtx = table[slotIndex]!;
-      if (vtx < 0) {
-        table[slotIndex] = vertices;
-        firstCorner[vertices] = c;
-        indices[c] = vertices++;
-        break;
-      }
-      const o = firstCorner[vtx]! * 3;
-      if (corners[o] === corners[c * 3] && corners[o + 1] === corners[c * 3 + 1] && corners[o + 2] === corners[c * 3 + 2]) {
-        indices[c] = vtx;
-        break;
-      }
-      slotIndex = (slotIndex + 1) & mask;
+    if (!Number.isFinite(corners[i]!)) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[i % 3]} of corner ${Math.floor(i / 3)} is not a finite number`);
     }
   }
-  const positions = new Float64Array(vertices * 3);
-  for (let v = 0; v < vertices; v++) {
-    const o = firstCorner[v]! * 3;
-    positions[v * 3] = corners[o]!;
-    positions[v * 3 + 1] = corners[o + 1]!;
-    positions[v * 3 + 2] = corners[o + 2]!;
+  const { ids, count } = weldVertexIds(corners);
+  const positions = new Float64Array(count * 3);
+  const placed = new Uint8Array(count);
+  for (let c = 0; c < n; c++) {
+    const v = ids[c]!;
+    if (placed[v]) continue;
+    placed[v] = 1;
+    for (let k = 0; k < 3; k++) positions[v * 3 + k] = corners[c * 3 + k]! + 0;
   }
-  return { positions, indices };
+  return { positions, indices: ids };
 }
 
 /** Writes a binary STL (used by tests and the demo to make scan-like meshes). */
