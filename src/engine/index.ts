@@ -9,3 +9,5 @@ export { getKernel, setKernelLoader, kernelStatus, onKernelStatus } from './kern
 export type { KernelStatus } from './kernel';
 export { displayMesh } from './scene/tessellation';
 export type { DisplayMesh } from './scene/tessellation';
+export { deviationHeatmap } from './tools/deviationHeatmap';
+export type { HeatmapData, HeatmapOptions } from './tools/deviationHeatmap';

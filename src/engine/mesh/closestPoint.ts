@@ -270,7 +270,9 @@ export function kNearestTriangles(
  * Visits every triangle within `radius` of p (closed ball) and stops early when `visit` returns
  * true. The triangle's closest point and feature are passed in `hit` (reused between calls).
  * Returns whether a visit stopped the search. Used by the tie-band check, which usually stops at
- * the first opposite-side triangle or sees only a handful of same-side ones.
+ * the first opposite-side triangle or sees only a handful of same-side ones. With `normal`, only
+ * triangles whose normal has a strictly positive dot with it are visited (tested before the
+ * distance, so a thin wall's far skin costs a cross product per triangle, not a closest point).
  */
 export function someTriangleWithin(
   bvh: TriangleBvh,
@@ -280,6 +282,7 @@ export function someTriangleWithin(
   radius: number,
   hit: MeshHit,
   visit: (hit: MeshHit) => boolean,
+  normal?: readonly [number, number, number],
 ): boolean {
   if (bvh.nodeCount === 0 || !(radius >= 0)) return false;
   ensureStack(bvh);
@@ -299,6 +302,8 @@ export function someTriangleWithin(
     }
     const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
     for (let s = first; s < first + c; s++) {
+      // The facing test is a cross product, far cheaper than the closest point it saves.
+      if (normal && !faces(tri, 9 * s, normal[0], normal[1], normal[2])) continue;
       const d = closestPointOnTriangle(tri, 9 * s, px, py, pz, bestOut);
       if (d > r2) continue;
       hit.distanceSq = d;

@@ -80,20 +80,13 @@ export function robustReach(ref: DeviationReference, nearestDistance: number): n
 const noHit = createHit();
 const bandHit = createHit();
 const nScratch = new Float64Array(3);
+const bandNormal: [number, number, number] = [0, 0, 0];
 let bandPx = 0, bandPy = 0, bandPz = 0;
 let bandSide: 1 | -1 = 1;
-let bandFilter = false;
-let bandNx = 0, bandNy = 0, bandNz = 0;
 let bandPn: PseudoNormals | null = null;
 
 function oppositeSide(hit: MeshHit): boolean {
-  const pn = bandPn!;
-  if (bandFilter) {
-    const o = 3 * hit.triangle;
-    const f = pn.faceNormals;
-    if (!(f[o]! * bandNx + f[o + 1]! * bandNy + f[o + 2]! * bandNz > 0)) return false;
-  }
-  return sideOf(pn, hit, bandPx, bandPy, bandPz) !== bandSide;
+  return sideOf(bandPn!, hit, bandPx, bandPy, bandPz) !== bandSide;
 }
 
 /**
@@ -162,13 +155,18 @@ export function signedDeviation(
   bandPy = py;
   bandPz = pz;
   bandSide = side;
-  bandFilter = mode === 'robust';
-  bandNx = nx;
-  bandNy = ny;
-  bandNz = nz;
   bandPn = ref.pseudoNormals;
   const band = TIE_FACTOR * winner.distance + TIE_SLACK;
-  const tie = someTriangleWithin(ref.bvh, px, py, pz, band, bandHit, oppositeSide);
+  let tie: boolean;
+  if (mode === 'robust') {
+    // Only compatible triangles can tie; someTriangleWithin skips the others before measuring them.
+    bandNormal[0] = nx;
+    bandNormal[1] = ny;
+    bandNormal[2] = nz;
+    tie = someTriangleWithin(ref.bvh, px, py, pz, band, bandHit, oppositeSide, bandNormal);
+  } else {
+    tie = someTriangleWithin(ref.bvh, px, py, pz, band, bandHit, oppositeSide);
+  }
   bandPn = null;
   if (tie) {
     target.reason = 'tieBand';

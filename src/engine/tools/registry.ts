@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { computeMetrics } from './computeMetrics';
+import { crossSectionCompare } from './crossSectionCompare';
 import type { ToolDefinition } from './defineTool';
 import { importFile } from './importFile';
 import { inspectAssembly } from './inspectAssembly';
 import { listBodies } from './listBodies';
+import { deviationHistogram } from './deviationHistogram';
+import { measureDeviation } from './measureDeviation';
 import { measureDistance } from './measureDistance';
+import { symmetricDifferenceVolume } from './symmetricDifferenceVolume';
 import { measureVertexFit } from './measureVertexFit';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
@@ -15,7 +19,7 @@ import { selectTopology } from './selectTopology';
 import { validateGeometry } from './validateGeometry';
 
 /** Every tool the engine offers, in the order hosts list them. */
-export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, recognizeFeatures, inspectAssembly, selectTopology] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [importFile, readBrep, listBodies, removeBody, validateGeometry, computeMetrics, queryTopology, measureDistance, measureVertexFit, measureDeviation, deviationHistogram, symmetricDifferenceVolume, crossSectionCompare, recognizeFeatures, inspectAssembly, selectTopology] as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);

@@ -1,0 +1,385 @@
+import { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import { withKernel, type OC } from '../kernel';
+import type { Box3, Vec3 } from '../math/vec3';
+import { meshBox } from '../mesh/meshProperties';
+import { allCurves, areaCentroid, describeSection, insideLoop, lengthCentroid, type SectionProfile } from '../mesh/profile2d';
+import {
+  bestFitResidual,
+  ENVELOPE_BINS,
+  PROFILE_SAMPLES,
+  profileDistances,
+  radialEnvelope,
+  resample,
+  SegmentGrid,
+  segmentsOf,
+  SHAPE_SAMPLES,
+} from '../mesh/profileCompare';
+import { chainPolylines, chainSegments, type SectionCurves } from '../mesh/sliceChain';
+import { meshExtent, planeFrame, sliceMesh, type PlaneFrame } from '../mesh/sliceMesh';
+import { renderSectionOverlay } from '../render/sectionOverlay';
+import type { Body } from '../scene/Body';
+import { sectionBrep } from '../scene/sectionBrep';
+import { getTessellation } from '../scene/tessellation';
+import { defineTool, type ToolContext } from './defineTool';
+import { bodyIdSchema, vec3Schema } from './schemas';
+
+/** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
+export const SECTION_DEFLECTION_RATIO = 0.005;
+/** Both ends of the overlap are inset by this share of its length before stations are spread (origin rule). */
+export const STATION_INSET = 0.02;
+/**
+ * BREP section curves are discretized this much finer than the deflection: a curve costs little to
+ * sample (the kernel's section itself dominates), and chords with the sag of the deflection would
+ * pull signedMean in by about 2/3 of it (0.08 on a 0.2 offset at the default on a 245-diagonal part).
+ */
+export const BREP_CURVE_REFINEMENT = 0.001;
+/** Section endpoints closer than this share of the larger body diagonal are welded. */
+export const WELD_RATIO = 1e-6;
+export const MAX_STATIONS = 1000;
+
+const schema = z.strictObject({
+  fromBodyId: bodyIdSchema.describe('Candidate body (e.g. a reconstruction)'),
+  referenceBodyId: bodyIdSchema.describe('Reference body (e.g. the scan); may be an open or thin-walled shell'),
+  axis: vec3Schema
+    .refine((v) => Math.hypot(v[0], v[1], v[2]) > 1e-12, 'axis must be a non-zero vector')
+    .describe('Section sweep axis; cut planes are perpendicular to it (normalized here)'),
+  stations: z.number().int().min(1).max(MAX_STATIONS).default(12).describe('Evenly spaced cut planes across the shared overlap (2 % inset at both ends). Default 12'),
+  through: vec3Schema.optional().describe('Point the axis passes through; its trace in each plane is the station centre. Default: from-body bounding-box centre'),
+  deflection: z.number().positive().optional().describe('Linear deflection for discretizing sections and extents. Default 0.5 % of the from-body bounding-box diagonal'),
+  outerEnvelope: z
+    .boolean()
+    .default(true)
+    .describe('true: compare the outer boundaries per angular direction around the station centre (inner returns ignored); false: raw point-to-main-profile distance'),
+  outputDir: z.string().min(1).optional().describe('Directory for per-station overlay PNGs; omit for numbers only'),
+  imagePrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'imagePrefix may hold letters, digits, dot, underscore and hyphen only')
+    .default('section')
+    .describe('File name prefix of station PNGs (<prefix>_NN.png). Default section'),
+});
+
+/** One station of the result (spec: cross-section station record). */
+export interface SectionStation {
+  station: number;
+  axisCoord: number;
+  offset: number;
+  signedMean: number | null;
+  rms: number | null;
+  maxAbs: number | null;
+  centroidOffset: number | null;
+  areaRatio: number | null;
+  shapeL2: number | null;
+  fromContours: number;
+  referenceContours: number;
+  fromOpenPaths: number;
+  referenceOpenPaths: number;
+  openProfile: boolean;
+  registrationSmell: boolean;
+  imagePath: string | null;
+}
+
+export interface CrossSectionResult {
+  overlap: [number, number];
+  referenceMode: 'envelope' | 'profile';
+  meanSignedAcrossSections: number | null;
+  maxAbsSignedSection: number | null;
+  worstStation: number | null;
+  worstAxisCoord: number | null;
+  warnings: string[];
+  sections: SectionStation[];
+}
+
+export const crossSectionCompare = defineTool({
+  name: 'cross_section_compare',
+  description:
+    'Slices the candidate and the reference with planes perpendicular to axis at evenly spaced stations across the overlap of their extents and compares the 2D profiles: signed radial offset of the outer envelope (+ = candidate outside the reference), area ratio, centroid offset and a best-fit shape residual per station, with optional overlay PNGs. Handles open scan skins (open arcs) and thin-walled references.',
+  category: 'scene',
+  schema,
+  async run(args, ctx): Promise<CrossSectionResult> {
+    const from = ctx.scene.get(args.fromBodyId);
+    const reference = ctx.scene.get(args.referenceBodyId);
+    const oc = from.kind === 'brep' || reference.kind === 'brep' ? await ctx.kernel() : undefined;
+    const len = Math.hypot(...args.axis);
+    const axis: Vec3 = [args.axis[0] / len, args.axis[1] / len, args.axis[2] / len];
+    const frame = planeFrame(axis);
+
+    const fromBox = bodyBox(oc, from);
+    const refBox = bodyBox(oc, reference);
+    const fromDiagonal = diagonalOf(fromBox);
+    if (!(fromDiagonal > 0)) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${from.bodyId}' has no extent to slice`);
+    if (!(diagonalOf(refBox) > 0)) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${reference.bodyId}' has no extent to slice`);
+    const deflection = args.deflection ?? SECTION_DEFLECTION_RATIO * fromDiagonal;
+    const through: Vec3 = args.through ?? [0, 1, 2].map((k) => (fromBox.min[k]! + fromBox.max[k]!) / 2) as Vec3;
+    const weld = WELD_RATIO * Math.max(fromDiagonal, diagonalOf(refBox));
+
+    const fromExtent = bodyExtent(oc, from, axis, deflection);
+    const refExtent = bodyExtent(oc, reference, axis, deflection);
+    const lo = Math.max(fromExtent[0], refExtent[0]);
+    const hi = Math.min(fromExtent[1], refExtent[1]);
+    if (!(hi - lo > 1e-9 * Math.max(fromDiagonal, 1))) {
+      throw new BrepscopeError(
+        'INVALID_ARGUMENT',
+        `cross_section_compare: the bodies do not overlap along the axis (from '${from.bodyId}' spans [${fmt(fromExtent[0])}, ${fmt(fromExtent[1])}], reference '${reference.bodyId}' spans [${fmt(refExtent[0])}, ${fmt(refExtent[1])}] in axis coordinates)`,
+        { fromExtent, referenceExtent: refExtent },
+      );
+    }
+    const levels = stationLevels(lo, hi, args.stations);
+
+    checkCancelled(ctx);
+    const warnings: string[] = [];
+    const fromSections = sectionCurves(oc, from, frame, levels, deflection, weld, warnings);
+    checkCancelled(ctx);
+    const refSections = sectionCurves(oc, reference, frame, levels, deflection, weld, warnings);
+
+    const axisCentre: [number, number] = [dot(through, frame.u), dot(through, frame.v)];
+    const mode = args.outerEnvelope ? 'envelope' : 'profile';
+    const smells: number[] = [];
+    const uncut: number[] = [];
+    const incomparable: number[] = [];
+    const openStations: number[] = [];
+    const recentred: number[] = [];
+    const sections: SectionStation[] = [];
+    const digits = Math.max(2, String(levels.length - 1).length);
+    for (let k = 0; k < levels.length; k++) {
+      checkCancelled(ctx);
+      ctx.progress?.(k / levels.length, `station ${k + 1} of ${levels.length}`);
+      const fromProfile = describeSection(fromSections[k]!);
+      const refProfile = describeSection(refSections[k]!);
+      const centre = stationCentre(axisCentre, fromProfile, refProfile);
+      if (centre.moved) recentred.push(k);
+      const record = compareStation(k, levels[k]!, lo, fromProfile, refProfile, centre.xy, mode);
+      if (record.registrationSmell) smells.push(k);
+      else if (!fromProfile.main) uncut.push(k);
+      else if (record.signedMean === null) incomparable.push(k);
+      if (record.openProfile) openStations.push(k);
+      if (args.outputDir !== undefined) {
+        const path = `${trimSlash(args.outputDir)}/${args.imagePrefix}_${String(k).padStart(digits, '0')}.png`;
+        const png = await renderSectionOverlay({
+          title: `Station ${k} (${k + 1} of ${levels.length}) \u00b7 axis ${fmt(record.axisCoord)} (offset ${fmt(record.offset)} in [0, ${fmt(hi - lo)}])`,
+          lines: figureLines(record, mode, fromProfile, refProfile),
+          reference: allCurves(refProfile),
+          candidate: allCurves(fromProfile),
+          referenceLabel: `reference: ${reference.bodyId}`,
+          candidateLabel: `candidate: ${from.bodyId}`,
+          centre: centre.xy,
+          note: `seen from +axis [${axis.map(fmtDir).join(', ')}]; u = [${frame.u.map(fmtDir).join(', ')}], v = [${frame.v.map(fmtDir).join(', ')}]`,
+        });
+        await ctx.files.write(path, png);
+        record.imagePath = path;
+      }
+      sections.push(record);
+    }
+    ctx.progress?.(1);
+
+    const list = (ks: number[]) => ks.join(', ');
+    if (smells.length) {
+      const which = smells.map((k) => `${k} (${sections[k]!.fromContours + sections[k]!.fromOpenPaths > 0 ? 'candidate' : 'reference'} only)`).join(', ');
+      warnings.push(`registration smell: stations ${which} cut only one body; mis-registration or differing extents`);
+    }
+    if (uncut.length) warnings.push(`stations ${list(uncut)} cut neither body (a gap in both along the axis)`);
+    if (incomparable.length) warnings.push(`stations ${list(incomparable)} have no comparable profile (no common ${mode === 'envelope' ? 'angular direction' : 'reference profile'})`);
+    if (openStations.length) warnings.push(`open profiles at stations ${list(openStations)}: areaRatio is null there and signs of an open reference are taken relative to the station centre`);
+    if (recentred.length) {
+      warnings.push(`the axis line misses the profile at stations ${list(recentred)}: the station centre was moved to the profile's area centroid`);
+    }
+
+    const measured = sections.filter((s) => s.signedMean !== null);
+    let worst: SectionStation | null = null;
+    for (const s of measured) if (!worst || Math.abs(s.signedMean!) > Math.abs(worst.signedMean!)) worst = s;
+    return {
+      overlap: [lo, hi],
+      referenceMode: mode,
+      meanSignedAcrossSections: measured.length ? measured.reduce((a, s) => a + s.signedMean!, 0) / measured.length : null,
+      maxAbsSignedSection: worst ? Math.abs(worst.signedMean!) : null,
+      worstStation: worst ? worst.station : null,
+      worstAxisCoord: worst ? worst.axisCoord : null,
+      warnings,
+      sections,
+    };
+  },
+});
+
+/** Station levels: the overlap inset by 2 % at both ends, then evenly spaced with both ends included; one station sits in the middle. */
+export function stationLevels(lo: number, hi: number, stations: number): number[] {
+  if (stations === 1) return [(lo + hi) / 2];
+  const inset = STATION_INSET * (hi - lo);
+  const a = lo + inset, b = hi - inset;
+  return Array.from({ length: stations }, (_, k) => (k === stations - 1 ? b : a + ((b - a) * k) / (stations - 1)));
+}
+
+function compareStation(
+  k: number,
+  level: number,
+  lo: number,
+  from: SectionProfile,
+  ref: SectionProfile,
+  centre: [number, number],
+  mode: 'envelope' | 'profile',
+): SectionStation {
+  const record: SectionStation = {
+    station: k,
+    axisCoord: level,
+    offset: level - lo,
+    signedMean: null,
+    rms: null,
+    maxAbs: null,
+    centroidOffset: null,
+    areaRatio: null,
+    shapeL2: null,
+    fromContours: from.curves.loops.length,
+    referenceContours: ref.curves.loops.length,
+    fromOpenPaths: from.curves.paths.length,
+    referenceOpenPaths: ref.curves.paths.length,
+    openProfile: from.open || ref.open,
+    registrationSmell: (from.main === null) !== (ref.main === null),
+    imagePath: null,
+  };
+  if (!from.main || !ref.main) return record;
+
+  const d = mode === 'envelope' ? envelopeDifferences(from, ref, centre) : profileDifferences(from, ref, centre);
+  if (d.length) {
+    let sum = 0, sq = 0, max = 0;
+    for (const x of d) {
+      sum += x;
+      sq += x * x;
+      max = Math.max(max, Math.abs(x));
+    }
+    record.signedMean = sum / d.length;
+    record.rms = Math.sqrt(sq / d.length);
+    record.maxAbs = max;
+  }
+
+  const bothClosed = !from.open && !ref.open;
+  if (bothClosed) {
+    const refArea = ref.area[ref.curves.loops.indexOf(ref.main)]!;
+    const fromArea = from.area[from.curves.loops.indexOf(from.main)]!;
+    if (refArea > 0) record.areaRatio = fromArea / refArea;
+  }
+  const cf = bothClosed ? areaCentroid(from.main) : lengthCentroid([from.main]);
+  const cr = bothClosed ? areaCentroid(ref.main) : lengthCentroid([ref.main]);
+  if (cf && cr) record.centroidOffset = Math.hypot(cf[0] - cr[0], cf[1] - cr[1]);
+
+  // shapeL2: the reference's main profile fitted rigidly onto the candidate's; the RMS residual.
+  const refPoints = resample([ref.main], SHAPE_SAMPLES);
+  const grid = new SegmentGrid(segmentsOf([from.main]));
+  const start = bothClosed && cf && cr ? [cf[0] - cr[0], cf[1] - cr[1]] : [0, 0];
+  const fit = bestFitResidual(refPoints, grid, start[0]!, start[1]!);
+  if (Number.isFinite(fit.rms)) record.shapeL2 = fit.rms;
+  return record;
+}
+
+/**
+ * Envelope mode: per angular bin around the centre where both bodies have a boundary, the radial
+ * gap between the candidate's and the reference's outermost crossings, projected on the
+ * reference's normal there (a flat side offset by t gives t at every angle, not t / cos).
+ */
+function envelopeDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number]): number[] {
+  const a = radialEnvelope(segmentsOf(allCurves(from)), cx, cy, ENVELOPE_BINS);
+  const b = radialEnvelope(segmentsOf(allCurves(ref)), cx, cy, ENVELOPE_BINS);
+  const d: number[] = [];
+  for (let k = 0; k < ENVELOPE_BINS; k++) {
+    const ra = a.radius[k]!, rb = b.radius[k]!;
+    if (Number.isNaN(ra) || Number.isNaN(rb)) continue;
+    d.push((ra - rb) * b.cosine[k]!);
+  }
+  return d;
+}
+
+/** Profile mode: every candidate curve sampled evenly by arc length, signed distance to the reference's main profile. */
+function profileDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number]): number[] {
+  const main = ref.main!;
+  const samples = resample(allCurves(from), PROFILE_SAMPLES);
+  const grid = new SegmentGrid(segmentsOf([main]));
+  return Array.from(profileDistances(samples, main, grid, cx, cy)).filter((d) => !Number.isNaN(d));
+}
+
+/**
+ * The station centre: where the axis line pierces the plane, unless that point lies outside the
+ * candidate's main closed loop (or the reference's, when the candidate has none); then the loop's
+ * area centroid, so the angular envelope is taken from inside the profile.
+ */
+function stationCentre(axisCentre: [number, number], from: SectionProfile, ref: SectionProfile): { xy: [number, number]; moved: boolean } {
+  const loop = from.main && !from.open ? from.main : ref.main && !ref.open ? ref.main : null;
+  if (!loop || insideLoop(loop, axisCentre[0], axisCentre[1])) return { xy: axisCentre, moved: false };
+  return { xy: areaCentroid(loop), moved: true };
+}
+
+/** Each station's curves of one body: an STL sliced on its arrays, a BREP body cut by the kernel. */
+function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: string[]): SectionCurves[] {
+  if (body.kind === 'mesh') return sliceMesh(body.mesh, frame, levels).map((segments) => chainSegments(segments, weld));
+  const sections = sectionBrep(requireKernel(oc), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
+  const failed = sections.flatMap((s, k) => (s.error !== undefined ? [`${k} (${s.error})`] : []));
+  if (failed.length) warnings.push(`the kernel could not section body '${body.bodyId}' at stations ${failed.join(', ')}; treated as not cut`);
+  // Edge ends meet within their vertices' tolerances, which in imported parts can be far above the weld.
+  return sections.map((s) => chainPolylines(s.pieces, Math.max(weld, 2 * s.vertexTolerance)));
+}
+
+/** Lowest and highest p . axis over the body: an STL's vertices, a BREP body's tessellation at the deflection. */
+function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: number): [number, number] {
+  const mesh = body.kind === 'mesh' ? body.mesh : getTessellation(requireKernel(oc), body, deflection);
+  const extent = meshExtent(mesh, axis);
+  if (!(extent[1] >= extent[0])) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${body.bodyId}' has no triangles to slice`);
+  return extent;
+}
+
+/** Axis-aligned box: an STL's vertices, a BREP body's BRepBndLib box without gap (as the spec's deflection default reads it). */
+function bodyBox(oc: OC | undefined, body: Body): Box3 {
+  if (body.kind === 'mesh') return meshBox(body.mesh);
+  const k = requireKernel(oc);
+  return withKernel(k, (own) => {
+    const box = own(new k.Bnd_Box_1());
+    k.BRepBndLib.Add(body.shape, box, false);
+    if (box.IsVoid()) return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] } as Box3;
+    box.SetGap(0);
+    const min = own(box.CornerMin());
+    const max = own(box.CornerMax());
+    return { min: [min.X(), min.Y(), min.Z()], max: [max.X(), max.Y(), max.Z()] };
+  });
+}
+
+function diagonalOf(b: Box3): number {
+  const d = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  return Number.isFinite(d) ? d : 0;
+}
+
+function requireKernel(oc: OC | undefined): OC {
+  if (!oc) throw new Error('cross_section_compare: a BREP body needs the kernel');
+  return oc;
+}
+
+function checkCancelled(ctx: Pick<ToolContext, 'signal'>): void {
+  if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cross_section_compare: cancelled by the caller');
+}
+
+function dot(a: Vec3, b: Vec3): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+function trimSlash(dir: string): string {
+  const t = dir.replace(/[\\/]+$/, '');
+  return t === '' ? '/' : t;
+}
+
+function fmt(x: number): string {
+  return Number(x.toPrecision(6)).toString();
+}
+
+function fmtDir(x: number): string {
+  return Number(x.toFixed(3)).toString();
+}
+
+function fig(x: number | null, signed = false): string {
+  if (x === null) return 'n/a';
+  const s = Number(x.toPrecision(4)).toString();
+  return signed && x > 0 ? `+${s}` : s;
+}
+
+function figureLines(r: SectionStation, mode: string, from: SectionProfile, ref: SectionProfile): string[] {
+  const first = `signedMean ${fig(r.signedMean, true)} \u00b7 rms ${fig(r.rms)} \u00b7 maxAbs ${fig(r.maxAbs)} \u00b7 areaRatio ${fig(r.areaRatio)} \u00b7 shapeL2 ${fig(r.shapeL2)} \u00b7 centroidOffset ${fig(r.centroidOffset)}`;
+  const count = (p: SectionProfile) => `${p.curves.loops.length} closed, ${p.curves.paths.length} open`;
+  let second = `${mode} mode \u00b7 reference ${count(ref)} \u00b7 candidate ${count(from)}`;
+  if (r.registrationSmell) second += ` \u00b7 REGISTRATION SMELL: only the ${from.main ? 'candidate' : 'reference'} is cut`;
+  else if (r.openProfile) second += ' \u00b7 open profile';
+  return [first, second];
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { SignMode } from '../mesh/signedDeviation';
+import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
+import { defineTool } from './defineTool';
+import { defaultDeflection, deviationReference, kernelFor, measureDirected, Pacer, signModeSchema, surfaceMesh, surfaceSamples } from './deviationSupport';
+import { bodyIdSchema } from './schemas';
+import { percentile } from './statistics';
+
+/** The origin's bucket count: every bucket is reported, empty ones too. */
+export const HISTOGRAM_BUCKETS = 40;
+/** The origin's sample count (the spec gives none); can be changed with maxSamples. */
+export const HISTOGRAM_DEFAULT_SAMPLES = 50000;
+/** When every signed sample has (about) one value, the range is widened by this much each side. */
+const DEGENERATE_SPAN = 1e-9;
+const DEGENERATE_PAD = 0.5;
+
+const schema = z.strictObject({
+  fromBodyId: bodyIdSchema.describe('Candidate body'),
+  referenceBodyId: bodyIdSchema.describe('Reference body'),
+  deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies. Default 0.5% of the from-body bounding-box diagonal'),
+  tolerance: z.number().min(0).finite().optional().describe('When set, withinTolerance (share of samples within this distance of the nearest reference surface) is included'),
+  signMode: signModeSchema,
+  outputPath: z.string().min(1).optional().describe('Path to write a histogram PNG (800 x 480); omit for numbers only'),
+  maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
+});
+
+export interface HistogramResult {
+  mean: number | null;
+  std: number | null;
+  median: number | null;
+  p95: number;
+  signedMin: number | null;
+  signedMax: number | null;
+  maxAbs: number;
+  withinTolerance?: number;
+  buckets: HistogramBucket[];
+  samples: number;
+  signedSamples: number;
+  ambiguousSamples: number;
+  ambiguousFraction: number;
+  signMode: SignMode;
+  deflection: number;
+  /** Present when a PNG was written. */
+  imagePath?: string;
+  warnings: string[];
+}
+
+export const deviationHistogram = defineTool({
+  name: 'deviation_histogram',
+  description:
+    'Histogram of the signed deviation of a candidate from a reference (40 buckets over the signed range of sign-reliable samples), with mean, std, median, signed extremes, p95 and max of the unsigned distance, optional share within a tolerance, and optionally a PNG chart.',
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const from = ctx.scene.get(args.fromBodyId);
+    const reference = ctx.scene.get(args.referenceBodyId);
+    const oc = await kernelFor(ctx, [from, reference]);
+    const deflection = args.deflection ?? defaultDeflection(oc, from);
+    const fromMesh = surfaceMesh(oc, from, deflection);
+    const refMesh = surfaceMesh(oc, reference, deflection);
+    const samples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
+    const d = await measureDirected(samples, deviationReference(refMesh), args.signMode, new Pacer(ctx), 'histogram');
+    const n = samples.count;
+    const unsigned = Float64Array.from(d.distance).sort();
+    const signed = d.signed.filter((s) => s === s).sort();
+    const m = signed.length;
+    const warnings: string[] = [];
+    const result: HistogramResult = {
+      mean: null,
+      std: null,
+      median: null,
+      p95: percentile(unsigned, 0.95),
+      signedMin: null,
+      signedMax: null,
+      maxAbs: unsigned[n - 1]!,
+      buckets: [],
+      samples: n,
+      signedSamples: m,
+      ambiguousSamples: n - m,
+      ambiguousFraction: (n - m) / n,
+      signMode: args.signMode,
+      deflection,
+      warnings,
+    };
+    if (args.tolerance !== undefined) {
+      const tol = args.tolerance;
+      let within = 0;
+      for (let i = 0; i < n; i++) if (d.distance[i]! <= tol) within++;
+      result.withinTolerance = within / n;
+    }
+    if (m === 0) {
+      warnings.push('no sample had a trustworthy sign: signed statistics are null and the buckets empty' + (args.outputPath ? '; no PNG was written' : '') + (result.ambiguousFraction > 0.9 ? '; the reference winding is probably inverted relative to the candidate' : ''));
+      return result;
+    }
+    let sum = 0;
+    for (let i = 0; i < m; i++) sum += signed[i]!;
+    const mean = sum / m;
+    let ss = 0;
+    for (let i = 0; i < m; i++) ss += (signed[i]! - mean) ** 2;
+    result.mean = mean;
+    result.std = Math.sqrt(ss / m);
+    result.median = signed[Math.round((m - 1) / 2)]!;
+    result.signedMin = signed[0]!;
+    result.signedMax = signed[m - 1]!;
+    const { buckets, signs } = bucketize(signed);
+    result.buckets = buckets;
+    if (args.outputPath) {
+      const png = await histogramPng({
+        buckets,
+        signs,
+        mean,
+        std: result.std,
+        p95: result.p95,
+        tolerance: args.tolerance,
+        units: 'model units',
+        subtitle: `${from.bodyId} vs ${reference.bodyId}: ${m} of ${n} samples signed (${args.signMode}), ${HISTOGRAM_BUCKETS} buckets`,
+      });
+      await ctx.files.write(args.outputPath, png);
+      result.imagePath = args.outputPath;
+    }
+    return result;
+  },
+});
+
+/** HISTOGRAM_BUCKETS equal buckets over [min, max] of the sorted values; the last bucket is closed. */
+function bucketize(sorted: Float64Array): { buckets: HistogramBucket[]; signs: BucketSigns[] } {
+  let lo = sorted[0]!, hi = sorted[sorted.length - 1]!;
+  if (hi - lo < DEGENERATE_SPAN) {
+    lo -= DEGENERATE_PAD;
+    hi += DEGENERATE_PAD;
+  }
+  const width = (hi - lo) / HISTOGRAM_BUCKETS;
+  const signs = Array.from({ length: HISTOGRAM_BUCKETS }, () => ({ shy: 0, zero: 0, proud: 0 }));
+  for (const v of sorted) {
+    const s = signs[Math.min(HISTOGRAM_BUCKETS - 1, Math.max(0, Math.floor((v - lo) / width)))]!;
+    if (v < 0) s.shy++;
+    else if (v > 0) s.proud++;
+    else s.zero++;
+  }
+  const buckets = signs.map((s, i) => ({ lo: lo + i * width, hi: i === HISTOGRAM_BUCKETS - 1 ? hi : lo + (i + 1) * width, count: s.shy + s.zero + s.proud }));
+  return { buckets, signs };
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { SignMode } from '../mesh/signedDeviation';
+import type { TriMesh } from '../mesh/TriMesh';
+import { defineTool } from './defineTool';
+import {
+  defaultDeflection,
+  deviationReference,
+  directedRecord,
+  kernelFor,
+  measureDirected,
+  Pacer,
+  signModeSchema,
+  surfaceMesh,
+  surfaceSamples,
+  type DirectedDeviation,
+  type DirectedRecord,
+} from './deviationSupport';
+import { bodyIdSchema, vec3Schema } from './schemas';
+
+const schema = z
+  .strictObject({
+    fromBodyId: bodyIdSchema.describe('Source body (e.g. the reconstruction)'),
+    toBodyId: bodyIdSchema.describe('Reference body (e.g. the input mesh); may equal fromBodyId (deviation 0)'),
+    deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies; smaller is finer. Default 0.5% of the from-body bounding-box diagonal'),
+    maxSamples: z.int().min(1).default(20000).describe('Max surface samples per direction, stride-subsampled'),
+    sectionAxis: vec3Schema
+      .refine((v) => Math.hypot(v[0], v[1], v[2]) > 0, 'sectionAxis must not be the zero vector')
+      .optional()
+      .describe('Axis along which forward samples are binned'),
+    sections: z.int().min(2).optional().describe('Number of bins (integer >= 2); requires sectionAxis'),
+    signMode: signModeSchema,
+  })
+  .refine((a) => a.sections === undefined || a.sectionAxis !== undefined, { path: ['sections'], message: 'sections requires sectionAxis' });
+
+export interface SectionStation {
+  offset: number;
+  signedMean: number | null;
+  rms: number | null;
+  samples: number;
+}
+
+export interface DeviationResult {
+  fromToTo: DirectedRecord;
+  toToFrom: DirectedRecord;
+  symmetricHausdorff: number;
+  signMode: SignMode;
+  /** The deflection BREP bodies were tessellated at (model units). */
+  deflection: number;
+  sections?: SectionStation[];
+}
+
+export const measureDeviation = defineTool({
+  name: 'measure_deviation',
+  description:
+    "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. Samples each body's tessellated surface (BREP at deflection; an STL as it is).",
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const from = ctx.scene.get(args.fromBodyId);
+    const to = ctx.scene.get(args.toBodyId);
+    const oc = await kernelFor(ctx, [from, to]);
+    const deflection = args.deflection ?? defaultDeflection(oc, from);
+    const fromMesh = surfaceMesh(oc, from, deflection);
+    const toMesh = surfaceMesh(oc, to, deflection);
+    const fromSamples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
+    const toSamples = surfaceSamples(toMesh, args.maxSamples, to.bodyId);
+    const pacer = new Pacer(ctx);
+    const forward = await measureDirected(fromSamples, deviationReference(toMesh), args.signMode, pacer, 'fromToTo');
+    const backward = await measureDirected(toSamples, deviationReference(fromMesh), args.signMode, pacer, 'toToFrom');
+    const fromToTo = directedRecord(forward);
+    const toToFrom = directedRecord(backward);
+    const result: DeviationResult = {
+      fromToTo,
+      toToFrom,
+      symmetricHausdorff: Math.max(fromToTo.max, toToFrom.max),
+      signMode: args.signMode,
+      deflection,
+    };
+    if (args.sectionAxis && args.sections !== undefined) result.sections = sectionStations(forward, fromMesh, args.sectionAxis, args.sections);
+    return result;
+  },
+});
+
+/**
+ * Forward samples binned along the unit axis. The span is the from-mesh's own extent along the
+ * axis (every vertex, so it is the body's minimum and maximum projection up to tessellation, and
+ * every sample, ambiguous or not, lies inside it). Bin = floor((t - lo) / width), clamped;
+ * offset = bin centre measured from lo. Only sign-reliable samples enter a station's figures; a
+ * station without any has null figures and samples 0 (every requested station is reported).
+ */
+export function sectionStations(d: DirectedDeviation, mesh: TriMesh, axis: readonly [number, number, number], sections: number): SectionStation[] {
+  const len = Math.hypot(axis[0], axis[1], axis[2]);
+  const ax = axis[0] / len, ay = axis[1] / len, az = axis[2] / len;
+  const pos = mesh.positions;
+  const idx = mesh.indices;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < idx.length; i++) {
+    const o = 3 * idx[i]!;
+    const t = pos[o]! * ax + pos[o + 1]! * ay + pos[o + 2]! * az;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  const width = (hi - lo) / sections;
+  const count = new Uint32Array(sections);
+  const sum = new Float64Array(sections);
+  const sumSq = new Float64Array(sections);
+  const p = d.samples.points;
+  for (let i = 0; i < d.signed.length; i++) {
+    const s = d.signed[i]!;
+    if (s !== s) continue;
+    const t = p[3 * i]! * ax + p[3 * i + 1]! * ay + p[3 * i + 2]! * az;
+    const bin = width > 0 ? Math.min(sections - 1, Math.max(0, Math.floor((t - lo) / width))) : 0;
+    count[bin]!++;
+    sum[bin] = sum[bin]! + s;
+    sumSq[bin] = sumSq[bin]! + s * s;
+  }
+  const stations: SectionStation[] = [];
+  for (let b = 0; b < sections; b++) {
+    const c = count[b]!;
+    stations.push({
+      offset: (b + 0.5) * width,
+      signedMean: c ? sum[b]! / c : null,
+      rms: c ? Math.sqrt(sumSq[b]! / c) : null,
+      samples: c,
+    });
+  }
+  return stations;
+}

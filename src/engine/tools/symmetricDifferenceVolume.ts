@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { withKernel, type OC } from '../kernel';
+import { meshMassProperties } from '../mesh/meshProperties';
+import type { TriMesh } from '../mesh/TriMesh';
+import { windingNumber } from '../mesh/windingNumber';
+import type { Body } from '../scene/Body';
+import { INTEGRATION_EPS, isClosedShape } from './computeMetrics';
+import { defineTool } from './defineTool';
+import { defaultDeflection, fastWinding, kernelFor, meshBoxOf, Pacer, surfaceMesh } from './deviationSupport';
+import { bodyIdSchema } from './schemas';
+
+/** A point is classified when its winding number is within this of an integer (origin: 0.25). */
+export const WINDING_TOLERANCE = 0.25;
+/**
+ * Fast-winding accuracy parameter. Only the nearest integer matters here, so accuracy is traded
+ * for speed: measured against the exact sum on boxes, spheres, a thin-walled double skin and an
+ * open sheet (3000 points each), the worst error is 0.032 at beta 1.5 (0.013 at 2, 0.073 at 1.25),
+ * eight times inside the 0.25 tolerance, and beta 1.5 is 2.5 to 3 times faster than 2.
+ */
+const WINDING_BETA = 1.5;
+/** reliable is false above this joint-ambiguous share (spec rule 5). */
+export const AMBIGUOUS_LIMIT = 0.15;
+/** Floor of the relative volume disagreement that makes a body unreliable (origin). */
+const VOLUME_DISAGREEMENT_FLOOR = 0.1;
+const CHUNK = 1024;
+
+const schema = z.strictObject({
+  fromBodyId: bodyIdSchema.describe('Candidate body'),
+  referenceBodyId: bodyIdSchema.describe('Reference body; may be non-watertight'),
+  deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies. Default 0.5% of the from-body bounding-box diagonal'),
+  maxSamples: z.int().min(1).default(300).describe('Number of Monte Carlo sample points (Halton sequence). Default 300'),
+});
+
+export interface SymmetricDifferenceResult {
+  samples: number;
+  ambiguousSamples: number;
+  ambiguousFraction: number;
+  boundingBoxVolumeMm3: number;
+  fromVolumeMm3: number | null;
+  referenceVolumeMm3: number | null;
+  intersectionVolumeMm3: number | null;
+  unionVolumeMm3: number | null;
+  fromOnlyVolumeMm3: number | null;
+  referenceOnlyVolumeMm3: number | null;
+  symmetricDifferenceVolumeMm3: number | null;
+  symmetricDifferenceFraction: number | null;
+  estimatedStdErrMm3: number | null;
+  fromExactVolumeMm3: number | null;
+  referenceExactVolumeMm3: number | null;
+  fromWatertight: boolean;
+  referenceWatertight: boolean;
+  reliable: boolean;
+  deflection: number;
+  warnings: string[];
+}
+
+export const symmetricDifferenceVolume = defineTool({
+  name: 'symmetric_difference_volume',
+  description:
+    'Monte Carlo estimate of the excess (candidate only), missing (reference only), shared and total volumes of two bodies: Halton points in their joint box classified by the generalized winding number (works on open and non-watertight meshes, whatever the orientation), with the standard error, exact BREP volumes as a cross-check, and a reliability verdict.',
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const from = ctx.scene.get(args.fromBodyId);
+    const reference = ctx.scene.get(args.referenceBodyId);
+    const oc = await kernelFor(ctx, [from, reference]);
+    const deflection = args.deflection ?? defaultDeflection(oc, from);
+    const fromMesh = surfaceMesh(oc, from, deflection);
+    const refMesh = surfaceMesh(oc, reference, deflection);
+    const fwA = fastWinding(fromMesh);
+    const fwB = fastWinding(refMesh);
+
+    const a = meshBoxOf(fromMesh), b = meshBoxOf(refMesh);
+    const lo = [0, 1, 2].map((k) => Math.min(a.min[k]!, b.min[k]!));
+    const size = [0, 1, 2].map((k) => Math.max(a.max[k]!, b.max[k]!) - lo[k]!);
+    const boxVolume = size[0]! * size[1]! * size[2]!;
+
+    const N = args.maxSamples;
+    let confA = 0, inA = 0, confB = 0, inB = 0;
+    let joint = 0, onlyA = 0, onlyB = 0, both = 0;
+    const pacer = new Pacer(ctx);
+    for (let start = 1; start <= N; start += CHUNK) {
+      await pacer.tick(start - 1, N, 'classifying');
+      const end = Math.min(N, start + CHUNK - 1);
+      for (let i = start; i <= end; i++) {
+        const x = lo[0]! + size[0]! * radicalInverse(i, 2);
+        const y = lo[1]! + size[1]! * radicalInverse(i, 3);
+        const z = lo[2]! + size[2]! * radicalInverse(i, 5);
+        const ca = classify(windingNumber(fwA, x, y, z, { beta: WINDING_BETA }));
+        const cb = classify(windingNumber(fwB, x, y, z, { beta: WINDING_BETA }));
+        if (ca >= 0) {
+          confA++;
+          inA += ca;
+        }
+        if (cb >= 0) {
+          confB++;
+          inB += cb;
+        }
+        if (ca >= 0 && cb >= 0) {
+          joint++;
+          if (ca && cb) both++;
+          else if (ca) onlyA++;
+          else if (cb) onlyB++;
+        }
+      }
+    }
+
+    const warnings: string[] = [];
+    const ambiguous = N - joint;
+    const ambiguousFraction = ambiguous / N;
+    const share = (count: number, of: number) => (of > 0 ? (boxVolume * count) / of : null);
+    const fromVolume = share(inA, confA);
+    const refVolume = share(inB, confB);
+    const union = share(onlyA + onlyB + both, joint);
+    const symDiff = share(onlyA + onlyB, joint);
+    const f = joint > 0 ? (onlyA + onlyB) / joint : null;
+    const stdErr = f === null ? null : boxVolume * Math.sqrt((f * (1 - f)) / joint);
+    const unionCount = onlyA + onlyB + both;
+
+    const fromExact = exactVolume(oc, from, fromMesh);
+    const refExact = exactVolume(oc, reference, refMesh);
+    let reliable = ambiguousFraction <= AMBIGUOUS_LIMIT;
+    if (!reliable) warnings.push(`${(100 * ambiguousFraction).toFixed(1)}% of the points could not be classified for both bodies (limit ${100 * AMBIGUOUS_LIMIT}%): open or badly broken surfaces`);
+    if (joint === 0) warnings.push('no point was classified for both bodies: the joint figures are null');
+    for (const [label, body, exact, sampled, inside, confident] of [
+      ['from', from, fromExact, fromVolume, inA, confA],
+      ['reference', reference, refExact, refVolume, inB, confB],
+    ] as const) {
+      if (!exact.watertight) warnings.push(`${label} body '${body.bodyId}' is not watertight: its inside is the generalized winding number's, and its exact volume is not available`);
+      if (exact.volume !== null && exact.volume < 0) warnings.push(`${label} body '${body.bodyId}' is oriented inside out (exact volume ${exact.volume}); classification ignores orientation`);
+      if (exact.volume === null || exact.volume === 0) continue;
+      if (sampled === null) {
+        reliable = false;
+        continue;
+      }
+      const V = Math.abs(exact.volume);
+      const p = inside / confident;
+      const limit = Math.max(VOLUME_DISAGREEMENT_FLOOR, 2 * Math.sqrt((1 - p) / (p * confident)));
+      const disagreement = Math.abs(V - sampled) / V;
+      if (disagreement > limit) {
+        reliable = false;
+        warnings.push(`${label} body '${body.bodyId}': sampled volume ${sampled.toPrecision(6)} disagrees with the exact ${V.toPrecision(6)} by ${(100 * disagreement).toFixed(1)}%, more than sampling noise explains (${(100 * limit).toFixed(1)}%)`);
+      }
+    }
+    if (symDiff !== null && stdErr !== null && symDiff < 2 * stdErr) {
+      warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is under 2 standard errors (${stdErr.toPrecision(3)}): noise-dominated at maxSamples ${N}`);
+    }
+
+    const result: SymmetricDifferenceResult = {
+      samples: N,
+      ambiguousSamples: ambiguous,
+      ambiguousFraction,
+      boundingBoxVolumeMm3: boxVolume,
+      fromVolumeMm3: fromVolume,
+      referenceVolumeMm3: refVolume,
+      intersectionVolumeMm3: share(both, joint),
+      unionVolumeMm3: union,
+      fromOnlyVolumeMm3: share(onlyA, joint),
+      referenceOnlyVolumeMm3: share(onlyB, joint),
+      symmetricDifferenceVolumeMm3: symDiff,
+      // Rule 2: null when the union sampled to about 0 (no joint point inside either body).
+      symmetricDifferenceFraction: unionCount > 0 ? (onlyA + onlyB) / unionCount : null,
+      estimatedStdErrMm3: stdErr,
+      fromExactVolumeMm3: fromExact.volume,
+      referenceExactVolumeMm3: refExact.volume,
+      fromWatertight: fromExact.watertight,
+      referenceWatertight: refExact.watertight,
+      reliable,
+      deflection,
+      warnings,
+    };
+    return result;
+  },
+});
+
+/** 1 inside, 0 outside, -1 ambiguous: inside when w is within tolerance of a nonzero integer. */
+function classify(w: number): number {
+  const r = Math.round(w);
+  if (!(Math.abs(w - r) <= WINDING_TOLERANCE)) return -1;
+  return r !== 0 ? 1 : 0;
+}
+
+/** Van der Corput radical inverse of i in base b: the Halton coordinate. */
+export function radicalInverse(i: number, base: number): number {
+  let f = 1, r = 0;
+  while (i > 0) {
+    f /= base;
+    r += f * (i % base);
+    i = Math.floor(i / base);
+  }
+  return r;
+}
+
+interface ExactVolume {
+  /** Signed like compute_metrics' volume (negative when inside out); null for a shape that is not closed. */
+  volume: number | null;
+  watertight: boolean;
+}
+
+/**
+ * compute_metrics' volume logic: a closed BREP by adaptive integration (INTEGRATION_EPS), a
+ * watertight STL by its exact polyhedral volume; nothing for a shape that is not closed.
+ */
+function exactVolume(oc: OC | undefined, body: Body, mesh: TriMesh): ExactVolume {
+  // Cached per body: a body's shape and mesh never change, and a 1M-triangle STL costs 50 ms.
+  const cached = exactVolumes.get(body);
+  if (cached) return cached;
+  let result: ExactVolume;
+  if (body.kind === 'mesh') {
+    const watertight = body.topology.watertight;
+    result = { volume: watertight ? meshMassProperties(mesh).volume : null, watertight };
+  } else {
+    const kernel = oc!;
+    result = withKernel(kernel, (own) => {
+      if (!isClosedShape(kernel, own, body.shape)) return { volume: null, watertight: false };
+      const props = own(new kernel.GProp_GProps_1());
+      kernel.BRepGProp.VolumeProperties_2(body.shape, props, INTEGRATION_EPS, false, false);
+      return { volume: props.Mass(), watertight: true };
+    });
+  }
+  exactVolumes.set(body, result);
+  return result;
+}
+
+const exactVolumes = new WeakMap<Body, ExactVolume>();
