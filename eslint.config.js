@@ -33,6 +33,7 @@ export default tseslint.config(
   layer(['src/engine/kernel/**'], [...ENGINE_WIDE, '../*', '!../kernel/*'], 'src/engine/kernel imports nothing of ours (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/mesh/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'mesh may import the kernel only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/scene/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*'], 'scene may import kernel and mesh only (engine layers: ARCHITECTURE.md).'),
+  layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: ARCHITECTURE.md).'),
   layer(['src/viewer/**'], ['**/workers/*', '**/ui/*', ...NODE_ONLY], 'viewer takes only types from the engine.'),
   layer(['src/ui/**'], [...NODE_ONLY, '**/engine/kernel/*', '**/engine/scene/*', '**/engine/mesh/*'], 'ui talks to the engine only through workers/client.'),

@@ -1,13 +1,16 @@
 import type { BenchCase } from './harness';
+import { crossSectionCases } from './crossSection';
+import { deviationCases } from './deviation';
 import { foundationCases } from './foundation';
 import { meshQueryCases } from './meshQueries';
 import { sceneToolCases } from './sceneTools';
+import { graphCases } from './graph';
 
 /**
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodySummary } from '../engine/scene/describeBody';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { TOOLS } from '../engine/tools/registry';
-import { createNodeEngine } from '../node/nodeEngine';
+import { runGraphMl } from '../engine/graph/commands';
+import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeFiles } from '../node/nodeFiles';
 import { dataPath } from '../test/data';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 
@@ -60,7 +62,7 @@ describe('brepscope CLI without the kernel (fast)', () => {
     expect(metrics.inputSchema).toMatchObject({ properties: { bodyId: { type: 'string' } }, required: ['bodyId'] });
   });
 
-  const errorCases: { what: string; args: () => string[]; code: string }[] = [
+  const errorCases: { what: string; args: () => string[]; code: string; details?: unknown }[] = [
     { what: 'unknown tool', args: () => ['tool', 'no_such_tool'], code: 'UNKNOWN_TOOL' },
     { what: 'bad --args JSON', args: () => ['tool', 'compute_metrics', '--args', '{bodyId: b'], code: 'INVALID_ARGUMENT' },
     { what: '--args that fail the schema', args: () => ['tool', 'compute_metrics', '--args', '{"bodyId": 7}'], code: 'INVALID_ARGUMENT' },
@@ -68,17 +70,38 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'an unknown option', args: () => ['tool', 'list_bodies', '--frobnicate'], code: 'INVALID_ARGUMENT' },
     { what: 'missing file', args: () => ['tool', 'list_bodies', '--body', `b=${join(dir, 'missing.step')}`], code: 'FILE_NOT_FOUND' },
     { what: 'a body that was not loaded', args: () => ['tool', 'compute_metrics', '--args', '{"bodyId":"b"}'], code: 'BODY_NOT_FOUND' },
-    { what: 'a graph command', args: () => ['graph-validate', BOTTLE], code: 'NOT_IMPLEMENTED' },
+    { what: 'graph-select without its selector', args: () => ['graph-select', BOTTLE, '--query', 'face-neighbors'], code: 'INVALID_ARGUMENT', details: { missing: '--face' } },
+    { what: 'graph-select with an unknown class', args: () => ['graph-select', BOTTLE, '--query', 'edges-class', '--class', 'sharp'], code: 'INVALID_ARGUMENT' },
+    { what: 'graph-ml --uv-samples 0', args: () => ['graph-ml', BOTTLE, '--uv-samples', '0'], code: 'INVALID_ARGUMENT' },
+    { what: 'graph-compact without its output path', args: () => ['graph-compact', BOTTLE], code: 'INVALID_ARGUMENT' },
+    { what: 'graph-query on a file that is not SQLite', args: () => ['graph-query', BOTTLE], code: 'PARSE_FAILED' },
+    { what: 'graph-validate on a missing file', args: () => ['graph-validate', join(dir, 'missing.brep')], code: 'FILE_NOT_FOUND' },
   ];
 
-  it.each(errorCases)('$what -> exit 2 with code $code', async ({ args, code }) => {
+  it.each(errorCases)('$what -> exit 2 with code $code', async ({ args, code, details }) => {
     const r = await brepscope(args());
     expect(r.code).toBe(2);
-    expect(r.json()).toEqual({ error: { code, message: expect.any(String) } });
+    expect(r.json()).toEqual({ error: details === undefined ? { code, message: expect.any(String) } : { code, message: expect.any(String), details } });
   });
 });
 
 describe('brepscope CLI with the kernel (one spawn each)', () => {
+  it('graph-export then graph-query: exit 0, the counts of the in-process graph; graph-ml streams one JSON value equal to the engine\'s', async () => {
+    const wedge = dataPath('occt/wedge_ok.brep');
+    const sqlite = join(dir, 'wedge.sqlite');
+    // The two kernel spawns run side by side (each loads the kernel, ~5 s).
+    const [exported, ml] = await Promise.all([brepscope(['graph-export', wedge, sqlite]), brepscope(['graph-ml', wedge, '--uv-samples', '3', '--edge-samples', '2'])]);
+    expect(exported.code).toBe(0);
+    expect(exported.json()).toMatchObject({ output: sqlite, schemaVersion: 1, counts: { solids: 1, faces: 6, edges: 12, vertices: 8, coedges: 24 } });
+    const query = await brepscope(['graph-query', sqlite]);
+    expect(query.code).toBe(0);
+    expect(query.json()).toMatchObject({ summary: { faces: 6, edges: 12, vertices: 8, boundaryEdges: 0 }, valence: { face: { max: 4, mean: 4, count: 6 } } });
+
+    expect(ml.code).toBe(0);
+    const local = await runGraphMl({ files: nodeFiles, kernel: nodeKernel }, wedge, { uvSamples: 3, edgeSamples: 2 });
+    expect(ml.json()).toEqual(JSON.parse(JSON.stringify(local)));
+  });
+
   it('tool compute_metrics --body b=bottle.brep: exit 0, the in-process engine\'s figures; kernel chatter stays off stdout', async () => {
     // hammer.iges makes the IGES reader print "Total number of loaded entities": stdout must still be one JSON value.
     const r = await brepscope(['tool', 'compute_metrics', '--body', `b=${BOTTLE}`, '--body', `h=${dataPath('occt/hammer.iges')}`, '--args', '{"bodyId":"b"}']);

@@ -1,0 +1,175 @@
+import type { TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
+import { drainList, isShapeKind, topAbs, withKernel, type OC, type Own, type ShapeKind } from '../kernel';
+
+/**
+ * The BREP checks behind validate_geometry and graph-validate: BRepCheck statuses per sub-shape, free
+ * edges and open shells, small edges and faces, and (optionally, it is slow) self-intersection.
+ */
+
+/** Edges shorter than this and faces smaller than this are reported (the origin service's thresholds). */
+export const SMALL_EDGE_LENGTH = 1e-6;
+export const SMALL_FACE_AREA = 1e-12;
+/** At most this many ids are listed per issue; `count` always gives the full number. */
+export const MAX_LISTED_IDS = 200;
+
+export interface ValidationIssue {
+  /** What is wrong, in lowerCamel: openShell, freeEdge, badOrientation, selfIntersection, smallEdge ... */
+  kind: string;
+  /** error: the geometry is unsound; warning: legal but worth knowing (an open surface model, tiny edges). */
+  severity: 'error' | 'warning';
+  /** Ids of the entities involved (face[N], edge[N], vertex[N]; shell[N], solid[N], wire[N] likewise). */
+  entities: string[];
+  /** How many entities are involved (entities lists at most MAX_LISTED_IDS). */
+  count: number;
+  /** The kernel status behind the issue, when there is one (BRepCheck_NotClosed ...). */
+  source?: string;
+  message: string;
+}
+
+export function issue(kind: string, severity: 'error' | 'warning', ids: string[], message: string, source?: string): ValidationIssue {
+  const base = { kind, severity, entities: ids.slice(0, MAX_LISTED_IDS), count: ids.length, message };
+  return source === undefined ? base : { ...base, source };
+}
+
+const KINDS: [string, ShapeKind][] = [
+  ['solid', 'SOLID'],
+  ['shell', 'SHELL'],
+  ['wire', 'WIRE'],
+  ['face', 'FACE'],
+  ['edge', 'EDGE'],
+  ['vertex', 'VERTEX'],
+];
+
+/** BRepCheck status names that read better as a familiar issue kind. */
+const STATUS_KIND: Record<string, string> = {
+  NotClosed: 'openShell',
+  FreeEdge: 'freeEdge',
+  BadOrientation: 'badOrientation',
+  BadOrientationOfSubshape: 'badOrientation',
+  InvalidDegeneratedFlag: 'degenerateEdge',
+};
+
+export function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: boolean): ValidationIssue[] {
+  return withKernel(oc, (own) => {
+    const maps = KINDS.map(([name, kind]) => {
+      const map = own(new oc.TopTools_IndexedMapOfShape_1());
+      oc.TopExp.MapShapes_1(shape, topAbs(oc, kind), map);
+      return { name, kind, map };
+    });
+    const idOf = (s: TopoDS_Shape): string => {
+      for (const { name, kind, map } of maps) if (isShapeKind(oc, s.ShapeType(), kind)) return `${name}[${map.FindIndex(s) - 1}]`;
+      return 'shape';
+    };
+    const issues = checkerIssues(oc, own, shape, maps, idOf);
+    issues.push(...opennessIssues(oc, own, shape, maps));
+    issues.push(...smallEntityIssues(oc, own, maps));
+    if (checkSelfIntersection) issues.push(...selfIntersectionIssues(oc, own, shape, idOf));
+    return issues;
+  });
+}
+
+type ShapeMaps = { name: string; kind: ShapeKind; map: TopTools_IndexedMapOfShape }[];
+
+/** Every status BRepCheck_Analyzer records, on each sub-shape and in each context it was checked in. */
+function checkerIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, idOf: (s: TopoDS_Shape) => string): ValidationIssue[] {
+  const analyzer = own(new oc.BRepCheck_Analyzer(shape, true, false));
+  if (analyzer.IsValid_2()) return [];
+  const statusNames = Object.keys(oc.BRepCheck_Status).filter((k) => k.startsWith('BRepCheck_')) as (keyof typeof oc.BRepCheck_Status)[];
+  const nameOf = (st: unknown): string => (statusNames.find((n) => oc.BRepCheck_Status[n] === st) ?? 'BRepCheck_Unknown').replace('BRepCheck_', '');
+  const found = new Map<string, Set<string>>();
+  const record = (statuses: unknown[], id: string): void => {
+    for (const st of statuses) {
+      const name = nameOf(st);
+      if (name === 'NoError') continue;
+      if (!found.has(name)) found.set(name, new Set());
+      found.get(name)!.add(id);
+    }
+  };
+  for (const { map } of maps) {
+    for (let i = 1; i <= map.Extent(); i++) {
+      const sub = own(map.FindKey(i));
+      const handle = own(analyzer.Result(sub));
+      if (handle.IsNull()) continue;
+      const result = handle.get();
+      record(drainList(own(result.Status())), idOf(sub));
+      for (result.InitContextIterator(); result.MoreShapeInContext(); result.NextShapeInContext()) {
+        record(drainList(own(result.StatusOnShape_1())), idOf(sub));
+      }
+    }
+  }
+  if (found.size === 0) return [issue('invalidShape', 'error', [], 'BRepCheck_Analyzer rejects the shape as a whole', 'BRepCheck_Analyzer')];
+  return [...found].map(([name, ids]) => {
+    const kind = STATUS_KIND[name] ?? name.charAt(0).toLowerCase() + name.slice(1);
+    return issue(kind, 'error', [...ids], `BRepCheck reports ${name} on ${[...ids].slice(0, 5).join(', ')}${ids.size > 5 ? ' ...' : ''}`, `BRepCheck_${name}`);
+  });
+}
+
+/**
+ * Free edges (on one face only, not seams or degenerate) and the shells they leave open. In a solid
+ * that is an error; in a shell or face body (a surface model) it is how the model is, so a warning.
+ */
+function opennessIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps): ValidationIssue[] {
+  const faceMap = maps.find((m) => m.kind === 'FACE')!.map;
+  const edgeMap = maps.find((m) => m.kind === 'EDGE')!.map;
+  const shellMap = maps.find((m) => m.kind === 'SHELL')!.map;
+  const hasSolid = maps.find((m) => m.kind === 'SOLID')!.map.Extent() > 0;
+  if (faceMap.Extent() === 0) return [];
+  const ancestors = own(new oc.TopTools_IndexedDataMapOfShapeListOfShape_1());
+  oc.TopExp.MapShapesAndAncestors(shape, topAbs(oc, 'EDGE'), topAbs(oc, 'FACE'), ancestors);
+  const free: string[] = [];
+  for (let i = 1; i <= edgeMap.Extent(); i++) {
+    const edge = own(oc.TopoDS.Edge_1(own(edgeMap.FindKey(i))));
+    if (oc.BRep_Tool.Degenerated(edge)) continue;
+    const idx = ancestors.FindIndex(edge);
+    const faces = idx > 0 ? drainList(own(ancestors.FindFromIndex(idx))).map(own) : [];
+    const distinct = new Set(faces.map((f) => faceMap.FindIndex(f)));
+    // A seam edge appears twice in one face (MapShapesAndAncestors lists the face once per use): closed there, not free.
+    const seam = distinct.size === 1 && oc.BRep_Tool.IsClosed_2(edge, own(oc.TopoDS.Face_1(faces[0]!)));
+    if (distinct.size === 1 && !seam) free.push(`edge[${i - 1}]`);
+  }
+  if (free.length === 0) return [];
+  const severity = hasSolid ? 'error' : 'warning';
+  const openShells: string[] = [];
+  for (let i = 1; i <= shellMap.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shellMap.FindKey(i)))) openShells.push(`shell[${i - 1}]`);
+  const what = hasSolid ? 'a solid must be closed' : 'an open surface model';
+  const out = [issue('freeEdge', severity, free, `${free.length} edge(s) bound only one face: ${what}`)];
+  if (openShells.length) out.unshift(issue('openShell', severity, openShells, `${openShells.length} shell(s) are not closed: ${what}`));
+  return out;
+}
+
+function smallEntityIssues(oc: OC, own: Own, maps: ShapeMaps): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const edgeMap = maps.find((m) => m.kind === 'EDGE')!.map;
+  const faceMap = maps.find((m) => m.kind === 'FACE')!.map;
+  const small: string[] = [];
+  for (let i = 1; i <= edgeMap.Extent(); i++) {
+    const edge = own(oc.TopoDS.Edge_1(own(edgeMap.FindKey(i))));
+    if (oc.BRep_Tool.Degenerated(edge)) continue;
+    const props = own(new oc.GProp_GProps_1());
+    oc.BRepGProp.LinearProperties(edge, props, false, false);
+    if (props.Mass() < SMALL_EDGE_LENGTH) small.push(`edge[${i - 1}]`);
+  }
+  if (small.length) out.push(issue('smallEdge', 'warning', small, `${small.length} edge(s) shorter than ${SMALL_EDGE_LENGTH}`));
+  const tiny: string[] = [];
+  for (let i = 1; i <= faceMap.Extent(); i++) {
+    const props = own(new oc.GProp_GProps_1());
+    oc.BRepGProp.SurfaceProperties_1(own(faceMap.FindKey(i)), props, false, false);
+    if (Math.abs(props.Mass()) < SMALL_FACE_AREA) tiny.push(`face[${i - 1}]`);
+  }
+  if (tiny.length) out.push(issue('smallFace', 'warning', tiny, `${tiny.length} face(s) with area below ${SMALL_FACE_AREA}`));
+  return out;
+}
+
+/** BRepAlgoAPI_Check with self-interference on (the argument analyzer's modes cannot be set here). */
+function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, idOf: (s: TopoDS_Shape) => string): ValidationIssue[] {
+  const check = own(new oc.BRepAlgoAPI_Check_2(shape, false, true, own(new oc.Message_ProgressRange_1())));
+  if (check.IsValid()) return [];
+  const ids = new Set<string>();
+  let selfIntersecting = false;
+  for (const result of drainList(own(check.Result())).map(own)) {
+    if (result.GetCheckStatus() !== oc.BOPAlgo_CheckStatus.BOPAlgo_SelfIntersect) continue;
+    selfIntersecting = true;
+    for (const s of drainList(own(result.GetFaultyShapes1())).map(own)) ids.add(idOf(s));
+  }
+  return selfIntersecting ? [issue('selfIntersection', 'error', [...ids], `the shape intersects itself at ${[...ids].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect')] : [];
+}
