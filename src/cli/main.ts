@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { BrepscopeError, toErrorPayload, type ErrorPayload } from '../engine/errors';
+import { jsonChunks } from '../engine/graph/jsonChunks';
 import { createNodeEngine } from '../node/nodeEngine';
 import { GRAPH_COMMANDS } from './graphCommands';
 
@@ -57,9 +58,24 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       printJson(await engine.run(toolName, args));
     });
 
+  program
+    .command('mcp')
+    .description('serve every tool to AI agents over the Model Context Protocol on stdio (docs/mcp.md)')
+    .action(async () => {
+      // Loaded on demand: the MCP SDK is not needed by any other command.
+      const { serveMcpStdio } = await import('../mcp/server');
+      await serveMcpStdio();
+    });
+
   for (const graph of GRAPH_COMMANDS) {
-    const cmd = program.command(graph.name).description(graph.description).allowUnknownOption().allowExcessArguments();
-    cmd.action(async () => printJson(await graph.run(cmd.args)));
+    const cmd = program.command(graph.name).description(graph.description);
+    graph.configure(cmd);
+    cmd.action(async () => {
+      const value = await graph.run(cmd.args, cmd.opts());
+      if (!graph.stream) return printJson(value);
+      for (const chunk of jsonChunks(value)) io.stdout(chunk);
+      io.stdout('\n');
+    });
   }
 
   try {
