@@ -61,7 +61,16 @@ export function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: b
       return 'shape';
     };
     const issues = checkerIssues(oc, own, shape, maps, idOf);
-    issues.push(...opennessIssues(oc, own, shape, maps));
+    // BRepCheck already names the open shells of a solid (NotClosed): report each shell once.
+    const reported = new Set(issues.filter((i) => i.kind === 'openShell').flatMap((i) => i.entities));
+    for (const found of opennessIssues(oc, own, shape, maps)) {
+      if (found.kind !== 'openShell') {
+        issues.push(found);
+        continue;
+      }
+      const rest = found.entities.filter((id) => !reported.has(id));
+      if (rest.length) issues.push({ ...found, entities: rest, count: rest.length });
+    }
     issues.push(...smallEntityIssues(oc, own, maps));
     if (checkSelfIntersection) issues.push(...selfIntersectionIssues(oc, own, shape, idOf));
     return issues;
