@@ -24,6 +24,8 @@ function browserExecutable(): string | undefined {
 
 const executablePath = browserExecutable();
 const PORT = 4173;
+/** The site is served under a sub-path, as a static host would: every test checks it works there. */
+const SUB_PATH = '/brepscope/';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -37,7 +39,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     ...devices['Desktop Chrome'],
-    baseURL: `http://localhost:${PORT}/`,
+    baseURL: `http://localhost:${PORT}${SUB_PATH}`,
     viewport: { width: 1400, height: 860 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -47,8 +49,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run build && npx vite preview --port ${PORT} --strictPort`,
-    url: `http://localhost:${PORT}/`,
+    // The build uses base './' (relative URLs); preview's --base only mounts dist/ under the sub-path.
+    command: `npm run build && npx vite preview --port ${PORT} --strictPort --base ${SUB_PATH}`,
+    url: `http://localhost:${PORT}${SUB_PATH}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
     stdout: 'pipe',

@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Viewport, type ViewBody } from '../viewer/Viewport';
-import { fitView, importFiles, openDemo, selectBody } from './actions';
+import { useStore } from 'zustand';
+import { Viewport, type ViewBody, type ViewDirection } from '../viewer/Viewport';
+import { clearPick, fitView, importFiles, openDemo, pickFace, selectBody, setHovered } from './actions';
+import { copyText } from './format';
+import { NoticeBar } from './NoticeBar';
+import { SelectionPanel } from './SelectionPanel';
+import { sceneStore, toolStore } from './stores';
+import { cancelTool, shareLink } from './toolActions';
+import { ToolPanel } from './ToolPanel';
 import { BodyList } from './BodyList';
 import { ErrorList } from './ErrorList';
 import { FilePicker } from './FilePicker';
@@ -55,16 +62,101 @@ function usePageDrop(): boolean {
   return dragging;
 }
 
-function useFitKey(): void {
+/** Keys: F fit, 1 front, 3 right, 7 top, 0 iso, G grid, A axes; Escape cancels a run, else clears the pick and selection. */
+function useKeys(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-      if (e.key === 'f' && !e.ctrlKey && !e.metaKey && !e.altKey) fitView();
-      if (e.key === 'Escape') selectBody(null);
+      if (e.key === 'Escape') {
+        if (cancelTool()) return;
+        if (sceneStore.getState().picked) clearPick();
+        else selectBody(null);
+        return;
+      }
+      if (isTextEntry(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const view = VIEW_KEYS[e.key.toLowerCase()];
+      if (view) {
+        e.preventDefault();
+        fitView(view);
+      } else if (e.key === 'g' || e.key === 'G') sceneStore.setState((s) => ({ showGrid: !s.showGrid }));
+      else if (e.key === 'a' || e.key === 'A') sceneStore.setState((s) => ({ showAxes: !s.showAxes }));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+}
+
+/** Where a key types text or picks an option: view keys stay off there (checkboxes and buttons pass). */
+function isTextEntry(t: EventTarget | null): boolean {
+  if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return true;
+  if (t instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'color', 'file', 'range'].includes(t.type);
+  return t instanceof HTMLElement && t.isContentEditable;
+}
+
+const VIEW_KEYS: Record<string, ViewDirection> = { f: 'current', '1': 'front', '3': 'right', '7': 'top', '0': 'iso' };
+
+const VIEW_BUTTONS: { label: string; key: string; direction: ViewDirection }[] = [
+  { label: 'Fit', key: 'F', direction: 'current' },
+  { label: 'Front', key: '1', direction: 'front' },
+  { label: 'Right', key: '3', direction: 'right' },
+  { label: 'Top', key: '7', direction: 'top' },
+  { label: 'Iso', key: '0', direction: 'iso' },
+];
+
+/** View buttons over the 3D view (each with its key), grid and axes toggles, the hovered face. */
+function ViewToolbar() {
+  const showGrid = useScene((s) => s.showGrid);
+  const showAxes = useScene((s) => s.showAxes);
+  const hovered = useScene((s) => s.hovered);
+  return (
+    <>
+      <div className="view-toolbar" role="toolbar" aria-label="View">
+        {VIEW_BUTTONS.map((b) => (
+          <button key={b.label} type="button" className="button small" onClick={() => fitView(b.direction)} title={`${b.label} (${b.key})`} aria-keyshortcuts={b.key}>
+            {b.label}
+          </button>
+        ))}
+        <button type="button" className="button small" aria-pressed={showGrid} onClick={() => sceneStore.setState({ showGrid: !showGrid })} title="Grid (G)" aria-keyshortcuts="G">
+          Grid
+        </button>
+        <button type="button" className="button small" aria-pressed={showAxes} onClick={() => sceneStore.setState({ showAxes: !showAxes })} title="Axes (A)" aria-keyshortcuts="A">
+          Axes
+        </button>
+      </div>
+      <div className="hover-readout" aria-live="off" data-testid="hover-readout">
+        {hovered ? `${hovered.bodyId} · face[${hovered.face}]` : 'Drag to orbit, right-drag to pan, wheel to zoom; click a face to pick it'}
+      </div>
+    </>
+  );
+}
+
+/** "Copy share link": enabled when every body came from a URL; the link also shows in a field. */
+function ShareButton() {
+  const bodies = useScene((s) => s.bodies);
+  const lastRun = useStore(toolStore, (s) => s.lastRun);
+  const [shown, setShown] = useState<string | null>(null);
+  // Recomputed when the scene or the last run changes.
+  const link = useMemo(() => shareLink(), [bodies, lastRun]);
+  useEffect(() => setShown(null), [link]);
+  return (
+    <div className="share">
+      <button
+        type="button"
+        className="button"
+        disabled={!link.ok}
+        title={link.ok ? 'Copy a link that loads these models and repeats the last tool run' : `No share link: ${link.reason}`}
+        data-testid="share-link"
+        onClick={() => {
+          if (!link.ok) return;
+          setShown(link.url);
+          void copyText(link.url);
+        }}
+      >
+        Copy share link
+      </button>
+      {shown && <input className="share-url" readOnly value={shown} aria-label="Share link" data-testid="share-link-url" onFocus={(e) => e.currentTarget.select()} />}
+    </div>
+  );
 }
 
 function EmptyState() {
@@ -91,18 +183,36 @@ function EmptyState() {
 
 export function App() {
   const dragging = usePageDrop();
-  useFitKey();
+  useKeys();
   const bodies = useScene((s) => s.bodies);
   const selectedId = useScene((s) => s.selectedId);
   const fitToken = useScene((s) => s.fitToken);
+  const direction = useScene((s) => s.viewDirection);
+  const showGrid = useScene((s) => s.showGrid);
+  const showAxes = useScene((s) => s.showAxes);
+  const picked = useScene((s) => s.picked);
+  const hovered = useScene((s) => s.hovered);
   const empty = bodies.length === 0;
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
-      bodies.flatMap((b) =>
-        b.mesh && b.visible ? [{ bodyId: b.bodyId, kind: b.summary.kind, mesh: b.mesh, color: b.color, selected: b.bodyId === selectedId }] : [],
-      ),
-    [bodies, selectedId],
+      bodies.flatMap((b) => {
+        if (!b.mesh || !b.visible) return [];
+        const pickedFace = picked?.bodyId === b.bodyId ? Number(/\d+/.exec(picked.id)?.[0]) : null;
+        return [
+          {
+            bodyId: b.bodyId,
+            kind: b.summary.kind,
+            mesh: b.mesh,
+            color: b.color,
+            opacity: b.opacity,
+            selected: b.bodyId === selectedId,
+            hoveredFace: hovered?.bodyId === b.bodyId ? hovered.face : null,
+            pickedFace,
+          },
+        ];
+      }),
+    [bodies, selectedId, picked, hovered],
   );
 
   return (
@@ -111,14 +221,11 @@ export function App() {
         <h1 className="brand">brepscope</h1>
         <KernelStatus />
         <div className="topbar-actions">
-          {!empty && (
-            <button type="button" className="button" onClick={fitView} title="Fit the view to the scene (F)">
-              Fit view
-            </button>
-          )}
+          <ShareButton />
         </div>
       </header>
-      <aside className="left">
+      <NoticeBar />
+      <aside className="left" aria-label="Scene">
         {!empty && (
           <div className="drop-zone" data-testid="drop-zone">
             <p>Drop more files anywhere, or</p>
@@ -129,13 +236,36 @@ export function App() {
         <BodyList />
       </aside>
       <main className="viewport" aria-label="3D view" data-testid="viewport">
-        {empty ? <EmptyState /> : <Viewport bodies={viewBodies} fitToken={fitToken} onPick={selectBody} onMiss={() => selectBody(null)} />}
+        {empty ? (
+          <EmptyState />
+        ) : (
+          <>
+            <Viewport
+              bodies={viewBodies}
+              fitToken={fitToken}
+              direction={direction}
+              showGrid={showGrid}
+              showAxes={showAxes}
+              onPick={(bodyId, face) => {
+                selectBody(bodyId);
+                void pickFace(bodyId, face);
+              }}
+              onHover={setHovered}
+              onMiss={() => {
+                clearPick();
+              }}
+            />
+            <ViewToolbar />
+            <SelectionPanel />
+          </>
+        )}
       </main>
-      <aside className="right">
+      <aside className="right" aria-label="Inspector">
         <MetricsPanel />
+        <ToolPanel />
       </aside>
       {dragging && (
-        <div className="drop-overlay" aria-hidden="true">
+        <div className="drop-overlay" aria-hidden="true" data-testid="drop-overlay">
           <p>Drop to load into the scene</p>
         </div>
       )}

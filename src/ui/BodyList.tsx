@@ -1,5 +1,5 @@
-import type { BodyEntry } from './stores';
-import { removeBody, selectBody, setVisible } from './actions';
+import type { BodyEntry, PendingImport } from './stores';
+import { removeBody, selectBody, setColor, setOpacity, setVisible } from './actions';
 import { formatCount } from './format';
 import { useKernel, useScene } from './useStores';
 
@@ -16,6 +16,19 @@ function validity(entry: BodyEntry): { label: string; ok: boolean; title: string
     return s.watertight ? { label: 'valid', ok: true, title: 'closed, manifold, consistently wound' } : { label: 'valid · open', ok: true, title: 'manifold but not closed' };
   }
   return s.valid ? { label: 'valid', ok: true, title: 'BRepCheck_Analyzer finds no fault' } : { label: 'invalid', ok: false, title: 'BRepCheck_Analyzer rejects the shape' };
+}
+
+function stageText(p: PendingImport, kernel: string): string {
+  switch (p.stage) {
+    case 'downloading':
+      return `downloading${p.fraction !== undefined ? ` ${Math.round(p.fraction * 100)} %` : '…'}`;
+    case 'reading':
+      return `reading${p.fraction !== undefined ? ` ${Math.round(p.fraction * 100)} %` : '…'}`;
+    case 'importing':
+      return kernel !== 'ready' && !/\.stl$/i.test(p.fileName) ? 'importing, waiting for the CAD kernel…' : 'importing…';
+    case 'drawing':
+      return 'preparing the view…';
+  }
 }
 
 /** The scene: every body with its kind, counts and validity; pending imports below. */
@@ -51,18 +64,53 @@ export function BodyList() {
               <label className="visibility" title="Show or hide">
                 <input type="checkbox" checked={b.visible} onChange={(e) => setVisible(b.bodyId, e.target.checked)} aria-label={`Show ${b.summary.name}`} />
               </label>
-              <button type="button" className="icon-button" aria-label={`Remove ${b.summary.name}`} onClick={() => void removeBody(b.bodyId)}>
+              <button type="button" className="icon-button" aria-label={`Remove ${b.summary.name}`} title="Remove from the scene" onClick={() => void removeBody(b.bodyId)}>
                 ×
               </button>
+              <div className="body-style">
+                <label className="color-pick" title="Colour">
+                  <input type="color" value={b.color} onChange={(e) => setColor(b.bodyId, e.target.value)} aria-label={`Colour of ${b.summary.name}`} />
+                </label>
+                <label className="opacity">
+                  <span className="hint">opacity</span>
+                  <input
+                    type="range"
+                    min={0.1}
+                    max={1}
+                    step={0.05}
+                    value={b.opacity}
+                    onChange={(e) => setOpacity(b.bodyId, Number(e.target.value))}
+                    aria-label={`Opacity of ${b.summary.name}`}
+                  />
+                </label>
+                {b.bodyId !== b.summary.name && <span className="hint">id {b.bodyId}</span>}
+              </div>
             </li>
           );
         })}
         {pending.map((p) => (
-          <li key={p.key} className="body-item pending" data-testid="pending-import">
+          <li key={p.key} className="body-item pending" data-testid="pending-import" data-stage={p.stage}>
             <span className="spinner" aria-hidden="true" />
             <span className="body-text">
               <span className="body-name">{p.fileName}</span>
-              <span className="body-meta">{kernel !== 'ready' && !/\.stl$/i.test(p.fileName) ? 'importing, waiting for the CAD kernel…' : 'importing…'}</span>
+              <span className="body-meta">{stageText(p, kernel)}</span>
+              {(p.stage === 'reading' || p.stage === 'downloading') && p.fraction !== undefined && (
+                <span
+                  className="progress small"
+                  role="progressbar"
+                  aria-label={`${p.stage} ${p.fileName}`}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={Math.round(p.fraction * 100)}
+                >
+                  <span className="progress-fill" style={{ width: `${Math.round(p.fraction * 100)}%` }} />
+                </span>
+              )}
+              {(p.stage === 'importing' || p.stage === 'drawing') && (
+                <span className="progress small indeterminate" role="progressbar" aria-label={`${p.stage} ${p.fileName}`}>
+                  <span className="progress-fill" />
+                </span>
+              )}
             </span>
           </li>
         ))}

@@ -2,7 +2,8 @@ import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { formatNumber, formatVector } from './format';
 import { useKernel, useScene } from './useStores';
 
-function Metrics({ result }: { result: MetricsResult }) {
+/** The metrics card; `testIdPrefix` keeps test ids unique when the card shows twice (panel and tool result). */
+export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; testIdPrefix?: string }) {
   const box = result.boundingBox;
   const scale = box ? Math.max(...box.max.map((m, i) => Math.abs(m - (box.min[i] ?? 0)))) : 1;
   const size = box ? box.max.map((m, i) => m - (box.min[i] ?? 0)) : undefined;
@@ -10,13 +11,13 @@ function Metrics({ result }: { result: MetricsResult }) {
     <>
       <dl className="metrics">
         <dt>Volume</dt>
-        <dd data-testid="metric-volume" data-value={result.volume === null || result.volume === undefined ? '' : String(result.volume)}>
+        <dd data-testid={`${testIdPrefix}metric-volume`} data-value={result.volume === null || result.volume === undefined ? '' : String(result.volume)}>
           {result.volume === null || result.volume === undefined ? 'none (open)' : formatNumber(result.volume, scale ** 3)}
         </dd>
         {result.surfaceArea !== undefined && (
           <>
             <dt>Surface area</dt>
-            <dd data-testid="metric-area">{formatNumber(result.surfaceArea, scale ** 2)}</dd>
+            <dd data-testid={`${testIdPrefix}metric-area`}>{formatNumber(result.surfaceArea, scale ** 2)}</dd>
           </>
         )}
         {result.centerOfMass && (

@@ -1,8 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { engineClient, openDemo } from './actions';
+import { openDemo } from './actions';
+import { startEngine } from './session';
+import { parseShareHash } from './shareLink';
 import { installTestApi } from './testApi';
+import { loadManifests, openShareLink } from './toolActions';
 import './app.css';
 
 /**
@@ -16,8 +19,14 @@ function wantsDemo(): boolean {
 
 installTestApi();
 // Start the worker (and with it the kernel download) before the first render.
-engineClient();
-if (wantsDemo()) void openDemo();
+startEngine();
+void loadManifests().catch(() => undefined);
+if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);
+else if (wantsDemo()) void openDemo();
+// A share link pasted into the address bar of an open page applies too.
+window.addEventListener('hashchange', () => {
+  if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('brepscope: #root is missing from index.html');

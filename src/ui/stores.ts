@@ -1,7 +1,8 @@
 import { createStore } from 'zustand/vanilla';
-import type { BodySummary, DisplayMesh, ErrorPayload } from '../engine';
+import type { BodySummary, DisplayMesh, ToolManifest } from '../engine';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { KernelState } from '../workers/client';
+import type { FormValues } from './schemaForm';
 
 /** A body in the scene as the page knows it: the engine's summary plus what is drawn. */
 export interface BodyEntry {
@@ -9,15 +10,22 @@ export interface BodyEntry {
   summary: BodySummary;
   color: string;
   visible: boolean;
+  /** 0.1 to 1. */
+  opacity: number;
+  /** Where the file was downloaded from (share links), when it came from a URL. */
+  sourceUrl?: string;
   /** Undefined until the worker sends the triangles. */
   mesh?: DisplayMesh;
-  meshError?: ErrorPayload;
+  meshError?: ShownError;
 }
 
 /** A file on its way into the scene. */
 export interface PendingImport {
   key: number;
   fileName: string;
+  stage: 'downloading' | 'reading' | 'importing' | 'drawing';
+  /** Share of the bytes read or downloaded, when known. */
+  fraction?: number;
 }
 
 /** A failed import (or demo download), shown next to the drop zone with its code. */
@@ -28,17 +36,59 @@ export interface AppError {
   message: string;
 }
 
+/** An error as the page shows it: the engine's codes plus the page's own (WORKER_CRASHED). */
+export interface ShownError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** A worker answer as the page sees it: a lost worker is one more error. */
+export type UiOutcome<T> = { ok: true; result: T } | { ok: false; error: ShownError };
+
 export type MetricsState =
   | { status: 'running' }
   | { status: 'done'; result: MetricsResult }
-  | { status: 'failed'; error: ErrorPayload };
+  | { status: 'failed'; error: ShownError };
+
+
+/** A file a tool wrote (a PNG), copied to the page so it survives a worker restart. */
+export interface ToolOutputFile {
+  path: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  mimeType: string;
+}
 
 export interface ToolCall {
   tool: string;
   args: unknown;
   ok: boolean;
   result?: unknown;
-  error?: ErrorPayload;
+  error?: ShownError;
+  /** Files written during the run. */
+  outputs?: ToolOutputFile[];
+  /** Wall time of the run in milliseconds. */
+  ms?: number;
+}
+
+/** A tool run in progress (one at a time from the tool panel). */
+export interface ToolRun {
+  tool: string;
+  args: unknown;
+  startedAt: number;
+  /** Last progress report in [0, 1]; undefined while the tool reports none. */
+  fraction?: number;
+  message?: string;
+}
+
+/** The face (BREP) or triangle (mesh) picked in the viewport, with its query_topology entry. */
+export interface PickedFace {
+  bodyId: string;
+  /** face[N]: for a mesh body N is the triangle index. */
+  id: string;
+  status: 'loading' | 'done' | 'failed';
+  entry?: unknown;
+  error?: ShownError;
 }
 
 export interface SceneState {
@@ -50,6 +100,13 @@ export interface SceneState {
   lastToolResult: ToolCall | null;
   /** Incremented to ask the viewport to fit the camera to the scene. */
   fitToken: number;
+  /** How the next fit looks at the scene. */
+  viewDirection: 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
+  showGrid: boolean;
+  showAxes: boolean;
+  picked: PickedFace | null;
+  /** The face under the cursor. */
+  hovered: { bodyId: string; face: number } | null;
 }
 
 export const sceneStore = createStore<SceneState>()(() => ({
@@ -60,7 +117,44 @@ export const sceneStore = createStore<SceneState>()(() => ({
   metrics: {},
   lastToolResult: null,
   fitToken: 0,
+  viewDirection: 'current',
+  showGrid: true,
+  showAxes: true,
+  picked: null,
+  hovered: null,
 }));
+
+export interface ToolState {
+  /** From the worker's listTools(); empty until it answers. */
+  manifests: ToolManifest[];
+  selected: string | null;
+  /** Form text per tool and field path (what the user typed, not yet converted). */
+  forms: Record<string, FormValues>;
+  running: ToolRun | null;
+  /** The last tool-panel run per tool, shown under its form. */
+  results: Record<string, ToolCall>;
+  /** The tool-panel run a share link would repeat. */
+  lastRun: { tool: string; args: unknown } | null;
+}
+
+export const toolStore = createStore<ToolState>()(() => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null }));
+
+/** Messages about the engine itself (a worker crash and restart), shown at the top of the page. */
+export interface EngineNotice {
+  key: number;
+  code: string;
+  message: string;
+}
+
+export interface EngineState {
+  /** Counts worker starts: 1 for the first worker. */
+  generation: number;
+  /** True while a new worker is loading the kept files back. */
+  restoring: boolean;
+  notices: EngineNotice[];
+}
+
+export const engineStore = createStore<EngineState>()(() => ({ generation: 0, restoring: false, notices: [] }));
 
 export const kernelStore = createStore<KernelState>()(() => ({ status: 'idle' }));
 

@@ -1,6 +1,7 @@
 import type { ThreeEvent } from '@react-three/fiber';
 import { useEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, type Mesh } from 'three';
+import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
 import type { DisplayMesh } from '../engine';
 
 export interface ViewBody {
@@ -8,45 +9,116 @@ export interface ViewBody {
   kind: 'brep' | 'mesh';
   mesh: DisplayMesh;
   color: string;
+  opacity: number;
   selected: boolean;
+  /** Face (BREP) or triangle (mesh) index under the cursor, to highlight. */
+  hoveredFace: number | null;
+  /** Face or triangle index picked by a click, to highlight. */
+  pickedFace: number | null;
 }
 
 interface BodyMeshProps {
   body: ViewBody;
-  onPick?: ((bodyId: string) => void) | undefined;
+  /** A click on the body: its face index (BREP: faceIds of the triangle; mesh: the triangle). */
+  onPick?: ((bodyId: string, face: number) => void) | undefined;
+  onHover?: ((bodyId: string, face: number | null) => void) | undefined;
 }
 
-/** One body as a three.js mesh. BREP faces shade smoothly; scans and STLs show their facets. */
-export function BodyMesh({ body, onPick }: BodyMeshProps) {
+/** The face a triangle belongs to: BREP meshes carry faceIds; for a mesh body each triangle is a face. */
+function faceOfTriangle(mesh: DisplayMesh, triangle: number): number {
+  return mesh.faceIds ? (mesh.faceIds[triangle] ?? triangle) : triangle;
+}
+
+/** The triangles of one face, as an index buffer over the body's own positions. */
+function faceIndex(mesh: DisplayMesh, face: number): Uint32Array {
+  if (!mesh.faceIds) return mesh.indices.slice(face * 3, face * 3 + 3);
+  const out: number[] = [];
+  const ids = mesh.faceIds;
+  for (let t = 0; t < ids.length; t++) {
+    if (ids[t] === face) out.push(mesh.indices[3 * t]!, mesh.indices[3 * t + 1]!, mesh.indices[3 * t + 2]!);
+  }
+  return Uint32Array.from(out);
+}
+
+function FaceHighlight({ geometry, mesh, face, color, opacity }: { geometry: BufferGeometry; mesh: DisplayMesh; face: number; color: string; opacity: number }) {
+  const highlight = useMemo(() => {
+    const g = new BufferGeometry();
+    g.setAttribute('position', geometry.getAttribute('position'));
+    g.setAttribute('normal', geometry.getAttribute('normal'));
+    g.setIndex(new BufferAttribute(faceIndex(mesh, face), 1));
+    return g;
+  }, [geometry, mesh, face]);
+  useEffect(() => () => highlight.dispose(), [highlight]);
+  return (
+    // Not pickable: the body under it answers the pointer.
+    <mesh geometry={highlight} raycast={() => undefined} renderOrder={2}>
+      <meshBasicMaterial color={color} transparent opacity={opacity} side={DoubleSide} polygonOffset polygonOffsetFactor={-2} polygonOffsetUnits={-2} depthWrite={false} />
+    </mesh>
+  );
+}
+
+/**
+ * One body as a three.js mesh. BREP faces shade smoothly; scans and STLs show their facets. A BVH
+ * (built in indirect mode, so triangle order and thus faceIds stay as the engine sent them) keeps
+ * picking and hover cheap on large scans.
+ */
+export function BodyMesh({ body, onPick, onHover }: BodyMeshProps) {
   const geometry = useMemo(() => {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
     g.setIndex(new BufferAttribute(body.mesh.indices, 1));
     g.computeVertexNormals();
     g.computeBoundingSphere();
+    g.boundsTree = new MeshBVH(g, { indirect: true });
     return g;
   }, [body.mesh]);
 
   useEffect(() => () => geometry.dispose(), [geometry]);
 
+  const faceAt = (e: ThreeEvent<PointerEvent | MouseEvent>): number | null => (e.faceIndex === undefined || e.faceIndex === null ? null : faceOfTriangle(body.mesh, e.faceIndex));
+
   const onClick = (e: ThreeEvent<MouseEvent>) => {
-    // Only the nearest hit selects; a drag that orbited the camera is not a click.
+    // Only the nearest hit picks; a drag that orbited the camera is not a click.
     if (e.delta > 4) return;
     e.stopPropagation();
-    onPick?.(body.bodyId);
+    const face = faceAt(e);
+    if (face !== null) onPick?.(body.bodyId, face);
+  };
+  const onPointerMove = (e: ThreeEvent<PointerEvent>) => {
+    e.stopPropagation();
+    onHover?.(body.bodyId, faceAt(e));
   };
 
+  const transparent = body.opacity < 0.999;
   return (
-    <mesh geometry={geometry} onClick={onClick} name={body.bodyId}>
-      <meshStandardMaterial
-        color={body.color}
-        emissive={body.selected ? '#2a4d8f' : '#000000'}
-        emissiveIntensity={body.selected ? 0.35 : 0}
-        metalness={0.1}
-        roughness={0.65}
-        flatShading={body.kind === 'mesh'}
-        side={DoubleSide}
-      />
-    </mesh>
+    <group>
+      <mesh
+        geometry={geometry}
+        onClick={onClick}
+        onPointerMove={onPointerMove}
+        onPointerOut={() => onHover?.(body.bodyId, null)}
+        name={body.bodyId}
+        ref={(m: Mesh | null) => {
+          if (m) m.raycast = acceleratedRaycast;
+        }}
+      >
+        <meshStandardMaterial
+          color={body.color}
+          emissive={body.selected ? '#2a4d8f' : '#000000'}
+          emissiveIntensity={body.selected ? 0.25 : 0}
+          metalness={0.1}
+          roughness={0.65}
+          flatShading={body.kind === 'mesh'}
+          side={DoubleSide}
+          transparent={transparent}
+          opacity={body.opacity}
+          depthWrite={!transparent}
+        />
+      </mesh>
+      {body.pickedFace !== null && <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.pickedFace} color="#f28e2b" opacity={0.75} />}
+      {body.hoveredFace !== null && body.hoveredFace !== body.pickedFace && (
+        <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.hoveredFace} color="#ffd166" opacity={0.55} />
+      )}
+    </group>
   );
 }

@@ -4,20 +4,32 @@ import { PerspectiveCamera, Vector3 } from 'three';
 import { OrbitControls as ThreeOrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { ViewBounds } from './bounds';
 
-/** Looking from the front-right, a little from above (z is up, as in most CAD files). */
-const VIEW_DIRECTION = new Vector3(1, -1.3, 0.9).normalize();
+/** Standard views (z is up, as in most CAD files); `current` keeps the direction the user orbited to. */
+export type ViewDirection = 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
+
+/** Camera position relative to the target, per standard view. Top and bottom lean a hair off the up axis. */
+const DIRECTIONS: Record<Exclude<ViewDirection, 'current'>, Vector3> = {
+  iso: new Vector3(1, -1.3, 0.9).normalize(),
+  front: new Vector3(0, -1, 0),
+  back: new Vector3(0, 1, 0),
+  right: new Vector3(1, 0, 0),
+  left: new Vector3(-1, 0, 0),
+  top: new Vector3(0, -1e-4, 1).normalize(),
+  bottom: new Vector3(0, -1e-4, -1).normalize(),
+};
 
 interface CameraRigProps {
   bounds: ViewBounds | null;
-  /** Changing this number fits the camera to `bounds` again. */
+  /** Changing this number fits the camera to `bounds` again, looking along `direction`. */
   fitToken: number;
+  direction: ViewDirection;
 }
 
 /**
- * Orbit controls (three's OrbitControls, no damping so the demand frame loop stays idle) and a
- * camera fit to the bounds whenever `fitToken` changes.
+ * Orbit controls (three's OrbitControls: left drag orbits, right drag pans, wheel zooms; no damping
+ * so the demand frame loop stays idle) and a camera fit to the bounds whenever `fitToken` changes.
  */
-export function CameraRig({ bounds, fitToken }: CameraRigProps) {
+export function CameraRig({ bounds, fitToken, direction }: CameraRigProps) {
   const camera = useThree((s) => s.camera);
   const domElement = useThree((s) => s.gl.domElement);
   const invalidate = useThree((s) => s.invalidate);
@@ -27,6 +39,7 @@ export function CameraRig({ bounds, fitToken }: CameraRigProps) {
   useEffect(() => {
     camera.up.set(0, 0, 1);
     const c = new ThreeOrbitControls(camera, domElement);
+    c.zoomToCursor = true;
     // invalidate(frames) must not receive the event object as its frame count.
     const onChange = () => invalidate();
     c.addEventListener('change', onChange);
@@ -41,12 +54,17 @@ export function CameraRig({ bounds, fitToken }: CameraRigProps) {
   useEffect(() => {
     if (!controls || !bounds) return;
     const center = new Vector3(...bounds.center);
+    const dir =
+      direction === 'current'
+        ? camera.position.clone().sub(controls.target).normalize()
+        : DIRECTIONS[direction].clone();
+    if (!(dir.lengthSq() > 0.5)) dir.copy(DIRECTIONS.iso);
     const fov = camera instanceof PerspectiveCamera ? (camera.fov * Math.PI) / 180 : Math.PI / 4;
     const aspect = camera instanceof PerspectiveCamera ? camera.aspect : 1;
     // Distance at which the sphere fits both the vertical and the horizontal field of view.
     const halfFov = Math.min(fov / 2, Math.atan(Math.tan(fov / 2) * aspect));
     const distance = (bounds.radius / Math.sin(halfFov)) * 1.05;
-    camera.position.copy(center).addScaledVector(VIEW_DIRECTION, distance);
+    camera.position.copy(center).addScaledVector(dir, distance);
     camera.near = Math.max(distance / 1000, bounds.radius / 1000);
     camera.far = distance + bounds.radius * 20;
     camera.updateProjectionMatrix();

@@ -1,10 +1,11 @@
 import { Canvas } from '@react-three/fiber';
-import { useMemo } from 'react';
+import { useRef } from 'react';
 import { BodyMesh, type ViewBody } from './BodyMesh';
-import { boundsOf } from './bounds';
-import { CameraRig } from './CameraRig';
+import { boundsOf, gridStep, type ViewBounds } from './bounds';
+import { CameraRig, type ViewDirection } from './CameraRig';
 
 export type { ViewBody } from './BodyMesh';
+export type { ViewDirection } from './CameraRig';
 
 /** The viewport background; e2e tests count pixels that differ from it. */
 export const VIEWPORT_BACKGROUND = '#e9edf2';
@@ -12,16 +13,52 @@ export const VIEWPORT_BACKGROUND = '#e9edf2';
 interface ViewportProps {
   bodies: readonly ViewBody[];
   fitToken: number;
-  onPick?: (bodyId: string) => void;
+  direction: ViewDirection;
+  showGrid: boolean;
+  showAxes: boolean;
+  onPick?: (bodyId: string, face: number) => void;
+  onHover?: (bodyId: string, face: number | null) => void;
   onMiss?: () => void;
 }
 
+/** A grid under the scene on its lowest z, in round steps, and the world axes at the origin. */
+function Guides({ bounds, showGrid, showAxes }: { bounds: ViewBounds; showGrid: boolean; showAxes: boolean }) {
+  const span = Math.max(bounds.max[0] - bounds.min[0], bounds.max[1] - bounds.min[1], bounds.radius) * 2;
+  const step = gridStep(span);
+  const divisions = Math.max(2, Math.ceil(span / step));
+  const size = divisions * step;
+  const cx = Math.round(bounds.center[0] / step) * step;
+  const cy = Math.round(bounds.center[1] / step) * step;
+  return (
+    <>
+      {showGrid && (
+        <gridHelper
+          args={[size, divisions, '#9aa6b8', '#c6ced9']}
+          position={[cx, cy, bounds.min[2] - bounds.radius * 1e-3]}
+          rotation={[Math.PI / 2, 0, 0]}
+          raycast={() => undefined}
+        />
+      )}
+      {showAxes && <axesHelper args={[bounds.radius * 0.6]} raycast={() => undefined} renderOrder={1} />}
+    </>
+  );
+}
+
+/** Bounds of the drawn meshes, recomputed only when the set of meshes changes (not on hover). */
+function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
+  const cache = useRef<{ meshes: Float32Array[]; bounds: ViewBounds | null } | null>(null);
+  const meshes = bodies.map((b) => b.mesh.positions);
+  const same = cache.current && cache.current.meshes.length === meshes.length && cache.current.meshes.every((m, i) => m === meshes[i]);
+  if (!same || !cache.current) cache.current = { meshes, bounds: boundsOf(meshes) };
+  return cache.current.bounds;
+}
+
 /**
- * The 3D view: every body, orbit controls, a camera fit to the scene. Renders on demand (no
- * continuous frame loop), so an idle page costs no CPU next to the kernel worker.
+ * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
+ * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, onPick, onMiss }: ViewportProps) {
-  const bounds = useMemo(() => boundsOf(bodies.map((b) => b.mesh.positions)), [bodies]);
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onMiss }: ViewportProps) {
+  const bounds = useBounds(bodies);
   return (
     <Canvas
       frameloop="demand"
@@ -35,10 +72,11 @@ export function Viewport({ bodies, fitToken, onPick, onMiss }: ViewportProps) {
       <hemisphereLight args={['#ffffff', '#8a94a6', 1.4]} position={[0, 0, 1]} />
       <directionalLight position={[1, -2, 3]} intensity={1.6} />
       <directionalLight position={[-2, 1, -1]} intensity={0.5} />
+      {bounds && <Guides bounds={bounds} showGrid={showGrid} showAxes={showAxes} />}
       {bodies.map((b) => (
-        <BodyMesh key={b.bodyId} body={b} onPick={onPick} />
+        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} />
       ))}
-      <CameraRig bounds={bounds} fitToken={fitToken} />
+      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} />
     </Canvas>
   );
 }

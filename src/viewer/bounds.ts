@@ -1,7 +1,9 @@
-/** A bounding sphere of everything drawn, for fitting the camera. */
+/** A bounding sphere of everything drawn (for fitting the camera) and the box it comes from. */
 export interface ViewBounds {
   center: [number, number, number];
   radius: number;
+  min: [number, number, number];
+  max: [number, number, number];
 }
 
 /** The box around all vertices of the given position arrays, as a sphere; null when there are none. */
@@ -22,5 +24,13 @@ export function boundsOf(positionArrays: readonly Float32Array[]): ViewBounds | 
   if (!(minX <= maxX)) return null;
   const center: [number, number, number] = [(minX + maxX) / 2, (minY + maxY) / 2, (minZ + maxZ) / 2];
   const radius = Math.max(Math.hypot(maxX - minX, maxY - minY, maxZ - minZ) / 2, 1e-6);
-  return { center, radius };
+  return { center, radius, min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
+}
+
+/** A round grid step (1, 2 or 5 times a power of ten) giving about 10 to 25 lines across `span`. */
+export function gridStep(span: number): number {
+  const raw = Math.max(span, 1e-9) / 20;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / power;
+  return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * power;
 }

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import wasmUrl from 'opencascade.js/dist/opencascade.full.wasm?url';
 import {
   BrepscopeError,
+  deviationHeatmap,
   displayMesh,
   Engine,
   getKernel,
@@ -12,10 +13,18 @@ import {
   type DisplayMesh,
   type ErrorPayload,
   type FileAccess,
+  type HeatmapData,
+  type HeatmapOptions,
   type KernelStatus,
+  type RunOptions,
   type ToolManifest,
 } from '../engine';
 import { createBrowserKernelLoader } from '../engine/kernel/loadBrowserKernel';
+import sqlWasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
+import { graphSqliteBytes } from '../engine/graph/commands';
+import { getSqlJs, setSqlJsLoader } from '../engine/graph/sqlJs';
+import { buildTopologyGraph } from '../engine/graph/topologyGraph';
+import { kernelShape } from '../engine/scene/facetShape';
 
 /** Every call that can fail answers with a value: exceptions never cross the worker boundary. */
 export type Outcome<T> = { ok: true; result: T } | { ok: false; error: ErrorPayload };
@@ -30,6 +39,9 @@ export interface KernelState {
 /** Files the page handed over (read by name) and files tools wrote (kept for download). */
 const inputs = new Map<string, Uint8Array>();
 const outputs = new Map<string, Uint8Array>();
+/** When each output was last written, so the page can tell which files one tool run wrote. */
+const outputSeq = new Map<string, number>();
+let outputCounter = 0;
 
 const files: FileAccess = {
   async read(path) {
@@ -42,10 +54,13 @@ const files: FileAccess = {
   },
   async write(path, bytes) {
     outputs.set(path, bytes);
+    outputSeq.set(path, ++outputCounter);
   },
 };
 
 setKernelLoader(createBrowserKernelLoader(wasmUrl));
+// sql.js (1 MB wasm) loads only when a graph database is first asked for.
+setSqlJsLoader(() => import('sql.js').then((m) => m.default({ locateFile: () => sqlWasmUrl })));
 const engine = new Engine({ files, kernel: getKernel });
 
 let loadStarted: number | undefined;
@@ -64,6 +79,17 @@ onKernelStatus((status) => {
   else if ((status === 'ready' || status === 'failed') && loadStarted !== undefined) loadMs = Math.round(performance.now() - loadStarted);
 });
 
+/** At most one progress message per 100 ms (and always the last, 1), so a tight loop does not flood the page. */
+function throttleProgress(report: (fraction: number, message?: string) => void): (fraction: number, message?: string) => void {
+  let last = 0;
+  return (fraction, message) => {
+    const now = performance.now();
+    if (fraction < 1 && now - last < 100) return;
+    last = now;
+    void Promise.resolve(report(fraction, message)).catch(() => undefined);
+  };
+}
+
 function fail(e: unknown): { ok: false; error: ErrorPayload } {
   return { ok: false, error: toErrorPayload(e) };
 }
@@ -79,12 +105,30 @@ const api = {
     return outputs.get(name);
   },
 
-  async runTool(name: string, args: unknown): Promise<Outcome<unknown>> {
+  /**
+   * Runs a tool. `onProgress` (a Comlink proxy) receives the tool's progress reports; cancelling
+   * is the page's job (it terminates the worker), so no signal is passed.
+   */
+  async runTool(name: string, args: unknown, onProgress?: (fraction: number, message?: string) => void): Promise<Outcome<unknown>> {
     try {
-      return { ok: true, result: await engine.run(name, args) };
+      const options: RunOptions = {};
+      if (onProgress) options.progress = throttleProgress(onProgress);
+      return { ok: true, result: await engine.run(name, args, options) };
     } catch (e) {
       return fail(e);
     }
+  },
+
+  /** Files tools wrote, with a sequence number that grows with every write (newest write wins). */
+  listOutputs(): { path: string; size: number; seq: number }[] {
+    return [...outputs].map(([path, bytes]) => ({ path, size: bytes.byteLength, seq: outputSeq.get(path) ?? 0 }));
+  },
+
+  /** For the e2e tests of crash recovery: an uncaught error in the worker, as a kernel abort would give. */
+  crashForTest(): void {
+    setTimeout(() => {
+      throw new Error('brepscope: worker crash requested by a test');
+    }, 0);
   },
 
   listTools(): ToolManifest[] {
@@ -99,6 +143,31 @@ const api = {
       const buffers: ArrayBuffer[] = [mesh.positions.buffer, mesh.indices.buffer];
       if (mesh.faceIds) buffers.push(mesh.faceIds.buffer);
       return Comlink.transfer({ ok: true, result: mesh }, buffers);
+    } catch (e) {
+      return fail(e);
+    }
+  },
+
+  /**
+   * Signed deviation per vertex of fromBodyId's display mesh (same vertex order as displayMesh;
+   * NaN = ambiguous) against toBodyId, with its symmetric range; the array is transferred.
+   */
+  async deviationHeatmap(fromBodyId: string, toBodyId: string, options: HeatmapOptions = {}): Promise<Outcome<HeatmapData>> {
+    try {
+      const data = await deviationHeatmap({ scene: engine.scene, kernel: getKernel }, fromBodyId, toBodyId, options);
+      return Comlink.transfer({ ok: true, result: data }, [data.values.buffer]);
+    } catch (e) {
+      return fail(e);
+    }
+  },
+
+  /** The body's topology graph as a SQLite graph database (graph-export; docs/graph.md), for download. */
+  async graphExport(bodyId: string): Promise<Outcome<Uint8Array>> {
+    try {
+      const body = engine.scene.get(bodyId);
+      const oc = await getKernel();
+      const bytes = graphSqliteBytes(await getSqlJs(), buildTopologyGraph(oc, kernelShape(oc, body)), body.source ?? body.name);
+      return Comlink.transfer({ ok: true, result: bytes }, [bytes.buffer as ArrayBuffer]);
     } catch (e) {
       return fail(e);
     }

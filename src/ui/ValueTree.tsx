@@ -1,0 +1,140 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { copyText, formatNumber, unitOf } from './format';
+
+const TABLE_ROWS = 50;
+const TABLE_COLUMNS = 8;
+
+/** A value that copies its full-precision text when clicked. */
+export function CopyValue({ text, children }: { text: string; children: ReactNode }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), 1200);
+    return () => clearTimeout(t);
+  }, [copied]);
+  return (
+    <button
+      type="button"
+      className={`copy-value${copied ? ' copied' : ''}`}
+      title={`Copy ${text}`}
+      aria-label={`${text}, copy`}
+      onClick={() => void copyText(text).then(setCopied)}
+    >
+      {children}
+      {copied && <span className="copied-note" role="status"> copied</span>}
+    </button>
+  );
+}
+
+function isVector(v: unknown): v is number[] {
+  return Array.isArray(v) && v.length >= 2 && v.length <= 4 && v.every((x) => typeof x === 'number');
+}
+
+function Scalar({ value, unit }: { value: unknown; unit: string }) {
+  if (typeof value === 'number') {
+    return (
+      <CopyValue text={String(value)}>
+        <span className="num">{formatNumber(value)}</span>
+        {unit && Number.isFinite(value) && <span className="unit"> {unit}</span>}
+      </CopyValue>
+    );
+  }
+  if (isVector(value)) {
+    return (
+      <CopyValue text={JSON.stringify(value)}>
+        <span className="num">({value.map((x) => formatNumber(x)).join(', ')})</span>
+        {unit && <span className="unit"> {unit}</span>}
+      </CopyValue>
+    );
+  }
+  const text = value === null ? 'null' : typeof value === 'string' ? value : JSON.stringify(value);
+  return <CopyValue text={text}>{text.length > 120 ? `${text.slice(0, 117)}…` : text}</CopyValue>;
+}
+
+function cellText(v: unknown): string {
+  if (typeof v === 'number') return formatNumber(v);
+  if (isVector(v)) return `(${v.map((x) => formatNumber(x)).join(', ')})`;
+  if (typeof v === 'string') return v;
+  if (v === undefined) return '';
+  const s = JSON.stringify(v);
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+/** An array of records as a table: the first rows, the most common keys. */
+function RecordTable({ rows, name }: { rows: Record<string, unknown>[]; name: string }) {
+  const columns = useMemo(() => {
+    const seen = new Map<string, number>();
+    for (const r of rows.slice(0, 200)) for (const k of Object.keys(r)) seen.set(k, (seen.get(k) ?? 0) + 1);
+    return [...seen.keys()].slice(0, TABLE_COLUMNS);
+  }, [rows]);
+  return (
+    <div className="table-wrap">
+      <table className="result-table" aria-label={name}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+                {unitOf(c) && <span className="unit"> ({unitOf(c).replace('model units', 'mu')})</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, TABLE_ROWS).map((r, i) => (
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c}>{cellText(r[c])}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length > TABLE_ROWS && <p className="hint">First {TABLE_ROWS} of {rows.length} rows; all are in the JSON.</p>}
+    </div>
+  );
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Any JSON result as definitions: scalars with units, vectors inline, arrays of records as tables. */
+export function ValueTree({ value, name = 'result', depth = 0, unit = '' }: { value: unknown; name?: string; depth?: number; unit?: string }) {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="hint">none</span>;
+    if (isVector(value)) return <Scalar value={value} unit={unit} />;
+    if (value.every(isRecord)) return <RecordTable rows={value} name={name} />;
+    if (value.length <= 12 && value.every(isVector)) {
+      return (
+        <ol className="vector-list">
+          {value.map((v, i) => (
+            <li key={i}>
+              <Scalar value={v} unit={unit} />
+            </li>
+          ))}
+        </ol>
+      );
+    }
+    if (value.every((x) => typeof x !== 'object' || x === null)) {
+      return <Scalar value={value.length > 50 ? `${value.slice(0, 50).join(', ')} … (${value.length})` : value.join(', ')} unit="" />;
+    }
+    return <Scalar value={value} unit="" />;
+  }
+  if (isRecord(value)) {
+    if (depth >= 3) return <Scalar value={value} unit="" />;
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return (
+      <dl className={`result-dl depth-${depth}`}>
+        {entries.map(([k, v]) => (
+          <div key={k} className="result-row">
+            <dt>{k}</dt>
+            <dd>
+              <ValueTree value={v} name={k} depth={depth + 1} unit={unitOf(k) || (isRecord(v) ? '' : unit)} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  return <Scalar value={value} unit={unit} />;
+}
+

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../engine/tools/runTool';
+import { findTool, toolManifests } from '../engine/tools/registry';
+import { BrepscopeError } from '../engine/errors';
+import { argsOf, fieldsNamedIn, fieldsOf, placeholderOf, valuesOf, type FieldSpec } from './schemaForm';
+import { buildShareHash, parseShareHash } from './shareLink';
+
+const manifest = (name: string) => {
+  const m = toolManifests().find((t) => t.name === name);
+  if (!m) throw new Error(`no tool ${name}`);
+  return m;
+};
+const field = (fields: FieldSpec[], path: string) => {
+  const all = fields.flatMap((f) => (f.kind === 'object' ? [f, ...f.fields] : [f]));
+  const f = all.find((x) => x.path === path);
+  if (!f) throw new Error(`no field ${path}`);
+  return f;
+};
+
+describe('tool forms from the registry JSON Schemas', () => {
+  it('every scene tool gets a form whose fields are all of a known kind except real free-form JSON', () => {
+    for (const m of toolManifests().filter((t) => t.category === 'scene')) {
+      const fields = fieldsOf(m.inputSchema);
+      expect(fields.length, m.name).toBeGreaterThan(0);
+      for (const f of fields) expect(f.kind, `${m.name}.${f.path}`).not.toBe('json');
+    }
+  });
+
+  it('maps kinds: body selects, enums, enum lists, integers with bounds, booleans with defaults, nested objects', () => {
+    const topo = fieldsOf(manifest('query_topology').inputSchema);
+    expect(field(topo, 'bodyId')).toMatchObject({ kind: 'bodyId', required: true });
+    expect(field(topo, 'entity')).toMatchObject({ kind: 'enum', options: ['face', 'edge', 'vertex'], required: true });
+    expect(field(topo, 'limit')).toMatchObject({ kind: 'number', integer: true, min: 1, required: false });
+    expect(field(topo, 'limit')).not.toHaveProperty('max');
+    expect(field(topo, 'filter')).toMatchObject({ kind: 'object' });
+    expect(field(topo, 'filter.minArea')).toMatchObject({ kind: 'number', integer: false, min: 0 });
+
+    const metrics = fieldsOf(manifest('compute_metrics').inputSchema);
+    expect(field(metrics, 'metrics')).toMatchObject({ kind: 'enumList' });
+
+    const validate = fieldsOf(manifest('validate_geometry').inputSchema);
+    expect(field(validate, 'bodyId')).toMatchObject({ kind: 'bodyId', required: false });
+    expect(field(validate, 'checkSelfIntersection')).toMatchObject({ kind: 'boolean', defaultValue: true });
+    expect(placeholderOf(field(fieldsOf(manifest('measure_vertex_fit').inputSchema), 'maxVertices'))).toBe('default: 2000');
+  });
+
+  it('empty fields are omitted, numbers converted, nested objects built, and the engine accepts the result', () => {
+    const topo = fieldsOf(manifest('query_topology').inputSchema);
+    const args = argsOf(topo, { bodyId: 'b', entity: 'face', limit: ' 5 ', 'filter.minArea': '2.5', 'filter.surfaceType': '' });
+    expect(args).toEqual({ bodyId: 'b', entity: 'face', limit: 5, filter: { minArea: 2.5 } });
+    expect(parseArgs(findTool('query_topology'), args)).toMatchObject(args);
+    expect(argsOf(topo, { bodyId: 'b', entity: 'edge', 'filter.minArea': '' })).toEqual({ bodyId: 'b', entity: 'edge' });
+  });
+
+  it('booleans at their default are left out; a changed one is sent', () => {
+    const validate = fieldsOf(manifest('validate_geometry').inputSchema);
+    expect(argsOf(validate, { checkSelfIntersection: true })).toEqual({});
+    expect(argsOf(validate, { checkSelfIntersection: false })).toEqual({ checkSelfIntersection: false });
+  });
+
+  it('a text that is not a number goes to the engine as is, whose INVALID_ARGUMENT names the field the form marks', () => {
+    const topo = fieldsOf(manifest('query_topology').inputSchema);
+    const args = argsOf(topo, { bodyId: 'b', entity: 'face', limit: 'abc' });
+    expect(args.limit).toBe('abc');
+    let error: unknown;
+    try {
+      parseArgs(findTool('query_topology'), args);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BrepscopeError);
+    expect((error as BrepscopeError).code).toBe('INVALID_ARGUMENT');
+    expect([...fieldsNamedIn((error as BrepscopeError).message, topo)]).toEqual(['limit']);
+  });
+
+  it('vec3 fields: all empty is omitted, partial gives null the engine rejects', () => {
+    const dev = fieldsOf(manifest('measure_deviation').inputSchema);
+    expect(field(dev, 'sectionAxis').kind).toBe('vec3');
+    expect(argsOf(dev, { fromBodyId: 'a', toBodyId: 'b', sectionAxis: ['', '', ''] })).toEqual({ fromBodyId: 'a', toBodyId: 'b' });
+    expect(argsOf(dev, { fromBodyId: 'a', toBodyId: 'b', sectionAxis: ['0', '0', '1'], sections: '4' })).toEqual({
+      fromBodyId: 'a',
+      toBodyId: 'b',
+      sectionAxis: [0, 0, 1],
+      sections: 4,
+    });
+    expect(argsOf(dev, { sectionAxis: ['1', '', ''] })).toEqual({ sectionAxis: [1, null, null] });
+  });
+
+  it('valuesOf shows a link args object in the form, and argsOf gives it back', () => {
+    const dev = fieldsOf(manifest('measure_deviation').inputSchema);
+    const args = { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5, signMode: 'nearest' };
+    expect(argsOf(dev, valuesOf(dev, args))).toEqual(args);
+    const topo = fieldsOf(manifest('query_topology').inputSchema);
+    const t = { bodyId: 'x', entity: 'face', filter: { surfaceType: 'cylinder', maxArea: 3 } };
+    expect(argsOf(topo, valuesOf(topo, t))).toEqual(t);
+  });
+});
+
+describe('share links', () => {
+  it('round-trips models, tool and args', () => {
+    const link = { models: ['https://example.org/a b/box.stl', 'demo/part.brep'], tool: 'compute_metrics', args: { bodyId: 'box' } };
+    const parsed = parseShareHash(buildShareHash(link));
+    expect(parsed).toEqual({ ok: true, link });
+  });
+
+  it('is null without model or tool, and rejects what it must not fetch or parse', () => {
+    expect(parseShareHash('')).toBeNull();
+    expect(parseShareHash('#foo=1')).toBeNull();
+    expect(parseShareHash('#model=javascript:alert(1)')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(parseShareHash('#model=file:///etc/passwd')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(parseShareHash('#model=a.stl&tool=compute_metrics&args=%7Bbad')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(parseShareHash('#model=a.stl&tool=compute_metrics&args=%5B1%5D')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(parseShareHash('#tool=alert(1)')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(parseShareHash('#model=a.stl&args=%7B%7D')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+});
