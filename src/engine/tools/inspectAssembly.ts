@@ -1,9 +1,10 @@
 import type { TCollection_ExtendedString, TDF_Label, TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import { isShapeKind, type OC, type Own, type ShapeKind } from '../kernel';
+import type { OC, Own } from '../kernel';
 import { baseName, resolveFormat } from '../scene/import/detectFormat';
 import { withXcafDocument } from '../scene/import/xcafDocument';
+import { shapeTypeName } from '../scene/typeNames';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
@@ -52,7 +53,7 @@ export const inspectAssembly = defineTool({
     const oc = await ctx.kernel();
     if (args.bodyId !== undefined) {
       const body = ctx.scene.get(args.bodyId);
-      const shape = body.kind === 'brep' ? shapeTypeName(oc, body.shape) : 'shell';
+      const shape = body.kind === 'brep' ? shapeTypeOf(oc, body.shape) : 'shell';
       return { name: body.name, shape, transform: IDENTITY, worldTransform: IDENTITY, children: [] } satisfies AssemblyNode;
     }
     const path = args.inputPath!;
@@ -89,7 +90,7 @@ function visit(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: 
   const worldTransform = multiply(parentWorld, transform);
   const node: AssemblyNode = { name: nodeName(oc, own, label, target), label: entry(oc, own, label), transform, worldTransform, children: [] };
   if (!ST.IsAssembly(target)) {
-    node.shape = shapeTypeName(oc, own(ST.GetShape_2(target)));
+    node.shape = shapeTypeOf(oc, own(ST.GetShape_2(target)));
     return node;
   }
   const components = own(new oc.TDF_LabelSequence_1());
@@ -137,12 +138,7 @@ export function multiply(a: Matrix4, b: Matrix4): Matrix4 {
   return a.map((row) => [0, 1, 2, 3].map((c) => cleanZero(row[0]! * b[0]![c]! + row[1]! * b[1]![c]! + row[2]! * b[2]![c]! + row[3]! * b[3]![c]!))) as Matrix4;
 }
 
-const KINDS: ShapeKind[] = ['COMPOUND', 'COMPSOLID', 'SOLID', 'SHELL', 'FACE', 'WIRE', 'EDGE', 'VERTEX'];
-
-function shapeTypeName(oc: OC, shape: TopoDS_Shape): string {
-  if (shape.IsNull()) return 'empty';
-  const type = shape.ShapeType();
-  return (KINDS.find((k) => isShapeKind(oc, type, k)) ?? 'SHAPE').toLowerCase();
+/** Lower-case shape type of a leaf (solid, shell, compound ...); `empty` for a null shape. */
+function shapeTypeOf(oc: OC, shape: TopoDS_Shape): string {
+  return shape.IsNull() ? 'empty' : shapeTypeName(oc, shape.ShapeType()).toLowerCase();
 }
-
-

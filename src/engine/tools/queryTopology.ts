@@ -5,6 +5,7 @@ import type { Vec3 } from '../math/vec3';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { Body } from '../scene/Body';
 import { entityId, mapEntities } from '../scene/topology';
+import { curveTypeName, surfaceTypeName } from '../scene/typeNames';
 import { INTEGRATION_EPS } from './computeMetrics';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
@@ -127,37 +128,6 @@ function brepEntries(oc: OC, shape: TopoDS_Shape, kind: 'face' | 'edge' | 'verte
 
 const pnt = (p: { X(): number; Y(): number; Z(): number }): Vec3 => [p.X(), p.Y(), p.Z()];
 
-function surfaceTypeName(oc: OC, type: unknown): string {
-  const t = oc.GeomAbs_SurfaceType;
-  const table: [unknown, string][] = [
-    [t.GeomAbs_Plane, 'plane'],
-    [t.GeomAbs_Cylinder, 'cylinder'],
-    [t.GeomAbs_Cone, 'cone'],
-    [t.GeomAbs_Sphere, 'sphere'],
-    [t.GeomAbs_Torus, 'torus'],
-    [t.GeomAbs_BezierSurface, 'bezier'],
-    [t.GeomAbs_BSplineSurface, 'bspline'],
-    [t.GeomAbs_SurfaceOfRevolution, 'revolution'],
-    [t.GeomAbs_SurfaceOfExtrusion, 'extrusion'],
-    [t.GeomAbs_OffsetSurface, 'offset'],
-  ];
-  return table.find(([v]) => v === type)?.[1] ?? 'other';
-}
-
-function curveTypeName(oc: OC, type: unknown): string {
-  const t = oc.GeomAbs_CurveType;
-  const table: [unknown, string][] = [
-    [t.GeomAbs_Line, 'LINE'],
-    [t.GeomAbs_Circle, 'CIRCULAR'],
-    [t.GeomAbs_Ellipse, 'ELLIPSE'],
-    [t.GeomAbs_Hyperbola, 'HYPERBOLA'],
-    [t.GeomAbs_Parabola, 'PARABOLA'],
-    [t.GeomAbs_BezierCurve, 'BEZIER'],
-    [t.GeomAbs_BSplineCurve, 'BSPLINE'],
-    [t.GeomAbs_OffsetCurve, 'OFFSET'],
-  ];
-  return table.find(([v]) => v === type)?.[1] ?? 'OTHER';
-}
 
 function faceEntry(oc: OC, own: Own, face: TopoDS_Face, id: string): TopologyEntry {
   own(face);
