@@ -25,6 +25,26 @@ function nearSurface(n: number, seed: number): { points: Float64Array; normals: 
   return { points, normals };
 }
 
+/**
+ * The same kind of points in the order a deviation run meets them: along a candidate surface's
+ * tessellation (rings of a coarser sphere), each 1% off the surface. Consecutive queries are near
+ * each other, as consecutive samples of a mesh are.
+ */
+function alongSurface(n: number): Float64Array {
+  const rings = Math.round(Math.sqrt(n / 2));
+  const perRing = Math.ceil(n / rings);
+  const p = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const ring = Math.floor(i / perRing), k = i % perRing;
+    const theta = (Math.PI * (ring + 0.5)) / rings, phi = (2 * Math.PI * k) / perRing;
+    const r = RADIUS * (1 + 0.01 * Math.sin(7 * phi + 3 * theta));
+    p[3 * i] = r * Math.sin(theta) * Math.cos(phi);
+    p[3 * i + 1] = r * Math.sin(theta) * Math.sin(phi);
+    p[3 * i + 2] = r * Math.cos(theta);
+  }
+  return p;
+}
+
 /** Uniform points in the sphere's bounding box, as symmetric_difference_volume samples them. */
 function inBox(n: number, seed: number): Float64Array {
   const rnd = seededRandom(seed);
@@ -50,6 +70,12 @@ export const meshQueryCases: BenchCase[] = [
       const nearest = await time(() => {
         let s = 0;
         for (let i = 0; i < Q; i++) s += closestPoint(bvh, points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!, hit).distance;
+        return s;
+      }, { warmup: 1, runs: 3 });
+      const ordered = alongSurface(Q);
+      const nearestOrdered = await time(() => {
+        let s = 0;
+        for (let i = 0; i < Q; i++) s += closestPoint(bvh, ordered[3 * i]!, ordered[3 * i + 1]!, ordered[3 * i + 2]!, hit).distance;
         return s;
       }, { warmup: 1, runs: 3 });
       // The robust candidate set: triangles facing against the sample's normal are skipped. Inward
@@ -99,6 +125,7 @@ export const meshQueryCases: BenchCase[] = [
         deviationReferenceBuildMs: ref.medianMs,
         closestPointQueries: Q,
         closestPointPerSec: perSecond(Q, nearest.medianMs),
+        closestPointSurfaceOrderPerSec: perSecond(Q, nearestOrdered.medianMs),
         compatiblePointPerSec: perSecond(Q, compatible.medianMs),
         signedDeviationNearestPerSec: perSecond(Q, devNearest.medianMs),
         signedDeviationRobustPerSec: perSecond(Q, devRobust.medianMs),

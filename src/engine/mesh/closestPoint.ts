@@ -52,7 +52,7 @@ export function closestPoint(
   options: NearestOptions = {},
 ): MeshHit {
   const max = options.maxDistance ?? Infinity;
-  const slot = nearestSlot(bvh, px, py, pz, max * max, false, 0, 0, 0);
+  const slot = nearestSlot(bvh, px, py, pz, max * max, false, 0, 0, 0, target.slot);
   return writeHit(bvh, slot, px, py, pz, target);
 }
 
@@ -74,7 +74,7 @@ export function closestCompatiblePoint(
   options: NearestOptions = {},
 ): MeshHit {
   const max = options.maxDistance ?? Infinity;
-  const slot = nearestSlot(bvh, px, py, pz, max * max, true, nx, ny, nz);
+  const slot = nearestSlot(bvh, px, py, pz, max * max, true, nx, ny, nz, target.slot);
   return writeHit(bvh, slot, px, py, pz, target);
 }
 
@@ -108,6 +108,7 @@ function nearestSlot(
   nx: number,
   ny: number,
   nz: number,
+  hintSlot: number,
 ): number {
   if (bvh.nodeCount === 0) return -1;
   ensureStack(bvh);
@@ -115,9 +116,18 @@ function nearestSlot(
   const tri = bvh.slotCorners;
   let best = maxDistSq;
   let bestSlot = -1;
+  // Warm start: the previous query's triangle (a reused target) is usually near this one, and the
+  // distance to any real triangle is an upper bound, so the search stays exact and prunes sooner.
+  if (hintSlot >= 0 && hintSlot < bvh.slotTriangle.length && (!filtered || faces(tri, 9 * hintSlot, nx, ny, nz))) {
+    const d = closestPointOnTriangle(tri, 9 * hintSlot, px, py, pz, triOut);
+    if (d < best) {
+      best = d;
+      bestSlot = hintSlot;
+    }
+  }
   let sp = 0;
   let node = 0;
-  if (nodeDistanceSq(bvh, 0, px, py, pz) >= best) return -1;
+  if (nodeDistanceSq(bvh, 0, px, py, pz) >= best) return bestSlot;
   for (;;) {
     const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
     if (count > 0) {
