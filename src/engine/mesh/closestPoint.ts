@@ -127,7 +127,8 @@ function nearestSlot(
   }
   let sp = 0;
   let node = 0;
-  if (nodeDistanceSq(bvh, 0, px, py, pz) >= best) return bestSlot;
+  const cones = filtered ? normalBounds(bvh) : undefined;
+  if (nodeDistanceSq(bvh, 0, px, py, pz) >= best || (cones && !mayFace(cones, 0, nx, ny, nz))) return bestSlot;
   for (;;) {
     const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
     if (count > 0) {
@@ -143,8 +144,9 @@ function nearestSlot(
     } else {
       const left = node + 1;
       const right = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      const dl = nodeDistanceSq(bvh, left, px, py, pz);
-      const dr = nodeDistanceSq(bvh, right, px, py, pz);
+      // A subtree none of whose triangles can face the filter normal is as good as out of reach.
+      const dl = cones && !mayFace(cones, left, nx, ny, nz) ? Infinity : nodeDistanceSq(bvh, left, px, py, pz);
+      const dr = cones && !mayFace(cones, right, nx, ny, nz) ? Infinity : nodeDistanceSq(bvh, right, px, py, pz);
       const nearFirst = dl <= dr;
       const near = nearFirst ? left : right;
       const dn = nearFirst ? dl : dr;
@@ -299,11 +301,13 @@ export function someTriangleWithin(
   const r2 = radius * radius;
   const links = bvh.nodeLinks;
   const tri = bvh.slotCorners;
+  const cones = normal ? normalBounds(bvh) : undefined;
   let sp = 0;
   stackNode[sp++] = 0;
   while (sp > 0) {
     const node = stackNode[--sp]!;
     if (nodeDistanceSq(bvh, node, px, py, pz) > r2) continue;
+    if (cones && !mayFace(cones, node, normal![0], normal![1], normal![2])) continue;
     const c = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
     if (c === 0) {
       stackNode[sp++] = links[NODE_STRIDE * node + LINK_OFFSET]!;
@@ -329,4 +333,71 @@ export function someTriangleWithin(
     }
   }
   return false;
+}
+
+const normalBoundsCache = new WeakMap<TriangleBvh, Float64Array>();
+
+/**
+ * Per node, the box of its triangles' unit normals (min x y z, max x y z), built bottom-up on the
+ * first filtered query and kept with the BVH. With it the robust sign rule skips whole subtrees
+ * that face away (the near skin of a thin-walled scan) instead of testing them triangle by triangle.
+ */
+function normalBounds(bvh: TriangleBvh): Float64Array {
+  let nb = normalBoundsCache.get(bvh);
+  if (nb) return nb;
+  nb = new Float64Array(6 * bvh.nodeCount);
+  const links = bvh.nodeLinks;
+  const tri = bvh.slotCorners;
+  // Children are stored after their parent (left = node + 1, right > node): children first when walking back.
+  for (let node = bvh.nodeCount - 1; node >= 0; node--) {
+    const o = 6 * node;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
+    if (count > 0) {
+      const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
+      for (let sl = first; sl < first + count; sl++) {
+        const t = 9 * sl;
+        const ux = tri[t + 3]! - tri[t]!, uy = tri[t + 4]! - tri[t + 1]!, uz = tri[t + 5]! - tri[t + 2]!;
+        const vx = tri[t + 6]! - tri[t]!, vy = tri[t + 7]! - tri[t + 1]!, vz = tri[t + 8]! - tri[t + 2]!;
+        const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+        const len = Math.hypot(cx, cy, cz);
+        if (len === 0) continue; // a zero-area triangle never passes the facing test
+        const nx = cx / len, ny = cy / len, nz = cz / len;
+        if (nx < x0) x0 = nx;
+        if (nx > x1) x1 = nx;
+        if (ny < y0) y0 = ny;
+        if (ny > y1) y1 = ny;
+        if (nz < z0) z0 = nz;
+        if (nz > z1) z1 = nz;
+      }
+    } else {
+      const left = 6 * (node + 1), right = 6 * links[NODE_STRIDE * node + LINK_OFFSET]!;
+      x0 = Math.min(nb[left]!, nb[right]!);
+      y0 = Math.min(nb[left + 1]!, nb[right + 1]!);
+      z0 = Math.min(nb[left + 2]!, nb[right + 2]!);
+      x1 = Math.max(nb[left + 3]!, nb[right + 3]!);
+      y1 = Math.max(nb[left + 4]!, nb[right + 4]!);
+      z1 = Math.max(nb[left + 5]!, nb[right + 5]!);
+    }
+    nb[o] = x0;
+    nb[o + 1] = y0;
+    nb[o + 2] = z0;
+    nb[o + 3] = x1;
+    nb[o + 4] = y1;
+    nb[o + 5] = z1;
+  }
+  normalBoundsCache.set(bvh, nb);
+  return nb;
+}
+
+/**
+ * Whether some unit normal in the node's normal box can have a positive dot with n: the largest dot
+ * over the box, with a small margin for the rounding of normalised normals. An empty node (NaN or
+ * -Infinity) answers no.
+ */
+function mayFace(nb: Float64Array, node: number, nx: number, ny: number, nz: number): boolean {
+  const o = 6 * node;
+  const m =
+    (nx >= 0 ? nx * nb[o + 3]! : nx * nb[o]!) + (ny >= 0 ? ny * nb[o + 4]! : ny * nb[o + 1]!) + (nz >= 0 ? nz * nb[o + 5]! : nz * nb[o + 2]!);
+  return m > -1e-9 * (Math.abs(nx) + Math.abs(ny) + Math.abs(nz));
 }
