@@ -1,7 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import { Viewport, type ViewBody, type ViewDirection } from '../viewer/Viewport';
-import { clearPick, fitView, importFiles, openDemo, pickFace, selectBody, setHovered } from './actions';
+import { boundsOf, Viewport, type ViewBody, type ViewDirection, type ViewMarkers } from '../viewer/Viewport';
+import { AssemblyTree, nodeAt } from './AssemblyTree';
+import { BottomDock } from './BottomDock';
+import { DeviationPanel, HeatOverlay, signed } from './DeviationPanel';
+import { GraphPanel } from './GraphPanel';
+import { hoverValueStore, inspectStore, openDemoCompared, openFiles } from './inspect';
+import { clearPick, fitView, pickFace, selectBody, setHovered } from './actions';
 import { copyText } from './format';
 import { NoticeBar } from './NoticeBar';
 import { SelectionPanel } from './SelectionPanel';
@@ -46,7 +51,7 @@ function usePageDrop(): boolean {
       depth = 0;
       setDragging(false);
       const files = e.dataTransfer ? [...e.dataTransfer.files] : [];
-      if (files.length) void importFiles(files);
+      if (files.length) void openFiles(files);
     };
     window.addEventListener('dragenter', onEnter);
     window.addEventListener('dragover', onOver);
@@ -108,6 +113,7 @@ function ViewToolbar() {
   const showGrid = useScene((s) => s.showGrid);
   const showAxes = useScene((s) => s.showAxes);
   const hovered = useScene((s) => s.hovered);
+  const hoverValue = useStore(hoverValueStore, (s) => s);
   return (
     <>
       <div className="view-toolbar" role="toolbar" aria-label="View">
@@ -125,6 +131,12 @@ function ViewToolbar() {
       </div>
       <div className="hover-readout" aria-live="off" data-testid="hover-readout">
         {hovered ? `${hovered.bodyId} · face[${hovered.face}]` : 'Drag to orbit, right-drag to pan, wheel to zoom; click a face to pick it'}
+        {hovered && hoverValue && hoverValue.bodyId === hovered.bodyId && (
+          <span data-testid="hover-deviation">
+            {' · deviation '}
+            {Number.isNaN(hoverValue.value) ? 'ambiguous' : `${signed(hoverValue.value)} model units`}
+          </span>
+        )}
       </div>
     </>
   );
@@ -170,7 +182,7 @@ function EmptyState() {
         </p>
         <div className="empty-actions">
           <FilePicker label="Choose files…" />
-          <button type="button" className="button" onClick={() => void openDemo()} data-testid="open-demo">
+          <button type="button" className="button" onClick={() => void openDemoCompared()} data-testid="open-demo">
             Open the demo
           </button>
         </div>
@@ -192,6 +204,10 @@ export function App() {
   const showAxes = useScene((s) => s.showAxes);
   const picked = useScene((s) => s.picked);
   const hovered = useScene((s) => s.hovered);
+  const heat = useStore(inspectStore, (s) => s.heat);
+  const sections = useStore(inspectStore, (s) => s.sections);
+  const assembly = useStore(inspectStore, (s) => s.assembly);
+  const flyTo = useStore(inspectStore, (s) => s.flyTo);
   const empty = bodies.length === 0;
 
   const viewBodies = useMemo<ViewBody[]>(
@@ -209,11 +225,33 @@ export function App() {
             selected: b.bodyId === selectedId,
             hoveredFace: hovered?.bodyId === b.bodyId ? hovered.face : null,
             pickedFace,
+            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
+            glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered],
+    [bodies, selectedId, picked, hovered, heat, assembly],
   );
+
+  const markers = useMemo<ViewMarkers>(() => {
+    const out: ViewMarkers = {};
+    if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
+    if (sections) {
+      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).map((b) => b.mesh!.positions);
+      const bounds = boundsOf(meshes);
+      if (bounds) {
+        out.stations = {
+          axis: sections.axis,
+          coords: sections.result.sections.map((st) => st.axisCoord),
+          worst: sections.result.worstStation,
+          focused: sections.focused,
+          bounds,
+        };
+      }
+    }
+    if (assembly?.hovered) out.placement = nodeAt(assembly.tree, assembly.hovered)?.worldTransform;
+    return out;
+  }, [heat, sections, assembly, bodies, viewBodies]);
 
   return (
     <div className="app">
@@ -234,6 +272,7 @@ export function App() {
           </div>
         )}
         <BodyList />
+        <AssemblyTree />
       </aside>
       <main className="viewport" aria-label="3D view" data-testid="viewport">
         {empty ? (
@@ -251,17 +290,24 @@ export function App() {
                 void pickFace(bodyId, face);
               }}
               onHover={setHovered}
+              onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
+              markers={markers}
+              flyTo={flyTo}
               onMiss={() => {
                 clearPick();
               }}
             />
             <ViewToolbar />
+            <HeatOverlay />
             <SelectionPanel />
           </>
         )}
       </main>
+      {!empty && <BottomDock />}
       <aside className="right" aria-label="Inspector">
+        <DeviationPanel />
         <MetricsPanel />
+        <GraphPanel />
         <ToolPanel />
       </aside>
       {dragging && (

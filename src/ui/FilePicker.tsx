@@ -1,7 +1,7 @@
 import { useId, type ChangeEvent } from 'react';
-import { importFiles } from './actions';
+import { openFiles } from './inspect';
 
-export const ACCEPTED = '.step,.stp,.iges,.igs,.brep,.brp,.stl,.xbf';
+export const ACCEPTED = '.step,.stp,.iges,.igs,.brep,.brp,.stl,.xbf,.sqlite,.sqlite3,.db';
 
 /** A labelled file input; the chosen files are imported and the input is cleared for the next pick. */
 export function FilePicker({ label = 'Open files…' }: { label?: string }) {
@@ -9,7 +9,7 @@ export function FilePicker({ label = 'Open files…' }: { label?: string }) {
   const onChange = (e: ChangeEvent<HTMLInputElement>) => {
     const files = e.target.files ? [...e.target.files] : [];
     e.target.value = '';
-    if (files.length) void importFiles(files);
+    if (files.length) void openFiles(files);
   };
   return (
     <>

@@ -323,8 +323,8 @@ export function setHovered(bodyId: string, face: number | null): void {
 export const DEMO_FILES = ['part.brep', 'scan.stl'] as const;
 
 /** The built-in demo: a CAD part and a scan-like mesh of it, served from public/demo. */
-export async function openDemo(): Promise<void> {
-  await importUrls(DEMO_FILES.map((name) => `${import.meta.env.BASE_URL}demo/${name}`));
+export async function openDemo(): Promise<string[]> {
+  return importUrls(DEMO_FILES.map((name) => `${import.meta.env.BASE_URL}demo/${name}`));
 }
 
 /** Faces of a BREP body as query_topology lists them, asked once per body (the first pick). */

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { openDemo } from './actions';
+import { openDemoCompared } from './inspect';
 import { startEngine } from './session';
 import { parseShareHash } from './shareLink';
 import { installTestApi } from './testApi';
@@ -22,7 +22,7 @@ installTestApi();
 startEngine();
 void loadManifests().catch(() => undefined);
 if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);
-else if (wantsDemo()) void openDemo();
+else if (wantsDemo()) void openDemoCompared();
 // A share link pasted into the address bar of an open page applies too.
 window.addEventListener('hashchange', () => {
   if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);

@@ -3,6 +3,8 @@ import type { KernelState } from '../workers/client';
 import { crashWorkerForTest, keptFiles, killWorkerForTest } from './session';
 import { engineStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type PickedFace, type ToolCall } from './stores';
 import { shareLink } from './toolActions';
+import { drawnGeometries } from '../viewer/BodyMesh';
+import { inspectStore } from './inspect';
 
 /**
  * What end-to-end tests read from the page (`window.__brepscope`): app state, not pixels. Every
@@ -31,6 +33,28 @@ export interface BrepscopeTestApi {
   hovered(): { bodyId: string; face: number } | null;
   /** The share link the page would copy now, or why there is none. */
   shareLink(): { ok: true; url: string } | { ok: false; reason: string };
+  /**
+   * The deviation review: heat-map state and the drawn body's colour attribute classified per vertex
+   * (proud: red clearly above blue; shy: blue clearly above red; the rest neutral or grey).
+   */
+  heatmap(): {
+    status: string;
+    fromBodyId: string;
+    toBodyId: string;
+    range: number;
+    tolerance: number;
+    signedVertices: number;
+    ambiguousVertices: number;
+    worstPoint: number[] | null;
+    colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
+  } | null;
+  /** cross_section_compare's stations as drawn: count, worst, focused, images received. */
+  sections(): { stations: number; worst: number | null; focused: number | null; images: number } | null;
+  assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
+  /** Graph panel: the validate state and the last SQLite export's size and first 16 bytes. */
+  graph(): { validate: string | null; isValid: boolean | null; lastExport: { bodyId: string; size: number; head: string } | null; query: string | null };
+  /** How many camera flights were asked for (the worst point button). */
+  flights(): number;
   /** Terminates the worker without an event, as an out-of-memory kill would; the page restores. */
   killWorker(): void;
   /** Throws an uncaught error inside the worker: detected through the worker's error event. */
@@ -70,6 +94,52 @@ export function installTestApi(): void {
     picked: () => sceneStore.getState().picked,
     hovered: () => sceneStore.getState().hovered,
     shareLink,
+    heatmap: () => {
+      const h = inspectStore.getState().heat;
+      if (!h) return null;
+      const attr = drawnGeometries.get(h.fromBodyId)?.getAttribute('color');
+      let colorAttribute = null;
+      if (attr) {
+        const a = attr.array as Float32Array;
+        let proud = 0, shy = 0, other = 0;
+        for (let i = 0; i + 2 < a.length; i += 3) {
+          const d = a[i]! - a[i + 2]!;
+          if (d > 0.15) proud++;
+          else if (d < -0.15) shy++;
+          else other++;
+        }
+        colorAttribute = { vertices: attr.count, proud, shy, other };
+      }
+      return {
+        status: h.status,
+        fromBodyId: h.fromBodyId,
+        toBodyId: h.toBodyId,
+        range: h.range,
+        tolerance: h.tolerance,
+        signedVertices: h.signedVertices,
+        ambiguousVertices: h.ambiguousVertices,
+        worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
+        colorAttribute,
+      };
+    },
+    sections: () => {
+      const s = inspectStore.getState().sections;
+      return s ? { stations: s.result.sections.length, worst: s.result.worstStation, focused: s.focused, images: Object.keys(s.images).length } : null;
+    },
+    assembly: () => {
+      const a = inspectStore.getState().assembly;
+      return a ? { source: a.source, bodyId: a.bodyId, hovered: a.hovered, rootChildren: a.tree.children.length } : null;
+    },
+    graph: () => {
+      const g = inspectStore.getState().graph;
+      return {
+        validate: g.validate?.status ?? null,
+        isValid: g.validate?.result?.isValid ?? null,
+        lastExport: g.lastExport ?? null,
+        query: g.query?.status ?? null,
+      };
+    },
+    flights: () => inspectStore.getState().flyTo?.token ?? 0,
     killWorker: killWorkerForTest,
     crashWorker: crashWorkerForTest,
   };

@@ -7,6 +7,13 @@ import { sceneStore, toolStore, type ToolCall, type ToolOutputFile } from './sto
 
 let manifestsLoading: Promise<ToolManifest[]> | undefined;
 
+/** Told of every finished panel run (inspection views pick up their tool's results here). */
+const resultListeners: ((call: ToolCall) => void)[] = [];
+
+export function onPanelResult(listener: (call: ToolCall) => void): void {
+  resultListeners.push(listener);
+}
+
 /** The registry's tools (name, description, category, JSON Schema), asked once from the worker. */
 export function loadManifests(): Promise<ToolManifest[]> {
   manifestsLoading ??= call((c) => c.api.listTools()).then(
@@ -102,6 +109,7 @@ export async function runFromPanel(tool: string, args: unknown): Promise<ToolCal
     lastRun: result.ok ? { tool, args } : s.lastRun,
   }));
   sceneStore.setState({ lastToolResult: result });
+  for (const l of resultListeners) l(result);
   return result;
 }
 

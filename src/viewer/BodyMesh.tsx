@@ -1,8 +1,9 @@
-import type { ThreeEvent } from '@react-three/fiber';
+import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { useEffect, useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, type Mesh } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh } from 'three';
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
 import type { DisplayMesh } from '../engine';
+import { interpolate } from './interpolate';
 
 export interface ViewBody {
   bodyId: string;
@@ -15,13 +16,27 @@ export interface ViewBody {
   hoveredFace: number | null;
   /** Face or triangle index picked by a click, to highlight. */
   pickedFace: number | null;
+  /** Heat map: linear-RGB colour per display vertex (replaces the body colour while set). */
+  vertexColors?: Float32Array | undefined;
+  /** Heat map: signed deviation per display vertex (NaN ambiguous), read under the cursor. */
+  vertexValues?: Float32Array | undefined;
+  /** Drawn with a glow (an assembly node hovered in the tree). */
+  glow?: boolean | undefined;
 }
+
+/** The geometries on screen by bodyId, for the test API (it reads the colour attribute back). */
+export const drawnGeometries = new Map<string, BufferGeometry>();
+
+const triangle = new Triangle();
+const bary = new Vector3();
 
 interface BodyMeshProps {
   body: ViewBody;
   /** A click on the body: its face index (BREP: faceIds of the triangle; mesh: the triangle). */
   onPick?: ((bodyId: string, face: number) => void) | undefined;
   onHover?: ((bodyId: string, face: number | null) => void) | undefined;
+  /** The interpolated vertex value under the cursor (heat maps); null when the cursor leaves. */
+  onHoverValue?: ((bodyId: string, value: number | null) => void) | undefined;
 }
 
 /** The face a triangle belongs to: BREP meshes carry faceIds; for a mesh body each triangle is a face. */
@@ -62,7 +77,7 @@ function FaceHighlight({ geometry, mesh, face, color, opacity }: { geometry: Buf
  * (built in indirect mode, so triangle order and thus faceIds stay as the engine sent them) keeps
  * picking and hover cheap on large scans.
  */
-export function BodyMesh({ body, onPick, onHover }: BodyMeshProps) {
+export function BodyMesh({ body, onPick, onHover, onHoverValue }: BodyMeshProps) {
   const geometry = useMemo(() => {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
@@ -73,7 +88,21 @@ export function BodyMesh({ body, onPick, onHover }: BodyMeshProps) {
     return g;
   }, [body.mesh]);
 
-  useEffect(() => () => geometry.dispose(), [geometry]);
+  useEffect(() => {
+    drawnGeometries.set(body.bodyId, geometry);
+    return () => {
+      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
+      geometry.dispose();
+    };
+  }, [geometry, body.bodyId]);
+
+  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
+    else geometry.deleteAttribute('color');
+    invalidate();
+  }, [geometry, colors, invalidate]);
 
   const faceAt = (e: ThreeEvent<PointerEvent | MouseEvent>): number | null => (e.faceIndex === undefined || e.faceIndex === null ? null : faceOfTriangle(body.mesh, e.faceIndex));
 
@@ -87,6 +116,16 @@ export function BodyMesh({ body, onPick, onHover }: BodyMeshProps) {
   const onPointerMove = (e: ThreeEvent<PointerEvent>) => {
     e.stopPropagation();
     onHover?.(body.bodyId, faceAt(e));
+    const values = body.vertexValues;
+    if (values && onHoverValue && e.face) {
+      const p = body.mesh.positions;
+      const { a, b, c } = e.face;
+      triangle.a.set(p[3 * a]!, p[3 * a + 1]!, p[3 * a + 2]!);
+      triangle.b.set(p[3 * b]!, p[3 * b + 1]!, p[3 * b + 2]!);
+      triangle.c.set(p[3 * c]!, p[3 * c + 1]!, p[3 * c + 2]!);
+      // The hit point is in world space; bodies are drawn untransformed, so it is also mesh space.
+      if (triangle.getBarycoord(e.point, bary)) onHoverValue(body.bodyId, interpolate(values, a, b, c, bary.x, bary.y, bary.z));
+    }
   };
 
   const transparent = body.opacity < 0.999;
@@ -96,16 +135,22 @@ export function BodyMesh({ body, onPick, onHover }: BodyMeshProps) {
         geometry={geometry}
         onClick={onClick}
         onPointerMove={onPointerMove}
-        onPointerOut={() => onHover?.(body.bodyId, null)}
+        onPointerOut={() => {
+          onHover?.(body.bodyId, null);
+          onHoverValue?.(body.bodyId, null);
+        }}
         name={body.bodyId}
         ref={(m: Mesh | null) => {
           if (m) m.raycast = acceleratedRaycast;
         }}
       >
         <meshStandardMaterial
-          color={body.color}
-          emissive={body.selected ? '#2a4d8f' : '#000000'}
-          emissiveIntensity={body.selected ? 0.25 : 0}
+          // Recreated when vertex colours come or go: the shader is compiled with or without them.
+          key={colors ? 'heat' : 'plain'}
+          vertexColors={!!colors}
+          color={colors ? '#ffffff' : body.color}
+          emissive={body.glow ? '#e07b00' : body.selected && !colors ? '#2a4d8f' : '#000000'}
+          emissiveIntensity={body.glow ? 0.45 : body.selected && !colors ? 0.25 : 0}
           metalness={0.1}
           roughness={0.65}
           flatShading={body.kind === 'mesh'}

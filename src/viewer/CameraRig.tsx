@@ -18,7 +18,17 @@ const DIRECTIONS: Record<Exclude<ViewDirection, 'current'>, Vector3> = {
   bottom: new Vector3(0, -1e-4, -1).normalize(),
 };
 
+/** A point to fly the camera to; a new token starts a new flight. */
+export interface FlyTarget {
+  point: readonly [number, number, number];
+  token: number;
+}
+
+/** Flight duration in milliseconds. */
+const FLY_MS = 600;
+
 interface CameraRigProps {
+  flyTo: FlyTarget | null;
   bounds: ViewBounds | null;
   /** Changing this number fits the camera to `bounds` again, looking along `direction`. */
   fitToken: number;
@@ -29,7 +39,7 @@ interface CameraRigProps {
  * Orbit controls (three's OrbitControls: left drag orbits, right drag pans, wheel zooms; no damping
  * so the demand frame loop stays idle) and a camera fit to the bounds whenever `fitToken` changes.
  */
-export function CameraRig({ bounds, fitToken, direction }: CameraRigProps) {
+export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps) {
   const camera = useThree((s) => s.camera);
   const domElement = useThree((s) => s.gl.domElement);
   const invalidate = useThree((s) => s.invalidate);
@@ -74,6 +84,31 @@ export function CameraRig({ bounds, fitToken, direction }: CameraRigProps) {
     // Fit on request only (fitToken) or with new controls: new bounds alone, e.g. a body hidden,
     // must not move the camera.
   }, [fitToken, controls]);
+
+  // Flies to the point: the view keeps its direction and closes in to a quarter of the scene's radius.
+  useEffect(() => {
+    if (!controls || !flyTo) return;
+    const fromTarget = controls.target.clone();
+    const fromPos = camera.position.clone();
+    const toTarget = new Vector3(...flyTo.point);
+    const dir = fromPos.clone().sub(fromTarget).normalize();
+    const distance = Math.max((bounds?.radius ?? 1) * 0.6, 1e-6);
+    const toPos = toTarget.clone().addScaledVector(dir, distance);
+    const start = performance.now();
+    let frame = 0;
+    const step = () => {
+      const t = Math.min(1, (performance.now() - start) / FLY_MS);
+      const e = t * t * (3 - 2 * t);
+      controls.target.lerpVectors(fromTarget, toTarget, e);
+      camera.position.lerpVectors(fromPos, toPos, e);
+      controls.update();
+      invalidate();
+      if (t < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+    // A new token starts a flight; nothing else does.
+  }, [flyTo?.token, controls]);
 
   return null;
 }

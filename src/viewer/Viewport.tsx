@@ -2,10 +2,13 @@ import { Canvas } from '@react-three/fiber';
 import { useRef } from 'react';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
-import { CameraRig, type ViewDirection } from './CameraRig';
+import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
+import { Markers, type ViewMarkers } from './Overlays';
 
 export type { ViewBody } from './BodyMesh';
-export type { ViewDirection } from './CameraRig';
+export type { FlyTarget, ViewDirection } from './CameraRig';
+export type { StationPlanes, ViewMarkers } from './Overlays';
+export { boundsOf } from './bounds';
 
 /** The viewport background; e2e tests count pixels that differ from it. */
 export const VIEWPORT_BACKGROUND = '#e9edf2';
@@ -19,6 +22,9 @@ interface ViewportProps {
   onPick?: (bodyId: string, face: number) => void;
   onHover?: (bodyId: string, face: number | null) => void;
   onMiss?: () => void;
+  onHoverValue?: (bodyId: string, value: number | null) => void;
+  markers?: ViewMarkers;
+  flyTo?: FlyTarget | null;
 }
 
 /** A grid under the scene on its lowest z, in round steps, and the world axes at the origin. */
@@ -57,7 +63,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onMiss }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onMiss, onHoverValue, markers, flyTo }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
@@ -74,9 +80,10 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       <directionalLight position={[-2, 1, -1]} intensity={0.5} />
       {bounds && <Guides bounds={bounds} showGrid={showGrid} showAxes={showAxes} />}
       {bodies.map((b) => (
-        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} />
+        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} />
       ))}
-      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} />
+      {markers && <Markers markers={markers} bounds={bounds} />}
+      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
     </Canvas>
   );
 }

@@ -22,6 +22,8 @@ import {
 import { createBrowserKernelLoader } from '../engine/kernel/loadBrowserKernel';
 import sqlWasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
 import { graphSqliteBytes } from '../engine/graph/commands';
+import { queryGraphSqlite, type GraphQueryResult } from '../engine/graph/graphSqlite';
+import { graphValidate, type GraphValidateResult } from '../engine/graph/graphValidate';
 import { getSqlJs, setSqlJsLoader } from '../engine/graph/sqlJs';
 import { buildTopologyGraph } from '../engine/graph/topologyGraph';
 import { kernelShape } from '../engine/scene/facetShape';
@@ -168,6 +170,29 @@ const api = {
       const oc = await getKernel();
       const bytes = graphSqliteBytes(await getSqlJs(), buildTopologyGraph(oc, kernelShape(oc, body)), body.source ?? body.name);
       return Comlink.transfer({ ok: true, result: bytes }, [bytes.buffer as ArrayBuffer]);
+    } catch (e) {
+      return fail(e);
+    }
+  },
+
+  /**
+   * graph-validate's health record for a scene body (docs/graph.md), on the body's own shape (an STL
+   * as its facet compound). Self-intersection runs as the command's default ('auto': small shapes only).
+   */
+  async graphValidate(bodyId: string): Promise<Outcome<GraphValidateResult>> {
+    try {
+      const body = engine.scene.get(bodyId);
+      const oc = await getKernel();
+      return { ok: true, result: graphValidate(oc, kernelShape(oc, body), { selfIntersection: 'auto' }) };
+    } catch (e) {
+      return fail(e);
+    }
+  },
+
+  /** graph-query on the bytes of a graph database (a dropped .sqlite file); needs no kernel. */
+  async graphQuery(name: string, bytes: Uint8Array): Promise<Outcome<GraphQueryResult>> {
+    try {
+      return { ok: true, result: queryGraphSqlite(await getSqlJs(), bytes, name) };
     } catch (e) {
       return fail(e);
     }
