@@ -335,23 +335,26 @@ export function someTriangleWithin(
   return false;
 }
 
-const normalBoundsCache = new WeakMap<TriangleBvh, Float64Array>();
+const normalBoundsCache = new WeakMap<TriangleBvh, Int8Array>();
+/** Normal bounds are kept in 1/127 steps, rounded outward: 6 bytes a node stay in cache where doubles would not. */
+const Q = 127;
 
 /**
  * Per node, the box of its triangles' unit normals (min x y z, max x y z), built bottom-up on the
  * first filtered query and kept with the BVH. With it the robust sign rule skips whole subtrees
  * that face away (the near skin of a thin-walled scan) instead of testing them triangle by triangle.
  */
-function normalBounds(bvh: TriangleBvh): Float64Array {
+function normalBounds(bvh: TriangleBvh): Int8Array {
   let nb = normalBoundsCache.get(bvh);
   if (nb) return nb;
-  nb = new Float64Array(6 * bvh.nodeCount);
+  nb = new Int8Array(6 * bvh.nodeCount);
   const links = bvh.nodeLinks;
   const tri = bvh.slotCorners;
   // Children are stored after their parent (left = node + 1, right > node): children first when walking back.
   for (let node = bvh.nodeCount - 1; node >= 0; node--) {
     const o = 6 * node;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    // An empty box (min above max) for a node of zero-area triangles only: it can never face anything.
+    let x0 = Q, y0 = Q, z0 = Q, x1 = -Q, y1 = -Q, z1 = -Q;
     const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
     if (count > 0) {
       const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
@@ -362,13 +365,13 @@ function normalBounds(bvh: TriangleBvh): Float64Array {
         const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
         const len = Math.hypot(cx, cy, cz);
         if (len === 0) continue; // a zero-area triangle never passes the facing test
-        const nx = cx / len, ny = cy / len, nz = cz / len;
-        if (nx < x0) x0 = nx;
-        if (nx > x1) x1 = nx;
-        if (ny < y0) y0 = ny;
-        if (ny > y1) y1 = ny;
-        if (nz < z0) z0 = nz;
-        if (nz > z1) z1 = nz;
+        const k = Q / len;
+        x0 = Math.min(x0, Math.floor(cx * k));
+        x1 = Math.max(x1, Math.ceil(cx * k));
+        y0 = Math.min(y0, Math.floor(cy * k));
+        y1 = Math.max(y1, Math.ceil(cy * k));
+        z0 = Math.min(z0, Math.floor(cz * k));
+        z1 = Math.max(z1, Math.ceil(cz * k));
       }
     } else {
       const left = 6 * (node + 1), right = 6 * links[NODE_STRIDE * node + LINK_OFFSET]!;
@@ -379,25 +382,23 @@ function normalBounds(bvh: TriangleBvh): Float64Array {
       y1 = Math.max(nb[left + 4]!, nb[right + 4]!);
       z1 = Math.max(nb[left + 5]!, nb[right + 5]!);
     }
-    nb[o] = x0;
-    nb[o + 1] = y0;
-    nb[o + 2] = z0;
-    nb[o + 3] = x1;
-    nb[o + 4] = y1;
-    nb[o + 5] = z1;
+    // Rounding outward can step past 127 only by float noise; clamping keeps the box containing the normals.
+    nb[o] = Math.max(-Q, x0);
+    nb[o + 1] = Math.max(-Q, y0);
+    nb[o + 2] = Math.max(-Q, z0);
+    nb[o + 3] = Math.min(Q, x1);
+    nb[o + 4] = Math.min(Q, y1);
+    nb[o + 5] = Math.min(Q, z1);
   }
   normalBoundsCache.set(bvh, nb);
   return nb;
 }
 
 /**
- * Whether some unit normal in the node's normal box can have a positive dot with n: the largest dot
- * over the box, with a small margin for the rounding of normalised normals. An empty node (NaN or
- * -Infinity) answers no.
+ * Whether some unit normal in the node's normal box can have a positive dot with n: the largest
+ * dot over the box. The box was rounded outward, so "no" is safe. An empty box answers no.
  */
-function mayFace(nb: Float64Array, node: number, nx: number, ny: number, nz: number): boolean {
+function mayFace(nb: Int8Array, node: number, nx: number, ny: number, nz: number): boolean {
   const o = 6 * node;
-  const m =
-    (nx >= 0 ? nx * nb[o + 3]! : nx * nb[o]!) + (ny >= 0 ? ny * nb[o + 4]! : ny * nb[o + 1]!) + (nz >= 0 ? nz * nb[o + 5]! : nz * nb[o + 2]!);
-  return m > -1e-9 * (Math.abs(nx) + Math.abs(ny) + Math.abs(nz));
+  return (nx >= 0 ? nx * nb[o + 3]! : nx * nb[o]!) + (ny >= 0 ? ny * nb[o + 4]! : ny * nb[o + 1]!) + (nz >= 0 ? nz * nb[o + 5]! : nz * nb[o + 2]!) > 0;
 }
