@@ -37,6 +37,37 @@ async function drawnPointNearCentre(page: Page): Promise<{ x: number; y: number 
   return p;
 }
 
+/** Page points of edge-line pixels (dark, grey), nearest the canvas centre first. */
+async function edgePixelsNearCentre(page: Page, count: number): Promise<{ x: number; y: number }[]> {
+  return page.evaluate((n) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="viewport"] canvas');
+    if (!canvas) throw new Error('no canvas');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d');
+    if (!ctx) throw new Error('no 2d context');
+    ctx.drawImage(canvas, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const found: { x: number; y: number; d: number }[] = [];
+    for (let y = 0; y < height; y += 2) {
+      for (let x = 0; x < width; x += 2) {
+        const i = (y * width + x) * 4;
+        const r = data[i]!, g = data[i + 1]!, b = data[i + 2]!;
+        // Edge lines are #1d222b: dark and grey; shaded faces keep their hue.
+        if (Math.max(r, g, b) < 80 && Math.max(r, g, b) - Math.min(r, g, b) < 30) found.push({ x, y, d: Math.hypot(x - width / 2, y - height / 2) });
+      }
+    }
+    found.sort((p, q) => p.d - q.d);
+    const rect = canvas.getBoundingClientRect();
+    // Spread the picks out: one every 10 candidates.
+    return found
+      .filter((_, i) => i % 10 === 0)
+      .slice(0, n)
+      .map((p) => ({ x: rect.left + (p.x / width) * rect.width, y: rect.top + (p.y / height) * rect.height }));
+  }, count);
+}
+
 async function chooseTool(page: Page, name: string): Promise<void> {
   await page.getByTestId('tool-select').selectOption(name);
   await expect(page.getByTestId('tool-form')).toHaveAttribute('data-tool', name);
@@ -139,6 +170,43 @@ test('drop, tools from generated forms, pick, cancel and kill recovery, bad file
     await shot(page, testInfo, '05-picked-face');
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('pick-panel')).toHaveCount(0);
+  });
+
+  await test.step('edges are drawn; a click on an edge picks edge[N] with its query_topology entry; Edges toggles them', async () => {
+    await expect.poll(async () => (await app(page, 'edgeSegments')).screw ?? 0).toBeGreaterThan(0);
+    expect((await app(page, 'edgeSegments')).shape).toBeUndefined();
+    await expect(page.getByRole('button', { name: 'Edges' })).toHaveAttribute('aria-pressed', 'true');
+    const candidates = await edgePixelsNearCentre(page, 20);
+    expect(candidates.length).toBeGreaterThan(0);
+    let onEdge: { x: number; y: number } | null = null;
+    for (const c of candidates) {
+      await page.mouse.move(c.x, c.y);
+      await page.waitForTimeout(150);
+      if ((await app(page, 'hovered'))?.entity === 'edge') {
+        onEdge = c;
+        break;
+      }
+    }
+    expect(onEdge, 'a drawn edge pixel hovers an edge').not.toBeNull();
+    const hovered = await app(page, 'hovered');
+    expect(hovered).toMatchObject({ bodyId: 'screw', entity: 'edge', index: expect.any(Number) });
+    await expect(page.getByTestId('hover-readout')).toContainText(`screw · edge[${hovered!.index}]`);
+    await page.mouse.click(onEdge!.x, onEdge!.y);
+    await expect(page.getByTestId('pick-panel')).toHaveAttribute('data-entity', 'edge');
+    const id = await page.getByTestId('pick-id').textContent();
+    expect(id).toMatch(/^edge\[\d+\]$/);
+    await expect.poll(async () => (await app(page, 'picked'))?.status).toBe('done');
+    const picked = await app(page, 'picked');
+    expect(picked).toMatchObject({ bodyId: 'screw', entity: 'edge', id });
+    expect(picked?.entry).toMatchObject({ id, curveType: expect.any(String), length: expect.any(Number) });
+    await expect(page.getByTestId('pick-panel')).toContainText('curveType');
+    await shot(page, testInfo, '05b-picked-edge');
+    // Edges off: no lines, the picked edge goes; on again by its key.
+    await page.getByRole('button', { name: 'Edges' }).click();
+    await expect.poll(async () => (await app(page, 'edgeSegments')).screw).toBeUndefined();
+    await expect(page.getByTestId('pick-panel')).toHaveCount(0);
+    await page.keyboard.press('e');
+    await expect.poll(async () => (await app(page, 'edgeSegments')).screw ?? 0).toBeGreaterThan(0);
     await page.locator('[data-body-id="shape"] input[type="checkbox"]').check();
     await page.getByRole('button', { name: 'Grid' }).click();
     await page.getByRole('button', { name: 'Axes' }).click();

@@ -9,5 +9,7 @@ export { getKernel, setKernelLoader, kernelStatus, onKernelStatus } from './kern
 export type { KernelStatus } from './kernel';
 export { displayMesh } from './scene/tessellation';
 export type { DisplayMesh } from './scene/tessellation';
+export { displayEdges } from './scene/displayEdges';
+export type { DisplayEdges } from './scene/displayEdges';
 export { deviationHeatmap } from './tools/deviationHeatmap';
 export type { HeatmapData, HeatmapOptions } from './tools/deviationHeatmap';

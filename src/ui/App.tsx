@@ -6,7 +6,7 @@ import { BottomDock } from './BottomDock';
 import { DeviationPanel, HeatOverlay, signed } from './DeviationPanel';
 import { GraphPanel } from './GraphPanel';
 import { hoverValueStore, inspectStore, openDemoCompared, openFiles } from './inspect';
-import { clearPick, fitView, pickFace, selectBody, setHovered } from './actions';
+import { clearPick, fitView, pickEdge, pickFace, selectBody, setHovered } from './actions';
 import { copyText } from './format';
 import { NoticeBar } from './NoticeBar';
 import { SelectionPanel } from './SelectionPanel';
@@ -67,7 +67,7 @@ function usePageDrop(): boolean {
   return dragging;
 }
 
-/** Keys: F fit, 1 front, 3 right, 7 top, 0 iso, G grid, A axes; Escape cancels a run, else clears the pick and selection. */
+/** Keys: F fit, 1 front, 3 right, 7 top, 0 iso, G grid, A axes, E edges; Escape cancels a run, else clears the pick and selection. */
 function useKeys(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -85,6 +85,7 @@ function useKeys(): void {
         fitView(view);
       } else if (e.key === 'g' || e.key === 'G') sceneStore.setState((s) => ({ showGrid: !s.showGrid }));
       else if (e.key === 'a' || e.key === 'A') sceneStore.setState((s) => ({ showAxes: !s.showAxes }));
+      else if (e.key === 'e' || e.key === 'E') toggleEdges();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -108,10 +109,18 @@ const VIEW_BUTTONS: { label: string; key: string; direction: ViewDirection }[] =
   { label: 'Iso', key: '0', direction: 'iso' },
 ];
 
+/** Edges on or off; a hovered or picked edge goes with them (it could not be seen or clicked). */
+function toggleEdges(): void {
+  const { showEdges, hovered, picked } = sceneStore.getState();
+  sceneStore.setState({ showEdges: !showEdges, ...(showEdges && hovered?.entity === 'edge' ? { hovered: null } : {}) });
+  if (showEdges && picked?.entity === 'edge') clearPick();
+}
+
 /** View buttons over the 3D view (each with its key), grid and axes toggles, the hovered face. */
 function ViewToolbar() {
   const showGrid = useScene((s) => s.showGrid);
   const showAxes = useScene((s) => s.showAxes);
+  const showEdges = useScene((s) => s.showEdges);
   const hovered = useScene((s) => s.hovered);
   const hoverValue = useStore(hoverValueStore, (s) => s);
   return (
@@ -128,9 +137,12 @@ function ViewToolbar() {
         <button type="button" className="button small" aria-pressed={showAxes} onClick={() => sceneStore.setState({ showAxes: !showAxes })} title="Axes (A)" aria-keyshortcuts="A">
           Axes
         </button>
+        <button type="button" className="button small" aria-pressed={showEdges} onClick={toggleEdges} title="Edges (E)" aria-keyshortcuts="E">
+          Edges
+        </button>
       </div>
       <div className="hover-readout" aria-live="off" data-testid="hover-readout">
-        {hovered ? `${hovered.bodyId} · face[${hovered.face}]` : 'Drag to orbit, right-drag to pan, wheel to zoom; click a face to pick it'}
+        {hovered ? `${hovered.bodyId} · ${hovered.entity}[${hovered.index}]` : 'Drag to orbit, right-drag to pan, wheel to zoom; click a face or an edge to pick it'}
         {hovered && hoverValue && hoverValue.bodyId === hovered.bodyId && (
           <span data-testid="hover-deviation">
             {' · deviation '}
@@ -202,6 +214,7 @@ export function App() {
   const direction = useScene((s) => s.viewDirection);
   const showGrid = useScene((s) => s.showGrid);
   const showAxes = useScene((s) => s.showAxes);
+  const showEdges = useScene((s) => s.showEdges);
   const picked = useScene((s) => s.picked);
   const hovered = useScene((s) => s.hovered);
   const heat = useStore(inspectStore, (s) => s.heat);
@@ -214,7 +227,8 @@ export function App() {
     () =>
       bodies.flatMap((b) => {
         if (!b.mesh || !b.visible) return [];
-        const pickedFace = picked?.bodyId === b.bodyId ? Number(/\d+/.exec(picked.id)?.[0]) : null;
+        const pickedIndex = picked?.bodyId === b.bodyId ? Number(/\d+/.exec(picked.id)?.[0]) : null;
+        const hoveredHere = hovered?.bodyId === b.bodyId ? hovered : null;
         return [
           {
             bodyId: b.bodyId,
@@ -223,14 +237,17 @@ export function App() {
             color: b.color,
             opacity: b.opacity,
             selected: b.bodyId === selectedId,
-            hoveredFace: hovered?.bodyId === b.bodyId ? hovered.face : null,
-            pickedFace,
+            hoveredFace: hoveredHere?.entity === 'face' ? hoveredHere.index : null,
+            pickedFace: picked?.entity === 'face' ? pickedIndex : null,
+            edges: showEdges ? b.edges : undefined,
+            hoveredEdge: hoveredHere?.entity === 'edge' ? hoveredHere.index : null,
+            pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
             ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges],
   );
 
   const markers = useMemo<ViewMarkers>(() => {
@@ -289,7 +306,12 @@ export function App() {
                 selectBody(bodyId);
                 void pickFace(bodyId, face);
               }}
-              onHover={setHovered}
+              onHover={(bodyId, face) => setHovered(bodyId, face, 'face')}
+              onPickEdge={(bodyId, edge) => {
+                selectBody(bodyId);
+                void pickEdge(bodyId, edge);
+              }}
+              onHoverEdge={(bodyId, edge) => setHovered(bodyId, edge, 'edge')}
               onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
               markers={markers}
               flyTo={flyTo}

@@ -2,22 +2,22 @@ import { clearPick } from './actions';
 import { ValueTree } from './ValueTree';
 import { useScene } from './useStores';
 
-/** The picked face: its id and its query_topology entry. */
+/** The picked face or edge: its id and its query_topology entry. */
 export function SelectionPanel() {
   const picked = useScene((s) => s.picked);
   const kind = useScene((s) => s.bodies.find((b) => b.bodyId === s.picked?.bodyId)?.summary.kind);
   if (!picked) return null;
   return (
-    <section className="panel pick-panel" aria-label="Picked face" data-testid="pick-panel" data-face-id={picked.id} data-body-id={picked.bodyId}>
+    <section className="panel pick-panel" aria-label={`Picked ${picked.entity}`} data-testid="pick-panel" data-entity={picked.entity} data-face-id={picked.id} data-body-id={picked.bodyId}>
       <div className="panel-head">
         <h2>
           Picked · {picked.bodyId} <code data-testid="pick-id">{picked.id}</code>
         </h2>
-        <button type="button" className="icon-button" aria-label="Clear the picked face" onClick={clearPick}>
+        <button type="button" className="icon-button" aria-label={`Clear the picked ${picked.entity}`} onClick={clearPick}>
           ×
         </button>
       </div>
-      {kind === 'mesh' && <p className="hint">A mesh body has one face per triangle: face[N] is triangle N.</p>}
+      {kind === 'mesh' && picked.entity === 'face' && <p className="hint">A mesh body has one face per triangle: face[N] is triangle N.</p>}
       {picked.status === 'loading' && <p className="hint">Asking query_topology…</p>}
       {picked.status === 'failed' && picked.error && (
         <p className="error" role="alert">

@@ -1,8 +1,8 @@
-import type { BodySummary, DisplayMesh } from '../engine';
+import type { BodySummary, DisplayEdges, DisplayMesh } from '../engine';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { Outcome } from '../workers/client';
 import { call, forget, isKernelAbort, keep, replaceWorker, reserveWorkerName, setSessionListeners, WorkerLost } from './session';
-import { nextColor, sceneStore, type BodyEntry, type MetricsState, type PendingImport, type SceneState, type ShownError, type ToolCall, type UiOutcome } from './stores';
+import { nextColor, sceneStore, type BodyEntry, type HoveredEntity, type MetricsState, type PendingImport, type SceneState, type ShownError, type ToolCall, type UiOutcome } from './stores';
 
 let keyCounter = 0;
 let colorCounter = 0;
@@ -59,7 +59,10 @@ function dropBodies(bodyIds: readonly string[]): void {
       hovered: s.hovered && bodyIds.includes(s.hovered.bodyId) ? null : s.hovered,
     };
   });
-  for (const id of bodyIds) faceEntries.delete(id);
+  for (const id of bodyIds) {
+    faceEntries.delete(id);
+    edgeEntries.delete(id);
+  }
 }
 
 function setPending(key: number, patch: Partial<PendingImport>): void {
@@ -245,6 +248,15 @@ export async function importBytes(
     } catch (e) {
       updateBody(summary.bodyId, { meshError: lostError(e) });
     }
+    // Edge lines come after the faces (the body is drawn meanwhile); without them edges are not pickable.
+    if (summary.kind === 'brep') {
+      try {
+        const edges: Outcome<DisplayEdges> = await call((c) => c.api.displayEdges(summary.bodyId) as Promise<Outcome<DisplayEdges>>);
+        if (edges.ok) updateBody(summary.bodyId, { edges: edges.result });
+      } catch {
+        // A lost worker: the body keeps its faces; the restore does not re-fetch display data.
+      }
+    }
     return summary.bodyId;
   } finally {
     reservedIds.delete(bodyId);
@@ -252,7 +264,7 @@ export async function importBytes(
   }
 }
 
-function updateBody(bodyId: string, patch: Partial<Pick<BodyEntry, 'mesh' | 'meshError' | 'visible' | 'color' | 'opacity'>>): void {
+function updateBody(bodyId: string, patch: Partial<Pick<BodyEntry, 'mesh' | 'meshError' | 'edges' | 'visible' | 'color' | 'opacity'>>): void {
   sceneStore.setState((s) => ({ bodies: s.bodies.map((b) => (b.bodyId === bodyId ? { ...b, ...patch } : b)) }));
 }
 
@@ -311,12 +323,13 @@ export function fitView(direction: SceneState['viewDirection'] = 'current'): voi
   sceneStore.setState((s) => ({ fitToken: s.fitToken + 1, viewDirection: direction }));
 }
 
-export function setHovered(bodyId: string, face: number | null): void {
+/** The face or edge under the cursor (`index` null: the cursor left that body's faces or edges). */
+export function setHovered(bodyId: string, index: number | null, entity: HoveredEntity['entity'] = 'face'): void {
   const h = sceneStore.getState().hovered;
-  if (face === null) {
-    if (h?.bodyId === bodyId) sceneStore.setState({ hovered: null });
-  } else if (!h || h.bodyId !== bodyId || h.face !== face) {
-    sceneStore.setState({ hovered: { bodyId, face } });
+  if (index === null) {
+    if (h?.bodyId === bodyId && h.entity === entity) sceneStore.setState({ hovered: null });
+  } else if (!h || h.bodyId !== bodyId || h.entity !== entity || h.index !== index) {
+    sceneStore.setState({ hovered: { bodyId, entity, index } });
   }
 }
 
@@ -327,39 +340,50 @@ export async function openDemo(): Promise<string[]> {
   return importUrls(DEMO_FILES.map((name) => `${import.meta.env.BASE_URL}demo/${name}`));
 }
 
-/** Faces of a BREP body as query_topology lists them, asked once per body (the first pick). */
+/** Faces and edges of a BREP body as query_topology lists them, asked once per body (the first pick). */
 const faceEntries = new Map<string, Promise<UiOutcome<unknown[]>>>();
+const edgeEntries = new Map<string, Promise<UiOutcome<unknown[]>>>();
 
 /**
  * Shows the picked face (`face[N]`: a BREP face from the display mesh's faceIds, or an STL
  * triangle) with its query_topology entry.
  */
-export async function pickFace(bodyId: string, index: number): Promise<void> {
+export function pickFace(bodyId: string, index: number): Promise<void> {
+  return pickEntity(bodyId, 'face', index);
+}
+
+/** Shows the picked BREP edge (`edge[N]`, from the display edges' edgeIds) with its query_topology entry. */
+export function pickEdge(bodyId: string, index: number): Promise<void> {
+  return pickEntity(bodyId, 'edge', index);
+}
+
+async function pickEntity(bodyId: string, entity: 'face' | 'edge', index: number): Promise<void> {
   const body = sceneStore.getState().bodies.find((b) => b.bodyId === bodyId);
   if (!body) return;
-  const id = `face[${index}]`;
-  sceneStore.setState({ picked: { bodyId, id, status: 'loading' } });
+  const id = `${entity}[${index}]`;
+  sceneStore.setState({ picked: { bodyId, entity, id, status: 'loading' } });
   let outcome: UiOutcome<unknown[]>;
   if (body.summary.kind === 'brep') {
-    let all = faceEntries.get(bodyId);
+    const cache = entity === 'face' ? faceEntries : edgeEntries;
+    let all = cache.get(bodyId);
     if (!all) {
-      all = runTool<unknown[]>('query_topology', { bodyId, entity: 'face' });
-      faceEntries.set(bodyId, all);
+      all = runTool<unknown[]>('query_topology', { bodyId, entity });
+      cache.set(bodyId, all);
     }
     outcome = await all;
-    if (!outcome.ok) faceEntries.delete(bodyId);
+    if (!outcome.ok) cache.delete(bodyId);
   } else {
     // A mesh has a face per triangle: ask only for the first index + 1.
-    outcome = await runTool<unknown[]>('query_topology', { bodyId, entity: 'face', limit: index + 1 });
+    outcome = await runTool<unknown[]>('query_topology', { bodyId, entity, limit: index + 1 });
   }
   const still = sceneStore.getState().picked;
   if (!still || still.bodyId !== bodyId || still.id !== id) return;
   if (!outcome.ok) {
-    sceneStore.setState({ picked: { bodyId, id, status: 'failed', error: outcome.error } });
+    sceneStore.setState({ picked: { bodyId, entity, id, status: 'failed', error: outcome.error } });
     return;
   }
   const entry = outcome.result.find((e) => (e as { id?: unknown }).id === id);
-  sceneStore.setState({ picked: { bodyId, id, status: 'done', entry } });
+  sceneStore.setState({ picked: { bodyId, entity, id, status: 'done', entry } });
 }
 
 export function clearPick(): void {

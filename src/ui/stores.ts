@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla';
-import type { BodySummary, DisplayMesh, ToolManifest } from '../engine';
+import type { BodySummary, DisplayEdges, DisplayMesh, ToolManifest } from '../engine';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { KernelState } from '../workers/client';
 import type { FormValues } from './schemaForm';
@@ -17,6 +17,8 @@ export interface BodyEntry {
   /** Undefined until the worker sends the triangles. */
   mesh?: DisplayMesh;
   meshError?: ShownError;
+  /** BREP bodies: the edges as line segments, once the worker sends them. */
+  edges?: DisplayEdges;
 }
 
 /** A file on its way into the scene. */
@@ -81,14 +83,22 @@ export interface ToolRun {
   message?: string;
 }
 
-/** The face (BREP) or triangle (mesh) picked in the viewport, with its query_topology entry. */
+/** The face (BREP) or triangle (mesh), or the BREP edge, picked in the viewport, with its query_topology entry. */
 export interface PickedFace {
   bodyId: string;
-  /** face[N]: for a mesh body N is the triangle index. */
+  entity: 'face' | 'edge';
+  /** face[N] (for a mesh body N is the triangle index) or edge[N]. */
   id: string;
   status: 'loading' | 'done' | 'failed';
   entry?: unknown;
   error?: ShownError;
+}
+
+/** What the cursor is over: a face (BREP face or mesh triangle) or a BREP edge. */
+export interface HoveredEntity {
+  bodyId: string;
+  entity: 'face' | 'edge';
+  index: number;
 }
 
 export interface SceneState {
@@ -104,9 +114,11 @@ export interface SceneState {
   viewDirection: 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
   showGrid: boolean;
   showAxes: boolean;
+  /** BREP edges drawn (and pickable). */
+  showEdges: boolean;
   picked: PickedFace | null;
-  /** The face under the cursor. */
-  hovered: { bodyId: string; face: number } | null;
+  /** The face or edge under the cursor. */
+  hovered: HoveredEntity | null;
 }
 
 export const sceneStore = createStore<SceneState>()(() => ({
@@ -120,6 +132,7 @@ export const sceneStore = createStore<SceneState>()(() => ({
   viewDirection: 'current',
   showGrid: true,
   showAxes: true,
+  showEdges: true,
   picked: null,
   hovered: null,
 }));

@@ -1,9 +1,9 @@
 import type { BodySummary } from '../engine';
 import type { KernelState } from '../workers/client';
 import { crashWorkerForTest, keptFiles, killWorkerForTest } from './session';
-import { engineStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type PickedFace, type ToolCall } from './stores';
+import { engineStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCall } from './stores';
 import { shareLink } from './toolActions';
-import { drawnGeometries } from '../viewer/BodyMesh';
+import { drawnEdgeSegments, drawnGeometries } from '../viewer/BodyMesh';
 import { inspectStore } from './inspect';
 
 /**
@@ -29,8 +29,11 @@ export interface BrepscopeTestApi {
   engine(): { generation: number; restoring: boolean; notices: EngineNotice[] };
   /** BodyIds whose files the page keeps for a restore, in import order. */
   keptBodies(): string[];
+  /** The picked face or edge (entity, id face[N] / edge[N]) with its query_topology entry. */
   picked(): PickedFace | null;
-  hovered(): { bodyId: string; face: number } | null;
+  hovered(): HoveredEntity | null;
+  /** Edge line segments on screen by bodyId (BREP bodies with edges shown). */
+  edgeSegments(): Record<string, number>;
   /** The share link the page would copy now, or why there is none. */
   shareLink(): { ok: true; url: string } | { ok: false; reason: string };
   /**
@@ -93,6 +96,7 @@ export function installTestApi(): void {
     keptBodies: () => keptFiles().map((f) => f.bodyId),
     picked: () => sceneStore.getState().picked,
     hovered: () => sceneStore.getState().hovered,
+    edgeSegments: () => Object.fromEntries(drawnEdgeSegments),
     shareLink,
     heatmap: () => {
       const h = inspectStore.getState().heat;

@@ -1,9 +1,12 @@
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh } from 'three';
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
-import type { DisplayMesh } from '../engine';
+import type { DisplayEdges, DisplayMesh } from '../engine';
+import { EdgeLines, occluders } from './EdgeLines';
 import { interpolate } from './interpolate';
+
+export { drawnEdgeSegments } from './EdgeLines';
 
 export interface ViewBody {
   bodyId: string;
@@ -16,6 +19,10 @@ export interface ViewBody {
   hoveredFace: number | null;
   /** Face or triangle index picked by a click, to highlight. */
   pickedFace: number | null;
+  /** BREP bodies: the edge lines to draw and pick (undefined: none, or edges switched off). */
+  edges?: DisplayEdges | undefined;
+  hoveredEdge?: number | null;
+  pickedEdge?: number | null;
   /** Heat map: linear-RGB colour per display vertex (replaces the body colour while set). */
   vertexColors?: Float32Array | undefined;
   /** Heat map: signed deviation per display vertex (NaN ambiguous), read under the cursor. */
@@ -37,6 +44,9 @@ interface BodyMeshProps {
   onHover?: ((bodyId: string, face: number | null) => void) | undefined;
   /** The interpolated vertex value under the cursor (heat maps); null when the cursor leaves. */
   onHoverValue?: ((bodyId: string, value: number | null) => void) | undefined;
+  /** A click within a few pixels of a visible edge: its edge index (edge[N]); wins over the face under it. */
+  onPickEdge?: ((bodyId: string, edge: number) => void) | undefined;
+  onHoverEdge?: ((bodyId: string, edge: number | null) => void) | undefined;
 }
 
 /** The face a triangle belongs to: BREP meshes carry faceIds; for a mesh body each triangle is a face. */
@@ -77,7 +87,7 @@ function FaceHighlight({ geometry, mesh, face, color, opacity }: { geometry: Buf
  * (built in indirect mode, so triangle order and thus faceIds stay as the engine sent them) keeps
  * picking and hover cheap on large scans.
  */
-export function BodyMesh({ body, onPick, onHover, onHoverValue }: BodyMeshProps) {
+export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHoverEdge }: BodyMeshProps) {
   const geometry = useMemo(() => {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
@@ -129,6 +139,16 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue }: BodyMeshProps)
   };
 
   const transparent = body.opacity < 0.999;
+  const meshRef = useRef<Mesh | null>(null);
+  useEffect(() => {
+    // Opaque bodies hide the edges behind them from edge picking (their lines are hidden by depth).
+    const m = meshRef.current;
+    if (!m || transparent) return;
+    occluders.add(m);
+    return () => {
+      occluders.delete(m);
+    };
+  }, [transparent, geometry]);
   return (
     <group>
       <mesh
@@ -141,6 +161,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue }: BodyMeshProps)
         }}
         name={body.bodyId}
         ref={(m: Mesh | null) => {
+          meshRef.current = m;
           if (m) m.raycast = acceleratedRaycast;
         }}
       >
@@ -158,8 +179,23 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue }: BodyMeshProps)
           transparent={transparent}
           opacity={body.opacity}
           depthWrite={!transparent}
+          // Faces pushed back a little in depth, so the edge lines on them are not z-fighting.
+          polygonOffset
+          polygonOffsetFactor={1}
+          polygonOffsetUnits={1}
         />
       </mesh>
+      {body.edges && (
+        <EdgeLines
+          bodyId={body.bodyId}
+          edges={body.edges}
+          radius={geometry.boundingSphere?.radius ?? 1}
+          hoveredEdge={body.hoveredEdge ?? null}
+          pickedEdge={body.pickedEdge ?? null}
+          onPickEdge={onPickEdge}
+          onHoverEdge={onHoverEdge}
+        />
+      )}
       {body.pickedFace !== null && <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.pickedFace} color="#f28e2b" opacity={0.75} />}
       {body.hoveredFace !== null && body.hoveredFace !== body.pickedFace && (
         <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.hoveredFace} color="#ffd166" opacity={0.55} />

@@ -21,6 +21,9 @@ interface ViewportProps {
   showAxes: boolean;
   onPick?: (bodyId: string, face: number) => void;
   onHover?: (bodyId: string, face: number | null) => void;
+  /** A BREP edge clicked (within a few pixels of its line; wins over the face under it). */
+  onPickEdge?: (bodyId: string, edge: number) => void;
+  onHoverEdge?: (bodyId: string, edge: number | null) => void;
   onMiss?: () => void;
   onHoverValue?: (bodyId: string, value: number | null) => void;
   markers?: ViewMarkers;
@@ -63,7 +66,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onMiss, onHoverValue, markers, flyTo }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
@@ -80,7 +83,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       <directionalLight position={[-2, 1, -1]} intensity={0.5} />
       {bounds && <Guides bounds={bounds} showGrid={showGrid} showAxes={showAxes} />}
       {bodies.map((b) => (
-        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} />
+        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} onPickEdge={onPickEdge} onHoverEdge={onHoverEdge} />
       ))}
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />

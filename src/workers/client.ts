@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { EngineApi, KernelState, Outcome } from './engine.worker';
 
 export type { EngineApi, KernelState, Outcome } from './engine.worker';
-export type { HeatmapData, HeatmapOptions } from '../engine';
+export type { DisplayEdges, HeatmapData, HeatmapOptions } from '../engine';
 
 /** The one place the app constructs a Worker: the engine (scene, tools, kernel) runs in it. */
 export interface EngineClient {

@@ -3,6 +3,7 @@ import wasmUrl from 'opencascade.js/dist/opencascade.full.wasm?url';
 import {
   BrepscopeError,
   deviationHeatmap,
+  displayEdges,
   displayMesh,
   Engine,
   getKernel,
@@ -10,6 +11,7 @@ import {
   onKernelStatus,
   setKernelLoader,
   toErrorPayload,
+  type DisplayEdges,
   type DisplayMesh,
   type ErrorPayload,
   type FileAccess,
@@ -145,6 +147,17 @@ const api = {
       const buffers: ArrayBuffer[] = [mesh.positions.buffer, mesh.indices.buffer];
       if (mesh.faceIds) buffers.push(mesh.faceIds.buffer);
       return Comlink.transfer({ ok: true, result: mesh }, buffers);
+    } catch (e) {
+      return fail(e);
+    }
+  },
+
+  /** A BREP body's edges as line segments with their edge[N] per segment (empty for meshes); transferred. */
+  async displayEdges(bodyId: string): Promise<Outcome<DisplayEdges>> {
+    try {
+      const body = engine.scene.get(bodyId);
+      const edges = displayEdges(body.kind === 'brep' ? await getKernel() : undefined, body);
+      return Comlink.transfer({ ok: true, result: edges }, [edges.positions.buffer, edges.edgeIds.buffer]);
     } catch (e) {
       return fail(e);
     }
