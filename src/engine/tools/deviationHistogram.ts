@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
-import { defaultDeflection, deviationReference, kernelFor, measureDirected, Pacer, signModeSchema, surfaceMesh, surfaceSamples } from './deviationSupport';
+import { comparedSurfaces, deviationReference, measureDirected, Pacer, signModeSchema, surfaceSamples } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -52,12 +52,7 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const from = ctx.scene.get(args.fromBodyId);
-    const reference = ctx.scene.get(args.referenceBodyId);
-    const oc = await kernelFor(ctx, [from, reference]);
-    const deflection = args.deflection ?? defaultDeflection(oc, from);
-    const fromMesh = surfaceMesh(oc, from, deflection);
-    const refMesh = surfaceMesh(oc, reference, deflection);
+    const { from, reference, deflection, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
     const samples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
     const d = await measureDirected(samples, deviationReference(refMesh), args.signMode, new Pacer(ctx), 'histogram');
     const n = samples.count;

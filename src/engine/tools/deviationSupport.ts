@@ -252,3 +252,15 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
     ambiguousFraction: (n - signedCount) / n,
   };
 }
+
+/**
+ * The common start of every deviation tool: both bodies, the kernel when a BREP is involved, the
+ * deflection (default 0.5% of the from-body's box diagonal) and both surfaces at that deflection.
+ */
+export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined) {
+  const from = ctx.scene.get(fromBodyId);
+  const reference = ctx.scene.get(referenceBodyId);
+  const oc = await kernelFor(ctx, [from, reference]);
+  const deflection = deflectionArg ?? defaultDeflection(oc, from);
+  return { from, reference, oc, deflection, fromMesh: surfaceMesh(oc, from, deflection), refMesh: surfaceMesh(oc, reference, deflection) };
+}

@@ -3,14 +3,12 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { TriMesh } from '../mesh/TriMesh';
 import { defineTool } from './defineTool';
 import {
-  defaultDeflection,
+  comparedSurfaces,
   deviationReference,
   directedRecord,
-  kernelFor,
   measureDirected,
   Pacer,
   signModeSchema,
-  surfaceMesh,
   surfaceSamples,
   type DirectedDeviation,
   type DirectedRecord,
@@ -56,12 +54,7 @@ export const measureDeviation = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const from = ctx.scene.get(args.fromBodyId);
-    const to = ctx.scene.get(args.toBodyId);
-    const oc = await kernelFor(ctx, [from, to]);
-    const deflection = args.deflection ?? defaultDeflection(oc, from);
-    const fromMesh = surfaceMesh(oc, from, deflection);
-    const toMesh = surfaceMesh(oc, to, deflection);
+    const { from, reference: to, deflection, fromMesh, refMesh: toMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
     const fromSamples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
     const toSamples = surfaceSamples(toMesh, args.maxSamples, to.bodyId);
     const pacer = new Pacer(ctx);

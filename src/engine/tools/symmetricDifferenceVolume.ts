@@ -6,7 +6,7 @@ import { windingNumber } from '../mesh/windingNumber';
 import type { Body } from '../scene/Body';
 import { INTEGRATION_EPS, isClosedShape } from './computeMetrics';
 import { defineTool } from './defineTool';
-import { defaultDeflection, fastWinding, kernelFor, meshBoxOf, Pacer, surfaceMesh } from './deviationSupport';
+import { comparedSurfaces, fastWinding, meshBoxOf, Pacer } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 
 /** A point is classified when its winding number is within this of an integer (origin: 0.25). */
@@ -61,12 +61,7 @@ export const symmetricDifferenceVolume = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const from = ctx.scene.get(args.fromBodyId);
-    const reference = ctx.scene.get(args.referenceBodyId);
-    const oc = await kernelFor(ctx, [from, reference]);
-    const deflection = args.deflection ?? defaultDeflection(oc, from);
-    const fromMesh = surfaceMesh(oc, from, deflection);
-    const refMesh = surfaceMesh(oc, reference, deflection);
+    const { from, reference, oc, deflection, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
     const fwA = fastWinding(fromMesh);
     const fwB = fastWinding(refMesh);
 
