@@ -65,14 +65,19 @@ function rebuild(oc: OC, own: Own, builder: BRep_Builder, shape: TopoDS_Shape): 
   copy.Location_2(own(new oc.TopLoc_Location_1()), false);
   copy.Orientation_2(oc.TopAbs_Orientation.TopAbs_FORWARD as never);
   let kept = 0;
-  for (const it = own(new oc.TopoDS_Iterator_2(shape, false, false)); it.More(); it.Next()) {
-    const child = rebuild(oc, own, builder, own(it.Value()));
-    if (!child) continue;
-    builder.Add(copy, own(child));
-    kept++;
+  try {
+    for (const it = own(new oc.TopoDS_Iterator_2(shape, false, false)); it.More(); it.Next()) {
+      const child = rebuild(oc, own, builder, own(it.Value()));
+      if (!child) continue;
+      builder.Add(copy, own(child));
+      kept++;
+    }
+    copy.Location_2(own(shape.Location_1()), false);
+    copy.Orientation_2(shape.Orientation_1());
+  } catch (e) {
+    copy.delete();
+    throw e;
   }
-  copy.Location_2(own(shape.Location_1()), false);
-  copy.Orientation_2(shape.Orientation_1());
   if (kept > 0) return copy;
   copy.delete();
   return undefined;

@@ -13,19 +13,25 @@ export function facetShape(oc: OC, body: MeshBody): TopoDS_Shape {
   body.facetShape = withKernel(oc, (own) => {
     const builder = own(new oc.BRep_Builder());
     const compound = new oc.TopoDS_Compound();
-    builder.MakeCompound(compound);
-    const point = (v: number) => own(new oc.gp_Pnt_3(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
-    for (let t = 0; t < idx.length; t += 3) {
-      const a = idx[t]!, b = idx[t + 1]!, c = idx[t + 2]!;
-      if (a === b || b === c || a === c) continue;
-      withKernel(oc, (inner) => {
-        const polygon = inner(new oc.BRepBuilderAPI_MakePolygon_3(point(a), point(b), point(c), true));
-        if (!polygon.IsDone()) return;
-        const face = inner(new oc.BRepBuilderAPI_MakeFace_15(inner(polygon.Wire()), true));
-        if (face.IsDone()) builder.Add(compound, inner(face.Face()));
-      });
+    try {
+      builder.MakeCompound(compound);
+      for (let t = 0; t < idx.length; t += 3) {
+        const a = idx[t]!, b = idx[t + 1]!, c = idx[t + 2]!;
+        if (a === b || b === c || a === c) continue;
+        // Each triangle frees its own points, wire and face: a big mesh never holds them all at once.
+        withKernel(oc, (inner) => {
+          const point = (v: number) => inner(new oc.gp_Pnt_3(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
+          const polygon = inner(new oc.BRepBuilderAPI_MakePolygon_3(point(a), point(b), point(c), true));
+          if (!polygon.IsDone()) return;
+          const face = inner(new oc.BRepBuilderAPI_MakeFace_15(inner(polygon.Wire()), true));
+          if (face.IsDone()) builder.Add(compound, inner(face.Face()));
+        });
+      }
+      return compound;
+    } catch (e) {
+      compound.delete();
+      throw e;
     }
-    return compound;
   });
   return body.facetShape;
 }
