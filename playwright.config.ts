@@ -36,7 +36,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }], ['./e2e/noSkipReporter.ts']] : [['list'], ['./e2e/noSkipReporter.ts']],
   use: {
     ...devices['Desktop Chrome'],
     baseURL: `http://localhost:${PORT}${SUB_PATH}`,

@@ -9,5 +9,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // CI fails on any skipped test (src/test/noSkipReporter.ts) and on a stray `.only`.
+    reporters: ['default', './src/test/noSkipReporter.ts'],
+    allowOnly: !process.env.CI,
   },
 });

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cylinder } from '../src/engine/mesh/generators';
 import { addShapeBody } from '../src/engine/scene/addShapeBody';
 import { writeBinaryStl } from '../src/engine/scene/import/stl';
@@ -9,8 +8,9 @@ import type { CrossSectionResult } from '../src/engine/tools/crossSectionCompare
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
 import { makeCylinder } from '../src/test/kernelShapes';
 import { peakRssMb, round, time, type BenchCase } from './harness';
+import { dataPath } from '../src/test/data';
 
-const CRANK = fileURLToPath(new URL('../../shared/data/occt/CrankArm.brep', import.meta.url));
+const CRANK = dataPath('occt/CrankArm.brep');
 
 /** A capped cylinder skin r = 50, h = 200: 2 x 1000 x 500 + 2 x 1000 = 1,002,000 triangles. */
 const scanMesh = () => cylinder({ radius: 50, height: 200, segments: 1000, stacks: 500, caps: true });

@@ -8,9 +8,10 @@ import { parseStl, writeBinaryStl } from '../src/engine/scene/import/stl';
 import type { MetricsResult } from '../src/engine/tools/computeMetrics';
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
 import { maxRssMb, peakRssMb, round, time, type BenchCase } from './harness';
+import { dataPath } from '../src/test/data';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const BOTTLE = fileURLToPath(new URL('../../shared/data/occt/bottle.brep', import.meta.url));
+const BOTTLE = dataPath('occt/bottle.brep');
 
 /** Runs in a fresh `node` so that every sample is a cold start: glue import, then init(). */
 const KERNEL_START_SCRIPT = `

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { graphMl } from '../src/engine/graph/graphMl';
 import { jsonChunks } from '../src/engine/graph/jsonChunks';
@@ -6,8 +5,9 @@ import { buildTopologyGraph } from '../src/engine/graph/topologyGraph';
 import { readBrepShape } from '../src/engine/scene/import/brep';
 import { nodeKernel } from '../src/node/nodeEngine';
 import { maxRssMb, round, time, type BenchCase } from './harness';
+import { dataPath } from '../src/test/data';
 
-const CRANK = fileURLToPath(new URL('../../shared/data/occt/CrankArm.brep', import.meta.url));
+const CRANK = dataPath('occt/CrankArm.brep');
 
 /** graph-ml on CrankArm.brep at the default sampling (16 x 16 per face, 32 per edge); target <= 2 s after the kernel is loaded. */
 export const graphCases: BenchCase[] = [

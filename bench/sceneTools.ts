@@ -1,13 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { getTessellation } from '../src/engine/scene/tessellation';
 import { writeBinaryStl } from '../src/engine/scene/import/stl';
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
 import { peakRssMb, round, time, type BenchCase } from './harness';
+import { dataPath } from '../src/test/data';
 
-const data = (p: string) => fileURLToPath(new URL(`../../shared/data/${p}`, import.meta.url));
-const CRANK = data('occt/CrankArm.brep');
-const AS1 = data('cax-if/as1_pe_203.stp');
-const BOTTLE = data('occt/bottle.brep');
+const CRANK = dataPath('occt/CrankArm.brep');
+const AS1 = dataPath('cax-if/as1_pe_203.stp');
+const BOTTLE = dataPath('occt/bottle.brep');
 
 /** Median ms of each scene tool on CrankArm.brep and the AS1 assembly (kernel loaded, bodies imported). */
 async function sceneToolTimes(): Promise<Record<string, unknown>> {

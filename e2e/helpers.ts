@@ -4,7 +4,8 @@ import type { Page, TestInfo } from '@playwright/test';
 import type { BrepscopeTestApi } from '../src/ui/testApi';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
-export const DATA = path.resolve(ROOT, '../shared/data/occt');
+/** The project's own real CAD files (test-data/README.md). */
+export const DATA = path.resolve(ROOT, 'test-data/occt');
 
 /** The viewport's clear colour (src/viewer/Viewport.tsx VIEWPORT_BACKGROUND). */
 const BACKGROUND = [0xe9, 0xed, 0xf2] as const;

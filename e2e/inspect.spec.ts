@@ -173,7 +173,7 @@ test('deviation review of the demo: heat map, legend, stats, histogram, worst po
 test('assembly tree of as1_pe_203.stp: inspect_assembly by file name, expand and collapse by keyboard and mouse, hover highlights', async ({ page }, testInfo) => {
   const consoleErrors = watchConsole(page);
   await page.goto('./');
-  const bytes = readFileSync(path.resolve(ROOT, '../shared/data/cax-if/as1_pe_203.stp'));
+  const bytes = readFileSync(path.resolve(ROOT, 'test-data/cax-if/as1_pe_203.stp'));
   await dropFiles(page, [{ name: 'as1_pe_203.stp', bytes }]);
   await expect.poll(() => app(page, 'drawnBodies'), { timeout: 120_000 }).toEqual(['as1_pe_203']);
   await chooseTool(page, 'inspect_assembly');

@@ -5,8 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { BrepscopeTestApi } from '../src/ui/testApi';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const STL = path.resolve(ROOT, '../shared/data/occt/shape.stl');
-const STEP = path.resolve(ROOT, '../shared/data/occt/screw.step');
+const STL = path.resolve(ROOT, 'test-data/occt/shape.stl');
+const STEP = path.resolve(ROOT, 'test-data/occt/screw.step');
 
 /** The viewport's clear colour (src/viewer/Viewport.tsx VIEWPORT_BACKGROUND). */
 const BACKGROUND = [0xe9, 0xed, 0xf2] as const;

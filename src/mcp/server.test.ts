@@ -12,6 +12,7 @@ import { createSurface } from '../engine/render/canvas';
 import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 import { TOOLS } from '../engine/tools/registry';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { dataPath } from '../test/data';
 import { makeBox } from '../test/kernelShapes';
 import { MAX_IMAGES, imageContents } from './server';
 
@@ -143,7 +144,7 @@ describe('brepscope MCP server over stdio', () => {
 
   it('a tool that writes a PNG returns it as image content after the JSON (deviation_histogram outputPath)', async () => {
     for (const [bodyId, file] of [['sh1', 'sh1.stl'], ['shape', 'shape.stl']]) {
-      expect((await call('import_file', { path: fileURLToPath(new URL(`../../../shared/data/occt/${file}`, import.meta.url)), bodyId })).isError).toBeFalsy();
+      expect((await call('import_file', { path: dataPath(`occt/${file}`), bodyId })).isError).toBeFalsy();
     }
     const outputPath = join(dir, 'histogram.png');
     const result = await call('deviation_histogram', { fromBodyId: 'sh1', referenceBodyId: 'shape', outputPath });
@@ -157,7 +158,7 @@ describe('brepscope MCP server over stdio', () => {
   });
 
   it('stdout carries protocol messages only, even when the kernel prints (IGES import)', async () => {
-    const hammer = await call('import_file', { path: fileURLToPath(new URL('../../../shared/data/occt/hammer.iges', import.meta.url)), bodyId: 'hammer' });
+    const hammer = await call('import_file', { path: dataPath('occt/hammer.iges'), bodyId: 'hammer' });
     expect(hammer.isError).toBeFalsy();
     // A stray stdout line reaches the client transport's onerror; the kernel did print, to stderr.
     expect(transportErrors.map((e) => e.message)).toEqual([]);

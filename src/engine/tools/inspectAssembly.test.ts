@@ -1,15 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { makeAssemblyFiles } from '../../test/assemblyFixture';
+import { dataPath } from '../../test/data';
 import { makeBox } from '../../test/kernelShapes';
 import type { AssemblyNode, Matrix4 } from './inspectAssembly';
 
-const AS1 = resolve(process.cwd(), '../shared/data/cax-if/as1_pe_203.stp');
+const AS1 = dataPath('cax-if/as1_pe_203.stp');
 const I: Matrix4 = [
   [1, 0, 0, 0],
   [0, 1, 0, 0],

@@ -1,14 +1,13 @@
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { dataPath } from '../../test/data';
 import { compoundOf, makeBox, shellWithout } from '../../test/kernelShapes';
 import type { BodyValidation } from './validateGeometry';
 
-const DATA = resolve(process.cwd(), '../shared/data');
 
 let oc: OC;
 let engine: Engine;
@@ -70,7 +69,7 @@ describe('validate_geometry', () => {
   });
 
   it('shared data: face.brep is an open face (free edges, a warning); shell1.brep and wedge_ok.brep as documented', async () => {
-    await engine.run('import_file', { path: `${DATA}/occt/face.brep`, bodyId: 'face' });
+    await engine.run('import_file', { path: dataPath('occt/face.brep'), bodyId: 'face' });
     const face = await validate('face');
     expect(face.valid).toBe(true);
     expect(kinds(face)).toEqual(['freeEdge']);
@@ -78,14 +77,14 @@ describe('validate_geometry', () => {
 
     // shell1: 99 faces, 224 edges, a valid open shell (BRepCheck passes). Its self-intersection check
     // takes tens of seconds, so it is left to the benchmark; here the checker and free-edge analysis.
-    await engine.run('import_file', { path: `${DATA}/occt/shell1.brep`, bodyId: 'shell1' });
+    await engine.run('import_file', { path: dataPath('occt/shell1.brep'), bodyId: 'shell1' });
     const shell = await validate('shell1', false);
     expect(shell.valid).toBe(true);
     expect(kinds(shell)).toEqual(['freeEdge', 'openShell']);
     expect(shell.issues.every((i) => i.severity === 'warning')).toBe(true);
     expect(shell.issues.every((i) => i.entities.every((id) => /^(edge|shell)\[\d+\]$/.test(id)))).toBe(true);
 
-    await engine.run('import_file', { path: `${DATA}/occt/wedge_ok.brep`, bodyId: 'wedge' });
+    await engine.run('import_file', { path: dataPath('occt/wedge_ok.brep'), bodyId: 'wedge' });
     expect(await validate('wedge')).toEqual({ bodyId: 'wedge', valid: true, issues: [] });
   });
 
