@@ -8,7 +8,7 @@ export default class NoSkipReporter implements Reporter {
     if (result.status === 'skipped') this.skipped.push(test.titlePath().join(' > '));
   }
 
-  onEnd(result: FullResult): { status?: FullResult['status'] } | undefined {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.skipped.length === 0) return undefined;
     const list = this.skipped.map((s) => `  - ${s}`).join('\n');
     process.stderr.write(`\nnoSkipReporter: ${this.skipped.length} e2e test(s) skipped${process.env.CI ? ', which CI does not allow' : ' (CI would fail)'}:\n${list}\n`);
