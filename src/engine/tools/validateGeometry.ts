@@ -18,13 +18,13 @@ const schema = z.strictObject({
   checkSelfIntersection: z
     .boolean()
     .default(true)
-    .describe('Run the self-intersection check (BRepAlgoAPI_Check), the costly part: seconds to a minute on a few hundred faces'),
+    .describe('Run the self-intersection check of each solid (BRepAlgoAPI_Check) and the interference check between solids (General Fuse), the costly part: seconds to a minute on a few hundred faces'),
 });
 
 export const validateGeometry = defineTool({
   name: 'validate_geometry',
   description:
-    'Topology and geometry validation per body: BRepCheck statuses per sub-shape (open shells, bad orientation, invalid curves on surfaces ...), free edges, small edges and faces, self-intersection (BRepAlgoAPI_Check); for STL bodies open, non-manifold and inconsistently wound edges and degenerate triangles. valid is false when any issue has severity error. With bodyId: {bodyId, valid, issues}; without: {valid, bodies: [...]}.',
+    'Topology and geometry validation per body: BRepCheck statuses per sub-shape (open shells, bad orientation, invalid curves on surfaces ...), free edges, small edges and faces, self-intersection of each solid (BRepAlgoAPI_Check, an error), interference between different solids of the body (an assembly\'s touching or overlapping parts: a warning listing the pairs and whether they touch or overlap); for STL bodies open, non-manifold and inconsistently wound edges and degenerate triangles. valid is false when any issue has severity error. With bodyId: {bodyId, valid, issues}; without: {valid, bodies: [...]}.',
   category: 'scene',
   schema,
   async run(args, ctx) {
