@@ -10,6 +10,13 @@ const EXTENSIONS: Record<string, SourceFormat> = {
   iges: 'iges',
   igs: 'iges',
   xbf: 'xbf',
+  ply: 'ply',
+  obj: 'obj',
+  '3mf': '3mf',
+  xyz: 'xyz',
+  pts: 'xyz',
+  txt: 'xyz',
+  csv: 'xyz',
 };
 
 export const SUPPORTED_EXTENSIONS = Object.keys(EXTENSIONS);
@@ -29,11 +36,32 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
   // IGES: fixed 80-column records with the section letter in column 73 (S start, G global).
   const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
   if (firstLine.length >= 73 && firstLine[72] === 'S' && /\n.{72}G/.test(head)) return 'iges';
+  if (/^ply\r?\n/.test(head)) return 'ply';
+  if (head.startsWith('PK\u0003\u0004')) return '3mf'; // the only zip-packaged format we read
   if (/^solid\b/i.test(trimmed) && /facet|endsolid/i.test(head)) return 'stl';
   if (bytes.byteLength >= 84) {
     const count = new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true);
     if (84 + count * 50 === bytes.byteLength) return 'stl';
   }
+  return textGeometryFormat(head);
+}
+
+/**
+ * OBJ and text point files have no signature; their lines do: OBJ is keyword lines (`v`, `f`, `o`
+ * ...) with at least one vertex, a point file is lines of 3 or more numbers. Only whole lines of the
+ * head are judged (the last may be cut), and a NUL byte rules text out.
+ */
+function textGeometryFormat(head: string): SourceFormat | undefined {
+  if (head.includes('\u0000')) return undefined;
+  const lines = head.split(/\r?\n/).slice(0, -1).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  if (lines.length === 0) return undefined;
+  if (lines.some((l) => /^v\s/.test(l)) && lines.every((l) => /^(v|vn|vt|vp|f|l|p|o|g|s|usemtl|mtllib)(\s|$)/.test(l))) return 'obj';
+  const number = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+  const numeric = lines.filter((l) => {
+    const fields = l.split(/[\s,;]+/);
+    return fields.length >= 3 && fields.every((f) => number.test(f));
+  });
+  if (numeric.length > 0 && numeric.length >= lines.length - 2 && lines.slice(lines.length - numeric.length).every((l) => numeric.includes(l))) return 'xyz';
   return undefined;
 }
 

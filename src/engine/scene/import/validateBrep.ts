@@ -1,0 +1,1 @@
+export function validateBrepText(_bytes: Uint8Array, _name: string): void {}

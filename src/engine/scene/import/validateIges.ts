@@ -1,0 +1,1 @@
+export function validateIges(_bytes: Uint8Array, _name: string): void {}

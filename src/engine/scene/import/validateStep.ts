@@ -1,0 +1,1 @@
+export function validateStep(_bytes: Uint8Array, _name: string): void {}
