@@ -26,8 +26,13 @@ export function formatFromExtension(fileName: string): SourceFormat | undefined 
   return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
 }
 
-/** Recognizes a format from the first bytes, where the format has a signature. */
+/** Recognizes a format from the first bytes: by its signature, else by what its text lines look like. */
 export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
+  return formatFromSignature(bytes) ?? textGeometryFormat(bytes);
+}
+
+/** Recognizes a format that has a signature in its first bytes. */
+function formatFromSignature(bytes: Uint8Array): SourceFormat | undefined {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
   const trimmed = head.trimStart();
   if (trimmed.startsWith('ISO-10303-21')) return 'step';
@@ -43,7 +48,7 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
     const count = new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true);
     if (84 + count * 50 === bytes.byteLength) return 'stl';
   }
-  return textGeometryFormat(head);
+  return undefined;
 }
 
 /**
@@ -51,7 +56,8 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
  * ...) with at least one vertex, a point file is lines of 3 or more numbers. Only whole lines of the
  * head are judged (the last may be cut), and a NUL byte rules text out.
  */
-function textGeometryFormat(head: string): SourceFormat | undefined {
+function textGeometryFormat(bytes: Uint8Array): SourceFormat | undefined {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
   if (head.includes('\u0000')) return undefined;
   const lines = head.split(/\r?\n/).slice(0, -1).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length === 0) return undefined;
@@ -66,15 +72,14 @@ function textGeometryFormat(head: string): SourceFormat | undefined {
 }
 
 /**
- * The format to read a file as: the one asked for; else what the content says; else the
- * extension. Content wins over the extension because a signature is evidence and a name is not.
+ * The format to read a file as: the one asked for; else the content's signature; else the
+ * extension; else what the text lines look like (OBJ keywords, rows of numbers). A signature is
+ * evidence and a name is not, but a name beats a guess from the look of text lines.
  */
 export function resolveFormat(fileName: string, bytes: Uint8Array, requested?: SourceFormat): SourceFormat {
   if (requested) return requested;
-  const fromContent = formatFromContent(bytes);
-  if (fromContent) return fromContent;
-  const fromExtension = formatFromExtension(fileName);
-  if (fromExtension) return fromExtension;
+  const found = formatFromSignature(bytes) ?? formatFromExtension(fileName) ?? textGeometryFormat(bytes);
+  if (found) return found;
   throw new BrepscopeError(
     'UNSUPPORTED_FORMAT',
     `${fileName}: unknown format; supported extensions are ${SUPPORTED_EXTENSIONS.map((e) => '.' + e).join(', ')} (or pass format)`,
