@@ -56,6 +56,7 @@ export function validateStep(bytes: Uint8Array, name: string): void {
         for (p++; ; p++) {
           if (p >= b.length) throw fail('a string is never closed');
           if (b[p] === NL) line++;
+          else if (b[p]! < 32 && b[p] !== 9 && b[p] !== 13) throw fail(`control byte 0x${b[p]!.toString(16)} inside a string`);
           if (b[p] === c) {
             if (b[p + 1] === c) p++;
             else break;
@@ -66,6 +67,9 @@ export function validateStep(bytes: Uint8Array, name: string): void {
         if (end < 0) throw fail('a comment is never closed');
         for (let i = p; i < end; i++) if (b[i] === NL) line++;
         p = end + 1;
+      } else if ((c < 32 && c !== 9 && c !== 13 && c !== NL) || c > 126) {
+        // Part 21 is printable ASCII outside strings; other bytes are damage (the kernel's lexer can abort on them).
+        throw fail(`byte 0x${c.toString(16)} is not allowed in a STEP file outside a string`);
       } else if (c === LPAREN) depth++;
       else if (c === RPAREN) {
         if (--depth < 0) throw fail("a ')' without its '('");
