@@ -338,6 +338,9 @@ describe('bad scan files', () => {
     { what: '3MF with broken XML', file: 'bad.3mf', bytes: () => zipSync({ '3D/3dmodel.model': strToU8('<model><resources><object id="1"></resources>') }), code: 'PARSE_FAILED', message: /bad\.3mf:\/3D\/3dmodel\.model: not well-formed XML/ },
     { what: '3MF that is a truncated zip', file: 'bad.3mf', bytes: () => write3mf([{ mesh: cube }]).subarray(0, 200), code: 'PARSE_FAILED', message: /bad\.3mf: not a readable 3MF package/ },
     { what: '3MF component cycle', file: 'loop.3mf', bytes: () => zipSync({ '3D/3dmodel.model': strToU8('<model><resources><object id="1"><components><component objectid="1"/></components></object></resources><build><item objectid="1"/></build></model>') }), code: 'PARSE_FAILED', message: /loop\.3mf: 3MF components nest deeper/ },
+    { what: 'ASCII STL with Inf', file: 'inf.stl', bytes: () => text('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 inf 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n'), code: 'PARSE_FAILED', message: /inf\.stl: coordinate y of corner 1 is not a finite number/ },
+    { what: 'ASCII STL with 1e999', file: 'big.stl', bytes: () => text('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1e999 0\nendloop\nendfacet\nendsolid t\n'), code: 'PARSE_FAILED', message: /big\.stl: coordinate y of corner 2 is not a finite number/ },
+    { what: 'binary STL announcing 2^31 triangles', file: 'huge.stl', bytes: () => { const b = writeBinaryStl(cube); new DataView(b.buffer).setUint32(80, 0x7fffffff, true); return b; }, code: 'PARSE_FAILED', message: /huge\.stl: truncated binary STL: the header announces 2147483647 triangles/ },
     { what: 'text point cloud as a body', file: 'ok.xyz', bytes: () => text('1 2 3\n4 5 6\n'), code: 'POINT_CLOUD_UNSUPPORTED', message: /ok\.xyz: this is a point cloud \(2 points, no faces\)/ },
   ];
 
