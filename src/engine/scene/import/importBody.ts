@@ -64,7 +64,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   // Structural checks in milliseconds, so most corrupt files never reach (or hang) the kernel.
   validateBeforeKernel(format, req.bytes, req.fileName);
   const oc = await env.kernel();
-  const shape = asBadInput(oc, req.fileName, () => readShape(oc, req.bytes, req.fileName, format));
+  const shape = readShape(oc, req.bytes, req.fileName, format);
   try {
     const check = asBadInput(oc, req.fileName, () => checkShape(oc, shape));
     if (req.refuseInvalid && !check.valid) {

@@ -9,7 +9,18 @@ import { validateStep } from './validateStep';
  * naming the line and what is wrong. They check structure (sections, counts, references), not
  * geometry: a file that passes may still be refused by the kernel.
  */
-export function validateBeforeKernel(format: Exclude<SourceFormat, 'stl' | 'ply' | 'obj' | '3mf' | 'xyz'>, bytes: Uint8Array, name: string): void {
+export function validateBeforeKernel(format: KernelFormat, bytes: Uint8Array, name: string): void {
+  if (validated.has(bytes)) return;
+  check(format, bytes, name);
+  validated.add(bytes);
+}
+
+export type KernelFormat = Exclude<SourceFormat, 'stl' | 'ply' | 'obj' | '3mf' | 'xyz'>;
+
+/** Byte arrays already checked: an import checks before loading the kernel, and its reader does not check again. */
+const validated = new WeakSet<Uint8Array>();
+
+function check(format: KernelFormat, bytes: Uint8Array, name: string): void {
   switch (format) {
     case 'brep':
       validateBrepText(bytes, name);

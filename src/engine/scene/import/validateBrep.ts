@@ -362,7 +362,7 @@ class BrepGrammar {
         this.index(`${what} surface`, c.surfaces);
         this.index(`${what} location`, c.locations);
         this.reals(2, `${what} range`);
-        if (this.version >= 2) this.reals(4, `${what} UV points`);
+        if (this.version === 2) this.reals(4, `${what} UV points`); // only V2 writes them
         return;
       case 4: // regularity between two surfaces
         this.regularity(what);
