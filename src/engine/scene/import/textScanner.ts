@@ -96,29 +96,22 @@ export class TextScanner {
     const end = this.tokenEnd;
     let negative = false;
     if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
-    let mantissa = 0, digits = 0, scale = 0, any = false;
+    let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
     for (; p < end; p++) {
+      if (b[p] === 46 && !afterPoint) {
+        afterPoint = true;
+        continue;
+      }
       const d = b[p]! - 48;
       if (d < 0 || d > 9) break;
       any = true;
       if (digits < 15) {
         mantissa = mantissa * 10 + d;
         if (mantissa > 0) digits++;
+        if (afterPoint) scale--;
       } else {
         digits++;
-        scale++;
-      }
-    }
-    if (p < end && b[p] === 46) {
-      for (p++; p < end; p++) {
-        const d = b[p]! - 48;
-        if (d < 0 || d > 9) break;
-        any = true;
-        if (digits < 15) {
-          mantissa = mantissa * 10 + d;
-          if (mantissa > 0) digits++;
-          scale--;
-        } else digits++;
+        if (!afterPoint) scale++;
       }
     }
     if (!any) return NaN;
@@ -147,42 +140,37 @@ export class TextScanner {
   }
 }
 
-/** A growable Float64Array: parsers of text formats do not know counts in advance. */
-export class Float64Builder {
-  data: Float64Array;
+/** A growable typed array: parsers of text formats do not know counts in advance. */
+class ArrayBuilder<T extends Float64Array | Uint32Array> {
+  data: T;
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
+  constructor(
+    private readonly make: (length: number) => T,
+    capacity: number,
+  ) {
+    this.data = make(capacity);
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
+      const next = this.make(this.data.length * 2);
       next.set(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
-  toArray(): Float64Array {
-    return this.data.length === this.length ? this.data : this.data.slice(0, this.length);
+  toArray(): T {
+    return this.data.length === this.length ? this.data : (this.data.slice(0, this.length) as T);
   }
 }
 
-/** A growable Uint32Array. */
-export class Uint32Builder {
-  data: Uint32Array;
-  length = 0;
+export class Float64Builder extends ArrayBuilder<Float64Array> {
   constructor(capacity = 1024) {
-    this.data = new Uint32Array(capacity);
+    super((n) => new Float64Array(n), capacity);
   }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  toArray(): Uint32Array {
-    return this.data.length === this.length ? this.data : this.data.slice(0, this.length);
+}
+
+export class Uint32Builder extends ArrayBuilder<Uint32Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Uint32Array(n), capacity);
   }
 }
