@@ -137,11 +137,13 @@ export function drawCallouts(
     if (!p.box) return;
     const hidden = p.status === 'occluded';
     const [ax, ay, bx, by] = leaderOf[i]!;
-    g.setLineDash(hidden ? [4 * k, 3 * k] : []);
+    // A solid white halo keeps the leader readable on any colour; a hidden point's leader is dashed on it.
     g.lineCap = 'round';
     g.strokeStyle = 'rgba(255, 255, 255, 0.9)';
     g.lineWidth = 3.2 * k;
     strokeLine(g, ax, ay, bx, by);
+    g.setLineDash(hidden ? [4 * k, 3 * k] : []);
+    g.lineCap = hidden ? 'butt' : 'round';
     g.strokeStyle = hidden ? '#666666' : '#1a1a1a';
     g.lineWidth = 1.3 * k;
     strokeLine(g, ax, ay, bx, by);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitCamera, NAMED_VIEWS, projectPoint, VIEW_NAMES, viewBasis, type Vec3 } from './camera';
+import { fitCamera, projectPoint, VIEW_NAMES, viewBasis, type Vec3, type ViewName } from './camera';
 
 const close = (a: Vec3, b: Vec3) => a.forEach((x, i) => expect(x).toBeCloseTo(b[i]!, 12));
 
@@ -15,7 +15,7 @@ describe('render camera', () => {
       bottom: [[0, 0, 1], [1, 0, 0], [0, -1, 0]],
     };
     for (const [name, [look, right, up]] of Object.entries(table)) {
-      const b = viewBasis(name as keyof typeof NAMED_VIEWS);
+      const b = viewBasis(name as ViewName);
       close(b.forward, look);
       close(b.right, right);
       close(b.up, up);

@@ -288,7 +288,8 @@ function drawTriad(g: Context2D, camera: OrthoCamera, viewport: PixelRect, k: nu
   g.textAlign = 'left';
   g.textBaseline = 'alphabetic';
   g.fillStyle = '#555555';
-  g.fillText(name, viewport.x + Math.round(8 * k), viewport.y + viewport.height - Math.round(6 * k));
-  const size = Math.round(68 * k);
-  return { x: viewport.x, y: viewport.y + viewport.height - size, width: size, height: size };
+  // The view's name to the right of the triad, clear of its letters.
+  g.fillText(name, viewport.x + Math.round(72 * k), viewport.y + viewport.height - Math.round(10 * k));
+  const size = Math.round(70 * k);
+  return { x: viewport.x, y: viewport.y + viewport.height - size, width: size + Math.ceil(g.measureText(name).width), height: size };
 }

@@ -56,8 +56,8 @@ export function drawLegend(g: Context2D, rect: PixelRect, spec: LegendSpec, k: n
 
   const lineH = Math.round(17 * k);
   const entries = 2 + (spec.noData ? 1 : 0) + (spec.hiddenLabels ? 1 : 0) + (spec.dataMax !== undefined ? 2 : 0);
-  const barTop = rect.y + Math.round(60 * k);
-  const footer = Math.round(34 * k) + entries * lineH;
+  const barTop = rect.y + Math.round(66 * k);
+  const footer = Math.round(40 * k) + entries * lineH;
   const barH = Math.max(Math.round(40 * k), Math.min(Math.round(380 * k), rect.y + rect.height - footer - barTop));
   const barW = Math.round(20 * k);
   const bar: PixelRect = { x: x0, y: barTop, width: barW, height: barH };
@@ -65,7 +65,7 @@ export function drawLegend(g: Context2D, rect: PixelRect, spec: LegendSpec, k: n
 
   g.font = font(11);
   g.fillStyle = MUTED;
-  g.fillText('proud (+)', x0, barTop - Math.round(6 * k), textW);
+  g.fillText('proud (+)', x0, barTop - Math.round(11 * k), textW);
   const rgb: [number, number, number] = [0, 0, 0];
   for (let r = 0; r < barH; r++) {
     const v = valueAt(barTop + r);
@@ -77,7 +77,7 @@ export function drawLegend(g: Context2D, rect: PixelRect, spec: LegendSpec, k: n
   g.strokeRect(x0 + 0.5, barTop + 0.5, barW - 1, barH - 1);
   g.fillStyle = MUTED;
   g.textBaseline = 'top';
-  g.fillText('shy (\u2212)', x0, barTop + barH + Math.round(5 * k), textW);
+  g.fillText('shy (\u2212)', x0, barTop + barH + Math.round(10 * k), textW);
 
   // Ticks: the range ends and zero always; the band edges where their labels have room.
   const decimals = Math.max(decimalsFor(m), tol > 0 ? decimalsFor(tol) - 1 : 0);
@@ -104,7 +104,7 @@ export function drawLegend(g: Context2D, rect: PixelRect, spec: LegendSpec, k: n
   }
 
   // Swatches and the data's extremes.
-  let y = barTop + barH + Math.round(30 * k);
+  let y = barTop + barH + Math.round(34 * k);
   const swatch = (c: Rgb, label: string, dashed = false) => {
     const s = Math.round(12 * k);
     if (dashed) {
