@@ -76,6 +76,6 @@ describe('render camera', () => {
     const flat = fitCamera(Float64Array.from([0, 0, 0, 5, 0, 0]), 'front', { x: 0, y: 0, width: 100, height: 100 });
     expect(flat.scale).toBeCloseTo(88 / 5, 9);
     expect(fitCamera(Float64Array.from([1, 2, 3]), 'top', { x: 0, y: 0, width: 100, height: 100 }).scale).toBe(1);
-    expect(() => fitCamera(Float64Array.from([NaN, 0, 0]), 'top', { x: 0, y: 0, width: 100, height: 100 })).toThrow(/no finite vertices/);
+    expect(() => fitCamera(Float64Array.from([NaN, 0, 0]), 'top', { x: 0, y: 0, width: 100, height: 100 })).toThrow(/finite vertex coordinates/);
   });
 });

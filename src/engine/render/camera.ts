@@ -137,7 +137,7 @@ export function fitCamera(positions: ArrayLike<number>, view: View, viewport: Pi
   if (indices) for (let i = 0; i < indices.length; i++) visit(indices[i]!);
   else for (let k = 0; k < positions.length / 3; k++) visit(k);
   if (!(umax >= umin && vmax >= vmin && dmax >= dmin) || !Number.isFinite(umax - umin + vmax - vmin + dmax - dmin)) {
-    throw new Error('render: the mesh has no finite vertices to fit the camera to');
+    throw new Error('render: the mesh needs finite vertex coordinates to fit the camera to (found none, or an infinite one)');
   }
   const margin = options.margin ?? DEFAULT_MARGIN;
   if (!(margin >= 0 && margin < 0.5)) throw new Error(`render: margin must be in [0, 0.5), got ${margin}`);

@@ -112,16 +112,17 @@ describe('heat-map picture', () => {
     expect((yt + yb) / 2).toBeCloseTo(info.viewport.y + info.viewport.height / 2, 9);
     const image = await decode(png);
     let inside = 0;
+    const wrong: string[] = [];
     for (let y = info.viewport.y; y < 300; y++) {
       for (let x = 0; x < 400; x++) {
         const d = Math.min(x + 0.5 - xl, xr - x - 0.5, y + 0.5 - yt, yb - y - 0.5);
         // Two pixels off the edge either way: the silhouette and the supersampled edge are in between.
-        if (d > 2) {
-          inside++;
-          near(image.at(x, y), DEFAULT_BASE_COLOUR, 0);
-        } else if (d < -2) near(image.at(x, y), [255, 255, 255], 0);
+        const want = d > 2 ? DEFAULT_BASE_COLOUR : d < -2 ? [255, 255, 255] : null;
+        if (d > 2) inside++;
+        if (want && image.at(x, y).some((c, k) => c !== want[k])) wrong.push(`${x},${y}: ${image.at(x, y)}`);
       }
     }
+    expect(wrong.slice(0, 5)).toEqual([]);
     // Whole numbers strictly between lo and hi.
     const between = (lo: number, hi: number) => Math.ceil(hi) - Math.floor(lo) - 1;
     expect(inside).toBe(between(xl + 1.5, xr - 2.5) * between(yt + 1.5, yb - 2.5));
@@ -200,6 +201,26 @@ describe('heat-map picture', () => {
       }
     }
     expect((await decode(png)).width).toBe(800);
+  });
+
+  it('draws an all-ambiguous field grey with a zero range, and skips vertices without coordinates', async () => {
+    const values = new Float32Array(vertexCount).fill(NaN);
+    const surface = recordingSurface(640, 480);
+    const info = drawHeatmap(surface, { mesh: sphere, values, view: 'front' });
+    expect(info.colours).toEqual({ range: 0, tolerance: 0, steps: null });
+    near((await decode(await surface.toPng())).at(info.camera.cx, info.camera.cy), [128, 128, 128], 1);
+    expect(surface.texts).toContain('ambiguous sign');
+    expect(surface.texts.some((t) => t.startsWith('data max'))).toBe(false);
+    // A NaN vertex: the camera fits the others, its triangles cover nothing.
+    const positions = Float64Array.from(sphere.positions);
+    positions[3 * 5] = NaN;
+    const holed = await renderHeatmapPng({ mesh: { positions, indices: sphere.indices }, view: 'front' });
+    const intact = await renderHeatmapPng({ mesh: sphere, view: 'front' });
+    let around = 0;
+    for (let i = 0; i < sphere.indices.length; i++) if (sphere.indices[i] === 5) around++;
+    expect(around).toBe(5);
+    expect(intact.info.drawnTriangles - holed.info.drawnTriangles).toBe(around);
+    expect(holed.info.scale).toBe(intact.info.scale);
   });
 
   it('renders 2048 px pictures (one sample per pixel) and refuses larger ones', async () => {

@@ -133,7 +133,8 @@ function rasterTriangles(indices: Uint32Array, X: Float64Array, Y: Float64Array,
     const x0 = X[i0]!, y0 = Y[i0]!;
     let x1 = X[i1]!, y1 = Y[i1]!, x2 = X[i2]!, y2 = Y[i2]!;
     let area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
-    if (area === 0) continue;
+    // Zero area (edge-on, degenerate) or NaN (a vertex without coordinates): covers nothing.
+    if (!(area > 0 || area < 0)) continue;
     if (area < 0) {
       // Seen from the back: the same triangle with its winding reversed.
       let s = i1;
