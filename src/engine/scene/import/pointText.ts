@@ -18,12 +18,13 @@ export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointC
   const row: number[] = [];
   let columns = 0;
   let layout: Layout | undefined;
-  const positions = new Float64Builder(), normals = new Float64Builder(), colors = new Float64Builder();
+  let positions = new Float64Builder(), normals = new Float64Builder(), colors = new Float64Builder();
   const notes: string[] = [];
   const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
 
   for (; !s.atEnd(); s.nextLine()) {
     row.length = 0;
+    const lineStart = s.pos;
     if (!s.token()) continue;
     if (s.bytes[s.tokenStart] === 35 /* # */ || s.tokenIs('//')) continue;
     let text: string | undefined;
@@ -44,6 +45,11 @@ export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointC
       }
       columns = row.length;
       layout = chooseLayout(header, columns, notes);
+      // Room for as many points as lines of this length fit in the file, so a 5M-point file does not grow by doubling.
+      const lines = Math.ceil((bytes.length - lineStart) / Math.max(1, s.pos - lineStart)) + 16;
+      positions = new Float64Builder(lines * 3);
+      if (layout.normal) normals = new Float64Builder(lines * 3);
+      if (layout.color) colors = new Float64Builder(lines * 3);
     } else if (text !== undefined) {
       throw bad(`'${text}' is not a finite number`);
     } else if (row.length !== columns) {

@@ -308,6 +308,9 @@ describe('content first, then the extension', () => {
     expect(formatFromContent(text('# made by X\nmtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'))).toBe('obj');
     expect(formatFromContent(text('X Y Z\n1 2 3\n4.5 -6 7e2\n'))).toBe('xyz');
     expect(formatFromContent(text('hello world\nthis is prose\n'))).toBeUndefined();
+    // Text that merely looks like rows of numbers does not override a known extension.
+    expect(resolveFormat('notes.brep', text('this is not a BREP\n1 2 3\n'))).toBe('brep');
+    expect(resolveFormat('upload', text('this is a header\n1 2 3\n'))).toBe('xyz');
     // A PLY named .stl is read as the PLY it is.
     expect(resolveFormat('scan.stl', writePly(box([0, 0, 0], [1, 1, 1]), { encoding: 'binary_little_endian' }))).toBe('ply');
   });
