@@ -14,6 +14,10 @@ export interface TriMesh {
    * means unknown; a copy of the arrays should drop it unless it keeps them as they are.
    */
   distinctPositions?: true;
+  /** Per-vertex normals a scan file carried (PLY, OBJ): kept for display; tools use the triangles. */
+  normals?: Float32Array | undefined;
+  /** Per-vertex r, g, b (0..255) a scan file carried (PLY, OBJ): kept for display. */
+  colors?: Uint8Array | undefined;
 }
 
 /** A BREP tessellation: a TriMesh whose triangles remember the face (face[N]) they came from. */

@@ -10,9 +10,12 @@ export interface EdgeMap {
   triangleEdges: Uint32Array;
   /** Number of distinct undirected edges, including loops (an edge from a vertex to itself). */
   count: number;
-  /** Per edge: half-edges using it, saturated at 255. */
+  /**
+   * Per edge: half-edges of proper triangles (three distinct corner vertices) using it, saturated
+   * at 255. A collapsed triangle is a segment: its edge exists (it has an id) but is not used.
+   */
   uses: Uint8Array;
-  /** Per edge: half-edges running from its lower to its higher vertex, saturated at 255. */
+  /** Per edge: those half-edges running from its lower to its higher vertex, saturated at 255. */
   forward: Uint8Array;
   /** Per edge: 1 when both ends are the same vertex (a repeated corner), else 0. */
   loop: Uint8Array;
@@ -60,11 +63,19 @@ export function buildEdgeMap(cornerVertex: Uint32Array, vertexCount: number): Ed
         loop[e] = u === w ? 1 : 0;
       }
       triangleEdges[h] = e;
+      if (collapsed(cornerVertex, h)) continue;
       if (uses[e]! < 255) uses[e]!++;
       if (u < w && forward[e]! < 255) forward[e]!++;
     }
   }
   return { triangleEdges, count, uses: uses.subarray(0, count), forward: forward.subarray(0, count), loop: loop.subarray(0, count) };
+}
+
+/** Whether corner h's triangle has two equal corner vertices. */
+function collapsed(cornerVertex: Uint32Array, h: number): boolean {
+  const t = h - (h % 3);
+  const a = cornerVertex[t]!, b = cornerVertex[t + 1]!, c = cornerVertex[t + 2]!;
+  return a === b || b === c || c === a;
 }
 
 /** The corner after corner h in its triangle. */

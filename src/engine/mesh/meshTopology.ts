@@ -6,9 +6,9 @@ export interface MeshTopology {
   triangles: number;
   /** Distinct corner points used by triangles. */
   vertices: number;
-  /** Distinct undirected edges. */
+  /** Distinct undirected edges (a collapsed triangle's segment included). */
   edges: number;
-  /** Edges used by exactly one triangle (open boundary). */
+  /** Edges used by exactly one triangle (open boundary); collapsed triangles use no edge. */
   boundaryEdges: number;
   /** Edges used by more than two triangles. */
   nonManifoldEdges: number;
@@ -20,7 +20,11 @@ export interface MeshTopology {
   watertight: boolean;
 }
 
-/** Edge statistics from the mesh's edge map (edgeMap.ts); degenerate corner pairs are not edges. */
+/**
+ * Edge statistics from the mesh's edge map (edgeMap.ts). A collapsed triangle (two equal corners)
+ * is a segment: counted once as degenerate, its edge is an edge of the mesh but not a use of it
+ * (else a closed mesh's edge would read as non-manifold).
+ */
 export function meshTopology(mesh: TriMesh): MeshTopology {
   const idx = mesh.indices;
   const p = mesh.positions;
@@ -32,6 +36,7 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
     if (map.loop[e]) continue;
     const uses = map.uses[e]!;
     edges++;
+    if (uses === 0) continue; // a collapsed triangle's segment only
     if (uses === 1) boundary++;
     else if (uses > 2) nonManifold++;
     else if (map.forward[e] !== 1) inconsistent++;
