@@ -40,7 +40,8 @@ export default tseslint.config(
   layer(['src/workers/**'], [...UI_LIBS, ...NODE_ONLY], 'workers host the engine; no UI and no Node.'),
   {
     files: ['src/ui/**', 'src/viewer/**', 'src/engine/**', 'src/cli/**', 'src/node/**'],
-    ignores: ['src/workers/client.ts'],
+    // client.ts owns the app's engine Worker; meshWorkers.ts the Node host's mesh worker threads.
+    ignores: ['src/workers/client.ts', 'src/node/meshWorkers.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

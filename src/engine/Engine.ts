@@ -1,6 +1,7 @@
 import { getKernel, type OC } from './kernel';
 import { Scene } from './scene/Scene';
 import type { FileAccess, ToolContext } from './tools/defineTool';
+import type { MeshWorkers } from './tools/deviationDirections';
 import { toolManifests, type ToolManifest } from './tools/registry';
 import { findTool } from './tools/registry';
 import { parseArgs, runTool } from './tools/runTool';
@@ -9,6 +10,8 @@ export interface EngineOptions {
   files: FileAccess;
   /** Defaults to the process's shared kernel (the host must have set a loader). */
   kernel?: () => Promise<OC>;
+  /** Mesh work off the calling thread (the Node host's worker threads); absent, tools run it in line. */
+  meshWorkers?: MeshWorkers | undefined;
 }
 
 export interface RunOptions {
@@ -21,10 +24,12 @@ export class Engine {
   readonly scene = new Scene();
   private readonly files: FileAccess;
   private readonly kernel: () => Promise<OC>;
+  private readonly meshWorkers: MeshWorkers | undefined;
 
   constructor(options: EngineOptions) {
     this.files = options.files;
     this.kernel = options.kernel ?? getKernel;
+    this.meshWorkers = options.meshWorkers;
   }
 
   tools(): ToolManifest[] {
@@ -37,7 +42,7 @@ export class Engine {
   }
 
   run(name: string, args: unknown, options: RunOptions = {}): Promise<unknown> {
-    const ctx: ToolContext = { scene: this.scene, files: this.files, kernel: this.kernel, signal: options.signal, progress: options.progress };
+    const ctx: ToolContext = { scene: this.scene, files: this.files, kernel: this.kernel, signal: options.signal, progress: options.progress, meshWorkers: this.meshWorkers };
     return runTool(ctx, name, args);
   }
 }

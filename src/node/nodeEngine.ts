@@ -1,6 +1,7 @@
 import { Engine } from '../engine/Engine';
 import { getKernel, setKernelLoader, type OC } from '../engine/kernel';
 import { loadNodeKernel } from '../engine/kernel/loadNodeKernel';
+import { createMeshWorkers, meshWorkersUseful, type NodeMeshWorkers } from './meshWorkers';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
 
@@ -15,9 +16,27 @@ export function nodeKernel(): Promise<OC> {
   return getKernel();
 }
 
+export interface NodeEngineOptions {
+  /** Threads for mesh work (processMeshWorkers()); without, tools run it on the calling thread. */
+  meshWorkers?: NodeMeshWorkers | undefined;
+}
+
 /** An engine with a fresh scene, reading and writing the real file system. */
-export function createNodeEngine(): Engine {
+export function createNodeEngine(options: NodeEngineOptions = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
-  return new Engine({ files: nodeFiles });
+  return new Engine({ files: nodeFiles, meshWorkers: options.meshWorkers });
+}
+
+let processWorkers: NodeMeshWorkers | undefined;
+
+/**
+ * The process's mesh worker threads, started on first use: what the CLI and the MCP server run
+ * mesh work on. None on a single-core machine, or with BREPSCOPE_MESH_WORKERS=0 (the serial path,
+ * same results).
+ */
+export function processMeshWorkers(): NodeMeshWorkers | undefined {
+  if (process.env.BREPSCOPE_MESH_WORKERS === '0' || !meshWorkersUseful()) return undefined;
+  processWorkers ??= createMeshWorkers();
+  return processWorkers;
 }

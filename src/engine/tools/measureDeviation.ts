@@ -2,17 +2,8 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriMesh } from '../mesh/TriMesh';
 import { defineTool } from './defineTool';
-import {
-  comparedSurfaces,
-  deviationReference,
-  directedRecord,
-  measureDirected,
-  Pacer,
-  signModeSchema,
-  surfaceSamples,
-  type DirectedDeviation,
-  type DirectedRecord,
-} from './deviationSupport';
+import { serialDirections } from './deviationDirections';
+import { comparedSurfaces, directedRecord, signModeSchema, type DirectedDeviation, type DirectedRecord } from './deviationSupport';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 const schema = z
@@ -55,11 +46,11 @@ export const measureDeviation = defineTool({
   schema,
   async run(args, ctx) {
     const { from, reference: to, deflection, fromMesh, refMesh: toMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
-    const fromSamples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
-    const toSamples = surfaceSamples(toMesh, args.maxSamples, to.bodyId);
-    const pacer = new Pacer(ctx);
-    const forward = await measureDirected(fromSamples, deviationReference(toMesh), args.signMode, pacer, 'fromToTo');
-    const backward = await measureDirected(toSamples, deviationReference(fromMesh), args.signMode, pacer, 'toToFrom');
+    const job = { from: fromMesh, to: toMesh, fromBodyId: from.bodyId, toBodyId: to.bodyId, maxSamples: args.maxSamples, signMode: args.signMode };
+    // Two mesh bodies may be measured off this thread (the host's workers, same result); a BREP
+    // body is measured here, where its exact faces are.
+    const runner = ctx.meshWorkers && from.kind === 'mesh' && to.kind === 'mesh' ? ctx.meshWorkers.deviationDirections : serialDirections;
+    const { forward, backward } = await runner(job, ctx);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {

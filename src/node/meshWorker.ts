@@ -1,0 +1,151 @@
+/**
+ * A mesh worker thread (started by meshWorkers.ts): holds meshes it was sent and the query
+ * structures built from them, and runs the steps of a job in order. Two workers talk directly
+ * through a MessagePort to hand each other parts (pseudo-normals, samples) without the main thread.
+ * No kernel is loaded here: everything is the engine's pure mesh code.
+ */
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { toErrorPayload } from '../engine/errors';
+import type { PseudoNormals } from '../engine/mesh/pseudoNormals';
+import type { SurfaceSamples } from '../engine/mesh/sampleSurface';
+import type { TriangleBvh } from '../engine/mesh/TriangleBvh';
+import type { TriMesh } from '../engine/mesh/TriMesh';
+import { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from '../engine/tools/deviationDirections';
+import { shareArrays, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
+
+interface Held {
+  mesh: TriMesh;
+  bvh?: TriangleBvh;
+  pseudoNormals?: PseudoNormals;
+  /** By maxSamples. */
+  samples: Map<number, SurfaceSamples>;
+}
+
+const held = new Map<number, Held>();
+/** Steps waiting for a part from the other worker, by part key. */
+const arrived = new Map<string, () => void>();
+/** Parts that came before their mesh did (the two ports are not ordered with each other). */
+const early = new Map<number, Part[]>();
+let peer: MessagePort | undefined;
+let cancelled = new Set<number>();
+
+const port = parentPort;
+if (!port) throw new Error('meshWorker: not started as a worker thread');
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'peer':
+      peer = message.port;
+      peer.on('message', (part: Part) => receivePart(part));
+      break;
+    case 'mesh':
+      held.set(message.id, { mesh: message.mesh, samples: new Map() });
+      for (const part of early.get(message.id) ?? []) receivePart(part);
+      early.delete(message.id);
+      break;
+    case 'drop':
+      for (const id of message.ids) held.delete(id);
+      break;
+    case 'cancel':
+      cancelled.add(message.job);
+      for (const wake of arrived.values()) wake();
+      break;
+    case 'run':
+      void run(message.job, message.steps);
+      break;
+  }
+});
+
+async function run(job: number, steps: Step[]): Promise<void> {
+  try {
+    for (const step of steps) {
+      if (cancelled.has(job)) return;
+      await runStep(job, step);
+    }
+    port!.postMessage({ type: 'done', job });
+  } catch (e) {
+    port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) });
+  } finally {
+    cancelled.delete(job);
+    if (cancelled.size > 64) cancelled = new Set();
+  }
+}
+
+function entry(id: number): Held {
+  const h = held.get(id);
+  if (!h) throw new Error(`meshWorker: mesh ${id} was never sent`);
+  return h;
+}
+
+function pseudoNormalsOf(h: Held): PseudoNormals {
+  h.pseudoNormals ??= pseudoNormalsPart(h.mesh);
+  return h.pseudoNormals;
+}
+
+function bvhOf(h: Held): TriangleBvh {
+  h.bvh ??= meshBvhPart(h.mesh);
+  return h.bvh;
+}
+
+async function runStep(job: number, step: Step): Promise<void> {
+  switch (step.op) {
+    case 'bvh':
+      bvhOf(entry(step.mesh));
+      return;
+    case 'pseudoNormals':
+      pseudoNormalsOf(entry(step.mesh));
+      return;
+    case 'samples': {
+      const h = entry(step.mesh);
+      if (!h.samples.has(step.maxSamples)) h.samples.set(step.maxSamples, samplesPart(h.mesh, pseudoNormalsOf(h), step.maxSamples, step.bodyId));
+      return;
+    }
+    case 'send': {
+      const h = entry(step.mesh);
+      // Shared memory: both workers keep the part, and posting it copies nothing.
+      if (step.part === 'pseudoNormals') {
+        h.pseudoNormals = shareArrays(pseudoNormalsOf(h));
+        peer!.postMessage({ mesh: step.mesh, part: 'pseudoNormals', value: h.pseudoNormals } satisfies Part);
+      } else {
+        const s = shareArrays(h.samples.get(step.maxSamples!)!);
+        h.samples.set(step.maxSamples!, s);
+        peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: s } satisfies Part);
+      }
+      return;
+    }
+    case 'await': {
+      const h = entry(step.mesh);
+      const has = () => (step.part === 'pseudoNormals' ? h.pseudoNormals !== undefined : h.samples.has(step.maxSamples!));
+      while (!has()) {
+        if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
+        await new Promise<void>((resolve) => arrived.set(partKey(step.mesh, step.part, step.maxSamples), resolve));
+      }
+      return;
+    }
+    case 'measure': {
+      const samples = entry(step.samplesOf).samples.get(step.maxSamples)!;
+      const against = entry(step.against);
+      const d = await measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label);
+      // distance and signed are fresh arrays of this step: moved, not copied.
+      port!.postMessage({ type: 'measured', job, label: step.label, distance: d.distance, signed: d.signed, samples: d.samples }, [d.distance.buffer as ArrayBuffer, d.signed.buffer as ArrayBuffer]);
+      return;
+    }
+  }
+}
+
+function receivePart(part: Part): void {
+  const h = held.get(part.mesh);
+  if (!h) {
+    early.set(part.mesh, [...(early.get(part.mesh) ?? []), part]);
+    return;
+  }
+  if (part.part === 'pseudoNormals') h.pseudoNormals = part.value;
+  else h.samples.set(part.maxSamples!, part.value);
+  const key = partKey(part.mesh, part.part, part.maxSamples);
+  arrived.get(key)?.();
+  arrived.delete(key);
+}
+
+function partKey(mesh: number, part: string, maxSamples: number | undefined): string {
+  return `${mesh}/${part}/${maxSamples ?? ''}`;
+}

@@ -1,0 +1,130 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BrepscopeError } from '../engine/errors';
+import { box, cylinder, grid, seededRandom, uvSphere } from '../engine/mesh/generators';
+import type { SignMode } from '../engine/mesh/signedDeviation';
+import type { TriMesh } from '../engine/mesh/TriMesh';
+import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
+import { serialDirections, type Directions, type DirectionsJob } from '../engine/tools/deviationDirections';
+import type { DeviationResult } from '../engine/tools/measureDeviation';
+import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
+import { createMeshWorkers } from './meshWorkers';
+import { createNodeEngine } from './nodeEngine';
+
+const workers = createMeshWorkers();
+afterAll(() => workers.close());
+
+/** Runs on the threads, failing the test if the job fell back to the calling thread. */
+async function onThreads(j: DirectionsJob, signal?: AbortSignal): Promise<Directions> {
+  const before = { ...workers.stats };
+  const result = await workers.deviationDirections(j, signal ? { signal } : {});
+  expect(workers.stats).toEqual({ parallel: before.parallel + 1, fallbacks: before.fallbacks });
+  return result;
+}
+
+/** A sphere with a ripple, so that distances and signs vary from sample to sample. */
+function rippled(radius: number, segments: number, rings: number, amplitude: number): TriMesh {
+  const m = uvSphere(radius, segments, rings);
+  const p = m.positions;
+  for (let v = 0; v < p.length; v += 3) {
+    const r = Math.hypot(p[v]!, p[v + 1]!, p[v + 2]!);
+    const s = (radius + amplitude * Math.sin(5 * Math.atan2(p[v + 1]!, p[v]!)) * Math.cos(3 * Math.acos(p[v + 2]! / r))) / r;
+    p[v]! *= s;
+    p[v + 1]! *= s;
+    p[v + 2]! *= s;
+  }
+  return m;
+}
+
+/** Through a binary STL, as the CLI reads meshes (float32 coordinates, welded, distinctPositions). */
+function viaStl(mesh: TriMesh): TriMesh {
+  return parseStl(writeBinaryStl(mesh));
+}
+
+function expectSameArray(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
+  expect(a.length, what).toBe(b.length);
+  let first = -1;
+  for (let i = 0; i < a.length && first < 0; i++) if (!Object.is(a[i], b[i])) first = i;
+  expect(first, `${what}: first difference at ${first}`).toBe(-1);
+}
+
+function expectSameDirections(parallel: Directions, serial: Directions): void {
+  for (const side of ['forward', 'backward'] as const) {
+    const p = parallel[side], s = serial[side];
+    expectSameArray(p.distance, s.distance, `${side} distance`);
+    expectSameArray(p.signed, s.signed, `${side} signed`);
+    expectSameArray(p.samples.points, s.samples.points, `${side} sample points`);
+    expectSameArray(p.samples.normals, s.samples.normals, `${side} sample normals`);
+    expect({ ...p.samples, points: 0, normals: 0 }).toEqual({ ...s.samples, points: 0, normals: 0 });
+  }
+}
+
+const job = (from: TriMesh, to: TriMesh, maxSamples: number, signMode: SignMode): DirectionsJob => ({ from, to, fromBodyId: 'from', toBodyId: 'to', maxSamples, signMode });
+
+describe('mesh workers: the two directions in two threads', () => {
+  const rnd = seededRandom(11);
+  const cases: [string, TriMesh, TriMesh][] = [
+    ['small candidate against a large reference (STL)', viaStl(rippled(50.1, 96, 48, 0.3)), viaStl(uvSphere(50, 300, 150))],
+    ['large candidate against a small reference', rippled(10, 200, 100, 0.05), box([-9, -9, -9], [9, 9, 9], 6)],
+    ['thin-walled open reference (the robust rule rejects the near skin)', thinWallCandidate(), thinWallReference()],
+    ['open sheets, unwelded (pseudo-normals weld them)', grid(40, 10), { ...grid(30, 10), positions: grid(30, 10).positions.map((v, i) => (i % 3 === 2 ? v + 0.1 * rnd() : v)) }],
+    ['a mesh against itself', cylinder({ radius: 3, height: 8, segments: 64, stacks: 8, caps: true }), undefined as unknown as TriMesh],
+  ];
+  for (const [name, from, toOrSelf] of cases) {
+    const to = toOrSelf ?? from;
+    for (const signMode of ['robust', 'nearest'] as const) {
+      for (const maxSamples of [20000, 700]) {
+        it(`equals the serial path bit for bit: ${name}, ${signMode}, maxSamples ${maxSamples}`, async () => {
+          const parallel = await onThreads(job(from, to, maxSamples, signMode));
+          const serial = await serialDirections(job(from, to, maxSamples, signMode), {});
+          expectSameDirections(parallel, serial);
+        });
+      }
+    }
+  }
+
+  it('answers a second call on the same meshes from what the threads kept, identically', async () => {
+    const [, from, to] = cases[0]!;
+    const first = await onThreads(job(from, to, 20000, 'robust'));
+    const again = await onThreads(job(from, to, 20000, 'robust'));
+    expectSameDirections(again, first);
+  });
+
+  it('reports a surface of zero area as the serial path does (EMPTY_MESH naming the body)', async () => {
+    const flat: TriMesh = { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) };
+    const sphere = uvSphere(1, 16, 8);
+    for (const [from, to] of [
+      [flat, sphere],
+      [sphere, flat],
+      [flat, flat],
+    ] as const) {
+      const serial = await serialDirections(job(from, to, 100, 'robust'), {}).catch((e: unknown) => e);
+      const parallel = await workers.deviationDirections(job(from, to, 100, 'robust'), {}).catch((e: unknown) => e);
+      expect(serial).toBeInstanceOf(BrepscopeError);
+      expect(parallel).toBeInstanceOf(BrepscopeError);
+      expect((parallel as BrepscopeError).code).toBe('EMPTY_MESH');
+      expect((parallel as BrepscopeError).message).toBe((serial as BrepscopeError).message);
+    }
+  });
+
+  it('stops at once when cancelled, and the next call starts fresh threads', async () => {
+    const [, from, to] = cases[0]!;
+    const controller = new AbortController();
+    const pending = workers.deviationDirections(job(viaStl(uvSphere(20, 400, 200)), to, 20000, 'robust'), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
+    const after = await onThreads(job(from, to, 20000, 'robust'));
+    expectSameDirections(after, await serialDirections(job(from, to, 20000, 'robust'), {}));
+  });
+
+  it('gives measure_deviation the same result with and without the threads, sections included', async () => {
+    const run = async (withWorkers: boolean): Promise<DeviationResult> => {
+      const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+      addMeshBody(engine.scene, 'scan', uvSphere(50, 200, 100));
+      addMeshBody(engine.scene, 'part', rippled(50, 120, 60, 0.3));
+      return (await engine.run('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5 })) as DeviationResult;
+    };
+    const before = workers.stats.parallel;
+    expect(await run(true)).toEqual(await run(false));
+    expect(workers.stats.parallel).toBe(before + 1);
+  });
+});
