@@ -14,7 +14,7 @@ const NODE_ONLY = ['node:*', '**/loadNodeKernel', '**/node/*', 'opencascade.js/d
 const ENGINE_WIDE = [...UI_LIBS, 'node:*', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/node/*'];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
+  { ignores: ['dist', 'dist-cli', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

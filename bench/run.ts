@@ -1,6 +1,7 @@
 import type { BenchCase } from './harness';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
+import { deviationProcessCases } from './deviationProcess';
 import { foundationCases } from './foundation';
 import { meshQueryCases } from './meshQueries';
 import { sceneToolCases } from './sceneTools';
@@ -12,7 +13,7 @@ import { scanImportCases } from './scanImport';
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

@@ -11,12 +11,12 @@ import type { SurfaceSamples } from '../engine/mesh/sampleSurface';
 import type { TriangleBvh } from '../engine/mesh/TriangleBvh';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from '../engine/tools/deviationDirections';
-import { shareArrays, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
+import { ownBuffers, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
 
 interface Held {
   mesh: TriMesh;
-  bvh?: TriangleBvh;
-  pseudoNormals?: PseudoNormals;
+  bvh?: TriangleBvh | undefined;
+  pseudoNormals?: PseudoNormals | undefined;
   /** By maxSamples. */
   samples: Map<number, SurfaceSamples>;
 }
@@ -102,14 +102,15 @@ async function runStep(job: number, step: Step): Promise<void> {
     }
     case 'send': {
       const h = entry(step.mesh);
-      // Shared memory: both workers keep the part, and posting it copies nothing.
       if (step.part === 'pseudoNormals') {
-        h.pseudoNormals = shareArrays(pseudoNormalsOf(h));
-        peer!.postMessage({ mesh: step.mesh, part: 'pseudoNormals', value: h.pseudoNormals } satisfies Part);
+        // Moved, not copied (a copy of a 1M-triangle mesh's would be 100 MB): this worker has
+        // used them for its samples and rebuilds them if a later job needs them again.
+        const value = pseudoNormalsOf(h);
+        h.pseudoNormals = undefined;
+        peer!.postMessage({ mesh: step.mesh, part: 'pseudoNormals', value } satisfies Part, ownBuffers(value));
       } else {
-        const s = shareArrays(h.samples.get(step.maxSamples!)!);
-        h.samples.set(step.maxSamples!, s);
-        peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: s } satisfies Part);
+        // Small: both keep a copy.
+        peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: h.samples.get(step.maxSamples!)! } satisfies Part);
       }
       return;
     }

@@ -4,7 +4,8 @@
  * A job is a list of steps per worker, planned on the main thread. Steps name meshes by an id the
  * main thread gave them when it sent the mesh (once per worker, in shared memory) and name the
  * structures built from them; a worker keeps what it built for later jobs on the same mesh.
- * `send` and `await` hand a part to the other worker over a direct MessagePort, in shared memory.
+ * `send` and `await` hand a part to the other worker over a direct MessagePort (large parts are
+ * moved, small ones copied).
  *
  * Growing it: another kind of reference (issue 11's exact BREP faces, extracted on the main
  * thread where the kernel is) joins as a message that registers it under an id, like `mesh`, and
@@ -43,6 +44,13 @@ export type FromWorker =
 export type Part =
   | { mesh: number; part: 'pseudoNormals'; maxSamples?: undefined; value: PseudoNormals }
   | { mesh: number; part: 'samples'; maxSamples: number | undefined; value: SurfaceSamples };
+
+/** The ArrayBuffers behind an object's typed-array fields that can be moved (shared memory is not). */
+export function ownBuffers(value: object): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const field of Object.values(value)) if (ArrayBuffer.isView(field) && field.buffer instanceof ArrayBuffer) buffers.add(field.buffer);
+  return [...buffers];
+}
 
 /**
  * A copy of an object whose typed-array fields live in SharedArrayBuffers (fields already shared
