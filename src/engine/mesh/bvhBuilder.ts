@@ -456,6 +456,8 @@ function scatter(rec: Float32Array, from: Int32Array, to: Int32Array, start: num
     to[d + 4] = from[o + 4]!;
     to[d + 5] = from[o + 5]!;
     to[d + 6] = from[o + 6]!;
+    // Only a part that gets a round of its own needs its centre box (splitPart finds its own).
+    if (bucketSize[k]! <= SMALL_NODE) continue;
     const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
     const c = 6 * k;
     if (x < bucketCentres[c]!) bucketCentres[c] = x;
