@@ -199,8 +199,8 @@ const pendingTasks = new Float64Array(PENDING * GRID_CELLS);
  * The current grid's shape and counters, in a typed array rather than module `let`s: V8 treats a
  * module variable that keeps changing as a deoptimisation hazard in every function reading it.
  */
-const grid = new Int32Array(6);
-const GX = 0, GY = 1, GZ = 2, BUCKETS = 3, OCCUPIED = 4, MINL = 5;
+const grid = new Int32Array(5);
+const GX = 0, GY = 1, GZ = 2, BUCKETS = 3, MINL = 4;
 
 /**
  * One grid round over records [start, end) of buffer `b`, whose centre box is cb[cbo..cbo+6):
@@ -220,11 +220,10 @@ function gridRound(r: Ranges, b: number, start: number, end: number, node: numbe
   const sx = ex > 0 ? (gx * (1 - 1e-9)) / ex : 0;
   const sy = ey > 0 ? (gy * (1 - 1e-9)) / ey : 0;
   const sz = ez > 0 ? (gz * (1 - 1e-9)) / ez : 0;
-  binCells(r.rec[b]!, r.words[b]!, start, end, cb[cbo]!, cb[cbo + 1]!, cb[cbo + 2]!, sx, sy, sz);
+  const cells = binCells(r.rec[b]!, r.words[b]!, start, end, cb[cbo]!, cb[cbo + 1]!, cb[cbo + 2]!, sx, sy, sz);
 
   grid[BUCKETS] = 0;
   grid[MINL] = count <= FINE_ROUND ? 2 : MIN_LAYERS;
-  const cells = grid[OCCUPIED]!;
   splitCells(r, node, 0, cells, count, true);
   for (let i = 0; i < cells; i++) cellCount[occupied[i]!] = 0;
   const buckets = grid[BUCKETS]!;
@@ -281,8 +280,12 @@ function gridShape(ex: number, ey: number, ez: number, target: number, maxLayers
   grid[GZ] = Math.max(ex !== e && ey !== e ? 2 : 1, Math.min(maxLayers, Math.floor(k * rz)));
 }
 
-/** Drops each record into its cell (kept in word 7) and lists the occupied cells. */
-function binCells(rec: Float32Array, words: Int32Array, start: number, end: number, x0: number, y0: number, z0: number, sx: number, sy: number, sz: number): void {
+/**
+ * Drops each record into its cell (kept in word 7), lists the occupied cells and returns how many.
+ * Nothing after the loop: V8 compiles the loop while the first, largest round runs it, before any
+ * code after it has run, and code it has never seen run deoptimises on every later call.
+ */
+function binCells(rec: Float32Array, words: Int32Array, start: number, end: number, x0: number, y0: number, z0: number, sx: number, sy: number, sz: number): number {
   const gx = grid[GX]!, stride = gx * grid[GY]!;
   let cells = 0;
   for (let o = REC * start; o < REC * end; o += REC) {
@@ -313,7 +316,7 @@ function binCells(rec: Float32Array, words: Int32Array, start: number, end: numb
     if (by > cellBox[c + 4]!) cellBox[c + 4] = by;
     if (bz > cellBox[c + 5]!) cellBox[c + 5] = bz;
   }
-  grid[OCCUPIED] = cells;
+  return cells;
 }
 
 /**
