@@ -4,6 +4,14 @@ import type { TopologyGraph } from './topologyGraph';
 
 /** Bumped when a table or column changes meaning; graph-query refuses newer files. */
 export const GRAPH_SCHEMA_VERSION = 1;
+
+/** The names a graph database goes by: a dropped file with one of these is queried, not imported. */
+export const GRAPH_DATABASE_EXTENSIONS = ['sqlite', 'sqlite3', 'db'] as const;
+
+export function isGraphDatabaseName(fileName: string): boolean {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return ext !== undefined && GRAPH_DATABASE_EXTENSIONS.some((e) => e === ext);
+}
 export const GRAPH_GENERATOR = 'brepscope graph-export';
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { ToolContext, ToolDefinition } from './defineTool';
+import type { ToolContext } from './defineTool';
 import { findTool } from './registry';
 
 /** Validates the arguments against the tool's schema before any kernel call, then runs it. */
@@ -10,12 +10,12 @@ export async function runTool(ctx: ToolContext, name: string, args: unknown): Pr
   return tool.run(parsed, ctx);
 }
 
-export function parseArgs<T extends ToolDefinition>(tool: T, args: unknown): z.output<T['schema']> {
+export function parseArgs<S extends z.ZodType>(tool: { name: string; schema: S }, args: unknown): z.output<S> {
   const result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
     throw new BrepscopeError('INVALID_ARGUMENT', `${tool.name}: ${formatIssues(result.error)}`);
   }
-  return result.data as z.output<T['schema']>;
+  return result.data;
 }
 
 /** One line per issue, naming the field: `sections: sections requires sectionAxis`. */

@@ -1,0 +1,16 @@
+import type { Engine } from '../engine';
+import type { EngineClient } from './client';
+import { guarded } from './guarded';
+
+/**
+ * The page's engine client without a worker: the same guarded engine, called in the same thread.
+ * For unit tests of the page's state and actions against the real engine (and hosts that need no
+ * isolation). `terminate` disposes the engine; it never crashes on its own.
+ */
+export function createInProcessClient(engine: Engine): EngineClient {
+  return {
+    ...guarded(engine),
+    onCrash: () => undefined,
+    terminate: () => engine.dispose(),
+  };
+}
