@@ -109,12 +109,3 @@ export function colorVertices(values: Float32Array, m: number, tolerance: number
   }
   return out;
 }
-
-/** A round default tolerance: about a tenth of the range, on the 1-2-5 ladder. */
-export function defaultTolerance(m: number): number {
-  if (!(m > 0)) return 0;
-  const raw = m / 10;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const r = raw / p;
-  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
-}

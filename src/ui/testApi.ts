@@ -1,15 +1,10 @@
 import type { BodySummary, KernelState } from '../engine';
 import type { EngineClient } from '../workers/client';
+import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnGeometries } from '../viewer/BodyMesh';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
 import { engineStore, inspectStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCallRecord } from './stores';
-
-/** One call the page made to the engine worker: the method and, for tool runs, the tool. */
-export interface EngineCallRecord {
-  method: string;
-  tool?: string;
-}
 
 /**
  * What end-to-end tests read from the page (`window.__brepscope`), in test builds only (vite build
@@ -80,21 +75,6 @@ declare global {
   interface Window {
     __brepscope?: BrepscopeTestApi;
   }
-}
-
-/** Wraps a client so every method call is recorded (tool runs with their tool's name). */
-export function countingClient(client: EngineClient, calls: EngineCallRecord[]): EngineClient {
-  const record = (method: string, tool?: unknown) => calls.push(typeof tool === 'string' ? { method, tool } : { method });
-  return new Proxy(client, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function' || typeof key !== 'string' || key === 'onCrash' || key === 'terminate') return value;
-      return (...args: unknown[]) => {
-        record(key, key === 'run' || key === 'runJson' ? args[0] : undefined);
-        return Reflect.apply(value, target, args);
-      };
-    },
-  });
 }
 
 /** Installs `window.__brepscope`; returns the client factory the page starts its session with (calls counted). */

@@ -29,12 +29,12 @@ function throttled(report: Progress): Progress {
 
 /**
  * The engine as a worker exposes it: every call answers with a value (exceptions never cross the
- * boundary), display buffers are moved instead of copied, progress is throttled. Nothing else:
- * cancelling is the page's job (it terminates the worker), so no signal crosses.
+ * boundary), display buffers are moved instead of copied, progress is throttled. Cancelling is the
+ * owner's job: a worker is terminated; an engine in the same thread is stopped through `signal`.
  */
-export function guarded(engine: Engine) {
+export function guarded(engine: Engine, host: { signal?: AbortSignal } = {}) {
   function options(onProgress: Progress | undefined): RunOptions {
-    return onProgress ? { progress: throttled(onProgress) } : {};
+    return { ...(onProgress ? { progress: throttled(onProgress) } : {}), ...(host.signal ? { signal: host.signal } : {}) };
   }
 
   async function answer<R>(name: string, work: () => Promise<RunOutcome<R>>): Promise<Outcome<RunOutcome<R>>> {

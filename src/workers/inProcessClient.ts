@@ -5,12 +5,17 @@ import { guarded } from './guarded';
 /**
  * The page's engine client without a worker: the same guarded engine, called in the same thread.
  * For unit tests of the page's state and actions against the real engine (and hosts that need no
- * isolation). `terminate` disposes the engine; it never crashes on its own.
+ * isolation). `terminate` stops a running tool (CANCELLED at its next check) and frees the scene;
+ * it never crashes on its own.
  */
 export function createInProcessClient(engine: Engine): EngineClient {
+  const stop = new AbortController();
   return {
-    ...guarded(engine),
+    ...guarded(engine, { signal: stop.signal }),
     onCrash: () => undefined,
-    terminate: () => engine.dispose(),
+    terminate: () => {
+      stop.abort();
+      engine.dispose();
+    },
   };
 }
