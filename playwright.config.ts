@@ -49,8 +49,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The build uses base './' (relative URLs); preview's --base only mounts dist/ under the sub-path.
-    command: `npm run build && npx vite preview --port ${PORT} --strictPort --base ${SUB_PATH}`,
+    // A test build (--mode e2e: the test API and the worker's test hooks, absent from `npm run build`).
+    // The build uses base './' (relative URLs); preview's --base only mounts the build under the sub-path.
+    command: `npx vite build --mode e2e --outDir dist-e2e && npx vite preview --outDir dist-e2e --port ${PORT} --strictPort --base ${SUB_PATH}`,
     url: `http://localhost:${PORT}${SUB_PATH}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

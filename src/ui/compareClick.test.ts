@@ -42,7 +42,8 @@ describe('the Compare click', () => {
 
     // The review is complete from those two calls: colours, range, tolerance and the stats card.
     expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan', histogramStatus: 'done' });
-    expect(heat?.values?.length).toBe(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.mesh?.positions.length! / 3);
+    const partMesh = sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.mesh;
+    expect(heat?.values?.length).toBe((partMesh?.positions.length ?? 0) / 3);
     expect(heat?.range).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeLessThan(heat!.range);

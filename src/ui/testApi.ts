@@ -24,8 +24,8 @@ export interface BrepscopeTestApi {
   errors(): AppError[];
   /** Registry tool names the panel offers (scene tools). */
   panelTools(): string[];
-  /** The tool running from the panel, or null. */
-  runningTool(): { tool: string; fraction: number | null } | null;
+  /** The tool running from the panel and how long it has run, or null. */
+  runningTool(): { tool: string; fraction: number | null; elapsedMs: number } | null;
   /** Worker generation (1 = first worker), whether a restore is under way, and the notices shown. */
   engine(): { generation: number; restoring: boolean; notices: EngineNotice[] };
   /** BodyIds whose files the page keeps for a restore, in import order. */
@@ -97,7 +97,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     panelTools: () => toolStore.getState().manifests.filter((m) => m.category === 'scene').map((m) => m.name),
     runningTool: () => {
       const r = toolStore.getState().running;
-      return r ? { tool: r.tool, fraction: r.fraction ?? null } : null;
+      return r ? { tool: r.tool, fraction: r.fraction ?? null, elapsedMs: performance.now() - r.startedAt } : null;
     },
     engine: () => {
       const s = engineStore.getState();

@@ -2,7 +2,7 @@ import { BrepscopeError } from '../errors';
 import type { Body } from './Body';
 import { baseName } from './import/detectFormat';
 
-export interface Selection {
+interface Selection {
   selectionId: string;
   bodyId: string;
   ids: string[];
@@ -70,7 +70,7 @@ export class Scene {
 }
 
 /** `base` (trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken. */
-export function uniqueBodyId(base: string, taken: (id: string) => boolean): string {
+function uniqueBodyId(base: string, taken: (id: string) => boolean): string {
   const clean = base.trim() || 'body';
   if (!taken(clean)) return clean;
   for (let i = 2; ; i++) {

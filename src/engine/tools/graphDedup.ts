@@ -1,20 +1,15 @@
-import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { checkOutputPath, withBrepFile, writeBrepBytes } from '../graph/brepFile';
 import { dedupShape, type DedupResult } from '../graph/graphDedup';
 import { checkShape } from '../scene/checkShape';
 import { defineTool } from './defineTool';
-
-const schema = z.strictObject({
-  path: z.string().min(1).describe('BREP file (never written)'),
-  outputPath: z.string().min(1).describe('Where to write the rebuilt BREP; must not be the input'),
-});
+import { brepRewriteSchema } from './graphSource';
 
 export const graphDedup = defineTool({
   name: 'graph_dedup',
   description: 'graph-dedup: shares identical surface and curve geometry and writes the rebuilt BREP to outputPath.',
   category: 'graph',
-  schema,
+  schema: brepRewriteSchema,
   async run(args, ctx): Promise<DedupResult & { output: string }> {
     checkOutputPath(args.path, args.outputPath);
     return withBrepFile(ctx, args.path, async (oc, shape) => {

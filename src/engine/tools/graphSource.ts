@@ -18,6 +18,12 @@ export function exactlyOneShape(a: { path?: string | undefined; bodyId?: string 
 
 export const exactlyOneShapeMessage = 'give exactly one of path or bodyId';
 
+/** graph-compact's and graph-dedup's arguments: a BREP file in, a new BREP file out. */
+export const brepRewriteSchema = z.strictObject({
+  path: z.string().min(1).describe('BREP file (never written)'),
+  outputPath: z.string().min(1).describe('Where to write the rebuilt BREP; must not be the input'),
+});
+
 /**
  * Runs `fn` on the shape: a file's shape is read for the call and freed after it; a body's shape is
  * the body's own (never changed by read-only graph tools). `name` is what reports call the source.

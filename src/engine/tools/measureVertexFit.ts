@@ -22,7 +22,7 @@ const schema = z
   })
   .refine((a) => a.fromBodyId !== a.toBodyId, { path: ['toBodyId'], message: 'toBodyId must differ from fromBodyId (a body fits itself exactly)' });
 
-export type NearestKind = 'vertex' | 'edge' | 'face';
+type NearestKind = 'vertex' | 'edge' | 'face';
 
 export interface VertexFitEntry {
   index: number;

@@ -19,7 +19,7 @@ export function parseArgs<S extends z.ZodType>(tool: { name: string; schema: S }
 }
 
 /** One line per issue, naming the field: `sections: sections requires sectionAxis`. */
-export function formatIssues(error: z.ZodError): string {
+function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
