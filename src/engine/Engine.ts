@@ -6,7 +6,7 @@ import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
-import { parseArgs } from './tools/runTool';
+import { parseArgs } from './tools/parseArgs';
 
 export interface EngineOptions {
   /** How tools read and write files: the file system in Node, memory in the browser worker. */

@@ -55,6 +55,8 @@ export function createEngineClient(): EngineClient {
     run,
     runJson,
     tools: () => remote.tools(),
+    validate: (name, args) => remote.validate(name, args),
+    snapshot: () => remote.snapshot(),
     // The buffer is transferred: `bytes` is empty afterwards.
     putFile: (name, bytes) => remote.putFile(name, Comlink.transfer(bytes, [bytes.buffer])),
     restore: (snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> =>

@@ -65,6 +65,14 @@ export function guarded(engine: Engine, host: { signal?: AbortSignal } = {}) {
     async putFile(name: string, bytes: Uint8Array): Promise<void> {
       engine.putFile(name, bytes);
     },
+    /** Checks a tool name and its arguments without running anything (a batch checks every run first). */
+    validate(name: string, args: unknown): Promise<Outcome<void>> {
+      return settle(async () => engine.validate(name, args));
+    },
+    /** The scene as files (a host that keeps them to restore the scene after losing the engine). */
+    async snapshot(): Promise<SceneSnapshot> {
+      return engine.snapshot();
+    },
     restore(snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> {
       return settle(() => engine.restore(snapshot));
     },

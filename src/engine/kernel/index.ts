@@ -1,4 +1,4 @@
-export { getKernel, setKernelLoader, hasKernelLoader, kernelStatus, onKernelStatus, requireKernel } from './kernel';
+export { getKernel, setKernelLoader, kernelStatus, onKernelStatus, requireKernel } from './kernel';
 export type { OC, KernelLoader, KernelState, KernelStatus } from './kernel';
 export { KernelAbortedError, KernelError } from './KernelError';
 export { withKernel, toKernelError } from './scope';

@@ -58,10 +58,6 @@ export function setKernelLoader(loader: KernelLoader): void {
   if (!s.loader) s.loader = loader;
 }
 
-export function hasKernelLoader(): boolean {
-  return slot().loader !== undefined;
-}
-
 /** The one kernel of this process or worker, loaded on first use. */
 export function getKernel(): Promise<OC> {
   const s = slot();

@@ -1,15 +1,7 @@
 import type { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { ToolContext } from './defineTool';
-import { findTool } from './registry';
 
-/** Validates the arguments against the tool's schema before any kernel call, then runs it. */
-export async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
-  const tool = findTool(name);
-  const parsed = parseArgs(tool, args);
-  return tool.run(parsed, ctx);
-}
-
+/** A tool's arguments checked against its schema (before any kernel call); INVALID_ARGUMENT names each field and rule. */
 export function parseArgs<S extends z.ZodType>(tool: { name: string; schema: S }, args: unknown): z.output<S> {
   const result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
