@@ -5,6 +5,7 @@ import { foundationCases } from './foundation';
 import { graphCases } from './graph';
 import type { BenchCase, Figures } from './harness';
 import { meshQueryCases } from './meshQueries';
+import { renderCases } from './render';
 import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, type BenchRun } from './report';
 import { sceneToolCases } from './sceneTools';
 
@@ -17,7 +18,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

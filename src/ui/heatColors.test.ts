@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../viewer/interpolate';
-import { AMBIGUOUS, colorVertices, deviationColor, NEUTRAL } from './heatColors';
+import { AMBIGUOUS, colorVertices, defaultTolerance, deviationColor, NEUTRAL } from './heatColors';
 
 const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
 
@@ -25,6 +25,12 @@ describe('deviation colour map', () => {
     const css = deviationColor(0.75, 1, 0);
     // The vertex table has 256 steps: within one step of the exact colour.
     for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - lin(css[k]!))).toBeLessThan(0.02);
+  });
+
+  it('picks a round default tolerance near a tenth of the range', () => {
+    expect(defaultTolerance(0.4283)).toBe(0.05);
+    expect(defaultTolerance(2)).toBe(0.2);
+    expect(defaultTolerance(0)).toBe(0);
   });
 
   it('interpolates per-vertex values at barycentric weights, skipping ambiguous corners', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { requireKernel } from '../kernel';
 import { createSignedDeviation, signedDeviation, type SignMode } from '../mesh/signedDeviation';
-import { colourRange, defaultTolerance } from '../render/deviationScale';
+import { colourRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
 import { defineTool, type ToolContext } from './defineTool';
@@ -37,7 +37,7 @@ export interface HeatmapData {
 }
 
 export interface HeatmapResult extends HeatmapData {
-  /** Half-width of the colour range: the 99th percentile of |value| (render/deviationScale.ts); 0 when nothing is signed. */
+  /** Half-width of the colour range: the 99th percentile of |value| (render/heatColors.ts, colourRange); 0 when nothing is signed. */
   colourRange: number;
   /** The tolerance band: the argument, else defaultTolerance(colourRange). */
   tolerance: number;
