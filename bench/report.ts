@@ -41,9 +41,13 @@ export interface FigureChange {
   verdict: 'slower' | 'faster' | 'same' | 'changed' | 'new' | 'gone';
 }
 
-/** Each figure of `current` beside `baseline`; a time or rate that moved more than `threshold` gets a verdict. */
+/**
+ * Each figure of `current` beside `baseline`; a time or rate that moved more than `threshold` gets a
+ * verdict. Only the cases `current` ran are compared (a filtered run is not a run of fewer figures).
+ */
 export function compareRuns(baseline: BenchRun, current: BenchRun, threshold = 0.1): FigureChange[] {
-  const a = numericFigures(baseline);
+  const ran = Object.keys(current.results);
+  const a = numericFigures({ ...baseline, results: Object.fromEntries(Object.entries(baseline.results).filter(([name]) => ran.includes(name))) });
   const b = numericFigures(current);
   const names = [...new Set([...b.keys(), ...a.keys()])];
   return names.map((name) => {

@@ -44,7 +44,6 @@ if (out) writeFileSync(out, json);
 else process.stdout.write(json);
 if (compareWith !== undefined) {
   const baseline = JSON.parse(readFileSync(compareWith || DEFAULT_BASELINE, 'utf8')) as BenchRun;
-  const changes = compareRuns(baseline, run).filter((c) => c.verdict !== 'gone' || !filter);
-  process.stderr.write(`\nagainst ${compareWith || DEFAULT_BASELINE} (${baseline.date}, node ${baseline.node}):\n${formatComparison(changes)}\n`);
+  process.stderr.write(`\nagainst ${compareWith || DEFAULT_BASELINE} (${baseline.date}, node ${baseline.node}):\n${formatComparison(compareRuns(baseline, run))}\n`);
 }
 process.exit(0);
