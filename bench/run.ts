@@ -7,6 +7,7 @@ import type { BenchCase, Figures } from './harness';
 import { meshQueryCases } from './meshQueries';
 import { renderCases } from './render';
 import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, type BenchRun } from './report';
+import { scanImportCases } from './scanImport';
 import { sceneToolCases } from './sceneTools';
 
 /**
@@ -18,7 +19,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

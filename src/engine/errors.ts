@@ -9,6 +9,11 @@ export type ErrorCode =
   | 'UNKNOWN_TOOL'
   | 'UNSUPPORTED_FORMAT'
   | 'PARSE_FAILED'
+  /** The kernel raised an exception while reading or converting a user's file. */
+  | 'FILE_UNREADABLE'
+  /** The kernel aborted (trap, stack overflow, out of memory) on a user's file: the host must replace it. */
+  | 'FILE_ABORTED_KERNEL'
+  | 'POINT_CLOUD_UNSUPPORTED'
   | 'EMPTY_FILE'
   | 'EMPTY_MESH'
   | 'FILE_NOT_FOUND'
@@ -52,9 +57,13 @@ export function toErrorPayload(e: unknown): ErrorPayload {
   return { code: 'INTERNAL_ERROR', message: String(e) };
 }
 
-/** After this failure the engine's kernel cannot be trusted: the host replaces the engine and restores its scene. */
+/**
+ * After this failure the engine's kernel cannot be trusted: the host replaces the engine and restores
+ * its scene. KERNEL_ABORTED in a tool, FILE_ABORTED_KERNEL while reading a user's file (bad input,
+ * but the kernel is just as gone).
+ */
 export function isKernelAbort(error: { code: string }): boolean {
-  return error.code === 'KERNEL_ABORTED';
+  return error.code === 'KERNEL_ABORTED' || error.code === 'FILE_ABORTED_KERNEL';
 }
 
 /** A call's answer as a value: what crosses a worker boundary, where exceptions do not travel. */

@@ -2,7 +2,8 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { meshTopology, type MeshTopology } from '../mesh/meshTopology';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 
-export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf';
+/** `xyz` is a text point file (.xyz .pts .txt .csv); `ply`, `obj`, `3mf` are meshes like STL. */
+export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf' | 'ply' | 'obj' | '3mf' | 'xyz';
 
 /**
  * Structures derived from one body (tessellations, BVHs, samples, topology reports, deviations
@@ -64,6 +65,8 @@ interface BodyInit {
   name: string;
   sourceFormat: SourceFormat;
   source: string | undefined;
+  /** What the importer left out or changed, for the user (materials ignored, units converted). */
+  notes?: string[] | undefined;
   origin?: BodyOrigin | undefined;
 }
 
@@ -78,6 +81,8 @@ abstract class BodyBase {
   readonly sourceFormat: SourceFormat;
   /** Where the body came from (a path, a URL or an uploaded file name), for reports. */
   readonly source: string | undefined;
+  /** What the importer left out or changed, for the user (materials ignored, units converted). */
+  readonly notes: string[] | undefined;
   readonly origin: BodyOrigin | undefined;
   readonly cache = new BodyCache();
 
@@ -86,6 +91,7 @@ abstract class BodyBase {
     this.name = init.name;
     this.sourceFormat = init.sourceFormat;
     this.source = init.source;
+    this.notes = init.notes;
     this.origin = init.origin;
   }
 

@@ -6,8 +6,10 @@ import { checkShape } from '../checkShape';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
-import { parseStl } from './stl';
+import { asBadInput } from './kernelFailure';
+import { isMeshFileFormat, parseMeshFile, type MeshFileFormat } from './scanFile';
 import { readExchangeShape } from './stepIges';
+import { validateBeforeKernel } from './validate';
 import { readXbfShape } from './xbf';
 
 /** Files above this are refused before parsing: the kernel copies them into a 32-bit WASM heap. */
@@ -50,17 +52,20 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   const origin = { path: req.fileName, bytes: req.bytes, format, refuseInvalid: !!req.refuseInvalid };
   const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
 
-  if (format === 'stl') {
+  if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
-    const body = new MeshBody(common, parseStl(req.bytes, req.fileName));
+    const { mesh, notes } = parseMeshFile(format, req.bytes, req.fileName);
+    const body = new MeshBody({ ...common, ...(notes.length ? { notes } : {}) }, mesh);
     scene.add(body);
     return body;
   }
 
+  // Structural checks in milliseconds, so most corrupt files never reach (or hang) the kernel.
+  validateBeforeKernel(format, req.bytes, req.fileName);
   const oc = await env.kernel();
   const shape = readShape(oc, req.bytes, req.fileName, format);
   try {
-    const check = checkShape(oc, shape);
+    const check = asBadInput(oc, req.fileName, () => checkShape(oc, shape));
     if (req.refuseInvalid && !check.valid) {
       throw new BrepscopeError(
         'INVALID_GEOMETRY',
@@ -77,7 +82,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
 }
 
-function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, 'stl'>): TopoDS_Shape {
+function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, MeshFileFormat>): TopoDS_Shape {
   switch (format) {
     case 'brep':
       return readBrepShape(oc, bytes, fileName);
