@@ -2,17 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriMesh } from '../mesh/TriMesh';
 import { defineTool } from './defineTool';
-import {
-  comparedSurfaces,
-  deviationReference,
-  directedRecord,
-  measureDirected,
-  Pacer,
-  signModeSchema,
-  surfaceSamples,
-  type DirectedDeviation,
-  type DirectedRecord,
-} from './deviationSupport';
+import { comparedSurfaces, directedDeviation, directedRecord, Pacer, signModeSchema, type DirectedDeviation, type DirectedRecord } from './deviationSupport';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 const schema = z
@@ -53,13 +43,11 @@ export const measureDeviation = defineTool({
     "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. Samples each body's tessellated surface (BREP at deflection; an STL as it is).",
   category: 'scene',
   schema,
-  async run(args, ctx) {
-    const { from, reference: to, deflection, fromMesh, refMesh: toMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
-    const fromSamples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
-    const toSamples = surfaceSamples(toMesh, args.maxSamples, to.bodyId);
+  async run(args, ctx): Promise<DeviationResult> {
+    const { deflection, fromSurface, refSurface: toSurface, fromMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
     const pacer = new Pacer(ctx);
-    const forward = await measureDirected(fromSamples, deviationReference(toMesh), args.signMode, pacer, 'fromToTo');
-    const backward = await measureDirected(toSamples, deviationReference(fromMesh), args.signMode, pacer, 'toToFrom');
+    const forward = await directedDeviation(ctx, fromSurface, args.maxSamples, toSurface, args.signMode, 'fromToTo', pacer);
+    const backward = await directedDeviation(ctx, toSurface, args.maxSamples, fromSurface, args.signMode, 'toToFrom', pacer);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {

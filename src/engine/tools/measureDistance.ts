@@ -7,7 +7,7 @@ import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
 /** The spec's cap on returned contact pairs. */
-export const MAX_CONTACTS = 32;
+const MAX_CONTACTS = 32;
 
 const schema = z.strictObject({
   fromBodyId: bodyIdSchema.describe('First body'),
