@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { uvSphere } from '../src/engine/mesh/generators';
 import { sampleSurface } from '../src/engine/mesh/sampleSurface';
 import { parseStl, writeBinaryStl } from '../src/engine/scene/import/stl';
-import { round, type BenchCase } from './harness';
+import { round, type BenchCase, type Figures } from './harness';
 
 /**
  * Issue 15's whole-process benchmark: `brepscope tool measure_deviation` as a fresh process (node
@@ -87,7 +87,7 @@ export const deviationProcessCases: BenchCase[] = [
         }
         const result = JSON.parse([...outputs][0]!) as { fromToTo: { samples: number; mean: number }; toToFrom: { samples: number } };
 
-        const figures: Record<string, unknown> = {
+        const figures: Figures = {
           referenceTriangles: 1_000_994,
           candidateTriangles: candidate.indices.length / 3,
           samplesPerDirection: [result.fromToTo.samples, result.toToFrom.samples],

@@ -5,12 +5,7 @@
  * No kernel is loaded here: everything is the engine's pure mesh code.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { toErrorPayload } from '../engine/errors';
-import type { PseudoNormals } from '../engine/mesh/pseudoNormals';
-import type { SurfaceSamples } from '../engine/mesh/sampleSurface';
-import type { TriangleBvh } from '../engine/mesh/TriangleBvh';
-import type { TriMesh } from '../engine/mesh/TriMesh';
-import { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from '../engine/tools/deviationDirections';
+import { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart, toErrorPayload, type PseudoNormals, type SurfaceSamples, type TriangleBvh, type TriMesh } from '../engine/meshWork';
 import { ownBuffers, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
 
 interface Held {

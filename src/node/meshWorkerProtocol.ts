@@ -13,11 +13,7 @@
  * (which worker builds what) stays on the main thread.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { ErrorPayload } from '../engine/errors';
-import type { PseudoNormals } from '../engine/mesh/pseudoNormals';
-import type { SurfaceSamples } from '../engine/mesh/sampleSurface';
-import type { SignMode } from '../engine/mesh/signedDeviation';
-import type { TriMesh } from '../engine/mesh/TriMesh';
+import type { ErrorPayload, PseudoNormals, SignMode, SurfaceSamples, TriMesh } from '../engine/meshWork';
 
 export type Step =
   | { op: 'bvh'; mesh: number }

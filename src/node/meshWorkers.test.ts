@@ -4,8 +4,9 @@ import { box, cylinder, grid, seededRandom, uvSphere } from '../engine/mesh/gene
 import type { SignMode } from '../engine/mesh/signedDeviation';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
-import { serialDirections, type Directions, type DirectionsJob } from '../engine/tools/deviationDirections';
-import type { DeviationResult } from '../engine/tools/measureDeviation';
+import { MeshBody } from '../engine/scene/Body';
+import type { Directions, DirectionsJob } from '../engine/tools/deviationDirections';
+import { directedDeviation, surfaceOf } from '../engine/tools/deviationSupport';
 import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
 import { createMeshWorkers } from './meshWorkers';
 import { createNodeEngine } from './nodeEngine';
@@ -13,12 +14,22 @@ import { createNodeEngine } from './nodeEngine';
 const workers = createMeshWorkers();
 afterAll(() => workers.close());
 
-/** Runs on the threads, failing the test if the job fell back to the calling thread. */
+/** Runs on the threads (a failure rejects: nothing falls back here). */
 async function onThreads(j: DirectionsJob, signal?: AbortSignal): Promise<Directions> {
-  const before = { ...workers.stats };
+  const before = workers.stats.parallel;
   const result = await workers.deviationDirections(j, signal ? { signal } : {});
-  expect(workers.stats).toEqual({ parallel: before.parallel + 1, fallbacks: before.fallbacks });
+  expect(workers.stats.parallel).toBe(before + 1);
   return result;
+}
+
+/** The serial path itself: the tool's cached directedDeviation on bodies holding the same meshes. */
+async function serialDirections(j: DirectionsJob): Promise<Directions> {
+  const body = (id: string, mesh: TriMesh) => surfaceOf(new MeshBody({ bodyId: id, name: id, sourceFormat: 'stl', source: undefined }, mesh));
+  const from = body(j.fromBodyId, j.from);
+  const to = j.to === j.from ? from : body(j.toBodyId, j.to);
+  const forward = await directedDeviation({}, from, j.maxSamples, to, j.signMode, 'fromToTo');
+  const backward = await directedDeviation({}, to, j.maxSamples, from, j.signMode, 'toToFrom');
+  return { forward, backward };
 }
 
 /** A sphere with a ripple, so that distances and signs vary from sample to sample. */
@@ -75,7 +86,7 @@ describe('mesh workers: the two directions in two threads', () => {
       for (const maxSamples of [20000, 700]) {
         it(`equals the serial path bit for bit: ${name}, ${signMode}, maxSamples ${maxSamples}`, async () => {
           const parallel = await onThreads(job(from, to, maxSamples, signMode));
-          const serial = await serialDirections(job(from, to, maxSamples, signMode), {});
+          const serial = await serialDirections(job(from, to, maxSamples, signMode));
           expectSameDirections(parallel, serial);
         });
       }
@@ -89,7 +100,7 @@ describe('mesh workers: the two directions in two threads', () => {
     expectSameDirections(again, first);
   });
 
-  it('reports a surface of zero area as the serial path does (EMPTY_MESH naming the body)', async () => {
+  it('reports a surface of zero area as the serial path does (EMPTY_MESH naming the body): the threads fail, the tool computes it', async () => {
     const flat: TriMesh = { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) };
     const sphere = uvSphere(1, 16, 8);
     for (const [from, to] of [
@@ -97,12 +108,20 @@ describe('mesh workers: the two directions in two threads', () => {
       [sphere, flat],
       [flat, flat],
     ] as const) {
-      const serial = await serialDirections(job(from, to, 100, 'robust'), {}).catch((e: unknown) => e);
-      const parallel = await workers.deviationDirections(job(from, to, 100, 'robust'), {}).catch((e: unknown) => e);
+      const failed = workers.stats.failed;
+      await expect(workers.deviationDirections(job(from, to, 100, 'robust'), {})).rejects.toMatchObject({ code: 'EMPTY_MESH' });
+      expect(workers.stats.failed).toBe(failed + 1);
+      const measure = (withWorkers: boolean) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        engine.scene.add(new MeshBody({ bodyId: 'from', name: 'from', sourceFormat: 'stl', source: undefined }, from));
+        engine.scene.add(new MeshBody({ bodyId: 'to', name: 'to', sourceFormat: 'stl', source: undefined }, to));
+        return engine.run('measure_deviation', { fromBodyId: 'from', toBodyId: 'to', maxSamples: 100 }).catch((e: unknown) => e);
+      };
+      const [threads, serial] = [await measure(true), await measure(false)];
       expect(serial).toBeInstanceOf(BrepscopeError);
-      expect(parallel).toBeInstanceOf(BrepscopeError);
-      expect((parallel as BrepscopeError).code).toBe('EMPTY_MESH');
-      expect((parallel as BrepscopeError).message).toBe((serial as BrepscopeError).message);
+      expect(threads).toBeInstanceOf(BrepscopeError);
+      expect((threads as BrepscopeError).code).toBe('EMPTY_MESH');
+      expect((threads as BrepscopeError).message).toBe((serial as BrepscopeError).message);
     }
   });
 
@@ -113,15 +132,15 @@ describe('mesh workers: the two directions in two threads', () => {
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
     const after = await onThreads(job(from, to, 20000, 'robust'));
-    expectSameDirections(after, await serialDirections(job(from, to, 20000, 'robust'), {}));
+    expectSameDirections(after, await serialDirections(job(from, to, 20000, 'robust')));
   });
 
   it('gives measure_deviation the same result with and without the threads, sections included', async () => {
-    const run = async (withWorkers: boolean): Promise<DeviationResult> => {
+    const run = async (withWorkers: boolean) => {
       const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
       addMeshBody(engine.scene, 'scan', uvSphere(50, 200, 100));
       addMeshBody(engine.scene, 'part', rippled(50, 120, 60, 0.3));
-      return (await engine.run('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5 })) as DeviationResult;
+      return (await engine.run('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5 })).result;
     };
     const before = workers.stats.parallel;
     expect(await run(true)).toEqual(await run(false));

@@ -1,7 +1,7 @@
 /**
  * The Node host's mesh workers: two worker threads that build the query structures of two meshes
  * and measure the two directions of a deviation at the same time (the engine's MeshWorkers seam,
- * src/engine/tools/deviationDirections.ts). The result is the serial runner's, bit for bit: the
+ * ToolContext.meshWorkers; src/engine/tools/deviationDirections.ts). The result is the serial runner's, bit for bit: the
  * workers call the same functions on the same arrays (meshWorkers.test.ts checks it).
  *
  * The plan, for a larger mesh B and a smaller s: worker 0 builds B's BVH, then measures s's samples
@@ -11,18 +11,15 @@
  * pseudo-normals. Meshes go to the workers once, in shared memory; workers keep what they built
  * for later calls on the same meshes (an MCP session), and drop it when the mesh is collected here.
  *
- * On any failure other than cancellation the job reruns on the calling thread, so errors (an
- * EMPTY_MESH surface) are exactly the serial path's. Cancelling terminates the workers; the next
+ * A failure rejects the job, and the tool computes it on the calling thread instead (so errors, an
+ * EMPTY_MESH surface, are exactly the serial path's). Cancelling terminates the workers; the next
  * job starts fresh ones.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { BrepscopeError } from '../engine/errors';
-import type { TriMesh } from '../engine/mesh/TriMesh';
-import type { DirectedDeviation } from '../engine/tools/deviationSupport';
-import { serialDirections, type Directions, type DirectionsJob, type MeshWorkers } from '../engine/tools/deviationDirections';
+import { BrepscopeError, type DirectedDeviation, type Directions, type DirectionsJob, type MeshWorkers, type TriMesh } from '../engine';
 import { shareArrays, type FromWorker, type Step, type ToWorker } from './meshWorkerProtocol';
 
 export interface NodeMeshWorkers extends MeshWorkers {
@@ -30,8 +27,8 @@ export interface NodeMeshWorkers extends MeshWorkers {
   warm(): void;
   /** Stops the threads; a later job starts new ones. */
   close(): Promise<void>;
-  /** Jobs the threads finished, and jobs that fell back to the calling thread. */
-  readonly stats: { parallel: number; fallbacks: number };
+  /** Jobs the threads finished, and jobs they failed (the tool then computed them itself). */
+  readonly stats: { parallel: number; failed: number };
 }
 
 interface Shared {
@@ -184,7 +181,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
     return { forward: measured.get('fromToTo')!, backward: measured.get('toToFrom')! };
   };
 
-  const stats = { parallel: 0, fallbacks: 0 };
+  const stats = { parallel: 0, failed: 0 };
   return {
     stats,
     warm: () => void start(),
@@ -199,11 +196,8 @@ export function createMeshWorkers(): NodeMeshWorkers {
         stats.parallel++;
         return result;
       } catch (e) {
-        if (ctx.signal?.aborted || (e instanceof BrepscopeError && e.code === 'CANCELLED')) throw e;
-        // Anything else (an EMPTY_MESH surface, a worker that died): the serial path gives the
-        // same answer or the same error as the path the caller would otherwise have taken.
-        stats.fallbacks++;
-        return serialDirections(job, ctx);
+        if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
+        throw e;
       }
     },
   };

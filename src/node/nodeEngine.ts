@@ -1,9 +1,9 @@
-import { Engine } from '../engine/Engine';
-import { getKernel, setKernelLoader, type OC } from '../engine/kernel';
-import { loadNodeKernel } from '../engine/kernel/loadNodeKernel';
+import { Engine, getKernel, setKernelLoader, type EngineTrace, type OC } from '../engine';
 import { createMeshWorkers, meshWorkersUseful, type NodeMeshWorkers } from './meshWorkers';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
+import { loadNodeKernel } from './nodeKernel';
+import { useNodeSqlJs } from './nodeSqlJs';
 
 /** Tells this process how to load the kernel (once; loading itself stays lazy). */
 export function useNodeKernel(): void {
@@ -17,15 +17,17 @@ export function nodeKernel(): Promise<OC> {
 }
 
 export interface NodeEngineOptions {
+  trace?: (event: EngineTrace) => void;
   /** Threads for mesh work (processMeshWorkers()); without, tools run it on the calling thread. */
   meshWorkers?: NodeMeshWorkers | undefined;
 }
 
-/** An engine with a fresh scene, reading and writing the real file system. */
+/** An engine with a fresh scene, reading and writing the real file system, with every Node seam installed. */
 export function createNodeEngine(options: NodeEngineOptions = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
-  return new Engine({ files: nodeFiles, meshWorkers: options.meshWorkers });
+  useNodeSqlJs();
+  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers });
 }
 
 let processWorkers: NodeMeshWorkers | undefined;

@@ -1,17 +1,16 @@
 import { BrepscopeError } from '../errors';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import type { DeviationReference, SignMode } from '../mesh/signedDeviation';
+import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { ToolContext } from './defineTool';
-import { deviationReference, measureDirected, Pacer, surfaceSamples, type DirectedDeviation } from './deviationSupport';
+import { directedDeviation, keptDeviation, measureDirected, Pacer, type DirectedDeviation, type MeasuredSurface } from './deviationSupport';
 
 /**
- * The two directions of a deviation between two surfaces, as one job a host may run elsewhere:
- * the serial runner below is the reference, and a host may supply another (Node: a pair of
- * worker threads, src/node/meshWorkers.ts) through ToolContext.meshWorkers. A runner must return
- * exactly what the serial one returns, bit for bit.
+ * The two directions of a deviation between two meshes, as one job a host may run elsewhere (Node:
+ * two worker threads, src/node/meshWorkers.ts), handed to tools through ToolContext.meshWorkers.
+ * What it returns must be what the serial path computes, bit for bit.
  */
 export interface DirectionsJob {
   from: TriMesh;
@@ -29,24 +28,40 @@ export interface Directions {
   backward: DirectedDeviation;
 }
 
-export type DirectionsRunner = (job: DirectionsJob, ctx: Pick<ToolContext, 'signal' | 'progress'>) => Promise<Directions>;
-
 /** What a host can run off the calling thread. */
 export interface MeshWorkers {
-  deviationDirections: DirectionsRunner;
+  /** Rejects on any failure: the tool then computes the job itself, errors included. */
+  deviationDirections(job: DirectionsJob, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<Directions>;
 }
 
-/** Both directions on the calling thread, with the query structures cached per mesh (deviationSupport). */
-export const serialDirections: DirectionsRunner = async (job, ctx) => {
-  const fromSamples = surfaceSamples(job.from, job.maxSamples, job.fromBodyId);
-  const toSamples = surfaceSamples(job.to, job.maxSamples, job.toBodyId);
+/**
+ * Both directions between two surfaces: from the bodies' caches when there, else from the host's
+ * mesh workers when both bodies are meshes (a BREP body is measured here, where its exact faces
+ * are), else here (directedDeviation). What the workers return is kept in the caches as if computed
+ * here, so a histogram or heat map on the same bodies reuses it. A worker failure other than a
+ * cancel falls back to computing here, which gives the serial path's result or error.
+ */
+export async function bothDirections(ctx: ToolContext, from: MeasuredSurface, to: MeasuredSurface, maxSamples: number, mode: SignMode): Promise<Directions> {
+  const keptForward = keptDeviation(ctx, from, maxSamples, to, mode);
+  const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode);
+  const workers = ctx.meshWorkers;
+  if (workers && from.body.kind === 'mesh' && to.body.kind === 'mesh' && !keptForward.peek() && !keptBackward.peek()) {
+    const job = { from: from.mesh, to: to.mesh, fromBodyId: from.body.bodyId, toBodyId: to.body.bodyId, maxSamples, signMode: mode };
+    try {
+      const d = await workers.deviationDirections(job, ctx);
+      return { forward: keptForward.keep(d.forward), backward: keptBackward.keep(d.backward) };
+    } catch (e) {
+      if (ctx.signal?.aborted || (e instanceof BrepscopeError && e.code === 'CANCELLED')) throw e;
+    }
+  }
   const pacer = new Pacer(ctx);
-  const forward = await measureDirected(fromSamples, deviationReference(job.to), job.signMode, pacer, 'fromToTo');
-  const backward = await measureDirected(toSamples, deviationReference(job.from), job.signMode, pacer, 'toToFrom');
+  const forward = await directedDeviation(ctx, from, maxSamples, to, mode, 'fromToTo', pacer);
+  const backward = await directedDeviation(ctx, to, maxSamples, from, mode, 'toToFrom', pacer);
   return { forward, backward };
-};
+}
 
-// The parts a runner elsewhere computes, each from the same functions the serial path's caches call.
+// The parts a worker computes, each from the same functions the serial path's caches call
+// (deviationSupport: meshBvh, meshPseudoNormals, surfaceSamples, deviationReference, directedDeviation).
 
 export function meshBvhPart(mesh: TriMesh): TriangleBvh {
   return buildBvh(mesh);
@@ -56,24 +71,18 @@ export function pseudoNormalsPart(mesh: TriMesh): PseudoNormals {
   return buildPseudoNormals(mesh);
 }
 
-/** As deviationSupport.surfaceSamples: EMPTY_MESH for a surface of zero area. */
+/** As surfaceSamples: EMPTY_MESH for a surface of zero area. */
 export function samplesPart(mesh: TriMesh, pseudoNormals: PseudoNormals, maxSamples: number, bodyId: string): SurfaceSamples {
   const s = sampleSurface(mesh, maxSamples, pseudoNormals);
   if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${bodyId}' has a surface of zero area: there is nothing to sample`);
   return s;
 }
 
-/** As deviationSupport.deviationReference, from parts built apart. */
 export function referencePart(bvh: TriangleBvh, pseudoNormals: PseudoNormals): DeviationReference {
-  let diagonal = 0;
-  if (bvh.nodeCount > 0) {
-    const b = bvh.nodeBounds;
-    diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
-  }
-  return { bvh, pseudoNormals, diagonal };
+  return deviationReferenceOf(bvh, pseudoNormals);
 }
 
-/** One direction, on whatever thread calls it (no cancellation or progress: the host handles those). */
+/** One direction, on whatever thread calls it (cancellation and progress are the host's). */
 export function measurePart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, label: string): Promise<DirectedDeviation> {
   return measureDirected(samples, reference, signMode, new Pacer({}), label);
 }

@@ -1,17 +1,19 @@
 import { z } from 'zod';
-import { BrepscopeError } from '../errors';
-import type { OC } from '../kernel';
+import { BrepscopeError, checkCancelled } from '../errors';
+import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
+import { createSignedDeviation, deviationReferenceOf, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
 import type { Body } from '../scene/Body';
+import { pairKey } from '../scene/Scene';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
 import type { ToolContext } from './defineTool';
+import { kernelFor } from './kernelFor';
 import { percentile } from './statistics';
 
 /** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
@@ -24,19 +26,9 @@ export const signModeSchema = z
     'robust (default): reference triangles facing against the sample are rejected, the nearest survivor within reach gives the sign, samples without one are ambiguous; nearest: the nearest triangle wins whatever it is',
   );
 
-/** The kernel, loaded only when a BREP body is involved: mesh-only work never waits for it. */
-export async function kernelFor(ctx: ToolContext, bodies: Body[]): Promise<OC | undefined> {
-  return bodies.some((b) => b.kind === 'brep') ? ctx.kernel() : undefined;
-}
-
-function requireKernel(oc: OC | undefined): OC {
-  if (!oc) throw new Error('deviation: a BREP body needs the kernel');
-  return oc;
-}
-
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
 export function defaultDeflection(oc: OC | undefined, from: Body): number {
-  const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(from.mesh)) : 0) : shapeDiagonal(requireKernel(oc), from);
+  const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(surfaceOf(from))) : 0) : shapeDiagonal(requireKernel(oc, 'deviation'), from);
   if (!(diagonal > 0) || !Number.isFinite(diagonal)) {
     throw new BrepscopeError('EMPTY_MESH', `body '${from.bodyId}' has no extent: there is no surface to sample`);
   }
@@ -49,11 +41,33 @@ export function defaultDeflection(oc: OC | undefined, from: Body): number {
  * EMPTY_MESH when there are no triangles or they have no area.
  */
 export function surfaceMesh(oc: OC | undefined, body: Body, deflection: number): TriMesh {
-  const mesh = body.kind === 'mesh' ? body.mesh : getTessellation(requireKernel(oc), body, deflection);
-  if (mesh.indices.length === 0) {
+  return measuredSurface(oc, body, deflection).mesh;
+}
+
+/**
+ * A body's triangles as a deviation tool measures them (see surfaceMesh), named so that the query
+ * structures built on them are cached on the body: `key` says which triangles (an STL's own, or a
+ * tessellation at one deflection).
+ */
+export interface MeasuredSurface {
+  body: Body;
+  mesh: TriMesh;
+  key: string;
+}
+
+export function measuredSurface(oc: OC | undefined, body: Body, deflection: number): MeasuredSurface {
+  const s = body.kind === 'mesh' ? surfaceOf(body) : surfaceOf(body, getTessellation(requireKernel(oc, 'deviation'), body, deflection));
+  if (s.mesh.indices.length === 0) {
     throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no triangles${body.kind === 'brep' ? ' (its shape has no faces to tessellate)' : ''}`);
   }
-  return mesh;
+  return s;
+}
+
+/** An STL body's own triangles, or a BREP body's tessellation (`mesh`, made by getTessellation). */
+export function surfaceOf(body: Body, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
+  if (body.kind === 'mesh') return { body, mesh: body.mesh, key: 'mesh' };
+  if (!tessellation) throw new Error('deviation: a BREP body is measured through a tessellation');
+  return { body, mesh: tessellation, key: `tessellation@${tessellation.deflection}` };
 }
 
 interface MeshQueries {
@@ -66,76 +80,94 @@ interface MeshQueries {
 }
 
 /**
- * Query structures per mesh, built on first use. Keyed weakly by the mesh object (an STL body's
- * mesh, or a BREP body's cached tessellation), so they live exactly as long as the body does and a
- * second tool call on the same bodies (histogram, heat map) skips the build.
+ * Query structures of a measured surface, built on first use and kept in its body's cache, so they
+ * live exactly as long as the body does and a second tool call on the same bodies (histogram,
+ * heat map) skips the build.
  */
-const queries = new WeakMap<TriMesh, MeshQueries>();
-
-function queriesOf(mesh: TriMesh): MeshQueries {
-  let q = queries.get(mesh);
-  if (!q) {
-    q = { samples: new Map() };
-    queries.set(mesh, q);
-  }
-  return q;
+function queriesOf(s: MeasuredSurface): MeshQueries {
+  return s.body.cache.get(`queries:${s.key}`, () => ({ samples: new Map() }));
 }
 
-export function meshBoxOf(mesh: TriMesh): Box3 {
-  const q = queriesOf(mesh);
-  q.box ??= meshBox(mesh);
+export function meshBoxOf(s: MeasuredSurface): Box3 {
+  const q = queriesOf(s);
+  q.box ??= meshBox(s.mesh);
   return q.box;
 }
 
-export function meshBvh(mesh: TriMesh): TriangleBvh {
-  const q = queriesOf(mesh);
-  q.bvh ??= buildBvh(mesh);
+export function meshBvh(s: MeasuredSurface): TriangleBvh {
+  const q = queriesOf(s);
+  q.bvh ??= buildBvh(s.mesh);
   return q.bvh;
 }
 
 /** Angle-weighted pseudo-normals (and the welded vertex ids they carry), shared with the reference. */
-export function meshPseudoNormals(mesh: TriMesh): PseudoNormals {
-  const q = queriesOf(mesh);
-  q.pseudoNormals ??= buildPseudoNormals(mesh);
+export function meshPseudoNormals(s: MeasuredSurface): PseudoNormals {
+  const q = queriesOf(s);
+  q.pseudoNormals ??= buildPseudoNormals(s.mesh);
   return q.pseudoNormals;
 }
 
-/** The mesh prepared as a deviation reference (BVH, pseudo-normals, diagonal). */
-export function deviationReference(mesh: TriMesh): DeviationReference {
-  const q = queriesOf(mesh);
-  if (!q.reference) {
-    const bvh = meshBvh(mesh);
-    let diagonal = 0;
-    if (bvh.nodeCount > 0) {
-      const b = bvh.nodeBounds;
-      diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
-    }
-    q.reference = { bvh, pseudoNormals: meshPseudoNormals(mesh), diagonal };
-  }
+/** The surface prepared as a deviation reference (BVH, pseudo-normals, diagonal). */
+export function deviationReference(s: MeasuredSurface): DeviationReference {
+  const q = queriesOf(s);
+  q.reference ??= deviationReferenceOf(meshBvh(s), meshPseudoNormals(s));
   return q.reference;
 }
 
-export function fastWinding(mesh: TriMesh): FastWinding {
-  const q = queriesOf(mesh);
-  q.winding ??= buildFastWinding(meshBvh(mesh));
+export function fastWinding(s: MeasuredSurface): FastWinding {
+  const q = queriesOf(s);
+  q.winding ??= buildFastWinding(meshBvh(s));
   return q.winding;
 }
 
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
-export function surfaceSamples(mesh: TriMesh, maxSamples: number, bodyId: string): SurfaceSamples {
-  const q = queriesOf(mesh);
-  let s = q.samples.get(maxSamples);
-  if (!s) {
-    s = sampleSurface(mesh, maxSamples, meshPseudoNormals(mesh));
-    q.samples.set(maxSamples, s);
+export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
+  const q = queriesOf(s);
+  let samples = q.samples.get(maxSamples);
+  if (!samples) {
+    samples = sampleSurface(s.mesh, maxSamples, meshPseudoNormals(s));
+    q.samples.set(maxSamples, samples);
   }
-  if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${bodyId}' has a surface of zero area: there is nothing to sample`);
-  return s;
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
+  return samples;
 }
 
-/** Throws CANCELLED when the caller's signal fired. */
-export function checkCancelled(ctx: Pick<ToolContext, 'signal'>): void {
-  if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
+/**
+ * The per-sample deviation of `from`'s samples against `reference`: computed once per pair of
+ * surfaces, sample count and sign mode, and kept on the from-body (dropped when either body goes),
+ * so measure_deviation, deviation_histogram and a later tolerance change share one computation.
+ */
+export async function directedDeviation(
+  ctx: Pick<ToolContext, 'signal' | 'progress' | 'trace'>,
+  from: MeasuredSurface,
+  maxSamples: number,
+  reference: MeasuredSurface,
+  mode: SignMode,
+  label: string,
+  pacer: Pacer = new Pacer(ctx),
+): Promise<DirectedDeviation> {
+  const kept = keptDeviation(ctx, from, maxSamples, reference, mode);
+  const cached = kept.peek();
+  if (cached) return cached;
+  const samples = surfaceSamples(from, maxSamples);
+  const ref = deviationReference(reference);
+  return kept.keep(await measureDirected(samples, ref, mode, pacer, label));
+}
+
+/**
+ * Where directedDeviation keeps a direction (on the from-body, dropped when either body goes), for
+ * a caller that computes it elsewhere (the host's worker threads): `keep` stores it and traces it
+ * as computed.
+ */
+export function keptDeviation(ctx: Pick<ToolContext, 'trace'>, from: MeasuredSurface, maxSamples: number, reference: MeasuredSurface, mode: SignMode) {
+  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}`);
+  return {
+    peek: (): DirectedDeviation | undefined => from.body.cache.peek<DirectedDeviation>(key),
+    keep: (d: DirectedDeviation): DirectedDeviation => {
+      ctx.trace?.({ kind: 'deviation', what: `${from.body.bodyId}>${reference.body.bodyId}:${key}` });
+      return from.body.cache.set(key, d);
+    },
+  };
 }
 
 /**
@@ -262,5 +294,7 @@ export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, ref
   const reference = ctx.scene.get(referenceBodyId);
   const oc = await kernelFor(ctx, [from, reference]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
-  return { from, reference, oc, deflection, fromMesh: surfaceMesh(oc, from, deflection), refMesh: surfaceMesh(oc, reference, deflection) };
+  const fromSurface = measuredSurface(oc, from, deflection);
+  const refSurface = measuredSurface(oc, reference, deflection);
+  return { from, reference, oc, deflection, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriMesh } from '../mesh/TriMesh';
 import { defineTool } from './defineTool';
-import { serialDirections } from './deviationDirections';
+import { bothDirections } from './deviationDirections';
 import { comparedSurfaces, directedRecord, signModeSchema, type DirectedDeviation, type DirectedRecord } from './deviationSupport';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
@@ -44,13 +44,9 @@ export const measureDeviation = defineTool({
     "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. Samples each body's tessellated surface (BREP at deflection; an STL as it is).",
   category: 'scene',
   schema,
-  async run(args, ctx) {
-    const { from, reference: to, deflection, fromMesh, refMesh: toMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
-    const job = { from: fromMesh, to: toMesh, fromBodyId: from.bodyId, toBodyId: to.bodyId, maxSamples: args.maxSamples, signMode: args.signMode };
-    // Two mesh bodies may be measured off this thread (the host's workers, same result); a BREP
-    // body is measured here, where its exact faces are.
-    const runner = ctx.meshWorkers && from.kind === 'mesh' && to.kind === 'mesh' ? ctx.meshWorkers.deviationDirections : serialDirections;
-    const { forward, backward } = await runner(job, ctx);
+  async run(args, ctx): Promise<DeviationResult> {
+    const { deflection, fromSurface, refSurface: toSurface, fromMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
+    const { forward, backward } = await bothDirections(ctx, fromSurface, toSurface, args.maxSamples, args.signMode);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {

@@ -61,11 +61,11 @@ export const symmetricDifferenceVolume = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const { from, reference, oc, deflection, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
-    const fwA = fastWinding(fromMesh);
-    const fwB = fastWinding(refMesh);
+    const { from, reference, oc, deflection, fromSurface, refSurface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
+    const fwA = fastWinding(fromSurface);
+    const fwB = fastWinding(refSurface);
 
-    const a = meshBoxOf(fromMesh), b = meshBoxOf(refMesh);
+    const a = meshBoxOf(fromSurface), b = meshBoxOf(refSurface);
     const lo = [0, 1, 2].map((k) => Math.min(a.min[k]!, b.min[k]!));
     const size = [0, 1, 2].map((k) => Math.max(a.max[k]!, b.max[k]!) - lo[k]!);
     const boxVolume = size[0]! * size[1]! * size[2]!;
@@ -197,24 +197,18 @@ interface ExactVolume {
  * watertight STL by its exact polyhedral volume; nothing for a shape that is not closed.
  */
 function exactVolume(oc: OC | undefined, body: Body, mesh: TriMesh): ExactVolume {
-  // Cached per body: a body's shape and mesh never change, and a 1M-triangle STL costs 50 ms.
-  const cached = exactVolumes.get(body);
-  if (cached) return cached;
-  let result: ExactVolume;
-  if (body.kind === 'mesh') {
-    const watertight = body.topology.watertight;
-    result = { volume: watertight ? meshMassProperties(mesh).volume : null, watertight };
-  } else {
+  // Cached on the body: its shape and mesh never change, and a 1M-triangle STL costs 50 ms.
+  return body.cache.get('exactVolume', (): ExactVolume => {
+    if (body.kind === 'mesh') {
+      const watertight = body.topology.watertight;
+      return { volume: watertight ? meshMassProperties(mesh).volume : null, watertight };
+    }
     const kernel = oc!;
-    result = withKernel(kernel, (own) => {
+    return withKernel(kernel, (own) => {
       if (!isClosedShape(kernel, own, body.shape)) return { volume: null, watertight: false };
       const props = own(new kernel.GProp_GProps_1());
       kernel.BRepGProp.VolumeProperties_2(body.shape, props, INTEGRATION_EPS, false, false);
       return { volume: props.Mass(), watertight: true };
     });
-  }
-  exactVolumes.set(body, result);
-  return result;
+  });
 }
-
-const exactVolumes = new WeakMap<Body, ExactVolume>();

@@ -1,4 +1,4 @@
-import type { OC } from './kernel';
+import type { OC } from '../engine';
 
 /**
  * Loads the kernel in Node. The glue is imported here, on first use, not when this module is: a
