@@ -116,8 +116,8 @@ export function buildTree(positions: Float64Array, indices: Uint32Array, scratch
   const first = new Float32Array(scratch, 0, REC * T);
   const second = new Float32Array(scratch, 4 * REC * T, REC * T);
   const centres = triangleRecords(positions, indices, first);
-  const capacity = Math.max(1, 2 * T - 1);
-  const nodes: BuildNodes = { links: new Int32Array(2 * capacity), count: 0 };
+  // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
+  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, T)), count: 0 };
   const r: Ranges = {
     rec: [first, second],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
@@ -160,6 +160,11 @@ export function buildTree(positions: Float64Array, indices: Uint32Array, scratch
 }
 
 function allocNode(nodes: BuildNodes): number {
+  if (2 * nodes.count === nodes.links.length) {
+    const grown = new Int32Array(2 * nodes.links.length);
+    grown.set(nodes.links);
+    nodes.links = grown;
+  }
   return nodes.count++;
 }
 
