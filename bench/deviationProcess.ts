@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,29 +18,45 @@ import { round, type BenchCase, type Figures } from './harness';
  * and once from the TypeScript sources (BREPSCOPE_FROM_SOURCE=1) to show what the prebuilt CLI
  * saves. With CloudCompare installed, its cloud-to-mesh distance of 20,000 points of the candidate
  * against the reference, one direction, is timed as a whole process too, and the ratio printed.
- * Set BENCH_CLOUDCOMPARE=0 to skip it (about 30 s).
+ * Set BENCH_CLOUDCOMPARE=0 to skip it (about 30 s). With GNU time installed, CPU times (user +
+ * system, all threads) are reported beside wall times: on a machine shared with other jobs they are
+ * the figures to compare.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = 5;
 
 interface ProcessRun {
   wallMs: number;
+  /** User + system CPU of the process and its threads (through /usr/bin/time), or NaN without it. */
+  cpuMs: number;
   stdout: string;
   stderr: string;
 }
 
+/** GNU time gives a child's CPU time, which a machine shared with other jobs disturbs far less than wall time. */
+const TIME = '/usr/bin/time';
+const hasTime = existsSync(TIME);
+
 function runProcess(command: string, args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cpuFile = join(tmpdir(), `brepscope-bench-cpu-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const [cmd, argv] = hasTime ? [TIME, ['-o', cpuFile, '-f', '%U %S', command, ...args]] : [command, args];
+    const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '', stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - t0;
+      let cpuMs = NaN;
+      if (hasTime) {
+        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+        cpuMs = 1000 * (user! + system!);
+        rmSync(cpuFile, { force: true });
+      }
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
-      else resolve({ wallMs, stdout, stderr });
+      else resolve({ wallMs, cpuMs, stdout, stderr });
     });
   });
 }
@@ -68,12 +85,14 @@ export const deviationProcessCases: BenchCase[] = [
         const cli = [join(ROOT, 'bin/brepscope.js'), 'tool', 'measure_deviation', '--body', `ref=${refPath}`, '--body', `cand=${candPath}`, '--args', JSON.stringify({ fromBodyId: 'cand', toBodyId: 'ref' })];
         const modes = { workers: {}, serial: { BREPSCOPE_MESH_WORKERS: '0' } } as const;
         const wall: Record<keyof typeof modes, number[]> = { workers: [], serial: [] };
+        const cpu: Record<keyof typeof modes, number[]> = { workers: [], serial: [] };
         const outputs = new Set<string>();
         for (const env of Object.values(modes)) outputs.add((await runProcess(process.execPath, cli, env)).stdout); // warm-up (page cache)
         for (let i = 0; i < RUNS; i++) {
           for (const [mode, env] of Object.entries(modes) as [keyof typeof modes, Record<string, string>][]) {
             const r = await runProcess(process.execPath, cli, env);
             wall[mode].push(r.wallMs);
+            cpu[mode].push(r.cpuMs);
             outputs.add(r.stdout);
           }
         }
@@ -94,6 +113,7 @@ export const deviationProcessCases: BenchCase[] = [
           fromToToMean: round(result.fromToTo.mean, 6),
           runs: RUNS,
           wholeProcessMs: { workersMedian: median(wall.workers), workersMin: min(wall.workers), serialMedian: median(wall.serial), serialMin: min(wall.serial) },
+          wholeProcessCpuMs: hasTime ? { workersMedian: median(cpu.workers), serialMedian: median(cpu.serial) } : 'not measured (no /usr/bin/time)',
           fromSourceThroughTsxMs: round(fromSource.wallMs, 0),
           nodeStartMs: median(nodeStart),
           cliToolsListMs: median(cliStart),
@@ -114,6 +134,7 @@ export const deviationProcessCases: BenchCase[] = [
             command: 'CloudCompare -SILENT -AUTO_SAVE OFF -O candidate-20k.xyz -O sphere-r50-1M.stl -C2M_DIST (QT_QPA_PLATFORM=offscreen)',
             cloudPoints: samples.count,
             wholeProcessMs: round(cc.wallMs, 0),
+            wholeProcessCpuMs: hasTime ? round(cc.cpuMs, 0) : null,
             distanceComputationMs: computeS === undefined ? null : Number(computeS) * 1000,
             ratioOursBothDirectionsToTheirsOneDirection: round(median(wall.workers) / cc.wallMs, 4),
             goalRatio: 0.03,
