@@ -1,0 +1,268 @@
+/**
+ * Non-uniform rational B-splines evaluated in plain JS (Piegl & Tiller, The NURBS Book, 2nd ed.:
+ * A2.1 FindSpan, A2.3 DersBasisFuns, A3.2/A3.6 derivatives, A4.2/A4.4 rational derivatives).
+ * Curves and surfaces are held as flat typed arrays extracted once from the kernel, so that point
+ * projection runs without kernel calls (and in threads that have no kernel).
+ *
+ * Knots are the full (flat) knot vector, multiplicities expanded. Periodic kernel splines are
+ * converted to non-periodic ones before extraction (same parameterization over one period); the
+ * evaluator wraps a parameter into that period when `period` is set.
+ */
+export interface NurbsCurve {
+  kind: 'nurbs';
+  /** 2 (a pcurve in a surface's parameter space) or 3. */
+  dim: 2 | 3;
+  degree: number;
+  knots: Float64Array;
+  /** dim coordinates per pole. */
+  poles: Float64Array;
+  /** One weight per pole, or null for a polynomial spline. */
+  weights: Float64Array | null;
+  /** Period of a periodic spline (evaluation wraps into [knots[degree], knots[degree] + period)), else 0. */
+  period: number;
+}
+
+export interface NurbsSurface {
+  kind: 'nurbs';
+  uDegree: number;
+  vDegree: number;
+  uKnots: Float64Array;
+  vKnots: Float64Array;
+  /** Number of poles along u and along v. */
+  nu: number;
+  nv: number;
+  /** x y z per pole, u-major: pole (i, j) at 3 * (i * nv + j). */
+  poles: Float64Array;
+  /** nu * nv weights, or null. */
+  weights: Float64Array | null;
+  uPeriod: number;
+  vPeriod: number;
+}
+
+/** Parametric range of a spline: [knots[p], knots[n]] with n the pole count. */
+export function knotRange(knots: Float64Array, degree: number, poleCount: number): [number, number] {
+  return [knots[degree]!, knots[poleCount]!];
+}
+
+/** Index of the knot span holding u (A2.1), with u clamped into the spline's range. */
+export function findSpan(knots: Float64Array, degree: number, poleCount: number, u: number): number {
+  const n = poleCount - 1;
+  if (u >= knots[n + 1]!) {
+    // The last non-empty span, so that the end of the range evaluates from the left.
+    let s = n;
+    while (s > degree && knots[s]! >= knots[n + 1]!) s--;
+    return s;
+  }
+  if (u <= knots[degree]!) return degree;
+  let lo = degree, hi = n + 1;
+  let mid = (lo + hi) >> 1;
+  while (u < knots[mid]! || u >= knots[mid + 1]!) {
+    if (u < knots[mid]!) hi = mid;
+    else lo = mid;
+    mid = (lo + hi) >> 1;
+  }
+  return mid;
+}
+
+// Scratch for basis functions: degree up to MAX_DEGREE, derivatives up to 2.
+const MAX_DEGREE = 25;
+const ndu = new Float64Array((MAX_DEGREE + 1) * (MAX_DEGREE + 1));
+const left = new Float64Array(MAX_DEGREE + 1);
+const right = new Float64Array(MAX_DEGREE + 1);
+const a = new Float64Array(2 * (MAX_DEGREE + 1));
+
+/**
+ * Basis functions and their derivatives up to order `n` at u in span i (A2.3). Writes
+ * ders[k * (p + 1) + j] = k-th derivative of N_{i-p+j,p}(u).
+ */
+export function basisDerivatives(knots: Float64Array, i: number, u: number, p: number, n: number, ders: Float64Array): void {
+  if (p > MAX_DEGREE) throw new Error(`nurbs: degree ${p} is above the supported ${MAX_DEGREE}`);
+  const P = p + 1;
+  ndu[0] = 1;
+  for (let j = 1; j <= p; j++) {
+    left[j] = u - knots[i + 1 - j]!;
+    right[j] = knots[i + j]! - u;
+    let saved = 0;
+    for (let r = 0; r < j; r++) {
+      // Lower triangle: knot differences; upper: basis functions.
+      ndu[j * P + r] = right[r + 1]! + left[j - r]!;
+      const temp = ndu[r * P + j - 1]! / ndu[j * P + r]!;
+      ndu[r * P + j] = saved + right[r + 1]! * temp;
+      saved = left[j - r]! * temp;
+    }
+    ndu[j * P + j] = saved;
+  }
+  for (let j = 0; j <= p; j++) ders[j] = ndu[j * P + p]!;
+  for (let r = 0; r <= p; r++) {
+    let s1 = 0, s2 = P;
+    a[0] = 1;
+    for (let k = 1; k <= n; k++) {
+      let d = 0;
+      const rk = r - k, pk = p - k;
+      if (r >= k) {
+        a[s2] = a[s1]! / ndu[(pk + 1) * P + rk]!;
+        d = a[s2]! * ndu[rk * P + pk]!;
+      }
+      const j1 = rk >= -1 ? 1 : -rk;
+      const j2 = r - 1 <= pk ? k - 1 : p - r;
+      for (let j = j1; j <= j2; j++) {
+        a[s2 + j] = (a[s1 + j]! - a[s1 + j - 1]!) / ndu[(pk + 1) * P + rk + j]!;
+        d += a[s2 + j]! * ndu[(rk + j) * P + pk]!;
+      }
+      if (r <= pk) {
+        a[s2 + k] = -a[s1 + k - 1]! / ndu[(pk + 1) * P + r]!;
+        d += a[s2 + k]! * ndu[r * P + pk]!;
+      }
+      ders[k * P + r] = d;
+      const t = s1;
+      s1 = s2;
+      s2 = t;
+    }
+  }
+  let r = p;
+  for (let k = 1; k <= n; k++) {
+    for (let j = 0; j <= p; j++) ders[k * P + j] = ders[k * P + j]! * r;
+    r *= p - k;
+  }
+  // Derivatives of order above the degree are zero; A2.3 leaves them unwritten.
+  for (let k = p + 1; k <= n; k++) for (let j = 0; j <= p; j++) ders[k * P + j] = 0;
+}
+
+/** t wrapped into [start, start + period) for a periodic spline, clamped into [start, end] otherwise. */
+function wrapOrClamp(t: number, start: number, end: number, period: number): number {
+  if (period > 0) return t - Math.floor((t - start) / period) * period;
+  return t < start ? start : t > end ? end : t;
+}
+
+const curveDers = new Float64Array(3 * (MAX_DEGREE + 1));
+const cw = new Float64Array(3 * 4); // homogeneous derivatives 0..2: x y z w
+
+/**
+ * Point and first two derivatives of a curve at t: out[0..dim) = C, out[dim..2dim) = C',
+ * out[2dim..3dim) = C''. t is clamped to the range (wrapped when periodic).
+ */
+export function evaluateNurbsCurve(c: NurbsCurve, t: number, out: Float64Array): Float64Array {
+  const p = c.degree, dim = c.dim;
+  const n = c.poles.length / dim;
+  const u = wrapOrClamp(t, c.knots[p]!, c.knots[n]!, c.period);
+  const span = findSpan(c.knots, p, n, u);
+  const P = p + 1;
+  basisDerivatives(c.knots, span, u, p, 2, curveDers);
+  const w = c.weights;
+  cw.fill(0);
+  for (let j = 0; j <= p; j++) {
+    const idx = span - p + j;
+    const wt = w ? w[idx]! : 1;
+    for (let k = 0; k < 3; k++) {
+      const b = curveDers[k * P + j]! * wt;
+      for (let d = 0; d < dim; d++) cw[4 * k + d] = cw[4 * k + d]! + b * c.poles[dim * idx + d]!;
+      cw[4 * k + 3] = cw[4 * k + 3]! + b;
+    }
+  }
+  // Rational quotient rule (A4.2): C = A / w, C' = (A' - w' C) / w, C'' = (A'' - 2 w' C' - w'' C) / w.
+  const w0 = cw[3]!, w1 = cw[7]!, w2 = cw[11]!;
+  for (let d = 0; d < dim; d++) {
+    const c0 = cw[d]! / w0;
+    const c1 = (cw[4 + d]! - w1 * c0) / w0;
+    const c2 = (cw[8 + d]! - 2 * w1 * c1 - w2 * c0) / w0;
+    out[d] = c0;
+    out[dim + d] = c1;
+    out[2 * dim + d] = c2;
+  }
+  return out;
+}
+
+const uDers = new Float64Array(3 * (MAX_DEGREE + 1));
+const vDers = new Float64Array(3 * (MAX_DEGREE + 1));
+const temp = new Float64Array(4 * 3 * (MAX_DEGREE + 1));
+// Homogeneous SKL for k + l <= 2: index (k, l) -> 4 * slot, slots 00 10 01 20 11 02.
+const skl = new Float64Array(4 * 6);
+
+/**
+ * Point and derivatives of a surface at (u, v): out = S, Su, Sv, Suu, Suv, Svv (3 numbers each,
+ * 18 in all). Parameters are clamped to the spline's range (wrapped in a periodic direction).
+ */
+export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, out: Float64Array): Float64Array {
+  const p = s.uDegree, q = s.vDegree;
+  const u = wrapOrClamp(u0, s.uKnots[p]!, s.uKnots[s.nu]!, s.uPeriod);
+  const v = wrapOrClamp(v0, s.vKnots[q]!, s.vKnots[s.nv]!, s.vPeriod);
+  const su = findSpan(s.uKnots, p, s.nu, u);
+  const sv = findSpan(s.vKnots, q, s.nv, v);
+  basisDerivatives(s.uKnots, su, u, p, 2, uDers);
+  basisDerivatives(s.vKnots, sv, v, q, 2, vDers);
+  const P = p + 1, Q = q + 1;
+  const nv = s.nv, poles = s.poles, w = s.weights;
+  // Contract over u first (A3.6): T_k[j] = sum_r N_u^(k)[r] * Pw[su - p + r][sv - q + j], homogeneous.
+  for (let k = 0; k < 3; k++) {
+    for (let j = 0; j <= q; j++) {
+      let x = 0, y = 0, z = 0, ww = 0;
+      const col = sv - q + j;
+      for (let r = 0; r <= p; r++) {
+        const row = su - p + r;
+        const idx = row * nv + col;
+        const wt = w ? w[idx]! : 1;
+        const b = uDers[k * P + r]! * wt;
+        x += b * poles[3 * idx]!;
+        y += b * poles[3 * idx + 1]!;
+        z += b * poles[3 * idx + 2]!;
+        ww += b;
+      }
+      const o = 4 * (k * Q + j);
+      temp[o] = x;
+      temp[o + 1] = y;
+      temp[o + 2] = z;
+      temp[o + 3] = ww;
+    }
+  }
+  const slots: [number, number][] = SLOTS;
+  for (let sl = 0; sl < 6; sl++) {
+    const [k, l] = slots[sl]!;
+    let x = 0, y = 0, z = 0, ww = 0;
+    for (let j = 0; j <= q; j++) {
+      const b = vDers[l * Q + j]!;
+      const o = 4 * (k * Q + j);
+      x += b * temp[o]!;
+      y += b * temp[o + 1]!;
+      z += b * temp[o + 2]!;
+      ww += b * temp[o + 3]!;
+    }
+    skl[4 * sl] = x;
+    skl[4 * sl + 1] = y;
+    skl[4 * sl + 2] = z;
+    skl[4 * sl + 3] = ww;
+  }
+  if (!w) {
+    for (let sl = 0; sl < 6; sl++) {
+      out[3 * sl] = skl[4 * sl]!;
+      out[3 * sl + 1] = skl[4 * sl + 1]!;
+      out[3 * sl + 2] = skl[4 * sl + 2]!;
+    }
+    return out;
+  }
+  // Rational surface (A4.4) for k + l <= 2.
+  const w00 = skl[3]!, w10 = skl[7]!, w01 = skl[11]!, w20 = skl[15]!, w11 = skl[19]!, w02 = skl[23]!;
+  for (let d = 0; d < 3; d++) {
+    const S = skl[d]! / w00;
+    const Su = (skl[4 + d]! - w10 * S) / w00;
+    const Sv = (skl[8 + d]! - w01 * S) / w00;
+    const Suu = (skl[12 + d]! - 2 * w10 * Su - w20 * S) / w00;
+    const Suv = (skl[16 + d]! - w10 * Sv - w01 * Su - w11 * S) / w00;
+    const Svv = (skl[20 + d]! - 2 * w01 * Sv - w02 * S) / w00;
+    out[d] = S;
+    out[3 + d] = Su;
+    out[6 + d] = Sv;
+    out[9 + d] = Suu;
+    out[12 + d] = Suv;
+    out[15 + d] = Svv;
+  }
+  return out;
+}
+
+const SLOTS: [number, number][] = [
+  [0, 0],
+  [1, 0],
+  [0, 1],
+  [2, 0],
+  [1, 1],
+  [0, 2],
+];

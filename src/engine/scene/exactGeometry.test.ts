@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateCurve } from '../exact/curves';
+import { evaluateSurface } from '../exact/surfaces';
+import { insideTrim } from '../exact/trim';
+import { withKernel, type OC } from '../kernel';
+import { nodeKernel } from '../../node/nodeEngine';
+import { dataPath } from '../../test/data';
+import { readBrepShape } from './import/brep';
+import { extractExactGeometry } from './exactGeometry';
+import { mapEntities } from './topology';
+import { readExchangeShape } from './import/stepIges';
+
+let oc: OC;
+const shapes: Record<string, TopoDS_Shape> = {};
+
+/** Deterministic pseudo-random numbers (a fixed LCG) so failures reproduce. */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+beforeAll(async () => {
+  oc = await nodeKernel();
+  for (const name of ['bottle', 'CrankArm', 'Pump_Nut', 'shell1']) shapes[name] = readBrepShape(oc, readFileSync(dataPath(`occt/${name}.brep`)), name);
+  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges');
+});
+
+afterAll(() => {
+  for (const s of Object.values(shapes)) s.delete();
+});
+
+describe('extractExactGeometry', () => {
+  it('evaluates every face surface, edge curve and pcurve of five real parts as the kernel does (value and first two derivatives)', () => {
+    const rand = lcg(11);
+    let surfaceWorst = 0, pcurveWorst = 0, checks = 0;
+    const curveWorst = [0, 0, 0];
+    for (const [name, shape] of Object.entries(shapes)) {
+      const { geometry, kernelSurfaces } = extractExactGeometry(oc, shape);
+      try {
+        withKernel(oc, (own) => {
+          const faces = mapEntities(oc, own, shape, 'face');
+          const edges = mapEntities(oc, own, shape, 'edge');
+          expect(geometry.faces).toHaveLength(faces.Extent());
+          expect(geometry.edges).toHaveLength(edges.Extent());
+          const js = new Float64Array(18);
+          const P = own(new oc.gp_Pnt_1());
+          const V = Array.from({ length: 5 }, () => own(new oc.gp_Vec_1()));
+          for (let f = 0; f < faces.Extent(); f++) {
+            const face = own(oc.TopoDS.Face_1(own(faces.FindKey(f + 1))));
+            const ad = own(new oc.BRepAdaptor_Surface_2(face, true));
+            const scale = Math.max(1, geometry.diagonal);
+            for (let k = 0; k < 20; k++) {
+              const u = ad.FirstUParameter() + rand() * (ad.LastUParameter() - ad.FirstUParameter());
+              const v = ad.FirstVParameter() + rand() * (ad.LastVParameter() - ad.FirstVParameter());
+              evaluateSurface(geometry.faces[f]!.surface, u, v, js, kernelSurfaces ?? undefined);
+              ad.D2(u, v, P, V[0]!, V[1]!, V[2]!, V[3]!, V[4]!);
+              const ref = [P, V[0]!, V[1]!, V[2]!, V[4]!, V[3]!];
+              for (let i = 0; i < 6; i++) {
+                const d = Math.hypot(js[3 * i]! - ref[i]!.X(), js[3 * i + 1]! - ref[i]!.Y(), js[3 * i + 2]! - ref[i]!.Z());
+                const size = Math.hypot(ref[i]!.X(), ref[i]!.Y(), ref[i]!.Z());
+                surfaceWorst = Math.max(surfaceWorst, d / (scale + size));
+              }
+              checks++;
+            }
+            // Pcurves, through each edge's list of faces. An edge on a closed surface has two pcurves
+            // (one per orientation; two faces on one cone can each use one): each of ours must be one of them.
+            for (const e of geometry.faces[f]!.edges) {
+              const exact = geometry.edges[e]!;
+              const edge = own(oc.TopoDS.Edge_1(own(edges.FindKey(e + 1))));
+              const kernelPcurves = [edge, own(oc.TopoDS.Edge_1(own(edge.Reversed())))].map((x) => own(new oc.BRepAdaptor_Curve2d_2(x, face)));
+              const out = new Float64Array(6);
+              for (let s = 0; s < exact.faces.length; s++) {
+                if (exact.faces[s] !== f) continue;
+                for (let k = 0; k < 5; k++) {
+                  const t = exact.t0 + rand() * (exact.t1 - exact.t0);
+                  evaluateCurve(exact.pcurves[s]!, t, out);
+                  const d = Math.min(
+                    ...kernelPcurves.map((pc) => {
+                      const ref = own(pc.Value(t));
+                      return Math.hypot(out[0]! - ref.X(), out[1]! - ref.Y());
+                    }),
+                  );
+                  pcurveWorst = Math.max(pcurveWorst, d);
+                }
+              }
+            }
+          }
+          const C = new Float64Array(9);
+          const d1 = own(new oc.gp_Vec_1()), d2 = own(new oc.gp_Vec_1());
+          for (let e = 0; e < edges.Extent(); e++) {
+            const edge = own(oc.TopoDS.Edge_1(own(edges.FindKey(e + 1))));
+            if (oc.BRep_Tool.Degenerated(edge)) continue;
+            const ad = own(new oc.BRepAdaptor_Curve_2(edge));
+            const exact = geometry.edges[e]!;
+            expect(exact.t0).toBe(ad.FirstParameter());
+            expect(exact.t1).toBe(ad.LastParameter());
+            for (let k = 0; k < 10; k++) {
+              const t = exact.t0 + rand() * (exact.t1 - exact.t0);
+              evaluateCurve(exact.curve, t, C);
+              ad.D2(t, P, d1, d2);
+              const ref = [P, d1, d2];
+              for (let i = 0; i < (exact.curve.kind === 'polyline' ? 1 : 3); i++) {
+                const d = Math.hypot(C[3 * i]! - ref[i]!.X(), C[3 * i + 1]! - ref[i]!.Y(), C[3 * i + 2]! - ref[i]!.Z());
+                const rel = d / (geometry.diagonal + Math.hypot(ref[i]!.X(), ref[i]!.Y(), ref[i]!.Z()));
+                curveWorst[i] = Math.max(curveWorst[i]!, rel);
+              }
+            }
+          }
+        });
+      } finally {
+        kernelSurfaces?.delete();
+      }
+    }
+    expect(checks).toBeGreaterThan(4000);
+    expect(surfaceWorst).toBeLessThan(1e-12);
+    expect(curveWorst[0]).toBeLessThan(1e-12);
+    expect(curveWorst[1]).toBeLessThan(1e-12);
+    // Second derivatives of hammer.iges's splines reach 1e5 times the diagonal; relative roundoff there is 1e-9.
+    expect(curveWorst[2]).toBeLessThan(1e-7);
+    expect(pcurveWorst).toBeLessThan(1e-9);
+  });
+
+  it('trims: the UV of every triangulation node of a face is inside its trim, and points well beyond the face are not', async () => {
+    const { tessellateShape } = await import('../mesh/tessellate');
+    for (const [name, shape] of Object.entries(shapes)) {
+      const { geometry, kernelSurfaces } = extractExactGeometry(oc, shape);
+      kernelSurfaces?.delete();
+      const mesh = tessellateShape(oc, shape, 0.01 * geometry.diagonal);
+      let inside = 0, total = 0;
+      // Triangle centroids in UV are inside the face (boundary nodes may sit on the trim itself).
+      for (let t = 0; t < mesh.faceIds.length; t++) {
+        const f = mesh.faceIds[t]!;
+        const trim = geometry.faces[f]!.trim;
+        if (!trim) continue;
+        let u = 0, v = 0;
+        for (let k = 0; k < 3; k++) {
+          u += mesh.uvs[2 * mesh.indices[3 * t + k]!]! / 3;
+          v += mesh.uvs[2 * mesh.indices[3 * t + k]! + 1]! / 3;
+        }
+        total++;
+        if (insideTrim(trim, u, v)) inside++;
+      }
+      // A centroid can fall outside only in a sliver where a chord cuts across a concave trim.
+      expect(inside / total, name).toBeGreaterThan(0.999);
+    }
+  });
+});

@@ -1,0 +1,571 @@
+import type {
+  Adaptor3d_Curve,
+  BRepAdaptor_Curve2d,
+  BRepAdaptor_Surface,
+  Geom_BSplineSurface,
+  Geom_BezierSurface,
+  gp_Ax22d,
+  gp_Ax2,
+  gp_Ax3,
+  gp_Pnt,
+  gp_Vec,
+  TopoDS_Face,
+  TopoDS_Shape,
+} from 'opencascade.js/dist/opencascade.full';
+import { evaluateCurve, type Curve } from '../exact/curves';
+import { TRIM_TOLERANCE_RATIO, type ExactEdge, type ExactFace, type ExactGeometry } from '../exact/geometry';
+import type { NurbsCurve, NurbsSurface } from '../exact/nurbs';
+import { evaluateSurface, type KernelSurfaces, type Surface } from '../exact/surfaces';
+import { buildTrim } from '../exact/trim';
+import { topAbs, withKernel, type Deletable, type OC, type Own } from '../kernel';
+import { mapEntities } from './topology';
+
+/**
+ * Reads a shape's faces, edges and vertices into plain data (ExactGeometry), once per body:
+ * surfaces and curves with their kernel parameterization, trims as dense pcurve polygons, edge
+ * polylines and adjacency. Afterwards distance queries run in JS; only faces whose surface has no
+ * JS form (offset surfaces, surfaces of revolution or extrusion, ...) keep a kernel adaptor, in
+ * `kernelSurfaces`, which the caller frees with `delete()`.
+ */
+export function extractExactGeometry(oc: OC, shape: TopoDS_Shape): { geometry: ExactGeometry; kernelSurfaces: KernelFaceSurfaces | null } {
+  const kernelSurfaces = new KernelFaceSurfaces();
+  try {
+    const geometry = withKernel(oc, (own) => {
+      const diagonal = shapeDiagonalOf(oc, own, shape);
+      const tolerance = Math.max(TRIM_TOLERANCE_RATIO * diagonal, 1e-12);
+      const vertexMap = mapEntities(oc, own, shape, 'vertex');
+      const edgeMap = mapEntities(oc, own, shape, 'edge');
+      const faceMap = mapEntities(oc, own, shape, 'face');
+
+      const vertices = new Float64Array(3 * vertexMap.Extent());
+      for (let i = 1; i <= vertexMap.Extent(); i++) {
+        const p = own(oc.BRep_Tool.Pnt(own(oc.TopoDS.Vertex_1(own(vertexMap.FindKey(i))))));
+        vertices.set([p.X(), p.Y(), p.Z()], 3 * (i - 1));
+      }
+
+      const edges: (ExactEdge | null)[] = [];
+      for (let i = 1; i <= edgeMap.Extent(); i++) edges.push(readEdge(oc, own, oc.TopoDS.Edge_1(own(edgeMap.FindKey(i))), vertexMap, vertices, tolerance, diagonal));
+
+      const faces: ExactFace[] = [];
+      for (let f = 1; f <= faceMap.Extent(); f++) {
+        const face = own(oc.TopoDS.Face_1(own(faceMap.FindKey(f))));
+        faces.push(readFace(oc, own, face, f - 1, edgeMap, edges, tolerance, kernelSurfaces));
+      }
+      // Degenerate edges have no curve to measure; a placeholder keeps edge[N] at index N.
+      const placeholder: ExactEdge = { curve: { kind: 'line', dim: 3, axes: new Float64Array(6) }, t0: 0, t1: 0, params: new Float64Array(0), points: new Float64Array(0), sag: 0, box: Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity), v0: -1, v1: -1, faces: new Int32Array(0), pcurves: [] };
+      return { faces, edges: edges.map((e) => e ?? placeholder), vertices, diagonal, tolerance } satisfies ExactGeometry;
+    });
+    if (kernelSurfaces.count === 0) {
+      kernelSurfaces.delete();
+      return { geometry, kernelSurfaces: null };
+    }
+    return { geometry, kernelSurfaces };
+  } catch (e) {
+    kernelSurfaces.delete();
+    throw e;
+  }
+}
+
+function shapeDiagonalOf(oc: OC, own: Own, shape: TopoDS_Shape): number {
+  const box = own(new oc.Bnd_Box_1());
+  oc.BRepBndLib.Add(shape, box, false);
+  if (box.IsVoid()) return 0;
+  box.SetGap(0);
+  const lo = own(box.CornerMin()), hi = own(box.CornerMax());
+  return Math.hypot(hi.X() - lo.X(), hi.Y() - lo.Y(), hi.Z() - lo.Z());
+}
+
+/**
+ * Kernel adaptors of the faces whose surface has no JS form, evaluated through embind (a few
+ * microseconds a call: fine for the rare surface types that need it).
+ */
+export class KernelFaceSurfaces implements KernelSurfaces {
+  private readonly adaptors: BRepAdaptor_Surface[] = [];
+  private readonly owned: Deletable[] = [];
+  private scratch: { P: gp_Pnt; D1U: gp_Vec; D1V: gp_Vec; D2U: gp_Vec; D2V: gp_Vec; D2UV: gp_Vec } | null = null;
+
+  get count(): number {
+    return this.adaptors.length;
+  }
+
+  /** Keeps a copy of the face and its adaptor; returns the id `kernel` surfaces carry. */
+  add(oc: OC, face: TopoDS_Face): number {
+    const kept = oc.TopoDS.Face_1(face);
+    this.owned.push(kept);
+    const adaptor = new oc.BRepAdaptor_Surface_2(kept, true);
+    this.owned.push(adaptor);
+    this.adaptors.push(adaptor);
+    if (!this.scratch) {
+      this.scratch = { P: new oc.gp_Pnt_1(), D1U: new oc.gp_Vec_1(), D1V: new oc.gp_Vec_1(), D2U: new oc.gp_Vec_1(), D2V: new oc.gp_Vec_1(), D2UV: new oc.gp_Vec_1() };
+      this.owned.push(...Object.values(this.scratch));
+    }
+    return this.adaptors.length - 1;
+  }
+
+  evaluate(id: number, u: number, v: number, out: Float64Array): void {
+    const s = this.scratch!;
+    this.adaptors[id]!.D2(u, v, s.P, s.D1U, s.D1V, s.D2U, s.D2V, s.D2UV);
+    const vecs = [s.P, s.D1U, s.D1V, s.D2U, s.D2UV, s.D2V] as const;
+    for (let k = 0; k < 6; k++) {
+      const x = vecs[k]!;
+      out[3 * k] = x.X();
+      out[3 * k + 1] = x.Y();
+      out[3 * k + 2] = x.Z();
+    }
+  }
+
+  delete(): void {
+    for (let i = this.owned.length - 1; i >= 0; i--) this.owned[i]!.delete();
+    this.owned.length = 0;
+    this.adaptors.length = 0;
+    this.scratch = null;
+  }
+}
+
+// --- faces ---
+
+function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: ReturnType<typeof mapEntities>, edges: (ExactEdge | null)[], tolerance: number, kernel: KernelFaceSurfaces): ExactFace {
+  const adaptor = own(new oc.BRepAdaptor_Surface_2(face, true));
+  const { surface, uPeriod, vPeriod, box } = readSurface(oc, own, adaptor, face, kernel);
+  const reversed = face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED;
+
+  // Every edge occurrence of the face, with its orientation: a seam shows up twice, once per pcurve.
+  const segments: number[] = [];
+  const faceEdges = new Set<number>();
+  const explorer = own(new oc.TopExp_Explorer_2(face, topAbs(oc, 'EDGE'), topAbs(oc, 'SHAPE')));
+  for (; explorer.More(); explorer.Next()) {
+    const edge = own(oc.TopoDS.Edge_1(own(explorer.Current())));
+    const e = edgeMap.FindIndex(edge) - 1;
+    const pc = own(new oc.BRepAdaptor_Curve2d_2(edge, face));
+    const t0 = pc.FirstParameter(), t1 = pc.LastParameter();
+    const curve = readCurve2d(oc, own, pc, t0, t1, tolerance);
+    samplePcurve(curve, t0, t1, surface, tolerance, segments, kernel);
+    const exact = edges[e];
+    if (exact) {
+      faceEdges.add(e);
+      exact.faces = Int32Array.from([...exact.faces, index]);
+      exact.pcurves.push(curve);
+    }
+  }
+  const trim = buildTrim(Float64Array.from(segments));
+  let faceBox = box;
+  if (surface.kind === 'kernel' && trim) {
+    // Only the face's own parameter range is known to evaluate; a margin lets Newton reach the boundary.
+    const mu = 0.05 * (trim.uMax - trim.uMin), mv = 0.05 * (trim.vMax - trim.vMin);
+    faceBox = { u0: trim.uMin - mu, u1: trim.uMax + mu, v0: trim.vMin - mv, v1: trim.vMax + mv };
+  }
+  return { surface, reversed, box: faceBox, uPeriod, vPeriod, trim, edges: Int32Array.from([...faceEdges].sort((a, b) => a - b)) };
+}
+
+const INF_BOX = { u0: -Infinity, u1: Infinity, v0: -Infinity, v1: Infinity };
+const TWO_PI = 2 * Math.PI;
+
+function readSurface(oc: OC, own: Own, adaptor: BRepAdaptor_Surface, face: TopoDS_Face, kernel: KernelFaceSurfaces): { surface: Surface; uPeriod: number; vPeriod: number; box: typeof INF_BOX } {
+  const T = oc.GeomAbs_SurfaceType;
+  const type = adaptor.GetType();
+  switch (type) {
+    case T.GeomAbs_Plane:
+      return { surface: { kind: 'plane', frame: frameOf(own, own(own(adaptor.Plane()).Position())) }, uPeriod: 0, vPeriod: 0, box: INF_BOX };
+    case T.GeomAbs_Cylinder: {
+      const c = own(adaptor.Cylinder());
+      return { surface: { kind: 'cylinder', frame: frameOf(own, own(c.Position())), radius: c.Radius() }, uPeriod: TWO_PI, vPeriod: 0, box: INF_BOX };
+    }
+    case T.GeomAbs_Cone: {
+      const c = own(adaptor.Cone());
+      return { surface: { kind: 'cone', frame: frameOf(own, own(c.Position())), radius: c.RefRadius(), semiAngle: c.SemiAngle() }, uPeriod: TWO_PI, vPeriod: 0, box: INF_BOX };
+    }
+    case T.GeomAbs_Sphere: {
+      const s = own(adaptor.Sphere());
+      return { surface: { kind: 'sphere', frame: frameOf(own, own(s.Position())), radius: s.Radius() }, uPeriod: TWO_PI, vPeriod: 0, box: { u0: -Infinity, u1: Infinity, v0: -Math.PI / 2, v1: Math.PI / 2 } };
+    }
+    case T.GeomAbs_Torus: {
+      const t = own(adaptor.Torus());
+      return { surface: { kind: 'torus', frame: frameOf(own, own(t.Position())), major: t.MajorRadius(), minor: t.MinorRadius() }, uPeriod: TWO_PI, vPeriod: TWO_PI, box: INF_BOX };
+    }
+    case T.GeomAbs_BSplineSurface: {
+      const s = readBSplineSurface(oc, own, own(adaptor.BSpline()).get());
+      return { surface: s, uPeriod: s.uPeriod, vPeriod: s.vPeriod, box: nurbsBox(s) };
+    }
+    case T.GeomAbs_BezierSurface: {
+      const s = readBezierSurface(own(adaptor.Bezier()).get());
+      return { surface: s, uPeriod: 0, vPeriod: 0, box: nurbsBox(s) };
+    }
+    default: {
+      const id = kernel.add(oc, face);
+      return { surface: { kind: 'kernel', id }, uPeriod: adaptor.IsUPeriodic() ? adaptor.UPeriod() : 0, vPeriod: adaptor.IsVPeriodic() ? adaptor.VPeriod() : 0, box: INF_BOX };
+    }
+  }
+}
+
+function nurbsBox(s: NurbsSurface): typeof INF_BOX {
+  return {
+    u0: s.uPeriod > 0 ? -Infinity : s.uKnots[s.uDegree]!,
+    u1: s.uPeriod > 0 ? Infinity : s.uKnots[s.nu]!,
+    v0: s.vPeriod > 0 ? -Infinity : s.vKnots[s.vDegree]!,
+    v1: s.vPeriod > 0 ? Infinity : s.vKnots[s.nv]!,
+  };
+}
+
+/** origin, x, y, z directions of an axis placement. */
+function frameOf(own: Own, ax: gp_Ax3 | gp_Ax2): Float64Array {
+  const o = own(ax.Location()), x = own(ax.XDirection()), y = own(ax.YDirection()), z = own(ax.Direction());
+  return Float64Array.of(o.X(), o.Y(), o.Z(), x.X(), x.Y(), x.Z(), y.X(), y.Y(), y.Z(), z.X(), z.Y(), z.Z());
+}
+
+function readBSplineSurface(oc: OC, own: Own, source: Geom_BSplineSurface): NurbsSurface {
+  let bs = source;
+  const uPeriodic = bs.IsUPeriodic(), vPeriodic = bs.IsVPeriodic();
+  let uPeriod = 0, vPeriod = 0;
+  if (uPeriodic || vPeriodic) {
+    // The evaluator reads non-periodic knots; convert a copy (never the body's own surface), same parameterization.
+    const copy = own(new oc.Handle_Geom_BSplineSurface_2(own(bs.Copy()).get() as unknown as Geom_BSplineSurface)).get();
+    if (uPeriodic) {
+      uPeriod = copy.UPeriod();
+      copy.SetUNotPeriodic();
+    }
+    if (vPeriodic) {
+      vPeriod = copy.VPeriod();
+      copy.SetVNotPeriodic();
+    }
+    bs = copy;
+  }
+  const nu = bs.NbUPoles(), nv = bs.NbVPoles();
+  const poles = new Float64Array(3 * nu * nv);
+  const rational = bs.IsURational() || bs.IsVRational();
+  const weights = rational ? new Float64Array(nu * nv) : null;
+  for (let i = 1; i <= nu; i++) {
+    for (let j = 1; j <= nv; j++) {
+      const p = bs.Pole(i, j);
+      const o = (i - 1) * nv + (j - 1);
+      poles[3 * o] = p.X();
+      poles[3 * o + 1] = p.Y();
+      poles[3 * o + 2] = p.Z();
+      p.delete();
+      if (weights) weights[o] = bs.Weight(i, j);
+    }
+  }
+  return {
+    kind: 'nurbs',
+    uDegree: bs.UDegree(),
+    vDegree: bs.VDegree(),
+    uKnots: flatKnots(own(bs.UKnotSequence_2())),
+    vKnots: flatKnots(own(bs.VKnotSequence_2())),
+    nu,
+    nv,
+    poles,
+    weights,
+    uPeriod,
+    vPeriod,
+  };
+}
+
+function readBezierSurface(bz: Geom_BezierSurface): NurbsSurface {
+  const nu = bz.NbUPoles(), nv = bz.NbVPoles();
+  const poles = new Float64Array(3 * nu * nv);
+  const rational = bz.IsURational() || bz.IsVRational();
+  const weights = rational ? new Float64Array(nu * nv) : null;
+  for (let i = 1; i <= nu; i++) {
+    for (let j = 1; j <= nv; j++) {
+      const p = bz.Pole(i, j);
+      const o = (i - 1) * nv + (j - 1);
+      poles.set([p.X(), p.Y(), p.Z()], 3 * o);
+      p.delete();
+      if (weights) weights[o] = bz.Weight(i, j);
+    }
+  }
+  return { kind: 'nurbs', uDegree: nu - 1, vDegree: nv - 1, uKnots: bezierKnots(nu - 1), vKnots: bezierKnots(nv - 1), nu, nv, poles, weights, uPeriod: 0, vPeriod: 0 };
+}
+
+function bezierKnots(degree: number): Float64Array {
+  const k = new Float64Array(2 * degree + 2);
+  k.fill(1, degree + 1);
+  return k;
+}
+
+function flatKnots(seq: { Lower(): number; Upper(): number; Value(i: number): number }): Float64Array {
+  const out = new Float64Array(seq.Upper() - seq.Lower() + 1);
+  for (let i = seq.Lower(); i <= seq.Upper(); i++) out[i - seq.Lower()] = seq.Value(i);
+  return out;
+}
+
+// --- curves ---
+
+/**
+ * A 3D edge curve (adaptor), or a polyline sampled by the kernel when it has no JS form. A
+ * periodic spline is read as its non-periodic copy (same parameters over a period).
+ */
+function readCurve3d(oc: OC, own: Own, c: Adaptor3d_Curve, t0: number, t1: number, tolerance: number): Curve {
+  const T = oc.GeomAbs_CurveType;
+  try {
+    switch (c.GetType()) {
+      case T.GeomAbs_Line: {
+        const l = own(c.Line());
+        const o = own(l.Location()), d = own(l.Direction());
+        return { kind: 'line', dim: 3, axes: Float64Array.of(o.X(), o.Y(), o.Z(), d.X(), d.Y(), d.Z()) };
+      }
+      case T.GeomAbs_Circle: {
+        const k = own(c.Circle());
+        return { kind: 'circle', dim: 3, axes: axes3(own, own(k.Position())), radius: k.Radius() };
+      }
+      case T.GeomAbs_Ellipse: {
+        const k = own(c.Ellipse());
+        return { kind: 'ellipse', dim: 3, axes: axes3(own, own(k.Position())), major: k.MajorRadius(), minor: k.MinorRadius() };
+      }
+      case T.GeomAbs_Hyperbola: {
+        const k = own(c.Hyperbola());
+        return { kind: 'hyperbola', dim: 3, axes: axes3(own, own(k.Position())), major: k.MajorRadius(), minor: k.MinorRadius() };
+      }
+      case T.GeomAbs_Parabola: {
+        const k = own(c.Parabola());
+        return { kind: 'parabola', dim: 3, axes: axes3(own, own(k.Position())), focal: k.Focal() };
+      }
+      case T.GeomAbs_BSplineCurve:
+        return readBSplineCurve(oc, own, own(c.BSpline()).get(), 3);
+      case T.GeomAbs_BezierCurve:
+        return readBezierCurve(own(c.Bezier()).get(), 3);
+    }
+  } catch {
+    // An adaptor that cannot hand out its curve (an edge known only by pcurves): sample it instead.
+  }
+  return sampledCurve(t0, t1, 3, tolerance, (t, out) => {
+    const p = c.Value(t);
+    out[0] = p.X();
+    out[1] = p.Y();
+    out[2] = p.Z();
+    p.delete();
+  });
+}
+
+function readCurve2d(oc: OC, own: Own, c: BRepAdaptor_Curve2d, t0: number, t1: number, tolerance: number): Curve {
+  const T = oc.GeomAbs_CurveType;
+  try {
+    switch (c.GetType()) {
+      case T.GeomAbs_Line: {
+        const l = own(c.Line());
+        const o = own(l.Location()), d = own(l.Direction());
+        return { kind: 'line', dim: 2, axes: Float64Array.of(o.X(), o.Y(), d.X(), d.Y()) };
+      }
+      case T.GeomAbs_Circle: {
+        const k = own(c.Circle());
+        return { kind: 'circle', dim: 2, axes: axes2(own, own(k.Position())), radius: k.Radius() };
+      }
+      case T.GeomAbs_Ellipse: {
+        const k = own(c.Ellipse());
+        return { kind: 'ellipse', dim: 2, axes: axes2(own, own(k.Axis())), major: k.MajorRadius(), minor: k.MinorRadius() };
+      }
+      case T.GeomAbs_Hyperbola: {
+        const k = own(c.Hyperbola());
+        return { kind: 'hyperbola', dim: 2, axes: axes2(own, own(k.Axis())), major: k.MajorRadius(), minor: k.MinorRadius() };
+      }
+      case T.GeomAbs_Parabola: {
+        const k = own(c.Parabola());
+        return { kind: 'parabola', dim: 2, axes: axes2(own, own(k.Axis())), focal: k.Focal() };
+      }
+      case T.GeomAbs_BSplineCurve:
+        return readBSplineCurve(oc, own, own(c.BSpline()).get(), 2);
+      case T.GeomAbs_BezierCurve:
+        return readBezierCurve(own(c.Bezier()).get(), 2);
+    }
+  } catch {
+    // Fall through to sampling.
+  }
+  return sampledCurve(t0, t1, 2, tolerance, (t, out) => {
+    const p = c.Value(t);
+    out[0] = p.X();
+    out[1] = p.Y();
+    p.delete();
+  });
+}
+
+function axes3(own: Own, ax: gp_Ax2): Float64Array {
+  return frameOf(own, ax).subarray(0, 9).slice();
+}
+
+function axes2(own: Own, ax: gp_Ax22d): Float64Array {
+  const o = own(ax.Location()), x = own(ax.XDirection()), y = own(ax.YDirection());
+  return Float64Array.of(o.X(), o.Y(), x.X(), x.Y(), y.X(), y.Y());
+}
+
+interface SplineCurveLike {
+  IsPeriodic(): boolean;
+  IsRational(): boolean;
+  Degree(): number;
+  NbPoles(): number;
+  Pole(i: number): { X(): number; Y(): number; Z?(): number } & Deletable;
+  Weight(i: number): number;
+}
+
+function readBSplineCurve(oc: OC, own: Own, source: SplineCurveLike & { Copy(): { get(): unknown }; Period(): number; KnotSequence_2(): { Lower(): number; Upper(): number; Value(i: number): number } & Deletable }, dim: 2 | 3): NurbsCurve {
+  let bs = source;
+  let period = 0;
+  if (bs.IsPeriodic()) {
+    const copied = own(bs.Copy() as { get(): unknown } & Deletable).get();
+    const handle = dim === 3 ? own(new oc.Handle_Geom_BSplineCurve_2(copied as never)) : own(new oc.Handle_Geom2d_BSplineCurve_2(copied as never));
+    const copy = handle.get() as unknown as typeof source & { SetNotPeriodic(): void };
+    period = copy.Period();
+    copy.SetNotPeriodic();
+    bs = copy;
+  }
+  const n = bs.NbPoles();
+  const poles = new Float64Array(dim * n);
+  const weights = bs.IsRational() ? new Float64Array(n) : null;
+  for (let i = 1; i <= n; i++) {
+    const p = bs.Pole(i);
+    poles[dim * (i - 1)] = p.X();
+    poles[dim * (i - 1) + 1] = p.Y();
+    if (dim === 3) poles[dim * (i - 1) + 2] = p.Z!();
+    p.delete();
+    if (weights) weights[i - 1] = bs.Weight(i);
+  }
+  return { kind: 'nurbs', dim, degree: bs.Degree(), knots: flatKnots(own(bs.KnotSequence_2())), poles, weights, period };
+}
+
+function readBezierCurve(bz: SplineCurveLike, dim: 2 | 3): NurbsCurve {
+  const n = bz.NbPoles();
+  const poles = new Float64Array(dim * n);
+  const weights = bz.IsRational() ? new Float64Array(n) : null;
+  for (let i = 1; i <= n; i++) {
+    const p = bz.Pole(i);
+    poles[dim * (i - 1)] = p.X();
+    poles[dim * (i - 1) + 1] = p.Y();
+    if (dim === 3) poles[dim * (i - 1) + 2] = p.Z!();
+    p.delete();
+    if (weights) weights[i - 1] = bz.Weight(i);
+  }
+  return { kind: 'nurbs', dim, degree: n - 1, knots: bezierKnots(n - 1), poles, weights, period: 0 };
+}
+
+/** A curve without a JS form, sampled until linear interpolation stays within tolerance. */
+function sampledCurve(t0: number, t1: number, dim: 2 | 3, tolerance: number, at: (t: number, out: Float64Array) => void): Curve {
+  const params: number[] = [];
+  const points: number[] = [];
+  const a = new Float64Array(3), b = new Float64Array(3), m = new Float64Array(3);
+  const push = (t: number, p: Float64Array) => {
+    params.push(t);
+    for (let d = 0; d < dim; d++) points.push(p[d]!);
+  };
+  const refine = (ta: number, pa: Float64Array, tb: number, pb: Float64Array, depth: number): void => {
+    const tm = 0.5 * (ta + tb);
+    const pm = new Float64Array(3);
+    at(tm, pm);
+    let err = 0;
+    for (let d = 0; d < dim; d++) err += (pm[d]! - 0.5 * (pa[d]! + pb[d]!)) ** 2;
+    if (depth < 18 && (depth < 4 || Math.sqrt(err) > tolerance)) {
+      refine(ta, pa, tm, pm, depth + 1);
+      refine(tm, pm, tb, pb, depth + 1);
+    } else push(tb, pb);
+  };
+  at(t0, a);
+  at(t1, b);
+  push(t0, a);
+  m.set(b);
+  refine(t0, a, t1, m, 0);
+  return { kind: 'polyline', dim, params: Float64Array.from(params), points: Float64Array.from(points) };
+}
+
+// --- edges ---
+
+function readEdge(oc: OC, own: Own, edge: ReturnType<OC['TopoDS']['Edge_1']>, vertexMap: ReturnType<typeof mapEntities>, vertices: Float64Array, tolerance: number, diagonal: number): ExactEdge | null {
+  own(edge);
+  if (oc.BRep_Tool.Degenerated(edge)) return null;
+  const adaptor = own(new oc.BRepAdaptor_Curve_2(edge));
+  const t0 = adaptor.FirstParameter(), t1 = adaptor.LastParameter();
+  const curve = readCurve3d(oc, own, adaptor, t0, t1, tolerance);
+  const { params, points, sag } = edgePolyline(curve, t0, t1, diagonal);
+  const box = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+  for (let i = 0; i < points.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      box[k] = Math.min(box[k]!, points[i + k]! - sag);
+      box[3 + k] = Math.max(box[3 + k]!, points[i + k]! + sag);
+    }
+  }
+  // The vertex at each end: the one nearer to the curve's end point (edge orientation aside).
+  const ends = [own(oc.TopExp.FirstVertex(edge, false)), own(oc.TopExp.LastVertex(edge, false))].map((v) => (v.IsNull() ? -1 : vertexMap.FindIndex(v) - 1));
+  const nearest = (k: number) => {
+    let best = -1, bestD = Infinity;
+    for (const v of ends) {
+      if (v < 0) continue;
+      const d = Math.hypot(vertices[3 * v]! - points[k]!, vertices[3 * v + 1]! - points[k + 1]!, vertices[3 * v + 2]! - points[k + 2]!);
+      if (d < bestD) {
+        bestD = d;
+        best = v;
+      }
+    }
+    return best;
+  };
+  return { curve, t0, t1, params, points, sag, box, v0: nearest(0), v1: nearest(points.length - 3), faces: new Int32Array(0), pcurves: [] };
+}
+
+const cev = new Float64Array(9);
+
+/**
+ * A polyline on an edge for start values and its box: chords within 0.2% of the body's diagonal
+ * (at least 4, at most 4096), and their largest sag measured at the chord midpoints, with margin.
+ */
+function edgePolyline(curve: Curve, t0: number, t1: number, diagonal: number): { params: Float64Array; points: Float64Array; sag: number } {
+  const tol = 2e-3 * diagonal;
+  const params: number[] = [t0];
+  const points: number[] = [];
+  const at = (t: number) => {
+    evaluateCurve(curve, t, cev);
+    return [cev[0]!, cev[1]!, cev[2]!];
+  };
+  points.push(...at(t0));
+  let sag = 0;
+  const refine = (ta: number, pa: number[], tb: number, pb: number[], depth: number): void => {
+    const tm = 0.5 * (ta + tb);
+    const pm = at(tm);
+    const err = Math.hypot(pm[0]! - 0.5 * (pa[0]! + pb[0]!), pm[1]! - 0.5 * (pa[1]! + pb[1]!), pm[2]! - 0.5 * (pa[2]! + pb[2]!));
+    if (depth < 12 && (depth < 2 || (curve.kind !== 'line' && err > tol))) {
+      refine(ta, pa, tm, pm, depth + 1);
+      refine(tm, pm, tb, pb, depth + 1);
+      return;
+    }
+    sag = Math.max(sag, err);
+    params.push(tb);
+    points.push(...pb);
+  };
+  refine(t0, at(t0), t1, at(t1), 0);
+  return { params: Float64Array.from(params), points: Float64Array.from(points), sag: curve.kind === 'line' ? 0 : 1.5 * sag + 1e-9 * diagonal };
+}
+
+// --- trims ---
+
+const sevA = new Float64Array(18), sevB = new Float64Array(18);
+const pc = new Float64Array(6);
+
+/**
+ * Appends the segments of a pcurve's polygon in (u, v): a line is one segment; other curves are
+ * split until the surface point of each chord's midpoint is within `tolerance` of the surface point
+ * of the pcurve's midpoint (the trim error measured in model units).
+ */
+function samplePcurve(curve: Curve, t0: number, t1: number, surface: Surface, tolerance: number, segments: number[], kernel: KernelSurfaces): void {
+  if (curve.kind === 'line') {
+    evaluateCurve(curve, t0, pc);
+    const u0 = pc[0]!, v0 = pc[1]!;
+    evaluateCurve(curve, t1, pc);
+    segments.push(u0, v0, pc[0]!, pc[1]!);
+    return;
+  }
+  const refine = (ta: number, ua: number, va: number, tb: number, ub: number, vb: number, depth: number): void => {
+    const tm = 0.5 * (ta + tb);
+    evaluateCurve(curve, tm, pc);
+    const um = pc[0]!, vm = pc[1]!;
+    let err = Infinity;
+    if (depth >= 3) {
+      evaluateSurface(surface, um, vm, sevA, kernel);
+      evaluateSurface(surface, 0.5 * (ua + ub), 0.5 * (va + vb), sevB, kernel);
+      err = Math.hypot(sevA[0]! - sevB[0]!, sevA[1]! - sevB[1]!, sevA[2]! - sevB[2]!);
+    }
+    if (depth < 24 && err > tolerance) {
+      refine(ta, ua, va, tm, um, vm, depth + 1);
+      refine(tm, um, vm, tb, ub, vb, depth + 1);
+      return;
+    }
+    segments.push(ua, va, ub, vb);
+  };
+  evaluateCurve(curve, t0, pc);
+  const u0 = pc[0]!, v0 = pc[1]!;
+  evaluateCurve(curve, t1, pc);
+  refine(t0, u0, v0, t1, pc[0]!, pc[1]!, 0);
+}
