@@ -95,6 +95,8 @@ export class ExactReference {
   private readonly faceStamp: Uint32Array;
   /** The bound the face was evaluated under: a result at or above it may be incomplete. */
   private readonly faceLimit: Float64Array;
+  /** Distance to the triangle the face's evaluation started from. */
+  private readonly faceStart: Float64Array;
   private readonly faceDist: Float64Array;
   private readonly facePoint: Float64Array;
   private readonly faceNormal: Float64Array;
@@ -131,6 +133,7 @@ export class ExactReference {
     const F = geometry.faces.length, E = geometry.edges.length;
     this.faceStamp = new Uint32Array(F);
     this.faceLimit = new Float64Array(F);
+    this.faceStart = new Float64Array(F);
     this.faceDist = new Float64Array(F);
     this.facePoint = new Float64Array(3 * F);
     this.faceNormal = new Float64Array(3 * F);
@@ -252,9 +255,8 @@ export class ExactReference {
     if (this.hintSlot >= 0 && filter === null) {
       const s = this.hintSlot;
       const f = this.mesh.faceIds[this.bvh.slotTriangle[s]!]!;
-      closestPointOnTriangle(this.bvh.slotCorners, 9 * s, px, py, pz, triOut);
-      this.evaluateFace(f, s, px, py, pz, best);
-      if (this.faceDist[f]! < best) {
+      this.visitSlot(s, f, px, py, pz, best);
+      if (this.faceStamp[f] === this.stamp && this.faceDist[f]! < best) {
         best = this.faceDist[f]!;
         bestFace = f;
       }
@@ -263,8 +265,7 @@ export class ExactReference {
     if (bvh.nodeCount === 0) return -1;
     ensureStack(bvh);
     const links = bvh.nodeLinks;
-    const tri = bvh.slotCorners;
-    const nodeErr = this.nodeError, slotErr = this.slotError;
+    const nodeErr = this.nodeError;
     let sp = 0;
     let node = 0;
     if (!(lowerBound(nodeDistanceSq(bvh, 0, px, py, pz), nodeErr[0]!) < best)) return bestFace;
@@ -274,15 +275,9 @@ export class ExactReference {
         const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
         for (let s = first; s < first + count; s++) {
           const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
-          // A face evaluated already is known unless its result was cut off by a smaller bound than now.
-          const known = this.faceStamp[f] === this.stamp && (this.faceDist[f]! < this.faceLimit[f]! || this.faceLimit[f]! >= best);
-          if (!known) {
-            const d2 = closestPointOnTriangle(tri, 9 * s, px, py, pz, triOut);
-            if (!(Math.sqrt(d2) - slotErr[s]! < best)) continue;
-            this.evaluateFace(f, s, px, py, pz, best);
-          }
+          this.visitSlot(s, f, px, py, pz, best);
           const d = this.faceDist[f]!;
-          if (d < best && (filter === null || this.compatible(f, filter[0], filter[1], filter[2]))) {
+          if (d < best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0], filter[1], filter[2]))) {
             best = d;
             bestFace = f;
             if (filter === null) this.hintSlot = s;
@@ -327,7 +322,6 @@ export class ExactReference {
     if (bvh.nodeCount === 0) return false;
     ensureStack(bvh);
     const links = bvh.nodeLinks;
-    const tri = bvh.slotCorners;
     let sp = 0;
     stackNode[sp++] = 0;
     while (sp > 0) {
@@ -342,13 +336,9 @@ export class ExactReference {
       const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
       for (let s = first; s < first + count; s++) {
         const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
-        const known = this.faceStamp[f] === this.stamp && !(this.faceDist[f]! >= this.faceLimit[f]! && this.faceLimit[f]! <= band);
-        if (!known) {
-          const d2 = closestPointOnTriangle(tri, 9 * s, px, py, pz, triOut);
-          if (!(Math.sqrt(d2) - this.slotError[s]! <= band)) continue;
-          // Just above band, so that a point exactly at the band is found.
-          this.evaluateFace(f, s, px, py, pz, band * (1 + 1e-12) + 1e-300);
-        }
+        // Just above band, so that a point exactly at the band is found.
+        this.visitSlot(s, f, px, py, pz, band * (1 + 1e-12) + 1e-300);
+        if (this.faceStamp[f] !== this.stamp) continue;
         if (!(this.faceDist[f]! <= band)) continue;
         if (filter && !this.compatible(f, filter[0], filter[1], filter[2])) continue;
         if (this.sideOf(f, px, py, pz) !== side) return true;
@@ -413,6 +403,61 @@ export class ExactReference {
       out[1] = -out[1]!;
       out[2] = -out[2]!;
     }
+  }
+
+  /**
+   * Brings face f's nearest point up to date for a search bounded by `bound`, through the
+   * triangle in slot s: evaluates the face when this triangle could hold a point nearer than the
+   * bound and the face is not known yet (or was cut off by a smaller bound); re-evaluates a spline
+   * face from this triangle when it is nearer than the triangle the face was started from, keeping
+   * the nearer result (Newton's method finds the minimum of the basin it starts in, and a face such
+   * as a thread can hold several).
+   */
+  private visitSlot(s: number, f: number, px: number, py: number, pz: number, bound: number): void {
+    const dt = Math.sqrt(closestPointOnTriangle(this.bvh.slotCorners, 9 * s, px, py, pz, triOut));
+    if (!(dt - this.slotError[s]! < bound)) return;
+    const known = this.faceStamp[f] === this.stamp && (this.faceDist[f]! < this.faceLimit[f]! || this.faceLimit[f]! >= bound);
+    if (!known) {
+      this.evaluateFace(f, s, px, py, pz, bound);
+      this.faceStart[f] = dt;
+      return;
+    }
+    const kind = this.geometry.faces[f]!.surface.kind;
+    if ((kind !== 'nurbs' && kind !== 'kernel') || !(dt < this.faceStart[f]! - 1e-12 * this.diagonal)) return;
+    this.faceStart[f] = dt;
+    this.saveFace(f);
+    this.evaluateFace(f, s, px, py, pz, Math.max(bound, this.saved[0]!));
+    if (!(this.faceDist[f]! < this.saved[0]!)) this.restoreFace(f);
+  }
+
+  private readonly saved = new Float64Array(12);
+
+  private saveFace(f: number): void {
+    const v = this.saved;
+    v[0] = this.faceDist[f]!;
+    v[1] = this.faceLimit[f]!;
+    for (let k = 0; k < 3; k++) {
+      v[2 + k] = this.facePoint[3 * f + k]!;
+      v[5 + k] = this.faceNormal[3 * f + k]!;
+    }
+    v[8] = this.faceKind[f]!;
+    v[9] = this.faceEntity[f]!;
+    v[10] = this.faceParam[2 * f]!;
+    v[11] = this.faceParam[2 * f + 1]!;
+  }
+
+  private restoreFace(f: number): void {
+    const v = this.saved;
+    this.faceDist[f] = v[0]!;
+    this.faceLimit[f] = v[1]!;
+    for (let k = 0; k < 3; k++) {
+      this.facePoint[3 * f + k] = v[2 + k]!;
+      this.faceNormal[3 * f + k] = v[5 + k]!;
+    }
+    this.faceKind[f] = v[8]!;
+    this.faceEntity[f] = v[9]!;
+    this.faceParam[2 * f] = v[10]!;
+    this.faceParam[2 * f + 1] = v[11]!;
   }
 
   /**

@@ -1,16 +1,19 @@
 import { BrepscopeError } from '../errors';
 import type { OC } from '../kernel';
-import { createSignedDeviation, signedDeviation, type SignMode } from '../mesh/signedDeviation';
+import { createExactDeviation, ExactReference } from '../exact/ExactReference';
+import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { Scene } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
-import { defaultDeflection, deviationReference, meshPseudoNormals, Pacer, surfaceMesh } from './deviationSupport';
+import { defaultDeflection, deviationTarget, meshPseudoNormals, Pacer, surfaceMesh, type SurfaceMode } from './deviationSupport';
 
 export interface HeatmapOptions {
   /** Default robust, as in measure_deviation. */
   signMode?: SignMode | undefined;
   /** Deflection of a BREP reference; default 0.5% of the from-body's box diagonal, as in measure_deviation. */
   deflection?: number | undefined;
+  /** exact (default): a BREP reference's exact faces; tessellated: its tessellation at deflection. */
+  surface?: SurfaceMode | undefined;
 }
 
 export interface HeatmapData {
@@ -26,6 +29,7 @@ export interface HeatmapData {
   signedVertices: number;
   ambiguousVertices: number;
   signMode: SignMode;
+  surface: SurfaceMode;
   deflection: number;
 }
 
@@ -43,6 +47,8 @@ export interface HeatmapEnvironment {
 export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: string, toBodyId: string, options: HeatmapOptions = {}): Promise<HeatmapData> {
   const signMode = options.signMode ?? 'robust';
   if (signMode !== 'robust' && signMode !== 'nearest') throw new BrepscopeError('INVALID_ARGUMENT', `signMode: expected robust or nearest, got ${String(signMode)}`);
+  const surface = options.surface ?? 'exact';
+  if (surface !== 'exact' && surface !== 'tessellated') throw new BrepscopeError('INVALID_ARGUMENT', `surface: expected exact or tessellated, got ${String(surface)}`);
   if (options.deflection !== undefined && !(options.deflection > 0 && Number.isFinite(options.deflection))) {
     throw new BrepscopeError('INVALID_ARGUMENT', `deflection: must be a positive number, got ${options.deflection}`);
   }
@@ -52,7 +58,8 @@ export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: stri
   const deflection = options.deflection ?? defaultDeflection(oc, from);
   const display: TriMesh = from.kind === 'mesh' ? from.mesh : getTessellation(oc!, from, displayDeflection(oc!, from));
   if (display.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
-  const ref = deviationReference(surfaceMesh(oc, to, deflection));
+  const ref = deviationTarget(oc, to, surfaceMesh(oc, to, deflection), surface);
+  const exact = ref instanceof ExactReference ? ref : null;
   const pn = meshPseudoNormals(display);
   const W = pn.vertexNormals.length / 3;
 
@@ -67,6 +74,7 @@ export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: stri
   const pos = display.positions;
   const vn = pn.vertexNormals;
   const r = createSignedDeviation();
+  const x = createExactDeviation();
   const pacer = new Pacer(env);
   for (let w = 0; w < W; w++) {
     if ((w & 4095) === 0) await pacer.tick(w, W, 'heat map');
@@ -74,8 +82,8 @@ export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: stri
     if (v < 0) continue;
     const len = Math.hypot(vn[3 * w]!, vn[3 * w + 1]!, vn[3 * w + 2]!);
     const s = len > 0 ? 1 / len : 0;
-    signedDeviation(ref, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r);
-    perWeld[w] = r.signed;
+    if (exact) perWeld[w] = exact.signed(pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, x).signed;
+    else perWeld[w] = signedDeviation(ref as DeviationReference, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r).signed;
   }
 
   const V = pos.length / 3;
@@ -100,6 +108,7 @@ export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: stri
     signedVertices,
     ambiguousVertices: used - signedVertices,
     signMode,
+    surface,
     deflection,
   };
 }

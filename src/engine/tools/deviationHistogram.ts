@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, deviationReference, measureDirected, Pacer, signModeSchema, surfaceSamples } from './deviationSupport';
+import { comparedSurfaces, deviationSamples, deviationTarget, measureDirected, Pacer, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -22,6 +22,7 @@ const schema = z.strictObject({
   signMode: signModeSchema,
   outputPath: z.string().min(1).optional().describe('Path to write a histogram PNG (800 x 480); omit for numbers only'),
   maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
+  surface: surfaceSchema,
 });
 
 export interface HistogramResult {
@@ -39,6 +40,8 @@ export interface HistogramResult {
   ambiguousSamples: number;
   ambiguousFraction: number;
   signMode: SignMode;
+  /** What BREP bodies were measured as (exact faces or tessellations). */
+  surface: SurfaceMode;
   deflection: number;
   /** Present when a PNG was written. */
   imagePath?: string;
@@ -52,9 +55,9 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const { from, reference, deflection, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
-    const samples = surfaceSamples(fromMesh, args.maxSamples, from.bodyId);
-    const d = await measureDirected(samples, deviationReference(refMesh), args.signMode, new Pacer(ctx), 'histogram');
+    const { from, reference, oc, deflection, surface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
+    const samples = deviationSamples(oc, from, fromMesh, args.maxSamples, surface);
+    const d = await measureDirected(samples, deviationTarget(oc, reference, refMesh, surface), args.signMode, new Pacer(ctx), 'histogram');
     const n = samples.count;
     const unsigned = Float64Array.from(d.distance).sort();
     const signed = d.signed.filter((s) => s === s).sort();
@@ -74,6 +77,7 @@ export const deviationHistogram = defineTool({
       ambiguousSamples: n - m,
       ambiguousFraction: (n - m) / n,
       signMode: args.signMode,
+      surface,
       deflection,
       warnings,
     };

@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
+import { createExactDeviation, ExactReference } from '../exact/ExactReference';
+import { exactExtent } from '../exact/extent';
+import type { ExactGeometry } from '../exact/geometry';
+import { sampleExactSurface } from '../exact/sampleExact';
 import type { OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
+import { createSignedDeviation, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
-import type { TriMesh } from '../mesh/TriMesh';
+import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
-import type { Body } from '../scene/Body';
+import type { Body, BrepBody } from '../scene/Body';
+import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
 import type { ToolContext } from './defineTool';
 import { percentile } from './statistics';
@@ -22,6 +27,15 @@ export const signModeSchema = z
   .default('robust')
   .describe(
     'robust (default): reference triangles facing against the sample are rejected, the nearest survivor within reach gives the sign, samples without one are ambiguous; nearest: the nearest triangle wins whatever it is',
+  );
+
+export type SurfaceMode = 'exact' | 'tessellated';
+
+export const surfaceSchema = z
+  .enum(['exact', 'tessellated'])
+  .default('exact')
+  .describe(
+    "exact (default): a BREP body is measured on its exact faces (samples on the faces, distances, foot points, normals and signs from the faces; the tessellation at deflection only finds candidates); tessellated: a BREP body is measured as its tessellation at deflection (the spec's behaviour). An STL body is its own exact surface either way",
   );
 
 /** The kernel, loaded only when a BREP body is involved: mesh-only work never waits for it. */
@@ -63,6 +77,9 @@ interface MeshQueries {
   reference?: DeviationReference;
   winding?: FastWinding;
   samples: Map<number, SurfaceSamples>;
+  /** A BREP tessellation's exact reference and exact-surface samples (the tessellation is per body and deflection). */
+  exact?: ExactReference;
+  exactSamples?: Map<number, SurfaceSamples>;
 }
 
 /**
@@ -121,6 +138,91 @@ export function fastWinding(mesh: TriMesh): FastWinding {
   return q.winding;
 }
 
+/**
+ * A BREP body's exact geometry as plain data (src/engine/exact), extracted once per body. Faces
+ * whose surface has no JS form keep kernel adaptors, freed when the body is collected (the scene
+ * frees the shape itself on remove).
+ */
+interface BodyGeometry {
+  geometry: ExactGeometry;
+  kernelSurfaces: KernelFaceSurfaces | null;
+}
+const geometries = new WeakMap<BrepBody, BodyGeometry>();
+const kernelObjects = new FinalizationRegistry<KernelFaceSurfaces>((k) => k.delete());
+
+export function exactGeometryOf(oc: OC, body: BrepBody): BodyGeometry {
+  let g = geometries.get(body);
+  if (!g) {
+    g = extractExactGeometry(oc, body.shape);
+    if (g.kernelSurfaces) kernelObjects.register(body, g.kernelSurfaces);
+    geometries.set(body, g);
+  }
+  return g;
+}
+
+/** A BREP body's exact deviation reference at a deflection (its tessellation finds candidate faces). */
+export function exactReference(oc: OC, body: BrepBody, deflection: number): ExactReference {
+  const mesh = surfaceMesh(oc, body, deflection) as FaceTessellation;
+  const q = queriesOf(mesh);
+  if (!q.exact) {
+    const { geometry, kernelSurfaces } = exactGeometryOf(oc, body);
+    q.exact = new ExactReference({
+      geometry,
+      mesh,
+      bvh: meshBvh(mesh),
+      pseudoNormals: meshPseudoNormals(mesh),
+      rules: { tieFactor: TIE_FACTOR, tieSlack: TIE_SLACK, reachFactor: REACH_FACTOR, reachFloor: REACH_FLOOR },
+      kernel: kernelSurfaces ?? undefined,
+    });
+  }
+  return q.exact;
+}
+
+/** What a deviation tool measures against: a mesh reference, or a BREP body's exact faces. */
+export type DeviationTarget = DeviationReference | ExactReference;
+
+/** The reference of one direction: a BREP body's exact faces in exact mode, otherwise its mesh. */
+export function deviationTarget(oc: OC | undefined, body: Body, mesh: TriMesh, surface: SurfaceMode): DeviationTarget {
+  if (body.kind === 'brep' && surface === 'exact') return exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
+  return deviationReference(mesh);
+}
+
+/**
+ * Samples of one body: on a BREP body's exact faces in exact mode (sampleExact.ts), otherwise on
+ * its mesh (sampleSurface.ts). EMPTY_MESH for a surface of zero area.
+ */
+export function deviationSamples(oc: OC | undefined, body: Body, mesh: TriMesh, maxSamples: number, surface: SurfaceMode): SurfaceSamples {
+  if (body.kind !== 'brep' || surface !== 'exact') return surfaceSamples(mesh, maxSamples, body.bodyId);
+  const ref = exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
+  const q = queriesOf(mesh);
+  q.exactSamples ??= new Map();
+  let s = q.exactSamples.get(maxSamples);
+  if (!s) {
+    s = sampleExactSurface(ref.geometry, ref.mesh, maxSamples, exactGeometryOf(requireKernel(oc), body).kernelSurfaces ?? undefined);
+    q.exactSamples.set(maxSamples, s);
+  }
+  if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has a surface of zero area: there is nothing to sample`);
+  return s;
+}
+
+/** Lowest and highest projection of a body on a unit axis: exact for a BREP body in exact mode, its mesh's vertices otherwise. */
+export function bodyExtent(oc: OC | undefined, body: Body, mesh: TriMesh, axis: readonly [number, number, number], surface: SurfaceMode): [number, number] {
+  if (body.kind === 'brep' && surface === 'exact') {
+    const ref = exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
+    return exactExtent(ref.geometry, ref.mesh, axis, exactGeometryOf(requireKernel(oc), body).kernelSurfaces ?? undefined);
+  }
+  const pos = mesh.positions;
+  const idx = mesh.indices;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < idx.length; i++) {
+    const o = 3 * idx[i]!;
+    const t = pos[o]! * axis[0] + pos[o + 1]! * axis[1] + pos[o + 2]! * axis[2];
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  return [lo, hi];
+}
+
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
 export function surfaceSamples(mesh: TriMesh, maxSamples: number, bodyId: string): SurfaceSamples {
   const q = queriesOf(mesh);
@@ -174,7 +276,7 @@ const CHUNK = 2048;
 
 export async function measureDirected(
   samples: SurfaceSamples,
-  ref: DeviationReference,
+  ref: DeviationTarget,
   mode: SignMode,
   pacer: Pacer,
   label: string,
@@ -184,15 +286,23 @@ export async function measureDirected(
   const signed = new Float64Array(n);
   const p = samples.points;
   const nrm = samples.normals;
+  const exact = ref instanceof ExactReference ? ref : null;
   const r = createSignedDeviation();
+  const x = createExactDeviation();
   for (let start = 0; start < n; start += CHUNK) {
     await pacer.tick(start, n, label);
     const end = Math.min(n, start + CHUNK);
     for (let i = start; i < end; i++) {
       const o = 3 * i;
-      signedDeviation(ref, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
-      distance[i] = r.distance;
-      signed[i] = r.signed;
+      if (exact) {
+        exact.signed(p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, x);
+        distance[i] = x.distance;
+        signed[i] = x.signed;
+      } else {
+        signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
+        distance[i] = r.distance;
+        signed[i] = r.signed;
+      }
     }
   }
   return { samples, distance, signed };
@@ -255,12 +365,13 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
 
 /**
  * The common start of every deviation tool: both bodies, the kernel when a BREP is involved, the
- * deflection (default 0.5% of the from-body's box diagonal) and both surfaces at that deflection.
+ * deflection (default 0.5% of the from-body's box diagonal), both surfaces at that deflection and
+ * the surface mode (exact unless the caller asked for the tessellations).
  */
-export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined) {
+export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact') {
   const from = ctx.scene.get(fromBodyId);
   const reference = ctx.scene.get(referenceBodyId);
   const oc = await kernelFor(ctx, [from, reference]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
-  return { from, reference, oc, deflection, fromMesh: surfaceMesh(oc, from, deflection), refMesh: surfaceMesh(oc, reference, deflection) };
+  return { from, reference, oc, deflection, surface, fromMesh: surfaceMesh(oc, from, deflection), refMesh: surfaceMesh(oc, reference, deflection) };
 }

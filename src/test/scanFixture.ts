@@ -1,0 +1,85 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC } from '../engine/kernel';
+import { seededRandom } from '../engine/mesh/generators';
+import { buildPseudoNormals } from '../engine/mesh/pseudoNormals';
+import { tessellateShape } from '../engine/mesh/tessellate';
+import type { TriMesh } from '../engine/mesh/TriMesh';
+import { weldVertexIds } from '../engine/mesh/weld';
+
+/**
+ * A welded copy of a shape's BRepMesh tessellation at an absolute deflection (an "OCCT mesh" of the
+ * part); a smaller angular deflection than the engine's 0.5 rad makes curved regions denser.
+ */
+export function occtMesh(oc: OC, shape: TopoDS_Shape, deflection: number, angularDeflection = 0.5): TriMesh {
+  if (angularDeflection !== 0.5) {
+    // Mesh the shape here first: tessellateShape then reads this triangulation only if it is as fine, so re-mesh through it with the same parameters.
+    withKernel(oc, (own) => {
+      oc.BRepTools.Clean(shape, true);
+      own(new oc.BRepMesh_IncrementalMesh_2(shape, deflection, false, angularDeflection, false));
+    });
+  }
+  const t = angularDeflection !== 0.5 ? readTriangulation(oc, shape) : tessellateShape(oc, shape, deflection);
+  const { ids, count } = weldVertexIds(t.positions);
+  const positions = new Float64Array(3 * count);
+  for (let v = 0; v < ids.length; v++) positions.set(t.positions.subarray(3 * v, 3 * v + 3), 3 * ids[v]!);
+  return { positions, indices: t.indices.map((i) => ids[i]!) };
+}
+
+/**
+ * A scan-like mesh of a part: its fine tessellation, welded, every vertex moved by `offset` plus
+ * Gaussian noise of `sigma` (seeded, Box-Muller) along its angle-weighted normal. Tessellation
+ * nodes lie on the exact surface, so a vertex off a smooth face is |offset + noise| from it.
+ */
+export function scanOfPart(oc: OC, shape: TopoDS_Shape, options: { deflection: number; angularDeflection?: number; offset: number; sigma: number; seed: number }): TriMesh {
+  const mesh = occtMesh(oc, shape, options.deflection, options.angularDeflection);
+  const pn = buildPseudoNormals(mesh);
+  const rand = seededRandom(options.seed);
+  const p = mesh.positions;
+  const weldOf = new Int32Array(p.length / 3).fill(-1);
+  for (let i = 0; i < mesh.indices.length; i++) weldOf[mesh.indices[i]!] = pn.triangleVertices[i]!;
+  for (let v = 0; v < p.length / 3; v++) {
+    const w = weldOf[v]!;
+    if (w < 0) continue;
+    const nx = pn.vertexNormals[3 * w]!, ny = pn.vertexNormals[3 * w + 1]!, nz = pn.vertexNormals[3 * w + 2]!;
+    const len = Math.hypot(nx, ny, nz);
+    if (!(len > 0)) continue;
+    const gauss = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    const d = (options.offset + options.sigma * gauss) / len;
+    p[3 * v] = p[3 * v]! + d * nx;
+    p[3 * v + 1] = p[3 * v + 1]! + d * ny;
+    p[3 * v + 2] = p[3 * v + 2]! + d * nz;
+  }
+  return mesh;
+}
+
+/** The triangles BRepMesh left on a shape's faces (world coordinates, reversed faces flipped). */
+function readTriangulation(oc: OC, shape: TopoDS_Shape): { positions: Float64Array; indices: Uint32Array } {
+  return withKernel(oc, (own) => {
+    const positions: number[] = [];
+    const indices: number[] = [];
+    const faces = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE as never, faces);
+    for (let f = 1; f <= faces.Extent(); f++) {
+      const face = own(oc.TopoDS.Face_1(own(faces.FindKey(f))));
+      const loc = own(new oc.TopLoc_Location_1());
+      const handle = own(oc.BRep_Tool.Triangulation(face, loc, 0));
+      if (handle.IsNull()) continue;
+      const tri = handle.get();
+      const trsf = own(loc.Transformation());
+      const base = positions.length / 3;
+      for (let i = 1; i <= tri.NbNodes(); i++) {
+        const p = own(tri.Node(i));
+        p.Transform(trsf);
+        positions.push(p.X(), p.Y(), p.Z());
+      }
+      const reversed = face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED;
+      for (let i = 1; i <= tri.NbTriangles(); i++) {
+        const t = own(tri.Triangle(i));
+        const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
+        if (reversed) indices.push(base + a, base + c, base + b);
+        else indices.push(base + a, base + b, base + c);
+      }
+    }
+    return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
+  });
+}
