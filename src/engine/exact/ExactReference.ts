@@ -6,7 +6,7 @@ import type { FaceTessellation } from '../mesh/TriMesh';
 import { evaluateCurve, projectOnCurve, type Curve } from './curves';
 import { measureChordErrors } from './chordError';
 import type { ExactFace, ExactGeometry } from './geometry';
-import { evaluateSurface, projectElementary, projectNewton, unitNormal, type KernelSurfaces } from './surfaces';
+import { evaluateSurface, lastProjection, projectElementary, projectNewton, unitNormal, type KernelSurfaces } from './surfaces';
 import { insideTrim } from './trim';
 
 /** Where on the reference a nearest point lies. */
@@ -476,15 +476,19 @@ export class ExactReference {
     const u0 = uvStart[0]!, v0 = uvStart[1]!;
     uv[0] = u0;
     uv[1] = v0;
-    let interior: boolean;
+    let interior: boolean, evaluated: boolean;
     if (projectElementary(face.surface, px, py, pz, u0, uv)) {
       interior = true;
+      evaluated = false;
     } else {
       interior = projectNewton(face.surface, px, py, pz, face.box, uv, this.kernel);
+      evaluated = true;
     }
     if (interior && this.insideFace(face, u0, v0)) {
       const u = uv[0]!, v = uv[1]!;
-      evaluateSurface(face.surface, u, v, sev, this.kernel);
+      // Newton's last evaluation is the foot's (a whole period away where insideFace moved it).
+      if (evaluated) sev.set(lastProjection);
+      else evaluateSurface(face.surface, u, v, sev, this.kernel);
       const dx = px - sev[0]!, dy = py - sev[1]!, dz = pz - sev[2]!;
       this.faceDist[f] = Math.sqrt(dx * dx + dy * dy + dz * dz);
       this.facePoint[3 * f] = sev[0]!;

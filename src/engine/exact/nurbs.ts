@@ -175,33 +175,34 @@ export function evaluateNurbsCurve(c: NurbsCurve, t: number, out: Float64Array):
 const uDers = new Float64Array(3 * (MAX_DEGREE + 1));
 const vDers = new Float64Array(3 * (MAX_DEGREE + 1));
 const temp = new Float64Array(4 * 3 * (MAX_DEGREE + 1));
-// Homogeneous SKL for k + l <= 2: index (k, l) -> 4 * slot, slots 00 10 01 20 11 02.
+// Homogeneous derivatives for k + l <= 2, in the order 00 10 01 20 11 02 (4 numbers each).
 const skl = new Float64Array(4 * 6);
+const SLOT_K = [0, 1, 0, 2, 1, 0];
+const SLOT_L = [0, 0, 1, 0, 1, 2];
 
 /**
  * Point and derivatives of a surface at (u, v): out = S, Su, Sv, Suu, Suv, Svv (3 numbers each,
- * 18 in all). Parameters are clamped to the spline's range (wrapped in a periodic direction).
+ * 18 in all; with order 1 only the first 9 are written). Parameters are clamped to the spline's
+ * range (wrapped in a periodic direction).
  */
-export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, out: Float64Array): Float64Array {
+export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, out: Float64Array, order: 1 | 2 = 2): Float64Array {
   const p = s.uDegree, q = s.vDegree;
   const u = wrapOrClamp(u0, s.uKnots[p]!, s.uKnots[s.nu]!, s.uPeriod);
   const v = wrapOrClamp(v0, s.vKnots[q]!, s.vKnots[s.nv]!, s.vPeriod);
   const su = findSpan(s.uKnots, p, s.nu, u);
   const sv = findSpan(s.vKnots, q, s.nv, v);
-  basisDerivatives(s.uKnots, su, u, p, 2, uDers);
-  basisDerivatives(s.vKnots, sv, v, q, 2, vDers);
+  basisDerivatives(s.uKnots, su, u, p, order, uDers);
+  basisDerivatives(s.vKnots, sv, v, q, order, vDers);
   const P = p + 1, Q = q + 1;
   const nv = s.nv, poles = s.poles, w = s.weights;
   // Contract over u first (A3.6): T_k[j] = sum_r N_u^(k)[r] * Pw[su - p + r][sv - q + j], homogeneous.
-  for (let k = 0; k < 3; k++) {
+  for (let k = 0; k <= order; k++) {
     for (let j = 0; j <= q; j++) {
       let x = 0, y = 0, z = 0, ww = 0;
       const col = sv - q + j;
       for (let r = 0; r <= p; r++) {
-        const row = su - p + r;
-        const idx = row * nv + col;
-        const wt = w ? w[idx]! : 1;
-        const b = uDers[k * P + r]! * wt;
+        const idx = (su - p + r) * nv + col;
+        const b = w ? uDers[k * P + r]! * w[idx]! : uDers[k * P + r]!;
         x += b * poles[3 * idx]!;
         y += b * poles[3 * idx + 1]!;
         z += b * poles[3 * idx + 2]!;
@@ -214,9 +215,9 @@ export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, ou
       temp[o + 3] = ww;
     }
   }
-  const slots: [number, number][] = SLOTS;
-  for (let sl = 0; sl < 6; sl++) {
-    const [k, l] = slots[sl]!;
+  const slots = order === 2 ? 6 : 3;
+  for (let sl = 0; sl < slots; sl++) {
+    const k = SLOT_K[sl]!, l = SLOT_L[sl]!;
     let x = 0, y = 0, z = 0, ww = 0;
     for (let j = 0; j <= q; j++) {
       const b = vDers[l * Q + j]!;
@@ -232,37 +233,28 @@ export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, ou
     skl[4 * sl + 3] = ww;
   }
   if (!w) {
-    for (let sl = 0; sl < 6; sl++) {
+    for (let sl = 0; sl < slots; sl++) {
       out[3 * sl] = skl[4 * sl]!;
       out[3 * sl + 1] = skl[4 * sl + 1]!;
       out[3 * sl + 2] = skl[4 * sl + 2]!;
     }
     return out;
   }
-  // Rational surface (A4.4) for k + l <= 2.
-  const w00 = skl[3]!, w10 = skl[7]!, w01 = skl[11]!, w20 = skl[15]!, w11 = skl[19]!, w02 = skl[23]!;
+  // Rational surface (A4.4) for k + l <= order.
+  const w00 = skl[3]!, w10 = skl[7]!, w01 = skl[11]!;
   for (let d = 0; d < 3; d++) {
     const S = skl[d]! / w00;
     const Su = (skl[4 + d]! - w10 * S) / w00;
     const Sv = (skl[8 + d]! - w01 * S) / w00;
-    const Suu = (skl[12 + d]! - 2 * w10 * Su - w20 * S) / w00;
-    const Suv = (skl[16 + d]! - w10 * Sv - w01 * Su - w11 * S) / w00;
-    const Svv = (skl[20 + d]! - 2 * w01 * Sv - w02 * S) / w00;
     out[d] = S;
     out[3 + d] = Su;
     out[6 + d] = Sv;
-    out[9 + d] = Suu;
-    out[12 + d] = Suv;
-    out[15 + d] = Svv;
+    if (order === 2) {
+      const w20 = skl[15]!, w11 = skl[19]!, w02 = skl[23]!;
+      out[9 + d] = (skl[12 + d]! - 2 * w10 * Su - w20 * S) / w00;
+      out[12 + d] = (skl[16 + d]! - w10 * Sv - w01 * Su - w11 * S) / w00;
+      out[15 + d] = (skl[20 + d]! - 2 * w01 * Sv - w02 * S) / w00;
+    }
   }
   return out;
 }
-
-const SLOTS: [number, number][] = [
-  [0, 0],
-  [1, 0],
-  [0, 1],
-  [2, 0],
-  [1, 1],
-  [0, 2],
-];

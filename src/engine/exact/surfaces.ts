@@ -221,13 +221,6 @@ export function projectElementary(s: Surface, px: number, py: number, pz: number
 
 const sev = new Float64Array(18);
 
-/** Squared distance from p to S(u, v). */
-function distanceSq(s: Surface, u: number, v: number, px: number, py: number, pz: number, kernel?: KernelSurfaces): number {
-  evaluateSurface(s, u, v, sev, kernel);
-  const dx = sev[0]! - px, dy = sev[1]! - py, dz = sev[2]! - pz;
-  return dx * dx + dy * dy + dz * dz;
-}
-
 /** Parameter box of a surface for Newton's method; +-Infinity where unbounded or periodic. */
 export interface ParameterBox {
   u0: number;
@@ -237,27 +230,35 @@ export interface ParameterBox {
 }
 
 /**
+ * The evaluation (S, Su, Sv, Suu, Suv, Svv) at the parameters projectNewton returned last: callers
+ * read the foot point and normal from it instead of evaluating again.
+ */
+export const lastProjection = new Float64Array(18);
+let evA = new Float64Array(18), evB = new Float64Array(18);
+
+/**
  * The point of a surface nearest to p near (u, v) = (out[0], out[1]), by Newton's method on the
  * gradient of |S - p|^2 / 2 with the full Hessian (Gauss-Newton where it is not positive
  * definite), a step that never increases the distance, and the parameter box as bounds (a
- * coordinate at a bound whose gradient pushes outward stays there). Writes (u, v) to out[0..1].
- * Returns false when the result lies on the box boundary (the face's nearest point is then on its
- * boundary, or beyond the surface's extent).
+ * coordinate at a bound whose gradient pushes outward stays there). Writes (u, v) to out[0..1]
+ * and the evaluation there to lastProjection. Returns false when the result lies on the box
+ * boundary (the face's nearest point is then on its boundary, or beyond the surface's extent).
  */
 export function projectNewton(s: Surface, px: number, py: number, pz: number, box: ParameterBox, out: Float64Array, kernel?: KernelSurfaces): boolean {
   let u = clamp(out[0]!, box.u0, box.u1), v = clamp(out[1]!, box.v0, box.v1);
-  let f = distanceSq(s, u, v, px, py, pz, kernel);
+  let E = evA, Tr = evB;
+  evaluateSurface(s, u, v, E, kernel);
+  let f = (E[0]! - px) ** 2 + (E[1]! - py) ** 2 + (E[2]! - pz) ** 2;
   let onBound = false;
   for (let iter = 0; iter < 50; iter++) {
-    evaluateSurface(s, u, v, sev, kernel);
-    const rx = sev[0]! - px, ry = sev[1]! - py, rz = sev[2]! - pz;
-    const sux = sev[3]!, suy = sev[4]!, suz = sev[5]!, svx = sev[6]!, svy = sev[7]!, svz = sev[8]!;
+    const rx = E[0]! - px, ry = E[1]! - py, rz = E[2]! - pz;
+    const sux = E[3]!, suy = E[4]!, suz = E[5]!, svx = E[6]!, svy = E[7]!, svz = E[8]!;
     const gu = rx * sux + ry * suy + rz * suz;
     const gv = rx * svx + ry * svy + rz * svz;
     const guu0 = sux * sux + suy * suy + suz * suz, gvv0 = svx * svx + svy * svy + svz * svz, guv0 = sux * svx + suy * svy + suz * svz;
-    let huu = guu0 + rx * sev[9]! + ry * sev[10]! + rz * sev[11]!;
-    let huv = guv0 + rx * sev[12]! + ry * sev[13]! + rz * sev[14]!;
-    let hvv = gvv0 + rx * sev[15]! + ry * sev[16]! + rz * sev[17]!;
+    let huu = guu0 + rx * E[9]! + ry * E[10]! + rz * E[11]!;
+    let huv = guv0 + rx * E[12]! + ry * E[13]! + rz * E[14]!;
+    let hvv = gvv0 + rx * E[15]! + ry * E[16]! + rz * E[17]!;
     if (!(huu > 0 && huu * hvv - huv * huv > 0)) {
       huu = guu0;
       huv = guv0;
@@ -287,35 +288,41 @@ export function projectNewton(s: Surface, px: number, py: number, pz: number, bo
         dv = -gv / m;
       }
     }
-    let accepted = false;
+    let accepted = false, converged = false;
     for (let halving = 0; halving < 40; halving++) {
       const un = clamp(u + du, box.u0, box.u1), vn = clamp(v + dv, box.v0, box.v1);
-      const fn = distanceSq(s, un, vn, px, py, pz, kernel);
+      evaluateSurface(s, un, vn, Tr, kernel);
+      const fn = (Tr[0]! - px) ** 2 + (Tr[1]! - py) ** 2 + (Tr[2]! - pz) ** 2;
       if (fn <= f) {
         const ddu = un - u, ddv = vn - v;
         const moved = Math.sqrt(Math.max(0, guu0 * ddu * ddu + 2 * guv0 * ddu * ddv + gvv0 * ddv * ddv));
         u = un;
         v = vn;
         f = fn;
+        const t = E;
+        E = Tr;
+        Tr = t;
         accepted = true;
-        if (moved <= 1e-13 * (1 + Math.sqrt(f))) iter = Infinity;
+        converged = moved <= 1e-13 * (1 + Math.sqrt(f));
         break;
       }
       du *= 0.5;
       dv *= 0.5;
     }
-    if (!accepted) break;
+    if (!accepted || converged) break;
   }
+  evA = E;
+  evB = Tr;
   out[0] = u;
   out[1] = v;
+  lastProjection.set(E);
   if (!onBound) {
     // At a bound with an outward-pushing gradient the minimum is constrained, not a foot.
-    evaluateSurface(s, u, v, sev, kernel);
-    const rx = sev[0]! - px, ry = sev[1]! - py, rz = sev[2]! - pz;
-    const gu = rx * sev[3]! + ry * sev[4]! + rz * sev[5]!;
-    const gv = rx * sev[6]! + ry * sev[7]! + rz * sev[8]!;
+    const rx = E[0]! - px, ry = E[1]! - py, rz = E[2]! - pz;
+    const gu = rx * E[3]! + ry * E[4]! + rz * E[5]!;
+    const gv = rx * E[6]! + ry * E[7]! + rz * E[8]!;
     const scale = 1e-9 * (Math.sqrt(f) + 1e-12);
-    const nu = Math.hypot(sev[3]!, sev[4]!, sev[5]!), nv = Math.hypot(sev[6]!, sev[7]!, sev[8]!);
+    const nu = Math.hypot(E[3]!, E[4]!, E[5]!), nv = Math.hypot(E[6]!, E[7]!, E[8]!);
     onBound = (u <= box.u0 && gu > scale * nu) || (u >= box.u1 && gu < -scale * nu) || (v <= box.v0 && gv > scale * nv) || (v >= box.v1 && gv < -scale * nv);
   }
   return !onBound;
