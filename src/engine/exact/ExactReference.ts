@@ -103,6 +103,9 @@ export class ExactReference {
   private readonly faceKind: Uint8Array;
   private readonly faceEntity: Int32Array;
   private readonly faceParam: Float64Array;
+  /** The face's side (+1 / -1), valid while faceSideStamp equals stamp (sideOf is asked per triangle of the tie band). */
+  private readonly faceSide: Int8Array;
+  private readonly faceSideStamp: Uint32Array;
   private readonly edgeStamp: Uint32Array;
   private readonly edgeDist: Float64Array;
   private readonly edgeParam: Float64Array;
@@ -140,6 +143,8 @@ export class ExactReference {
     this.faceKind = new Uint8Array(F);
     this.faceEntity = new Int32Array(F);
     this.faceParam = new Float64Array(2 * F);
+    this.faceSide = new Int8Array(F);
+    this.faceSideStamp = new Uint32Array(F);
     this.edgeStamp = new Uint32Array(E);
     this.edgeDist = new Float64Array(E);
     this.edgeParam = new Float64Array(E);
@@ -188,7 +193,10 @@ export class ExactReference {
       }
       if (!this.compatible(f0, nx, ny, nz)) {
         const reach = Math.max(rules.reachFactor * this.faceDist[f0]!, rules.reachFloor * this.diagonal) * (1 + 1e-12);
-        w = this.search(px, py, pz, reach, [nx, ny, nz]);
+        filterNormal[0] = nx;
+        filterNormal[1] = ny;
+        filterNormal[2] = nz;
+        w = this.search(px, py, pz, reach, filterNormal);
         if (w < 0) {
           this.writeHit(-1, target.winner);
           target.reason = 'noCompatibleSurface';
@@ -199,7 +207,10 @@ export class ExactReference {
     this.writeHit(w, target.winner);
     const side = this.sideOf(w, px, py, pz);
     const band = rules.tieFactor * this.faceDist[w]! + rules.tieSlack;
-    if (this.someOppositeWithin(px, py, pz, band, side, robust ? [nx, ny, nz] : null)) {
+    filterNormal[0] = nx;
+    filterNormal[1] = ny;
+    filterNormal[2] = nz;
+    if (this.someOppositeWithin(px, py, pz, band, side, robust ? filterNormal : null)) {
       target.reason = 'tieBand';
       return target;
     }
@@ -213,6 +224,7 @@ export class ExactReference {
     this.stamp = (this.stamp + 1) >>> 0;
     if (this.stamp === 0) {
       this.faceStamp.fill(0);
+      this.faceSideStamp.fill(0);
       this.edgeStamp.fill(0);
       this.stamp = 1;
     }
@@ -248,7 +260,7 @@ export class ExactReference {
    * The face whose nearest point is nearest to p among faces nearer than `bound` (and, with a
    * filter normal, whose nearest point's normal faces it); -1 when none.
    */
-  private search(px: number, py: number, pz: number, bound: number, filter: readonly [number, number, number] | null): number {
+  private search(px: number, py: number, pz: number, bound: number, filter: Float64Array | null): number {
     let best = bound;
     let bestFace = -1;
     // Warm start: the previous query's triangle is usually near this one.
@@ -277,7 +289,7 @@ export class ExactReference {
           const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
           this.visitSlot(s, f, px, py, pz, best);
           const d = this.faceDist[f]!;
-          if (d < best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0], filter[1], filter[2]))) {
+          if (d < best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0]!, filter[1]!, filter[2]!))) {
             best = d;
             bestFace = f;
             if (filter === null) this.hintSlot = s;
@@ -317,7 +329,7 @@ export class ExactReference {
    * Whether a face's nearest point within `band` lies on the other side than `side` (and, with a
    * filter normal, faces it): the tie-band test.
    */
-  private someOppositeWithin(px: number, py: number, pz: number, band: number, side: 1 | -1, filter: readonly [number, number, number] | null): boolean {
+  private someOppositeWithin(px: number, py: number, pz: number, band: number, side: 1 | -1, filter: Float64Array | null): boolean {
     const bvh = this.bvh;
     if (bvh.nodeCount === 0) return false;
     ensureStack(bvh);
@@ -340,7 +352,7 @@ export class ExactReference {
         this.visitSlot(s, f, px, py, pz, band * (1 + 1e-12) + 1e-300);
         if (this.faceStamp[f] !== this.stamp) continue;
         if (!(this.faceDist[f]! <= band)) continue;
-        if (filter && !this.compatible(f, filter[0], filter[1], filter[2])) continue;
+        if (filter && !this.compatible(f, filter[0]!, filter[1]!, filter[2]!)) continue;
         if (this.sideOf(f, px, py, pz) !== side) return true;
       }
     }
@@ -352,6 +364,14 @@ export class ExactReference {
    * n the normal of the feature q lies on; points within rounding of the surface are +1.
    */
   private sideOf(f: number, px: number, py: number, pz: number): 1 | -1 {
+    if (this.faceSideStamp[f] === this.stamp) return this.faceSide[f]! as 1 | -1;
+    const side = this.computeSide(f, px, py, pz);
+    this.faceSide[f] = side;
+    this.faceSideStamp[f] = this.stamp;
+    return side;
+  }
+
+  private computeSide(f: number, px: number, py: number, pz: number): 1 | -1 {
     const qx = this.facePoint[3 * f]!, qy = this.facePoint[3 * f + 1]!, qz = this.facePoint[3 * f + 2]!;
     const kind = this.faceKind[f]!;
     let nx: number, ny: number, nz: number;
@@ -396,8 +416,9 @@ export class ExactReference {
     const face = this.geometry.faces[f]!;
     const u = pcOut[0]!, v = pcOut[1]!;
     evaluateSurface(face.surface, u, v, sev, this.kernel);
-    const c = face.trim ? [(face.trim.uMin + face.trim.uMax) / 2, (face.trim.vMin + face.trim.vMax) / 2] : [u, v];
-    unitNormal(face.surface, sev, u, v, c[0]!, c[1]!, out, this.kernel);
+    // Where the surface degenerates on the edge (a pole), the normal a little way into the face.
+    const cu = face.trim ? (face.trim.uMin + face.trim.uMax) / 2 : u, cv = face.trim ? (face.trim.vMin + face.trim.vMax) / 2 : v;
+    unitNormal(face.surface, sev, u, v, cu, cv, out, this.kernel);
     if (face.reversed) {
       out[0] = -out[0]!;
       out[1] = -out[1]!;
@@ -458,6 +479,7 @@ export class ExactReference {
     this.faceEntity[f] = v[9]!;
     this.faceParam[2 * f] = v[10]!;
     this.faceParam[2 * f + 1] = v[11]!;
+    this.faceSideStamp[f] = 0;
   }
 
   /**
@@ -469,6 +491,7 @@ export class ExactReference {
   private evaluateFace(f: number, s: number, px: number, py: number, pz: number, limit: number): void {
     const face = this.geometry.faces[f]!;
     this.faceStamp[f] = this.stamp;
+    this.faceSideStamp[f] = 0;
     this.faceLimit[f] = limit;
     // Start (u, v): the barycentric interpolation of the triangle's node parameters at its closest point.
     const t = this.bvh.slotTriangle[s]!;
@@ -519,12 +542,13 @@ export class ExactReference {
     if (!trim) return true;
     if (insideTrim(trim, uv[0]!, uv[1]!)) return true;
     // The start can sit a period away from the foot across a seam: try the neighbouring periods.
-    for (const du of face.uPeriod > 0 ? [-face.uPeriod, 0, face.uPeriod] : [0]) {
-      for (const dv of face.vPeriod > 0 ? [-face.vPeriod, 0, face.vPeriod] : [0]) {
-        if (du === 0 && dv === 0) continue;
-        if (insideTrim(trim, uv[0]! + du, uv[1]! + dv)) {
-          uv[0] = uv[0]! + du;
-          uv[1] = uv[1]! + dv;
+    const pu = face.uPeriod, pv = face.vPeriod;
+    for (let i = pu > 0 ? -1 : 0; i <= (pu > 0 ? 1 : 0); i++) {
+      for (let j = pv > 0 ? -1 : 0; j <= (pv > 0 ? 1 : 0); j++) {
+        if (i === 0 && j === 0) continue;
+        if (insideTrim(trim, uv[0]! + i * pu, uv[1]! + j * pv)) {
+          uv[0] = uv[0]! + i * pu;
+          uv[1] = uv[1]! + j * pv;
           return true;
         }
       }
@@ -624,6 +648,7 @@ export class ExactReference {
 const SIDE_EPS = 1e-12;
 
 const triOut = new Float64Array(4);
+const filterNormal = new Float64Array(3);
 const uvStart = new Float64Array(2);
 const uv = new Float64Array(2);
 const sev = new Float64Array(18);

@@ -115,6 +115,7 @@ function evaluatePolyline(c: PolylineCurve, t: number, out: Float64Array): Float
 }
 
 const ev = new Float64Array(9);
+let cA = new Float64Array(9), cB = new Float64Array(9);
 
 /** Squared distance from p to the curve point at t (3D curves). */
 function distanceSqAt(c: Curve, t: number, px: number, py: number, pz: number): number {
@@ -148,44 +149,51 @@ export function projectOnCurve(c: Curve, px: number, py: number, pz: number, t0:
     return distanceSqAt(c, t0, px, py, pz) <= distanceSqAt(c, t1, px, py, pz) ? t0 : t1;
   }
   let t = tStart < t0 ? t0 : tStart > t1 ? t1 : tStart;
-  let f = distanceSqAt(c, t, px, py, pz);
+  let E = cA, T = cB;
+  evaluateCurve(c, t, E);
+  let f = (E[0]! - px) ** 2 + (E[1]! - py) ** 2 + (E[2]! - pz) ** 2;
   for (let iter = 0; iter < 40; iter++) {
-    evaluateCurve(c, t, ev);
-    const rx = ev[0]! - px, ry = ev[1]! - py, rz = ev[2]! - pz;
-    const g = rx * ev[3]! + ry * ev[4]! + rz * ev[5]!;
-    const d1sq = ev[3]! * ev[3]! + ev[4]! * ev[4]! + ev[5]! * ev[5]!;
-    let h = d1sq + rx * ev[6]! + ry * ev[7]! + rz * ev[8]!;
+    const rx = E[0]! - px, ry = E[1]! - py, rz = E[2]! - pz;
+    const g = rx * E[3]! + ry * E[4]! + rz * E[5]!;
+    const d1sq = E[3]! * E[3]! + E[4]! * E[4]! + E[5]! * E[5]!;
+    let h = d1sq + rx * E[6]! + ry * E[7]! + rz * E[8]!;
     if (!(h > 0)) h = d1sq; // Gauss-Newton where the distance is locally concave
     if (!(h > 0)) break;
     let step = -g / h;
-    let accepted = false;
+    let accepted = false, converged = false;
     for (let halving = 0; halving < 30; halving++) {
       let tn = t + step;
       if (tn < t0) tn = t0;
       else if (tn > t1) tn = t1;
-      const fn = distanceSqAt(c, tn, px, py, pz);
+      evaluateCurve(c, tn, T);
+      const fn = (T[0]! - px) ** 2 + (T[1]! - py) ** 2 + (T[2]! - pz) ** 2;
       if (fn <= f) {
-        const moved = Math.abs(tn - t) * Math.sqrt(d1sq);
+        converged = Math.abs(tn - t) * Math.sqrt(d1sq) <= 1e-13 * (1 + Math.sqrt(fn));
         t = tn;
         f = fn;
+        const swap = E;
+        E = T;
+        T = swap;
         accepted = true;
-        if (moved <= 1e-13 * (1 + Math.sqrt(f))) return endsCompared(c, t, f, px, py, pz, t0, t1);
         break;
       }
       step *= 0.5;
     }
-    if (!accepted) break;
+    if (!accepted || converged) break;
   }
-  return endsCompared(c, t, f, px, py, pz, t0, t1);
-}
-
-function endsCompared(c: Curve, t: number, f: number, px: number, py: number, pz: number, t0: number, t1: number): number {
-  const f0 = distanceSqAt(c, t0, px, py, pz);
-  if (f0 < f) {
-    t = t0;
-    f = f0;
+  cA = E;
+  cB = T;
+  // A local minimum inside the range can still lose to an end.
+  let best = t;
+  if (t > t0) {
+    const f0 = distanceSqAt(c, t0, px, py, pz);
+    if (f0 < f) {
+      best = t0;
+      f = f0;
+    }
   }
-  return distanceSqAt(c, t1, px, py, pz) < f ? t1 : t;
+  if (t < t1 && distanceSqAt(c, t1, px, py, pz) < f) best = t1;
+  return best;
 }
 
 const TWO_PI = 2 * Math.PI;
