@@ -97,6 +97,9 @@ export class ExactReference {
   private readonly faceLimit: Float64Array;
   /** Distance to the triangle the face's evaluation started from. */
   private readonly faceStart: Float64Array;
+  /** Faces evaluated in this query, in order (evaluatedCount of them). */
+  private readonly evaluated: Int32Array;
+  private evaluatedCount = 0;
   private readonly faceDist: Float64Array;
   private readonly facePoint: Float64Array;
   private readonly faceNormal: Float64Array;
@@ -110,7 +113,8 @@ export class ExactReference {
   private readonly edgeDist: Float64Array;
   private readonly edgeParam: Float64Array;
   private readonly edgePoint: Float64Array;
-  private hintSlot = -1;
+  /** The nearest triangle of the last query (closestPoint starts from it). */
+  private readonly startHit = createHit();
 
   constructor(input: { geometry: ExactGeometry; mesh: FaceTessellation; bvh: TriangleBvh; pseudoNormals: PseudoNormals; rules: SignRules; kernel?: KernelSurfaces | undefined }) {
     const { geometry, mesh, bvh } = input;
@@ -137,6 +141,7 @@ export class ExactReference {
     this.faceStamp = new Uint32Array(F);
     this.faceLimit = new Float64Array(F);
     this.faceStart = new Float64Array(F);
+    this.evaluated = new Int32Array(F);
     this.faceDist = new Float64Array(F);
     this.facePoint = new Float64Array(3 * F);
     this.faceNormal = new Float64Array(3 * F);
@@ -154,7 +159,7 @@ export class ExactReference {
   /** The nearest point of the exact reference to p (whatever its orientation). */
   nearest(px: number, py: number, pz: number, target: ExactHit = createExactHit()): ExactHit {
     this.beginQuery();
-    const f = this.search(px, py, pz, Infinity, null);
+    const f = this.search(px, py, pz, Infinity, null, 1, 0);
     return this.writeHit(f, target);
   }
 
@@ -173,7 +178,9 @@ export class ExactReference {
   signed(px: number, py: number, pz: number, nx: number, ny: number, nz: number, mode: SignMode, target: ExactDeviation = createExactDeviation()): ExactDeviation {
     this.beginQuery();
     const rules = this.rules;
-    const f0 = this.search(px, py, pz, Infinity, null);
+    // The nearest search also evaluates every face that could hold a point within the tie band of
+    // the nearest (tieFactor x best + tieSlack), so the usual tie check needs no second traversal.
+    const f0 = this.search(px, py, pz, Infinity, null, rules.tieFactor, rules.tieSlack);
     this.writeHit(f0, target.nearest);
     target.distance = target.nearest.distance;
     target.signed = NaN;
@@ -196,7 +203,7 @@ export class ExactReference {
         filterNormal[0] = nx;
         filterNormal[1] = ny;
         filterNormal[2] = nz;
-        w = this.search(px, py, pz, reach, filterNormal);
+        w = this.search(px, py, pz, reach, filterNormal, 1, 0);
         if (w < 0) {
           this.writeHit(-1, target.winner);
           target.reason = 'noCompatibleSurface';
@@ -210,7 +217,8 @@ export class ExactReference {
     filterNormal[0] = nx;
     filterNormal[1] = ny;
     filterNormal[2] = nz;
-    if (this.someOppositeWithin(px, py, pz, band, side, robust ? filterNormal : null)) {
+    const tie = w === f0 ? this.someOppositeEvaluated(px, py, pz, band, side, robust ? filterNormal : null) : this.someOppositeWithin(px, py, pz, band, side, robust ? filterNormal : null);
+    if (tie) {
       target.reason = 'tieBand';
       return target;
     }
@@ -221,6 +229,7 @@ export class ExactReference {
   }
 
   private beginQuery(): void {
+    this.evaluatedCount = 0;
     this.stamp = (this.stamp + 1) >>> 0;
     if (this.stamp === 0) {
       this.faceStamp.fill(0);
@@ -260,17 +269,23 @@ export class ExactReference {
    * The face whose nearest point is nearest to p among faces nearer than `bound` (and, with a
    * filter normal, whose nearest point's normal faces it); -1 when none.
    */
-  private search(px: number, py: number, pz: number, bound: number, filter: Float64Array | null): number {
+  private search(px: number, py: number, pz: number, bound: number, filter: Float64Array | null, widen: number, slack: number): number {
     let best = bound;
+    // Faces are evaluated while they could beat `reach`, the best widened for the tie band.
+    let reach = bound;
     let bestFace = -1;
-    // Warm start: the previous query's triangle is usually near this one.
-    if (this.hintSlot >= 0 && filter === null) {
-      const s = this.hintSlot;
-      const f = this.mesh.faceIds[this.bvh.slotTriangle[s]!]!;
-      this.visitSlot(s, f, px, py, pz, best);
-      if (this.faceStamp[f] === this.stamp && this.faceDist[f]! < best) {
-        best = this.faceDist[f]!;
-        bestFace = f;
+    // Start from the nearest triangle (its face holds the nearest point more often than not, and
+    // its closest point is the best start on that face): its face's distance bounds the search.
+    if (filter === null) {
+      const hit = closestPoint(this.bvh, px, py, pz, this.startHit);
+      if (hit.slot >= 0) {
+        const f = this.mesh.faceIds[hit.triangle]!;
+        this.visitSlot(hit.slot, f, px, py, pz, reach);
+        if (this.faceStamp[f] === this.stamp && this.faceDist[f]! < best) {
+          best = this.faceDist[f]!;
+          reach = Math.min(bound, widen * best + slack);
+          bestFace = f;
+        }
       }
     }
     const bvh = this.bvh;
@@ -280,19 +295,19 @@ export class ExactReference {
     const nodeErr = this.nodeError;
     let sp = 0;
     let node = 0;
-    if (!(lowerBound(nodeDistanceSq(bvh, 0, px, py, pz), nodeErr[0]!) < best)) return bestFace;
+    if (!(lowerBound(nodeDistanceSq(bvh, 0, px, py, pz), nodeErr[0]!) < reach)) return bestFace;
     for (;;) {
       const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
       if (count > 0) {
         const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
         for (let s = first; s < first + count; s++) {
           const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
-          this.visitSlot(s, f, px, py, pz, best);
+          this.visitSlot(s, f, px, py, pz, reach);
           const d = this.faceDist[f]!;
           if (d < best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0]!, filter[1]!, filter[2]!))) {
             best = d;
+            reach = Math.min(bound, widen * best + slack);
             bestFace = f;
-            if (filter === null) this.hintSlot = s;
           }
         }
       } else {
@@ -304,11 +319,11 @@ export class ExactReference {
         const nearFirst = kl <= kr;
         const near = nearFirst ? left : right, far = nearFirst ? right : left;
         const kn = nearFirst ? kl : kr, kf = nearFirst ? kr : kl;
-        if (kf < best) {
+        if (kf < reach) {
           stackNode[sp] = far;
           stackBound[sp++] = kf;
         }
-        if (kn < best) {
+        if (kn < reach) {
           node = near;
           continue;
         }
@@ -316,13 +331,27 @@ export class ExactReference {
       node = -1;
       while (sp > 0) {
         sp--;
-        if (stackBound[sp]! < best) {
+        if (stackBound[sp]! < reach) {
           node = stackNode[sp]!;
           break;
         }
       }
       if (node < 0) return bestFace;
     }
+  }
+
+  /**
+   * The tie-band test over the faces the nearest search evaluated: complete when the band is the
+   * one that search was widened to (the winner is the nearest point).
+   */
+  private someOppositeEvaluated(px: number, py: number, pz: number, band: number, side: 1 | -1, filter: Float64Array | null): boolean {
+    for (let i = 0; i < this.evaluatedCount; i++) {
+      const f = this.evaluated[i]!;
+      if (!(this.faceDist[f]! <= band)) continue;
+      if (filter && !this.compatible(f, filter[0]!, filter[1]!, filter[2]!)) continue;
+      if (this.sideOf(f, px, py, pz) !== side) return true;
+    }
+    return false;
   }
 
   /**
@@ -490,6 +519,7 @@ export class ExactReference {
    */
   private evaluateFace(f: number, s: number, px: number, py: number, pz: number, limit: number): void {
     const face = this.geometry.faces[f]!;
+    if (this.faceStamp[f] !== this.stamp) this.evaluated[this.evaluatedCount++] = f;
     this.faceStamp[f] = this.stamp;
     this.faceSideStamp[f] = 0;
     this.faceLimit[f] = limit;

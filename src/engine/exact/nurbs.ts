@@ -181,11 +181,166 @@ const SLOT_K = [0, 1, 0, 2, 1, 0];
 const SLOT_L = [0, 0, 1, 0, 1, 2];
 
 /**
- * Point and derivatives of a surface at (u, v): out = S, Su, Sv, Suu, Suv, Svv (3 numbers each,
- * 18 in all; with order 1 only the first 9 are written). Parameters are clamped to the spline's
- * range (wrapped in a periodic direction).
+ * A surface's knot spans in power form, built span by span on first use: in span (i, j) the
+ * homogeneous surface is sum over k, l of A_kl (u - u_i)^k (v - v_j)^l, A_kl its Taylor
+ * coefficients at the span's corner (from the basis functions' derivatives there, A2.3). Horner
+ * evaluation of a span costs about a third of evaluating the basis functions each time.
  */
-export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, out: Float64Array, order: 1 | 2 = 2): Float64Array {
+interface SpanCache {
+  /** Per span pair (i - p) * spansV + (j - q): the coefficients, (p + 1) x (q + 1) x 4, or undefined until built. */
+  spans: (Float64Array | undefined)[];
+  spansV: number;
+}
+
+const spanCaches = new WeakMap<NurbsSurface, SpanCache>();
+let lastSurface: NurbsSurface | null = null;
+let lastCache: SpanCache | null = null;
+const cornerU = new Float64Array((MAX_DEGREE + 1) * (MAX_DEGREE + 1));
+const cornerV = new Float64Array((MAX_DEGREE + 1) * (MAX_DEGREE + 1));
+
+function spanCoefficients(s: NurbsSurface, su: number, sv: number): Float64Array {
+  let cache: SpanCache;
+  if (s === lastSurface) cache = lastCache!;
+  else {
+    let c = spanCaches.get(s);
+    if (!c) {
+      const spansV = s.nv - s.vDegree;
+      c = { spans: new Array((s.nu - s.uDegree) * spansV), spansV };
+      spanCaches.set(s, c);
+    }
+    cache = c;
+    lastSurface = s;
+    lastCache = c;
+  }
+  const key = (su - s.uDegree) * cache.spansV + (sv - s.vDegree);
+  let A = cache.spans[key];
+  if (A) return A;
+  const p = s.uDegree, q = s.vDegree, P = p + 1, Q = q + 1;
+  // Taylor coefficients of the basis functions at the corner: k-th derivative / k!.
+  basisDerivatives(s.uKnots, su, s.uKnots[su]!, p, p, cornerU);
+  basisDerivatives(s.vKnots, sv, s.vKnots[sv]!, q, q, cornerV);
+  let f = 1;
+  for (let k = 1; k <= p; k++) {
+    f *= k;
+    for (let r = 0; r <= p; r++) cornerU[k * P + r] = cornerU[k * P + r]! / f;
+  }
+  f = 1;
+  for (let l = 1; l <= q; l++) {
+    f *= l;
+    for (let r = 0; r <= q; r++) cornerV[l * Q + r] = cornerV[l * Q + r]! / f;
+  }
+  A = new Float64Array(P * Q * 4);
+  const nv = s.nv, poles = s.poles, w = s.weights;
+  for (let k = 0; k <= p; k++) {
+    for (let l = 0; l <= q; l++) {
+      let x = 0, y = 0, z = 0, ww = 0;
+      for (let r = 0; r <= p; r++) {
+        const bu = cornerU[k * P + r]!;
+        if (bu === 0) continue;
+        for (let c = 0; c <= q; c++) {
+          const idx = (su - p + r) * nv + (sv - q + c);
+          const b = bu * cornerV[l * Q + c]! * (w ? w[idx]! : 1);
+          x += b * poles[3 * idx]!;
+          y += b * poles[3 * idx + 1]!;
+          z += b * poles[3 * idx + 2]!;
+          ww += b;
+        }
+      }
+      const o = 4 * (k * Q + l);
+      A[o] = x;
+      A[o + 1] = y;
+      A[o + 2] = z;
+      A[o + 3] = ww;
+    }
+  }
+  cache.spans[key] = A;
+  return A;
+}
+
+// Per u-power k: the v-polynomial and its first two v-derivatives (4 numbers each).
+const rowV = new Float64Array(3 * 4 * (MAX_DEGREE + 1));
+
+/**
+ * Point and derivatives of a surface at (u, v): out = S, Su, Sv, Suu, Suv, Svv (3 numbers each,
+ * 18 in all). Parameters are clamped to the spline's range (wrapped in a periodic direction).
+ * Evaluated from the span's power form (spanCoefficients) by Horner's rule.
+ */
+export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, out: Float64Array): Float64Array {
+  const p = s.uDegree, q = s.vDegree, Q = q + 1;
+  const u = wrapOrClamp(u0, s.uKnots[p]!, s.uKnots[s.nu]!, s.uPeriod);
+  const v = wrapOrClamp(v0, s.vKnots[q]!, s.vKnots[s.nv]!, s.vPeriod);
+  const su = findSpan(s.uKnots, p, s.nu, u);
+  const sv = findSpan(s.vKnots, q, s.nv, v);
+  const A = spanCoefficients(s, su, sv);
+  const du = u - s.uKnots[su]!, dv = v - s.vKnots[sv]!;
+  // In v, for every k: value, first and second derivative by Horner.
+  for (let k = 0; k <= p; k++) {
+    for (let c = 0; c < 4; c++) {
+      let f0 = A[4 * (k * Q + q) + c]!, f1 = 0, f2 = 0;
+      for (let l = q - 1; l >= 0; l--) {
+        f2 = f2 * dv + 2 * f1;
+        f1 = f1 * dv + f0;
+        f0 = f0 * dv + A[4 * (k * Q + l) + c]!;
+      }
+      rowV[12 * k + c] = f0;
+      rowV[12 * k + 4 + c] = f1;
+      rowV[12 * k + 8 + c] = f2;
+    }
+  }
+  // Then in u: S, Su, Suu from the value rows; Sv, Suv from the first-derivative rows; Svv from the second.
+  for (let c = 0; c < 4; c++) {
+    let a0 = rowV[12 * p + c]!, a1 = 0, a2 = 0;
+    let b0 = rowV[12 * p + 4 + c]!, b1 = 0;
+    let c0 = rowV[12 * p + 8 + c]!;
+    for (let k = p - 1; k >= 0; k--) {
+      a2 = a2 * du + 2 * a1;
+      a1 = a1 * du + a0;
+      a0 = a0 * du + rowV[12 * k + c]!;
+      b1 = b1 * du + b0;
+      b0 = b0 * du + rowV[12 * k + 4 + c]!;
+      c0 = c0 * du + rowV[12 * k + 8 + c]!;
+    }
+    // skl in the order 00 10 01 20 11 02.
+    skl[c] = a0;
+    skl[4 + c] = a1;
+    skl[8 + c] = b0;
+    skl[12 + c] = a2;
+    skl[16 + c] = b1;
+    skl[20 + c] = c0;
+  }
+  if (!s.weights) {
+    for (let sl = 0; sl < 6; sl++) {
+      out[3 * sl] = skl[4 * sl]!;
+      out[3 * sl + 1] = skl[4 * sl + 1]!;
+      out[3 * sl + 2] = skl[4 * sl + 2]!;
+    }
+    return out;
+  }
+  return rationalDerivatives(out);
+}
+
+/** Rational surface derivatives (A4.4) for k + l <= 2 from the homogeneous ones in skl. */
+function rationalDerivatives(out: Float64Array): Float64Array {
+  const w00 = skl[3]!, w10 = skl[7]!, w01 = skl[11]!, w20 = skl[15]!, w11 = skl[19]!, w02 = skl[23]!;
+  for (let d = 0; d < 3; d++) {
+    const S = skl[d]! / w00;
+    const Su = (skl[4 + d]! - w10 * S) / w00;
+    const Sv = (skl[8 + d]! - w01 * S) / w00;
+    out[d] = S;
+    out[3 + d] = Su;
+    out[6 + d] = Sv;
+    out[9 + d] = (skl[12 + d]! - 2 * w10 * Su - w20 * S) / w00;
+    out[12 + d] = (skl[16 + d]! - w10 * Sv - w01 * Su - w11 * S) / w00;
+    out[15 + d] = (skl[20 + d]! - 2 * w01 * Sv - w02 * S) / w00;
+  }
+  return out;
+}
+
+/**
+ * The same by the basis functions (A3.6), for checking the power form: out = S, Su, Sv, Suu, Suv,
+ * Svv (with order 1 only the first 9 are written).
+ */
+export function evaluateNurbsSurfaceByBasis(s: NurbsSurface, u0: number, v0: number, out: Float64Array, order: 1 | 2 = 2): Float64Array {
   const p = s.uDegree, q = s.vDegree;
   const u = wrapOrClamp(u0, s.uKnots[p]!, s.uKnots[s.nu]!, s.uPeriod);
   const v = wrapOrClamp(v0, s.vKnots[q]!, s.vKnots[s.nv]!, s.vPeriod);
