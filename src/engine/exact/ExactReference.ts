@@ -106,6 +106,9 @@ export class ExactReference {
   private readonly faceKind: Uint8Array;
   private readonly faceEntity: Int32Array;
   private readonly faceParam: Float64Array;
+  /** The edge a boundary foot lies on (-1 for an interior foot), and whether faceNormal holds the face's normal there yet. */
+  private readonly faceEdge: Int32Array;
+  private readonly normalReady: Uint8Array;
   /** The face's side (+1 / -1), valid while faceSideStamp equals stamp (sideOf is asked per triangle of the tie band). */
   private readonly faceSide: Int8Array;
   private readonly faceSideStamp: Uint32Array;
@@ -148,6 +151,8 @@ export class ExactReference {
     this.faceKind = new Uint8Array(F);
     this.faceEntity = new Int32Array(F);
     this.faceParam = new Float64Array(2 * F);
+    this.faceEdge = new Int32Array(F);
+    this.normalReady = new Uint8Array(F);
     this.faceSide = new Int8Array(F);
     this.faceSideStamp = new Uint32Array(F);
     this.edgeStamp = new Uint32Array(E);
@@ -252,6 +257,7 @@ export class ExactReference {
     target.x = this.facePoint[3 * f]!;
     target.y = this.facePoint[3 * f + 1]!;
     target.z = this.facePoint[3 * f + 2]!;
+    this.ensureNormal(f);
     target.face = f;
     target.kind = this.faceKind[f]! as FootKind;
     target.entity = this.faceEntity[f]!;
@@ -262,6 +268,7 @@ export class ExactReference {
   }
 
   private compatible(f: number, nx: number, ny: number, nz: number): boolean {
+    this.ensureNormal(f);
     return this.faceNormal[3 * f]! * nx + this.faceNormal[3 * f + 1]! * ny + this.faceNormal[3 * f + 2]! * nz > 0;
   }
 
@@ -480,7 +487,7 @@ export class ExactReference {
     if (!(this.faceDist[f]! < this.saved[0]!)) this.restoreFace(f);
   }
 
-  private readonly saved = new Float64Array(12);
+  private readonly saved = new Float64Array(14);
 
   private saveFace(f: number): void {
     const v = this.saved;
@@ -494,6 +501,8 @@ export class ExactReference {
     v[9] = this.faceEntity[f]!;
     v[10] = this.faceParam[2 * f]!;
     v[11] = this.faceParam[2 * f + 1]!;
+    v[12] = this.faceEdge[f]!;
+    v[13] = this.normalReady[f]!;
   }
 
   private restoreFace(f: number): void {
@@ -508,6 +517,8 @@ export class ExactReference {
     this.faceEntity[f] = v[9]!;
     this.faceParam[2 * f] = v[10]!;
     this.faceParam[2 * f + 1] = v[11]!;
+    this.faceEdge[f] = v[12]!;
+    this.normalReady[f] = v[13]!;
     this.faceSideStamp[f] = 0;
   }
 
@@ -552,13 +563,31 @@ export class ExactReference {
       this.faceParam[2 * f] = u;
       this.faceParam[2 * f + 1] = v;
       unitNormal(face.surface, sev, u, v, u0, v0, nScratch, this.kernel);
+      this.normalReady[f] = 1;
+      this.faceEdge[f] = -1;
       const sign = face.reversed ? -1 : 1;
       this.faceNormal[3 * f] = sign * nScratch[0]!;
       this.faceNormal[3 * f + 1] = sign * nScratch[1]!;
       this.faceNormal[3 * f + 2] = sign * nScratch[2]!;
+      // A closed form is the nearest point of the whole surface; Newton's is only a local minimum,
+      // and the face's boundary can hold a nearer point (an open shell's edge, a saddle-shaped patch).
+      if (evaluated && this.boundaryCouldBeNearer(face, px, py, pz, this.faceDist[f]!)) {
+        this.saveFace(f);
+        this.nearestOnBoundary(f, face, px, py, pz, this.saved[0]!);
+        if (!(this.faceDist[f]! < this.saved[0]!)) this.restoreFace(f);
+      }
       return;
     }
     this.nearestOnBoundary(f, face, px, py, pz, limit);
+  }
+
+  private boundaryCouldBeNearer(face: ExactFace, px: number, py: number, pz: number, d: number): boolean {
+    const edges = this.geometry.edges;
+    for (let k = 0; k < face.edges.length; k++) {
+      const e = face.edges[k]!;
+      if (this.edgeStamp[e] === this.stamp ? this.edgeDist[e]! < d : boxDistance(edges[e]!.box, px, py, pz) < d) return true;
+    }
+    return false;
   }
 
   /**
@@ -606,6 +635,8 @@ export class ExactReference {
     }
     this.faceDist[f] = best;
     if (bestEdge < 0) {
+      this.faceEdge[f] = -1;
+      this.normalReady[f] = 1;
       this.faceKind[f] = FootKind.none;
       this.faceEntity[f] = -1;
       this.faceNormal[3 * f] = this.faceNormal[3 * f + 1] = this.faceNormal[3 * f + 2] = 0;
@@ -625,7 +656,19 @@ export class ExactReference {
       this.faceKind[f] = FootKind.edge;
       this.faceEntity[f] = bestEdge;
     }
-    this.normalOnEdge(f, edge.pcurves[edge.faces.indexOf(f)]!, t, nScratch);
+    // The face's normal at a boundary foot is computed when a sign rule asks for it (ensureNormal).
+    this.faceEdge[f] = bestEdge;
+    this.normalReady[f] = 0;
+  }
+
+  /** Face f's outward normal at its boundary foot, through the edge's pcurve on f, computed once. */
+  private ensureNormal(f: number): void {
+    if (this.normalReady[f]) return;
+    this.normalReady[f] = 1;
+    const e = this.faceEdge[f]!;
+    if (e < 0) return;
+    const edge = this.geometry.edges[e]!;
+    this.normalOnEdge(f, edge.pcurves[edge.faces.indexOf(f)]!, this.faceParam[2 * f]!, nScratch);
     this.faceNormal[3 * f] = nScratch[0]!;
     this.faceNormal[3 * f + 1] = nScratch[1]!;
     this.faceNormal[3 * f + 2] = nScratch[2]!;

@@ -134,7 +134,45 @@ function wrapOrClamp(t: number, start: number, end: number, period: number): num
   return t < start ? start : t > end ? end : t;
 }
 
-const curveDers = new Float64Array(3 * (MAX_DEGREE + 1));
+const curveDers = new Float64Array((MAX_DEGREE + 1) * (MAX_DEGREE + 1));
+const curveSpans = new WeakMap<NurbsCurve, (Float64Array | undefined)[]>();
+let lastCurve: NurbsCurve | null = null;
+let lastCurveSpans: (Float64Array | undefined)[] | null = null;
+
+/** A curve's span in power form in its unit coordinate (as spanCoefficients for surfaces): (p + 1) x 4 homogeneous coefficients. */
+function curveSpan(c: NurbsCurve, span: number): Float64Array {
+  let spans: (Float64Array | undefined)[];
+  if (c === lastCurve) spans = lastCurveSpans!;
+  else {
+    let found = curveSpans.get(c);
+    if (!found) {
+      found = new Array(c.poles.length / c.dim - c.degree);
+      curveSpans.set(c, found);
+    }
+    spans = found;
+    lastCurve = c;
+    lastCurveSpans = found;
+  }
+  let A = spans[span - c.degree];
+  if (A) return A;
+  const p = c.degree, P = p + 1, dim = c.dim;
+  basisDerivatives(c.knots, span, c.knots[span]!, p, p, curveDers);
+  const h = c.knots[span + 1]! - c.knots[span]!;
+  let f = 1;
+  A = new Float64Array(P * 4);
+  for (let k = 0; k <= p; k++) {
+    if (k > 0) f *= h / k;
+    for (let j = 0; j <= p; j++) {
+      const idx = span - p + j;
+      const b = curveDers[k * P + j]! * f * (c.weights ? c.weights[idx]! : 1);
+      for (let d = 0; d < dim; d++) A[4 * k + d] = A[4 * k + d]! + b * c.poles[dim * idx + d]!;
+      A[4 * k + 3] = A[4 * k + 3]! + b;
+    }
+  }
+  spans[span - c.degree] = A;
+  return A;
+}
+
 const cw = new Float64Array(3 * 4); // homogeneous derivatives 0..2: x y z w
 
 /**
@@ -146,18 +184,19 @@ export function evaluateNurbsCurve(c: NurbsCurve, t: number, out: Float64Array):
   const n = c.poles.length / dim;
   const u = wrapOrClamp(t, c.knots[p]!, c.knots[n]!, c.period);
   const span = findSpan(c.knots, p, n, u);
-  const P = p + 1;
-  basisDerivatives(c.knots, span, u, p, 2, curveDers);
-  const w = c.weights;
-  cw.fill(0);
-  for (let j = 0; j <= p; j++) {
-    const idx = span - p + j;
-    const wt = w ? w[idx]! : 1;
-    for (let k = 0; k < 3; k++) {
-      const b = curveDers[k * P + j]! * wt;
-      for (let d = 0; d < dim; d++) cw[4 * k + d] = cw[4 * k + d]! + b * c.poles[dim * idx + d]!;
-      cw[4 * k + 3] = cw[4 * k + 3]! + b;
+  const A = curveSpan(c, span);
+  const h = c.knots[span + 1]! - c.knots[span]!;
+  const x = (u - c.knots[span]!) / h;
+  for (let k = 0; k < 4; k++) {
+    let f0 = A[4 * p + k]!, f1 = 0, f2 = 0;
+    for (let j = p - 1; j >= 0; j--) {
+      f2 = f2 * x + 2 * f1;
+      f1 = f1 * x + f0;
+      f0 = f0 * x + A[4 * j + k]!;
     }
+    cw[k] = f0;
+    cw[4 + k] = f1 / h;
+    cw[8 + k] = f2 / (h * h);
   }
   // Rational quotient rule (A4.2): C = A / w, C' = (A' - w' C) / w, C'' = (A'' - 2 w' C' - w'' C) / w.
   const w0 = cw[3]!, w1 = cw[7]!, w2 = cw[11]!;
@@ -216,18 +255,20 @@ function spanCoefficients(s: NurbsSurface, su: number, sv: number): Float64Array
   let A = cache.spans[key];
   if (A) return A;
   const p = s.uDegree, q = s.vDegree, P = p + 1, Q = q + 1;
-  // Taylor coefficients of the basis functions at the corner: k-th derivative / k!.
+  // Taylor coefficients of the basis functions at the corner in the span's unit coordinate
+  // ((u - u_i) / width): k-th derivative x width^k / k!, which keeps high degrees well conditioned.
   basisDerivatives(s.uKnots, su, s.uKnots[su]!, p, p, cornerU);
   basisDerivatives(s.vKnots, sv, s.vKnots[sv]!, q, q, cornerV);
+  const hu = s.uKnots[su + 1]! - s.uKnots[su]!, hv = s.vKnots[sv + 1]! - s.vKnots[sv]!;
   let f = 1;
   for (let k = 1; k <= p; k++) {
-    f *= k;
-    for (let r = 0; r <= p; r++) cornerU[k * P + r] = cornerU[k * P + r]! / f;
+    f *= hu / k;
+    for (let r = 0; r <= p; r++) cornerU[k * P + r] = cornerU[k * P + r]! * f;
   }
   f = 1;
   for (let l = 1; l <= q; l++) {
-    f *= l;
-    for (let r = 0; r <= q; r++) cornerV[l * Q + r] = cornerV[l * Q + r]! / f;
+    f *= hv / l;
+    for (let r = 0; r <= q; r++) cornerV[l * Q + r] = cornerV[l * Q + r]! * f;
   }
   A = new Float64Array(P * Q * 4);
   const nv = s.nv, poles = s.poles, w = s.weights;
@@ -272,7 +313,8 @@ export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, ou
   const su = findSpan(s.uKnots, p, s.nu, u);
   const sv = findSpan(s.vKnots, q, s.nv, v);
   const A = spanCoefficients(s, su, sv);
-  const du = u - s.uKnots[su]!, dv = v - s.vKnots[sv]!;
+  const hu = s.uKnots[su + 1]! - s.uKnots[su]!, hv = s.vKnots[sv + 1]! - s.vKnots[sv]!;
+  const du = (u - s.uKnots[su]!) / hu, dv = (v - s.vKnots[sv]!) / hv;
   // In v, for every k: value, first and second derivative by Horner.
   for (let k = 0; k <= p; k++) {
     for (let c = 0; c < 4; c++) {
@@ -300,13 +342,13 @@ export function evaluateNurbsSurface(s: NurbsSurface, u0: number, v0: number, ou
       b0 = b0 * du + rowV[12 * k + 4 + c]!;
       c0 = c0 * du + rowV[12 * k + 8 + c]!;
     }
-    // skl in the order 00 10 01 20 11 02.
+    // skl in the order 00 10 01 20 11 02, back from unit span coordinates to (u, v).
     skl[c] = a0;
-    skl[4 + c] = a1;
-    skl[8 + c] = b0;
-    skl[12 + c] = a2;
-    skl[16 + c] = b1;
-    skl[20 + c] = c0;
+    skl[4 + c] = a1 / hu;
+    skl[8 + c] = b0 / hv;
+    skl[12 + c] = a2 / (hu * hu);
+    skl[16 + c] = b1 / (hu * hv);
+    skl[20 + c] = c0 / (hv * hv);
   }
   if (!s.weights) {
     for (let sl = 0; sl < 6; sl++) {
