@@ -1,6 +1,7 @@
 import type { BenchCase } from './harness';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
+import { exactDeviationCases } from './exactDeviation';
 import { foundationCases } from './foundation';
 import { meshQueryCases } from './meshQueries';
 import { sceneToolCases } from './sceneTools';
@@ -10,7 +11,7 @@ import { graphCases } from './graph';
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

@@ -131,6 +131,8 @@ function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: R
 
   // Every edge occurrence of the face, with its orientation: a seam shows up twice, once per pcurve.
   const segments: number[] = [];
+  // Per pcurve, the index of its first and one past its last segment, to close the loops afterwards.
+  const pieces: number[] = [];
   const faceEdges = new Set<number>();
   const explorer = own(new oc.TopExp_Explorer_2(face, topAbs(oc, 'EDGE'), topAbs(oc, 'SHAPE')));
   for (; explorer.More(); explorer.Next()) {
@@ -139,7 +141,9 @@ function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: R
     const pc = own(new oc.BRepAdaptor_Curve2d_2(edge, face));
     const t0 = pc.FirstParameter(), t1 = pc.LastParameter();
     const curve = readCurve2d(oc, own, pc, t0, t1, tolerance);
+    const first = segments.length / 4;
     samplePcurve(curve, t0, t1, surface, tolerance, segments, kernel);
+    pieces.push(first, segments.length / 4);
     const exact = edges[e];
     if (exact) {
       faceEdges.add(e);
@@ -147,6 +151,7 @@ function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: R
       exact.pcurves.push(curve);
     }
   }
+  closeLoops(segments, pieces);
   const trim = buildTrim(Float64Array.from(segments));
   let faceBox = box;
   if (surface.kind === 'kernel' && trim) {
@@ -155,6 +160,50 @@ function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: R
     faceBox = { u0: trim.uMin - mu, u1: trim.uMax + mu, v0: trim.vMin - mv, v1: trim.vMax + mv };
   }
   return { surface, reversed, box: faceBox, uPeriod, vPeriod, trim, edges: Int32Array.from([...faceEdges].sort((a, b) => a - b)) };
+}
+
+/**
+ * Makes pcurve ends that meet (within a millionth of the face's parameter range) meet exactly.
+ * Consecutive pcurves of a wire end at the same vertex only within tolerance; a horizontal ray
+ * through such a gap would cross the loop once instead of twice or not at all, and the even-odd
+ * test would leak (a symmetric part puts many feet exactly on that line).
+ */
+function closeLoops(segments: number[], pieces: number[]): void {
+  const ends: number[] = []; // segment coordinate offsets of every pcurve's start and end point
+  for (let k = 0; k < pieces.length; k += 2) {
+    if (pieces[k + 1]! <= pieces[k]!) continue;
+    ends.push(4 * pieces[k]!, 4 * (pieces[k + 1]! - 1) + 2);
+  }
+  let uMin = Infinity, uMax = -Infinity, vMin = Infinity, vMax = -Infinity;
+  for (const o of ends) {
+    uMin = Math.min(uMin, segments[o]!);
+    uMax = Math.max(uMax, segments[o]!);
+    vMin = Math.min(vMin, segments[o + 1]!);
+    vMax = Math.max(vMax, segments[o + 1]!);
+  }
+  const tol = 1e-6 * Math.hypot(uMax - uMin, vMax - vMin);
+  const parent = ends.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  for (let i = 0; i < ends.length; i++) {
+    for (let j = i + 1; j < ends.length; j++) {
+      const a = ends[i]!, b = ends[j]!;
+      if (Math.abs(segments[a]! - segments[b]!) <= tol && Math.abs(segments[a + 1]! - segments[b + 1]!) <= tol) parent[root(i)] = root(j);
+    }
+  }
+  const sum = new Map<number, [number, number, number]>();
+  for (let i = 0; i < ends.length; i++) {
+    const r = root(i), o = ends[i]!;
+    const acc = sum.get(r) ?? [0, 0, 0];
+    acc[0] += segments[o]!;
+    acc[1] += segments[o + 1]!;
+    acc[2]++;
+    sum.set(r, acc);
+  }
+  for (let i = 0; i < ends.length; i++) {
+    const acc = sum.get(root(i))!, o = ends[i]!;
+    segments[o] = acc[0] / acc[2];
+    segments[o + 1] = acc[1] / acc[2];
+  }
 }
 
 const INF_BOX = { u0: -Infinity, u1: Infinity, v0: -Infinity, v1: Infinity };
