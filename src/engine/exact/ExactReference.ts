@@ -169,6 +169,17 @@ export class ExactReference {
   }
 
   /**
+   * Which side of the exact reference p is on: -1 inside (behind the outward normal of the
+   * feature its nearest point lies on), +1 outside or on it, 0 for an empty reference. For a
+   * closed, consistently oriented BREP that is inside or outside the solid.
+   */
+  side(px: number, py: number, pz: number): -1 | 0 | 1 {
+    this.beginQuery();
+    const f = this.search(px, py, pz, Infinity, null, 1, 0);
+    return f < 0 ? 0 : this.sideOf(f, px, py, pz);
+  }
+
+  /**
    * Signed deviation of a sample (point p, its own unit normal n) from the exact reference, with the
    * same rules as the tessellated path (signedDeviation.ts), exact normals in place of triangle
    * and pseudo-normals:
