@@ -23,10 +23,10 @@ interface Directed {
 /**
  * measure_deviation of a scan against a BREP part, exact against tessellated, side by side in one
  * process (issue 11's target: exact warm at most 2x tessellated warm and under 1 s). The scan is
- * made from the part: its BRepMesh tessellation at 0.03% of the diagonal (angular 0.1 rad), every
- * vertex moved 0.1 along its normal with 0.02 Gaussian noise, written as binary STL and imported,
- * so it reaches the engine as a user's scan would; it has more than 20,000 vertices, so each
- * direction measures 20,000 samples at the default maxSamples.
+ * made from the part: its BRepMesh tessellation (0.04% of the diagonal or finer, until it has more
+ * than 25,000 vertices), every node moved 0.1 along the face's normal with 0.02 Gaussian noise
+ * (scanFixture.ts), written as binary STL and imported, so it reaches the engine as a user's scan
+ * would; each direction then measures 20,000 samples at the default maxSamples.
  */
 async function exactAgainstTessellated(): Promise<Record<string, unknown>> {
   const oc = await nodeKernel();
@@ -38,7 +38,11 @@ async function exactAgainstTessellated(): Promise<Record<string, unknown>> {
     if (part.kind !== 'brep') throw new Error(`bench: ${path} should load as a BREP body`);
     const faces = (await engine.run('query_topology', { bodyId: id, entity: 'face' })) as unknown[];
     const diagonal = shapeDiagonal(oc, part);
-    const scan = scanOfPart(oc, part.shape as TopoDS_Shape, { deflection: 3e-4 * diagonal, angularDeflection: 0.1, offset: 0.1, sigma: 0.02, seed: 7 });
+    // Finer until the scan has well over 20,000 vertices, so both directions measure 20,000 samples.
+    let scan = scanOfPart(oc, part.shape as TopoDS_Shape, { deflection: 4e-4 * diagonal, angularDeflection: 0.1, offset: 0.1, sigma: 0.02, seed: 7 });
+    for (let k = 2; scan.positions.length / 3 < 25000 && k < 64; k *= 2) {
+      scan = scanOfPart(oc, part.shape as TopoDS_Shape, { deflection: (4e-4 / k) * diagonal, angularDeflection: 0.1 / Math.sqrt(k), offset: 0.1, sigma: 0.02, seed: 7 });
+    }
     const scanId = `${id}Scan`;
     await engine.run('import_file', { bytes: Buffer.from(writeBinaryStl(scan)).toString('base64'), fileName: `${scanId}.stl`, bodyId: scanId });
     const args = { fromBodyId: scanId, toBodyId: id };
