@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OC } from '../kernel';
+import { withKernel, type OC } from '../kernel';
 import { buildPseudoNormals } from '../mesh/pseudoNormals';
 import { TIE_FACTOR, TIE_SLACK, REACH_FACTOR, REACH_FLOOR } from '../mesh/signedDeviation';
 import { tessellateShape } from '../mesh/tessellate';
@@ -11,6 +11,8 @@ import { readBrepShape } from '../scene/import/brep';
 import { PointToShapeQuery } from '../scene/pointToShape';
 import { nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
+import { makeFreeformFaces } from '../../test/kernelShapes';
+import { readExchangeShape } from '../scene/import/stepIges';
 import { ExactReference } from './ExactReference';
 
 let oc: OC;
@@ -40,6 +42,8 @@ function prepare(shape: TopoDS_Shape, ratio: number): ExactReference {
 beforeAll(async () => {
   oc = await nodeKernel();
   for (const name of ['bottle', 'CrankArm', 'Pump_Nut', 'shell1']) shapes[name] = readBrepShape(oc, readFileSync(dataPath(`occt/${name}.brep`)), name);
+  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges');
+  shapes.freeform = makeFreeformFaces(oc);
 });
 
 afterAll(() => {
@@ -47,12 +51,28 @@ afterAll(() => {
   for (const s of Object.values(shapes)) s.delete();
 });
 
+function maxEdgeTolerance(shape: TopoDS_Shape): number {
+  return withKernel(oc, (own) => {
+    const edges = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_EDGE as never, edges);
+    let m = 0;
+    for (let i = 1; i <= edges.Extent(); i++) m = Math.max(m, oc.BRep_Tool.Tolerance_2(own(oc.TopoDS.Edge_1(own(edges.FindKey(i))))));
+    return m;
+  });
+}
+
 describe('ExactReference.nearest', () => {
-  it('agrees with PointToShapeQuery (verified against BRepExtrema) on points near and around four real parts, at the default deflection', () => {
+  it('agrees with PointToShapeQuery (verified against BRepExtrema) on points near and around five real parts and located freeform faces, at the default deflection', () => {
     const rand = lcg(5);
     for (const [name, shape] of Object.entries(shapes)) {
       const ref = prepare(shape, 0.005);
       const query = new PointToShapeQuery(oc, shape);
+      // hammer.iges has edges with tolerances up to 0.37, and the offset face's edges are
+      // approximations of its boundary isolines: the kernel's face extremum may lie outside a face's
+      // boundary within the edge's tolerance and so come out nearer than the boundary. The exact
+      // distance may then exceed the kernel's by up to that tolerance, but never fall below it.
+      const slack = name === 'hammer' || name === 'freeform' ? maxEdgeTolerance(shape) : 0;
+      if (name === 'freeform') expect(slack).toBeLessThan(1e-5);
       let worst = 0;
       let count = 0;
       try {
@@ -80,8 +100,9 @@ describe('ExactReference.nearest', () => {
           }
           const hit = ref.nearest(...p);
           const truth = query.query(p)!;
-          const err = Math.abs(hit.distance - truth.distance);
-          if (err > 1e-9 * ref.diagonal) console.log(name, i, p, hit.distance, truth.distance, hit.kind, hit.face, truth.kind);
+          const excess = hit.distance - truth.distance;
+          expect(excess).toBeLessThanOrEqual(slack + 1e-9 * ref.diagonal);
+          const err = excess > 0 ? Math.max(0, excess - slack) : -excess;
           worst = Math.max(worst, err / ref.diagonal);
           // The reported point is on the reported face at the reported distance.
           expect(Math.abs(Math.hypot(hit.x - p[0], hit.y - p[1], hit.z - p[2]) - hit.distance)).toBeLessThan(1e-9 * ref.diagonal);

@@ -548,7 +548,12 @@ export class ExactReference {
     // Start (u, v): the barycentric interpolation of the triangle's node parameters at its closest point.
     const t = this.bvh.slotTriangle[s]!;
     startUv(this.mesh, t, triOut[0]!, triOut[1]!, triOut[2]!, uvStart);
-    const u0 = uvStart[0]!, v0 = uvStart[1]!;
+    let u0 = uvStart[0]!, v0 = uvStart[1]!;
+    if (!(Number.isFinite(u0) && Number.isFinite(v0))) {
+      // A triangulation without (u, v) nodes: start from the middle of the face's domain.
+      u0 = face.trim ? (face.trim.uMin + face.trim.uMax) / 2 : 0;
+      v0 = face.trim ? (face.trim.vMin + face.trim.vMax) / 2 : 0;
+    }
     uv[0] = u0;
     uv[1] = v0;
     let interior: boolean, evaluated: boolean;

@@ -83,7 +83,7 @@ export function measureChordErrors(geometry: ExactGeometry, mesh: FaceTessellati
  * Per triangle corner k, whether edge (k, k + 1) is used by no other triangle: a face boundary
  * (BRepMesh does not share nodes between faces, so node pairs identify edges within a face).
  */
-function boundaryEdges(mesh: FaceTessellation): Uint8Array {
+export function boundaryEdges(mesh: FaceTessellation): Uint8Array {
   const idx = mesh.indices;
   const n = idx.length;
   const out = new Uint8Array(n);

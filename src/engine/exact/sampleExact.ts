@@ -2,7 +2,8 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { FaceTessellation } from '../mesh/TriMesh';
 import type { ExactGeometry } from './geometry';
 import { evaluateSurface, unitNormal, type KernelSurfaces } from './surfaces';
-import { insideTrim } from './trim';
+import { boundaryEdges } from './chordError';
+import { insideTrim, nearestOnTrim } from './trim';
 
 // Roberts' R2 sequence (as in sampleSurface.ts).
 const PHI2 = 1.324717957244746;
@@ -22,7 +23,11 @@ const GAUSS: readonly (readonly [number, number, number])[] = [
  *
  * 1. The tessellation's triangles partition each face's (u, v) domain; triangle t stands for the
  *    surface patch over its (u, v) triangle, whose area A_t is integrated exactly to second order
- *    (|Su x Sv| at three Gauss points times the (u, v) area).
+ *    (|Su x Sv| at three Gauss points times the (u, v) area). Along a curved face boundary the
+ *    strip between the trim and a boundary chord in (u, v) (where BRepMesh's boundary nodes are
+ *    joined by (u, v) segments a curved pcurve leaves) is added to (where the trim bulges out) or
+ *    taken from (where it curves in) the triangle's area, as a parabolic segment (2/3 x chord x
+ *    bulge, the bulge measured on the surface), so that each face receives its share of the samples.
  * 2. maxSamples points are spread in proportion to A_t by systematic sampling: the k-th sample
  *    falls in the triangle whose cumulative area interval holds (k + 1/2) x total / maxSamples, so
  *    there are exactly maxSamples samples (fewer only for a surface of zero area).
@@ -36,6 +41,8 @@ export function sampleExactSurface(geometry: ExactGeometry, mesh: FaceTessellati
   const idx = mesh.indices, uvs = mesh.uvs;
   const T = idx.length / 3;
   const sev = new Float64Array(18);
+  const near = new Float64Array(2);
+  const boundary = boundaryEdges(mesh);
   const areas = new Float64Array(T);
   let area = 0;
   for (let t = 0; t < T; t++) {
@@ -48,8 +55,29 @@ export function sampleExactSurface(geometry: ExactGeometry, mesh: FaceTessellati
       evaluateSurface(face.surface, wa * ua + wb * ub + wc * uc, wa * va + wb * vb + wc * vc, sev, kernel);
       jacobian += Math.hypot(sev[4]! * sev[8]! - sev[5]! * sev[7]!, sev[5]! * sev[6]! - sev[3]! * sev[8]!, sev[3]! * sev[7]! - sev[4]! * sev[6]!) / 3;
     }
-    const at = jacobian * uvArea;
-    areas[t] = Number.isFinite(at) ? at : 0;
+    let at = jacobian * uvArea;
+    if (face.trim) {
+      const corners = [a, b, c];
+      for (let k = 0; k < 3; k++) {
+        if (!boundary[3 * t + k]) continue;
+        const i = corners[k]!, j = corners[(k + 1) % 3]!, o = corners[(k + 2) % 3]!;
+        const um = 0.5 * (uvs[2 * i]! + uvs[2 * j]!), vm = 0.5 * (uvs[2 * i + 1]! + uvs[2 * j + 1]!);
+        nearestOnTrim(face.trim, um, vm, near);
+        // The strip lies between the (u, v) chord and the trim: its width is measured on the surface.
+        evaluateSurface(face.surface, near[0]!, near[1]!, sev, kernel);
+        const bx = sev[0]!, by = sev[1]!, bz = sev[2]!;
+        evaluateSurface(face.surface, um, vm, sev, kernel);
+        const bulge = Math.hypot(bx - sev[0]!, by - sev[1]!, bz - sev[2]!);
+        const pos = mesh.positions;
+        const chord = Math.hypot(pos[3 * j]! - pos[3 * i]!, pos[3 * j + 1]! - pos[3 * i + 1]!, pos[3 * j + 2]! - pos[3 * i + 2]!);
+        // Outward when the true boundary lies on the other side of the chord from the opposite corner.
+        const eu = uvs[2 * j]! - uvs[2 * i]!, ev = uvs[2 * j + 1]! - uvs[2 * i + 1]!;
+        const sideCorner = eu * (uvs[2 * o + 1]! - uvs[2 * i + 1]!) - ev * (uvs[2 * o]! - uvs[2 * i]!);
+        const sideTrue = eu * (near[1]! - uvs[2 * i + 1]!) - ev * (near[0]! - uvs[2 * i]!);
+        at += (sideCorner * sideTrue < 0 ? 1 : -1) * (2 / 3) * chord * bulge;
+      }
+    }
+    areas[t] = Number.isFinite(at) && at > 0 ? at : 0;
     area += areas[t]!;
   }
   const count = area > 0 ? maxSamples : 0;

@@ -210,6 +210,18 @@ const INF_BOX = { u0: -Infinity, u1: Infinity, v0: -Infinity, v1: Infinity };
 const TWO_PI = 2 * Math.PI;
 
 function readSurface(oc: OC, own: Own, adaptor: BRepAdaptor_Surface, face: TopoDS_Face, kernel: KernelFaceSurfaces): { surface: Surface; uPeriod: number; vPeriod: number; box: typeof INF_BOX } {
+  try {
+    const read = readJsSurface(oc, own, adaptor);
+    if (read) return read;
+  } catch {
+    // A surface the adaptor cannot hand out in JS form: the kernel evaluates it.
+  }
+  const id = kernel.add(oc, face);
+  return { surface: { kind: 'kernel', id }, uPeriod: adaptor.IsUPeriodic() ? adaptor.UPeriod() : 0, vPeriod: adaptor.IsVPeriodic() ? adaptor.VPeriod() : 0, box: INF_BOX };
+}
+
+/** The face's surface in JS form, or null for a type without one. */
+function readJsSurface(oc: OC, own: Own, adaptor: BRepAdaptor_Surface): { surface: Surface; uPeriod: number; vPeriod: number; box: typeof INF_BOX } | null {
   const T = oc.GeomAbs_SurfaceType;
   const type = adaptor.GetType();
   switch (type) {
@@ -239,10 +251,23 @@ function readSurface(oc: OC, own: Own, adaptor: BRepAdaptor_Surface, face: TopoD
       const s = readBezierSurface(own(adaptor.Bezier()).get());
       return { surface: s, uPeriod: 0, vPeriod: 0, box: nurbsBox(s) };
     }
-    default: {
-      const id = kernel.add(oc, face);
-      return { surface: { kind: 'kernel', id }, uPeriod: adaptor.IsUPeriodic() ? adaptor.UPeriod() : 0, vPeriod: adaptor.IsVPeriodic() ? adaptor.VPeriod() : 0, box: INF_BOX };
+    case T.GeomAbs_SurfaceOfRevolution:
+    case T.GeomAbs_SurfaceOfExtrusion: {
+      // Swept surfaces with a basis curve the JS evaluator knows exactly (never a sampled polyline).
+      const basis = own(adaptor.BasisCurve()).get();
+      const curve = readCurve3d(oc, own, basis, basis.FirstParameter(), basis.LastParameter(), 0);
+      if (curve.kind === 'polyline') return null;
+      const cPeriod = basis.IsPeriodic() ? basis.Period() : 0;
+      if (type === T.GeomAbs_SurfaceOfRevolution) {
+        const ax = own(adaptor.AxeOfRevolution());
+        const o = own(ax.Location()), d = own(ax.Direction());
+        return { surface: { kind: 'revolution', curve, axis: Float64Array.of(o.X(), o.Y(), o.Z(), d.X(), d.Y(), d.Z()) }, uPeriod: TWO_PI, vPeriod: cPeriod, box: { u0: -Infinity, u1: Infinity, v0: cPeriod ? -Infinity : basis.FirstParameter(), v1: cPeriod ? Infinity : basis.LastParameter() } };
+      }
+      const d = own(adaptor.Direction());
+      return { surface: { kind: 'extrusion', curve, direction: Float64Array.of(d.X(), d.Y(), d.Z()) }, uPeriod: cPeriod, vPeriod: 0, box: { u0: cPeriod ? -Infinity : basis.FirstParameter(), u1: cPeriod ? Infinity : basis.LastParameter(), v0: -Infinity, v1: Infinity } };
     }
+    default:
+      return null;
   }
 }
 
