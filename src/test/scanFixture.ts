@@ -1,7 +1,6 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../engine/kernel';
 import { seededRandom } from '../engine/mesh/generators';
-import { buildPseudoNormals } from '../engine/mesh/pseudoNormals';
 import { tessellateShape } from '../engine/mesh/tessellate';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { weldVertexIds } from '../engine/mesh/weld';

@@ -91,7 +91,7 @@ export function evaluateCurve(c: Curve, t: number, out: Float64Array): Float64Ar
 function evaluatePolyline(c: PolylineCurve, t: number, out: Float64Array): Float64Array {
   const ts = c.params, P = c.points, dim = c.dim;
   const n = ts.length;
-  let i = 0;
+  let i: number;
   if (t <= ts[0]!) i = 0;
   else if (t >= ts[n - 1]!) i = n - 2;
   else {

@@ -39,7 +39,7 @@ describe('extractExactGeometry', () => {
     let pcurveWorst = 0, checks = 0;
     const surfaceWorst = [0, 0];
     const curveWorst = [0, 0, 0];
-    for (const [name, shape] of Object.entries(shapes)) {
+    for (const shape of Object.values(shapes)) {
       const { geometry, kernelSurfaces } = extractExactGeometry(oc, shape);
       try {
         withKernel(oc, (own) => {
@@ -135,7 +135,7 @@ describe('extractExactGeometry', () => {
   it('trims: inside and outside a face as BRepTopAdaptor_FClass2d says, at random (u, v) over each face\u2019s parameter box', () => {
     const rand = lcg(23);
     let checked = 0, agreed = 0;
-    for (const [name, shape] of Object.entries(shapes)) {
+    for (const shape of Object.values(shapes)) {
       const { geometry, kernelSurfaces } = extractExactGeometry(oc, shape);
       kernelSurfaces?.delete();
       withKernel(oc, (own) => {
