@@ -6,12 +6,14 @@ import { foundationCases } from './foundation';
 import { meshQueryCases } from './meshQueries';
 import { sceneToolCases } from './sceneTools';
 import { graphCases } from './graph';
+import { renderCases } from './render';
+import { scanImportCases } from './scanImport';
 
 /**
  * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
  * prints one JSON object of figures on stdout.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const filter = process.argv[2];
 const results: Record<string, unknown> = {};

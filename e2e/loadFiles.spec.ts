@@ -12,14 +12,19 @@ const STEP = path.resolve(ROOT, 'test-data/occt/screw.step');
 const BACKGROUND = [0xe9, 0xed, 0xf2] as const;
 
 /** The volume the Node engine computes for the same file, through the CLI (the same tool, another host). */
-async function cliVolume(file: string): Promise<number> {
+interface CliMetrics {
+  volume: number;
+  boundingBox: { min: number[]; max: number[] };
+  boundingBoxOptimal: { min: number[]; max: number[] };
+}
+
+async function cliMetrics(file: string): Promise<CliMetrics> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['bin/brepscope.js', 'tool', 'compute_metrics', '--body', `screw=${file}`, '--args', JSON.stringify({ bodyId: 'screw', metrics: ['volume'] })],
+    ['bin/brepscope.js', 'tool', 'compute_metrics', '--body', `screw=${file}`, '--args', JSON.stringify({ bodyId: 'screw', metrics: ['volume', 'boundingBox', 'boundingBoxOptimal'] })],
     { cwd: ROOT, timeout: 90_000 },
   );
-  const result = JSON.parse(stdout) as { volume: number };
-  return result.volume;
+  return JSON.parse(stdout) as CliMetrics;
 }
 
 /** Reads one snapshot of the page's test API (`window.__brepscope`). */
@@ -57,7 +62,7 @@ function canvasCoverage(page: Page) {
 
 test('load an STL and a STEP: both listed and drawn, the STEP volume matches the CLI, no console errors', async ({ page }, testInfo) => {
   // Started once the browser's kernel is ready, so the two kernels do not compete for the CPU.
-  let expectedVolume: Promise<number> | undefined;
+  let expected: Promise<CliMetrics> | undefined;
   const consoleErrors: string[] = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') consoleErrors.push(msg.text());
@@ -98,7 +103,7 @@ test('load an STL and a STEP: both listed and drawn, the STEP volume matches the
     await expect.poll(() => app(page, 'drawnBodies').then((ids) => ids.sort())).toEqual(['screw', 'shape']);
     const kernel = await app(page, 'kernel');
     expect(kernel.status).toBe('ready');
-    expectedVolume = cliVolume(STEP);
+    expected = cliMetrics(STEP);
     await expect(page.getByTestId('kernel-status')).toHaveAttribute('data-status', 'ready');
     testInfo.annotations.push({
       type: 'kernel',
@@ -137,12 +142,19 @@ test('load an STL and a STEP: both listed and drawn, the STEP volume matches the
     const volumeCell = page.getByTestId('metric-volume');
     await expect(volumeCell).toHaveAttribute('data-value', /\d/);
     const shown = Number(await volumeCell.getAttribute('data-value'));
-    if (!expectedVolume) throw new Error('the CLI volume was never requested');
-    const expected = await expectedVolume;
-    testInfo.annotations.push({ type: 'volume', description: `page ${shown}, CLI ${expected}` });
-    expect(Math.abs(shown - expected)).toBeLessThanOrEqual(1e-9 * Math.abs(expected));
+    if (!expected) throw new Error('the CLI metrics were never requested');
+    const cli = await expected;
+    testInfo.annotations.push({ type: 'volume', description: `page ${shown}, CLI ${cli.volume}` });
+    expect(Math.abs(shown - cli.volume)).toBeLessThanOrEqual(1e-9 * Math.abs(cli.volume));
+    // The box size is the tight box's (about 20 x 20 x 42), not the spec's boundingBox (66 x 66 x 43:
+    // the thread's B-spline control hull).
+    const size = (b: { min: number[]; max: number[] }) => b.max.map((m, i) => m - b.min[i]!);
+    const shownSize = (await page.getByTestId('metric-box-size').getAttribute('data-value'))!.split(' ').map(Number);
+    size(cli.boundingBoxOptimal).forEach((s, i) => expect(Math.abs(shownSize[i]! - s)).toBeLessThanOrEqual(1e-9 * s));
+    expect(Math.max(...size(cli.boundingBox).map((s, i) => s - shownSize[i]!))).toBeGreaterThan(40);
     const last = await app(page, 'lastToolResult');
     expect(last).toMatchObject({ tool: 'compute_metrics', ok: true, args: { bodyId: 'screw' } });
+    expect((last as { args: { metrics: string[] } }).args.metrics).toContain('boundingBoxOptimal');
     await shot('04-screw-metrics');
   });
 

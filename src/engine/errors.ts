@@ -9,6 +9,11 @@ export type ErrorCode =
   | 'UNKNOWN_TOOL'
   | 'UNSUPPORTED_FORMAT'
   | 'PARSE_FAILED'
+  /** The kernel raised an exception while reading or converting a user's file. */
+  | 'FILE_UNREADABLE'
+  /** The kernel aborted (trap, stack overflow, out of memory) on a user's file: the host must replace it. */
+  | 'FILE_ABORTED_KERNEL'
+  | 'POINT_CLOUD_UNSUPPORTED'
   | 'EMPTY_FILE'
   | 'EMPTY_MESH'
   | 'FILE_NOT_FOUND'

@@ -1,7 +1,7 @@
 import { useId, type ChangeEvent } from 'react';
 import { openFiles } from './inspect';
 
-export const ACCEPTED = '.step,.stp,.iges,.igs,.brep,.brp,.stl,.xbf,.sqlite,.sqlite3,.db';
+export const ACCEPTED = '.step,.stp,.iges,.igs,.brep,.brp,.stl,.ply,.obj,.3mf,.xyz,.pts,.txt,.csv,.xbf,.sqlite,.sqlite3,.db';
 
 /** A labelled file input; the chosen files are imported and the input is cleared for the next pick. */
 export function FilePicker({ label = 'Open files…' }: { label?: string }) {

@@ -4,8 +4,10 @@ import { useKernel, useScene } from './useStores';
 
 /** The metrics card; `testIdPrefix` keeps test ids unique when the card shows twice (panel and tool result). */
 export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; testIdPrefix?: string }) {
-  const box = result.boundingBox;
-  const scale = box ? Math.max(...box.max.map((m, i) => Math.abs(m - (box.min[i] ?? 0)))) : 1;
+  // The size a person reads is the tight box's: the spec's boundingBox encloses B-spline control points.
+  const box = result.boundingBoxOptimal;
+  const anyBox = box ?? result.boundingBox;
+  const scale = anyBox ? Math.max(...anyBox.max.map((m, i) => Math.abs(m - (anyBox.min[i] ?? 0)))) : 1;
   const size = box ? box.max.map((m, i) => m - (box.min[i] ?? 0)) : undefined;
   return (
     <>
@@ -29,7 +31,9 @@ export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; 
         {size && (
           <>
             <dt>Box size</dt>
-            <dd>{size.map((s) => formatNumber(s, scale)).join(' × ')}</dd>
+            <dd data-testid={`${testIdPrefix}metric-box-size`} data-value={size.join(' ')}>
+              {size.map((s) => formatNumber(s, scale)).join(' × ')}
+            </dd>
           </>
         )}
       </dl>

@@ -296,7 +296,9 @@ async function refreshMetrics(bodyId: string): Promise<void> {
       return { metrics };
     });
   setMetrics({ status: 'running' });
-  const outcome = await runTool<MetricsResult>('compute_metrics', { bodyId });
+  // The tight box instead of the spec's default one: the card's box size is the part's, not its B-spline control hull's.
+  const args = { bodyId, metrics: ['volume', 'surfaceArea', 'centerOfMass', 'boundingBoxOptimal', 'principalAxes'] };
+  const outcome = await runTool<MetricsResult>('compute_metrics', args);
   if (!outcome.ok && (outcome.error.code === 'CANCELLED' || outcome.error.code === 'WORKER_CRASHED')) {
     // Lost with its worker: asked again once the scene is back (session `restored`).
     setMetrics(undefined);
@@ -304,7 +306,7 @@ async function refreshMetrics(bodyId: string): Promise<void> {
   }
   if (!sceneStore.getState().bodies.some((b) => b.bodyId === bodyId)) return;
   setMetrics(outcome.ok ? { status: 'done', result: outcome.result } : { status: 'failed', error: outcome.error });
-  const call: ToolCall = outcome.ok ? { tool: 'compute_metrics', args: { bodyId }, ok: true, result: outcome.result } : { tool: 'compute_metrics', args: { bodyId }, ok: false, error: outcome.error };
+  const call: ToolCall = outcome.ok ? { tool: 'compute_metrics', args, ok: true, result: outcome.result } : { tool: 'compute_metrics', args, ok: false, error: outcome.error };
   sceneStore.setState({ lastToolResult: call });
 }
 

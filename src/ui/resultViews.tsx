@@ -26,7 +26,8 @@ export function resultViewFor(tool: string): ComponentType<ResultViewProps> | un
 /** compute_metrics: the metrics card, then everything else it returned (principal axes ...). */
 function MetricsView({ call }: ResultViewProps) {
   const result = call.result as MetricsResult;
-  const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBox: _b, warnings: _w, ...rest } = result as MetricsResult & Record<string, unknown>;
+  // The card shows the tight box's size; the spec's boundingBox (control hulls included) stays in the table.
+  const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBoxOptimal: _b, warnings: _w, ...rest } = result as MetricsResult & Record<string, unknown>;
   return (
     <>
       <Metrics result={result} testIdPrefix="tool-" />

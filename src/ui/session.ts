@@ -94,7 +94,9 @@ export async function call<T>(fn: (client: EngineClient) => Promise<T>): Promise
 
 /** A kernel abort leaves the WASM instance unusable: the worker must go. */
 export function isKernelAbort(outcome: Outcome<unknown>): boolean {
-  return !outcome.ok && outcome.error.code === 'KERNEL_ERROR' && /abort/i.test(outcome.error.message);
+  if (outcome.ok) return false;
+  // A user's file that aborts the kernel is bad input (FILE_ABORTED_KERNEL), and the kernel is just as gone.
+  return outcome.error.code === 'FILE_ABORTED_KERNEL' || (outcome.error.code === 'KERNEL_ERROR' && /abort/i.test(outcome.error.message));
 }
 
 export function addNotice(code: string, message: string): void {

@@ -4,19 +4,11 @@ import type { Vec3 } from '../math/vec3';
 import type { Convexity } from '../scene/edgeConvexity';
 import { mapEntities } from '../scene/topology';
 import { uvBounds } from './graphSelect';
+import { surfaceProbe } from './surfaceDifferentials';
 import { buildTopologyGraph, faceNeighbours, type TopologyGraph } from './topologyGraph';
 
 export const DEFAULT_UV_SAMPLES = 16;
 export const DEFAULT_EDGE_SAMPLES = 32;
-/**
- * Where the parametrisation is singular (a sphere's pole, a cone's apex: dS/du x dS/dv vanishes) the
- * normal and curvatures are their limits, evaluated this fraction of the UV range toward the face's
- * UV centre.
- */
-export const SINGULAR_NUDGE = 1e-6;
-/** dS/du x dS/dv is treated as vanishing when its length is below this times |dS/du| |dS/dv| (sine of the angle). */
-const SINGULAR_SINE = 1e-9;
-
 export interface Coo {
   sources: number[];
   targets: number[];
@@ -30,10 +22,11 @@ export interface GraphMlFace {
   uvBounds: [number, number, number, number];
   /** Grid points, u-major: sample (iu, iv) is entry iu * vSamples + iv. */
   positions: Vec3[];
-  /** Outward unit normals (flipped for a reversed face); [0, 0, 0] where no normal exists. */
+  /** Outward unit normals (flipped for a reversed face); at a singular point of the parametrisation the limit; [0, 0, 0] where there is none. */
   normals: Vec3[];
+  /** k1 k2; at a singular point the limit; null where it has no finite limit. */
   gaussianCurvatures: (number | null)[];
-  /** (k1 + k2) / 2, positive where the face bulges outward (a ball: +1/r, a shaft: +1/(2r)), negative where it is hollow (a hole: -1/(2r)). */
+  /** (k1 + k2) / 2, positive where the face bulges outward (a ball: +1/r, a shaft: +1/(2r)), negative where it is hollow (a hole: -1/(2r)); null where it has no finite limit (a cone's apex). */
   meanCurvatures: (number | null)[];
   /** The sample lies inside the trimmed face or on its boundary (BRepTopAdaptor_FClass2d); points outside are still evaluated on the untrimmed surface. */
   inside: boolean[];
@@ -127,8 +120,6 @@ function spaced(a: number, b: number, n: number): number[] {
 function sampleFaces(oc: OC, own: Own, shape: TopoDS_Shape, n: number): GraphMlFace[] {
   const map = mapEntities(oc, own, shape, 'face');
   const P = own(new oc.gp_Pnt_1());
-  const Su = own(new oc.gp_Vec_1()), Sv = own(new oc.gp_Vec_1());
-  const Suu = own(new oc.gp_Vec_1()), Svv = own(new oc.gp_Vec_1()), Suv = own(new oc.gp_Vec_1());
   const uv = own(new oc.gp_Pnt2d_1());
   const out: GraphMlFace[] = [];
   const outside = oc.TopAbs_State.TopAbs_OUT;
@@ -139,38 +130,30 @@ function sampleFaces(oc: OC, own: Own, shape: TopoDS_Shape, n: number): GraphMlF
       const [u0, u1, v0, v1] = bounds;
       const surface = local(new oc.BRepAdaptor_Surface_2(face, true));
       const classifier = local(new oc.BRepTopAdaptor_FClass2d(face, 1e-7));
-      const sign = face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED ? -1 : 1;
-      const uc = (u0 + u1) / 2, vc = (v0 + v1) / 2;
+      const grid = spaced(u0, u1, n).flatMap((u) => spaced(v0, v1, n).map((v) => [u, v] as const));
+      // The face's size (its grid's box) is what "a vanishing derivative" is measured against.
+      const lo: Vec3 = [Infinity, Infinity, Infinity], hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+      for (const [u, v] of grid) {
+        surface.D0(u, v, P);
+        [P.X(), P.Y(), P.Z()].forEach((c, k) => {
+          lo[k] = Math.min(lo[k]!, c);
+          hi[k] = Math.max(hi[k]!, c);
+        });
+      }
+      const probe = surfaceProbe(oc, local, surface, {
+        uvBounds: bounds,
+        size: Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
+        orientation: face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED ? -1 : 1,
+      });
       const rec: GraphMlFace = { index: f, uSamples: n, vSamples: n, uvBounds: bounds, positions: [], normals: [], gaussianCurvatures: [], meanCurvatures: [], inside: [] };
-      const evalAt = (u: number, v: number): { n: Vec3; K: number; H: number } | null => {
-        surface.D2(u, v, P, Su, Sv, Suu, Svv, Suv);
-        const ux = Su.X(), uy = Su.Y(), uz = Su.Z(), vx = Sv.X(), vy = Sv.Y(), vz = Sv.Z();
-        const E = ux * ux + uy * uy + uz * uz, F = ux * vx + uy * vy + uz * vz, G = vx * vx + vy * vy + vz * vz;
-        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-        const len = Math.hypot(nx, ny, nz);
-        if (!(len > SINGULAR_SINE * Math.sqrt(E * G))) return null;
-        const ex = nx / len, ey = ny / len, ez = nz / len;
-        const L = Suu.X() * ex + Suu.Y() * ey + Suu.Z() * ez;
-        const M = Suv.X() * ex + Suv.Y() * ey + Suv.Z() * ez;
-        const N = Svv.X() * ex + Svv.Y() * ey + Svv.Z() * ez;
-        const det = E * G - F * F;
-        // Shape operator relative to the parametric normal; the mean curvature is reported relative to
-        // the outward normal with convex positive, hence -sign.
-        const Hpar = (E * N - 2 * F * M + G * L) / (2 * det);
-        return { n: [sign * ex, sign * ey, sign * ez], K: (L * N - M * M) / det, H: -sign * Hpar };
-      };
-      for (const u of spaced(u0, u1, n)) {
-        for (const v of spaced(v0, v1, n)) {
-          let r = evalAt(u, v);
-          const p: Vec3 = [P.X(), P.Y(), P.Z()];
-          if (!r) r = evalAt(u + Math.sign(uc - u) * SINGULAR_NUDGE * (u1 - u0), v + Math.sign(vc - v) * SINGULAR_NUDGE * (v1 - v0));
-          rec.positions.push(p);
-          rec.normals.push(r ? r.n : [0, 0, 0]);
-          rec.gaussianCurvatures.push(r ? r.K : null);
-          rec.meanCurvatures.push(r ? r.H : null);
-          uv.SetCoord_2(u, v);
-          rec.inside.push(classifier.Perform(uv, false) !== outside);
-        }
+      for (const [u, v] of grid) {
+        const s = probe(u, v);
+        rec.positions.push(s.position);
+        rec.normals.push(s.normal ?? [0, 0, 0]);
+        rec.gaussianCurvatures.push(s.gaussian);
+        rec.meanCurvatures.push(s.mean);
+        uv.SetCoord_2(u, v);
+        rec.inside.push(classifier.Perform(uv, false) !== outside);
       }
       out.push(rec);
     });

@@ -5,7 +5,8 @@ import { buildTopologyGraph, type TopologyGraph } from './topologyGraph';
 
 /**
  * BRepAlgoAPI_Check's self-intersection test costs seconds to a minute (13.6 s on the 71-face bottle,
- * 7 s on the 53-face crank arm here): in `auto` mode it runs only up to this many faces.
+ * 7 s on the 53-face crank arm here): in `auto` mode it, and the interference check between solids
+ * that goes with it, runs only up to this many faces.
  */
 export const SELF_INTERSECTION_AUTO_FACE_LIMIT = 24;
 
@@ -22,7 +23,7 @@ export interface GraphHealthRecord {
   smallEdgeCount: number;
   /** Faces with area below SMALL_FACE_AREA. */
   smallFaceCount: number;
-  /** null when the check did not run (see selfIntersectionChecked and warnings). */
+  /** A solid (or the faces outside solids) crosses itself; contact between different solids is not this but an `interference` warning. null when the check did not run (see selfIntersectionChecked and warnings). */
   selfIntersecting: boolean | null;
   /** Issues of severity error (validate_geometry's issue records). */
   errors: ValidationIssue[];
@@ -35,7 +36,7 @@ export interface GraphValidateResult {
   /** Number of warning issues (warnings). */
   warningCount: number;
   healthRecord: GraphHealthRecord;
-  /** Issues of severity warning: free edges of an open surface model, small edges and faces. */
+  /** Issues of severity warning: free edges of an open surface model, small edges and faces, interference between solids. */
   warnings: ValidationIssue[];
   selfIntersectionChecked: boolean;
   thresholds: { smallEdgeLength: number; smallFaceArea: number; selfIntersectionAutoFaceLimit: number };
@@ -50,7 +51,7 @@ export function graphValidate(oc: OC, shape: TopoDS_Shape, options: { selfInters
   const warnings = issues.filter((i) => i.severity === 'warning');
   if (!checkSelf) {
     const why = mode === 'off' ? 'it was turned off' : `the shape has ${graph.faces.length} faces, more than the automatic limit of ${SELF_INTERSECTION_AUTO_FACE_LIMIT}; force it with --self-intersection`;
-    warnings.push({ kind: 'selfIntersectionNotChecked', severity: 'warning', entities: [], count: 0, message: `self-intersection was not checked: ${why}` });
+    warnings.push({ kind: 'selfIntersectionNotChecked', severity: 'warning', entities: [], count: 0, message: `self-intersection and interference between solids were not checked: ${why}` });
   }
   const countOf = (kind: string): number => issues.filter((i) => i.kind === kind).reduce((n, i) => n + i.count, 0);
 

@@ -8,6 +8,10 @@ export interface TriMesh {
   positions: Float64Array;
   /** Three vertex indices per triangle, counter-clockwise seen from outside. */
   indices: Uint32Array;
+  /** Per-vertex normals a scan file carried (PLY, OBJ): kept for display; tools use the triangles. */
+  normals?: Float32Array | undefined;
+  /** Per-vertex r, g, b (0..255) a scan file carried (PLY, OBJ): kept for display. */
+  colors?: Uint8Array | undefined;
 }
 
 /** A BREP tessellation: a TriMesh whose triangles remember the face (face[N]) they came from. */

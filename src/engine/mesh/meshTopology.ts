@@ -5,9 +5,9 @@ export interface MeshTopology {
   triangles: number;
   /** Distinct corner points used by triangles. */
   vertices: number;
-  /** Distinct undirected edges. */
+  /** Distinct undirected edges (a collapsed triangle's segment included). */
   edges: number;
-  /** Edges used by exactly one triangle (open boundary). */
+  /** Edges used by exactly one triangle (open boundary); collapsed triangles use no edge. */
   boundaryEdges: number;
   /** Edges used by more than two triangles. */
   nonManifoldEdges: number;
@@ -32,10 +32,19 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
   let k = 0;
   let degenerate = 0;
   const used = new Uint8Array(V);
+  // A collapsed triangle (two equal corners) is a segment: counted once as degenerate, its edge is an
+  // edge of the mesh but not a use of it (else a closed mesh's edge would read as non-manifold).
+  const segments: number[] = [];
   for (let t = 0; t < T; t++) {
     const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
     used[a] = used[b] = used[c] = 1;
-    if (a === b || b === c || c === a || triangleArea2(p, a, b, c) === 0) degenerate++;
+    if (a === b || b === c || c === a) {
+      degenerate++;
+      const [u, w] = a !== b ? [a, b] : [a, c];
+      if (u !== w) segments.push(u < w ? u * V + w : w * V + u);
+      continue;
+    }
+    if (triangleArea2(p, a, b, c) === 0) degenerate++;
     for (const [u, w] of [
       [a, b],
       [b, c],
@@ -62,6 +71,7 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
     else if (forward !== 1) inconsistent++;
     i = j;
   }
+  for (const edge of new Set(segments)) if (!hasEdge(sorted, edge)) edges++;
   let vertices = 0;
   for (let v = 0; v < V; v++) vertices += used[v]!;
   return {
@@ -80,4 +90,15 @@ function triangleArea2(p: Float64Array, a: number, b: number, c: number): number
   const ux = p[b * 3]! - p[a * 3]!, uy = p[b * 3 + 1]! - p[a * 3 + 1]!, uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
   const wx = p[c * 3]! - p[a * 3]!, wy = p[c * 3 + 1]! - p[a * 3 + 1]!, wz = p[c * 3 + 2]! - p[a * 3 + 2]!;
   return Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx);
+}
+
+/** Whether the sorted half-edge keys hold the undirected edge (key / 2 rounded down). */
+function hasEdge(sorted: Float64Array, edge: number): boolean {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (Math.floor(sorted[mid]! / 2) < edge) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && Math.floor(sorted[lo]! / 2) === edge;
 }

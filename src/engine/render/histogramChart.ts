@@ -1,4 +1,5 @@
 import { createSurface, type Context2D } from './canvas';
+import { formatValue } from './format';
 
 export interface HistogramBucket {
   lo: number;
@@ -232,12 +233,4 @@ export function niceTicks(lo: number, hi: number, target: number): number[] {
 function formatTick(t: number, step: number): string {
   const decimals = Math.max(0, Math.min(10, -Math.floor(Math.log10(step)) + (step / 10 ** Math.floor(Math.log10(step)) === 2.5 ? 1 : 0)));
   return t.toFixed(decimals);
-}
-
-/** Three significant digits, without exponent notation for everyday sizes. */
-function formatValue(v: number): string {
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e-4 && a < 1e6) return v.toFixed(Math.max(0, 2 - Math.floor(Math.log10(a))));
-  return v.toPrecision(3);
 }

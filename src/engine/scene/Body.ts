@@ -2,7 +2,8 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import type { MeshTopology } from '../mesh/meshTopology';
 
-export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf';
+/** `xyz` is a text point file (.xyz .pts .txt .csv); `ply`, `obj`, `3mf` are meshes like STL. */
+export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf' | 'ply' | 'obj' | '3mf' | 'xyz';
 
 interface BodyCommon {
   bodyId: string;
@@ -13,6 +14,8 @@ interface BodyCommon {
   valid: boolean;
   /** Where the body came from (a path, a URL or an uploaded file name), for reports. */
   source: string | undefined;
+  /** What the importer left out or changed, for the user (materials ignored, units converted). */
+  notes?: string[] | undefined;
 }
 
 /** A body backed by an OCCT shape; tessellations are made on demand and cached per deflection. */

@@ -17,11 +17,21 @@ export interface BodySummary {
   triangles?: number;
   /** Mesh bodies: closed, manifold and consistently wound. */
   watertight?: boolean;
+  /** What the importer left out or changed (materials ignored, units converted), when anything. */
+  notes?: string[];
 }
 
 /** The counts a body list shows. A mesh body counts as a facet shell: one face per triangle. */
 export function describeBody(oc: OC | undefined, body: Body): BodySummary {
-  const base = { bodyId: body.bodyId, name: body.name, kind: body.kind, sourceFormat: body.sourceFormat, valid: body.valid, source: body.source ?? null };
+  const base = {
+    bodyId: body.bodyId,
+    name: body.name,
+    kind: body.kind,
+    sourceFormat: body.sourceFormat,
+    valid: body.valid,
+    source: body.source ?? null,
+    ...(body.notes?.length ? { notes: body.notes } : {}),
+  };
   if (body.kind === 'mesh') {
     const t = body.topology;
     return { ...base, solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles, watertight: t.watertight };

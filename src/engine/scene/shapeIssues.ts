@@ -1,9 +1,11 @@
 import type { TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
 import { drainList, isShapeKind, topAbs, withKernel, type OC, type Own, type ShapeKind } from '../kernel';
+import { solidContacts, type SolidContact } from './solidInterference';
 
 /**
  * The BREP checks behind validate_geometry and graph-validate: BRepCheck statuses per sub-shape, free
- * edges and open shells, small edges and faces, and (optionally, it is slow) self-intersection.
+ * edges and open shells, small edges and faces, and (optionally, it is slow) self-intersection of each
+ * solid and interference between different solids.
  */
 
 /** Edges shorter than this and faces smaller than this are reported (the origin service's thresholds). */
@@ -24,6 +26,8 @@ export interface ValidationIssue {
   /** The kernel status behind the issue, when there is one (BRepCheck_NotClosed ...). */
   source?: string;
   message: string;
+  /** interference only: each pair of solids in contact and how (touch or overlap). */
+  pairs?: SolidContact[];
 }
 
 export function issue(kind: string, severity: 'error' | 'warning', ids: string[], message: string, source?: string): ValidationIssue {
@@ -72,7 +76,10 @@ export function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: b
       if (rest.length) issues.push({ ...found, entities: rest, count: rest.length });
     }
     issues.push(...smallEntityIssues(oc, own, maps));
-    if (checkSelfIntersection) issues.push(...selfIntersectionIssues(oc, own, shape, idOf));
+    if (checkSelfIntersection) {
+      issues.push(...selfIntersectionIssues(oc, own, shape, maps, idOf));
+      issues.push(...interferenceIssues(oc, own, maps));
+    }
     return issues;
   });
 }
@@ -169,16 +176,74 @@ function smallEntityIssues(oc: OC, own: Own, maps: ShapeMaps): ValidationIssue[]
   return out;
 }
 
-/** BRepAlgoAPI_Check with self-interference on (the argument analyzer's modes cannot be set here). */
-function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, idOf: (s: TopoDS_Shape) => string): ValidationIssue[] {
-  const check = own(new oc.BRepAlgoAPI_Check_2(shape, false, true, own(new oc.Message_ProgressRange_1())));
-  if (check.IsValid()) return [];
+/**
+ * BRepAlgoAPI_Check with self-interference on (the argument analyzer's modes cannot be set here), run
+ * on each solid alone and on the faces outside any solid together: contact between different solids
+ * is interference, not self-intersection. Instances of one part (IsPartner) are checked once, and
+ * what is found is reported on every instance.
+ */
+function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, idOf: (s: TopoDS_Shape) => string): ValidationIssue[] {
   const ids = new Set<string>();
-  let selfIntersecting = false;
-  for (const result of drainList(own(check.Result())).map(own)) {
-    if (result.GetCheckStatus() !== oc.BOPAlgo_CheckStatus.BOPAlgo_SelfIntersect) continue;
-    selfIntersecting = true;
-    for (const s of drainList(own(result.GetFaultyShapes1())).map(own)) ids.add(idOf(s));
+  for (const instances of selfIntersectionParts(oc, own, shape, maps)) {
+    const checked = instances[0]!;
+    const check = own(new oc.BRepAlgoAPI_Check_2(checked, false, true, own(new oc.Message_ProgressRange_1())));
+    if (check.IsValid()) continue;
+    const back = own(own(checked.Location_1()).Inverted());
+    for (const result of drainList(own(check.Result())).map(own)) {
+      if (result.GetCheckStatus() !== oc.BOPAlgo_CheckStatus.BOPAlgo_SelfIntersect) continue;
+      for (const s of drainList(own(result.GetFaultyShapes1())).map(own)) {
+        for (const instance of instances) ids.add(idOf(instance === checked ? s : own(s.Moved(own(own(instance.Location_1()).Multiplied(back)), false))));
+      }
+    }
   }
-  return selfIntersecting ? [issue('selfIntersection', 'error', [...ids], `the shape intersects itself at ${[...ids].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect')] : [];
+  return ids.size ? [issue('selfIntersection', 'error', [...ids], `the shape intersects itself at ${[...ids].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect')] : [];
+}
+
+/**
+ * What is checked for self-intersection, as groups of instances of one part: each solid (grouped by
+ * IsPartner), then one compound of the faces in no solid (a surface model's shells and loose faces),
+ * or the shape itself when it has no solid.
+ */
+function selfIntersectionParts(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps): TopoDS_Shape[][] {
+  const solidMap = maps.find((m) => m.kind === 'SOLID')!.map;
+  if (solidMap.Extent() === 0) return [[shape]];
+  const groups: TopoDS_Shape[][] = [];
+  const inSolid = own(new oc.TopTools_IndexedMapOfShape_1());
+  for (let i = 1; i <= solidMap.Extent(); i++) {
+    const solid = own(solidMap.FindKey(i));
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'FACE'), inSolid);
+    const group = groups.find((g) => g[0]!.IsPartner(solid) && g[0]!.Orientation_1() === solid.Orientation_1());
+    if (group) group.push(solid);
+    else groups.push([solid]);
+  }
+  const faceMap = maps.find((m) => m.kind === 'FACE')!.map;
+  if (inSolid.Extent() === faceMap.Extent()) return groups;
+  const builder = own(new oc.BRep_Builder());
+  const rest = own(new oc.TopoDS_Compound());
+  builder.MakeCompound(rest);
+  for (let i = 1; i <= faceMap.Extent(); i++) {
+    const face = own(faceMap.FindKey(i));
+    if (!inSolid.Contains(face)) builder.Add(rest, face);
+  }
+  return [...groups, [rest]];
+}
+
+/** Pairs of different solids that touch or overlap: legal in an assembly, so a warning. */
+function interferenceIssues(oc: OC, own: Own, maps: ShapeMaps): ValidationIssue[] {
+  const solidMap = maps.find((m) => m.kind === 'SOLID')!.map;
+  if (solidMap.Extent() < 2) return [];
+  const solids: TopoDS_Shape[] = [];
+  for (let i = 1; i <= solidMap.Extent(); i++) solids.push(own(solidMap.FindKey(i)));
+  const pairs = solidContacts(oc, solids);
+  if (pairs.length === 0) return [];
+  const involved = [...new Set(pairs.flatMap((p) => p.solids))];
+  const tally = (kind: string) => pairs.filter((p) => p.contact === kind).length;
+  const parts = [`${tally('overlap')} overlap`, `${tally('touch')} touch`, ...(tally('undetermined') ? [`${tally('undetermined')} undetermined`] : [])];
+  const listed = pairs.slice(0, 5).map((p) => `${p.solids[0]}-${p.solids[1]} ${p.contact}`).join(', ');
+  return [
+    {
+      ...issue('interference', 'warning', involved, `${pairs.length} pair(s) of solids are in contact (${parts.join(', ')}): ${listed}${pairs.length > 5 ? ' ...' : ''}`),
+      pairs,
+    },
+  ];
 }

@@ -9,7 +9,7 @@ import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShap
 const schema = z
   .strictObject({
     ...fileSourceShape,
-    format: formatSchema.optional().describe('brep, stl, step, iges or xbf; default: from the content, else the extension'),
+    format: formatSchema.optional().describe('brep, stl, step, iges, xbf, ply, obj, 3mf or xyz (text points); default: from the content, else the extension'),
     bodyId: bodyIdSchema.optional().describe('Id for the new body; default: the file name without extension, made unique'),
   })
   .refine(exactlyOneSource, { message: exactlyOneSourceMessage });
@@ -17,7 +17,7 @@ const schema = z
 export const importFile = defineTool({
   name: 'import_file',
   description:
-    'Load a BREP, STL, STEP, IGES or XBF file into the scene as a new body. STL stays a mesh-backed facet shell. Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
+    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ or 3MF file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds are refused (POINT_CLOUD_UNSUPPORTED). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
   category: 'scene-building',
   schema,
   async run(args, ctx) {

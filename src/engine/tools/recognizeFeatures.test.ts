@@ -51,8 +51,11 @@ describe('recognize_features', () => {
     close(hole.center[1], 15);
     expect(hole.faces).toHaveLength(1);
     expect((await faceArea('part', hole.faces[0]!)).surfaceType).toBe('cylinder');
+    expect(hole.fitDeviation).toBeNull();
     const [pocket] = pockets as [PocketFeature];
     close(pocket.depth, 5);
+    close(pocket.length, 10);
+    close(pocket.width, 8);
     expect(pocket.closed).toBe(true);
     expect(pocket.walls).toHaveLength(4);
     expect(pocket.faces).toEqual([pocket.floor, ...pocket.walls]);

@@ -4,7 +4,7 @@ export const bodyIdSchema = z.string().min(1, 'must be a non-empty bodyId');
 
 export const vec3Schema = z.tuple([z.number(), z.number(), z.number()]);
 
-export const formatSchema = z.enum(['brep', 'stl', 'step', 'iges', 'xbf']);
+export const formatSchema = z.enum(['brep', 'stl', 'step', 'iges', 'xbf', 'ply', 'obj', '3mf', 'xyz']);
 
 /** Where a file comes from: a path the host can read, or its bytes as base64 (JSON callers). */
 export const fileSourceShape = {

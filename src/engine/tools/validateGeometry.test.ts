@@ -59,13 +59,14 @@ describe('validate_geometry', () => {
     expect(v.issues.find((i) => i.kind === 'freeEdge')!.count).toBe(4);
   });
 
-  it('two overlapping boxes in one compound are self-intersecting', async () => {
+  it('two overlapping boxes in one compound interfere (a warning), neither intersects itself', async () => {
     addShapeBody(oc, engine.scene, 'overlap', compoundOf(oc, [makeBox(oc, 10, 10, 10), makeBox(oc, 10, 10, 10, [5, 5, 5])]));
     const v = await validate('overlap');
-    expect(v.valid).toBe(false);
-    const si = v.issues.find((i) => i.kind === 'selfIntersection');
-    expect(si?.severity).toBe('error');
-    expect(si!.entities.length).toBeGreaterThan(0);
+    expect(v.valid).toBe(true);
+    expect(kinds(v)).toEqual(['interference']);
+    expect(v.issues[0]).toMatchObject({ severity: 'warning', entities: ['solid[0]', 'solid[1]'], pairs: [{ solids: ['solid[0]', 'solid[1]'], contact: 'overlap' }] });
+    // The shared 5-cube.
+    expect(Math.abs(v.issues[0]!.pairs![0]!.overlapVolume! - 125)).toBeLessThan(1e-9);
   });
 
   it('shared data: face.brep is an open face (free edges, a warning); shell1.brep and wedge_ok.brep as documented', async () => {

@@ -18,13 +18,13 @@ const schema = z.strictObject({
   checkSelfIntersection: z
     .boolean()
     .default(true)
-    .describe('Run the self-intersection check (BRepAlgoAPI_Check), the costly part: seconds to a minute on a few hundred faces'),
+    .describe('Run the self-intersection check of each solid (BRepAlgoAPI_Check) and the interference check between solids (General Fuse), the costly part: seconds to a minute on a few hundred faces'),
 });
 
 export const validateGeometry = defineTool({
   name: 'validate_geometry',
   description:
-    'Topology and geometry validation per body: BRepCheck statuses per sub-shape (open shells, bad orientation, invalid curves on surfaces ...), free edges, small edges and faces, self-intersection (BRepAlgoAPI_Check); for STL bodies open, non-manifold and inconsistently wound edges and degenerate triangles. valid is false when any issue has severity error. With bodyId: {bodyId, valid, issues}; without: {valid, bodies: [...]}.',
+    'Topology and geometry validation per body: BRepCheck statuses per sub-shape (open shells, bad orientation, invalid curves on surfaces ...), free edges, small edges and faces, self-intersection of each solid (BRepAlgoAPI_Check, an error), interference between different solids of the body (an assembly\'s touching or overlapping parts: a warning listing the pairs and whether they touch or overlap); for STL bodies open, non-manifold and inconsistently wound edges and degenerate triangles. valid is false when any issue has severity error. With bodyId: {bodyId, valid, issues}; without: {valid, bodies: [...]}.',
   category: 'scene',
   schema,
   async run(args, ctx) {
@@ -54,7 +54,7 @@ function meshIssues(body: MeshBody): ValidationIssue[] {
       const wx = p[c * 3]! - p[a * 3]!, wy = p[c * 3 + 1]! - p[a * 3 + 1]!, wz = p[c * 3 + 2]! - p[a * 3 + 2]!;
       if (a === b || b === c || a === c || Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx) === 0) ids.push(`face[${f}]`);
     }
-    out.push(issue('degenerateTriangle', 'error', ids, `${ids.length} triangle(s) have zero area`));
+    out.push(issue('degenerateTriangle', 'error', ids, `${ids.length} triangle(s) have zero area (a collapsed one, with two equal corners, is a segment and bounds nothing)`));
   }
   if (t.boundaryEdges === 0 && t.nonManifoldEdges === 0 && t.inconsistentEdges === 0) return out;
   // Count uses and directions per undirected edge, in edge[N] order.
@@ -64,9 +64,10 @@ function meshIssues(body: MeshBody): ValidationIssue[] {
   const uses = new Uint32Array(n);
   const forward = new Uint32Array(n);
   for (let f = 0; f < idx.length; f += 3) {
+    // A collapsed triangle (two equal corners) is reported as degenerate above and uses no edge (meshTopology's rule).
+    if (idx[f] === idx[f + 1] || idx[f + 1] === idx[f + 2] || idx[f] === idx[f + 2]) continue;
     for (let k = 0; k < 3; k++) {
       const a = idx[f + k]!, b = idx[f + ((k + 1) % 3)]!;
-      if (a === b) continue;
       const e = order.get(a < b ? a * V + b : b * V + a)!;
       uses[e]!++;
       if (a < b) forward[e]!++;
@@ -74,11 +75,12 @@ function meshIssues(body: MeshBody): ValidationIssue[] {
   }
   const open: string[] = [], nonManifold: string[] = [], inconsistent: string[] = [];
   for (let e = 0; e < n; e++) {
+    if (uses[e] === 0) continue; // only a collapsed triangle's segment
     if (uses[e] === 1) open.push(`edge[${e}]`);
     else if (uses[e]! > 2) nonManifold.push(`edge[${e}]`);
     else if (forward[e] !== 1) inconsistent.push(`edge[${e}]`);
   }
-  if (open.length) out.push(issue('freeEdge', 'warning', open, `${open.length} edge(s) bound one triangle: the mesh is open`));
+  if (open.length) out.push(issue('freeEdge', 'warning', open, `${open.length} edge(s) bound one triangle: the mesh is not closed`));
   if (nonManifold.length) out.push(issue('nonManifoldEdge', 'error', nonManifold, `${nonManifold.length} edge(s) are shared by more than two triangles`));
   if (inconsistent.length) out.push(issue('inconsistentOrientation', 'error', inconsistent, `${inconsistent.length} edge(s) are traversed the same way by both triangles: the winding flips there`));
   return out;

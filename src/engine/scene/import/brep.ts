@@ -1,10 +1,20 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC } from '../../kernel';
+import { asBadInput } from './kernelFailure';
 import { withKernelFile } from './kernelFile';
+import { validateBeforeKernel } from './validate';
 
-/** Reads an OCCT BREP file (text or binary form) into a shape the caller owns. */
+/**
+ * Reads an OCCT BREP file (text or binary form) into a shape the caller owns. The text form's
+ * structure is checked first; whatever the kernel then throws or aborts on is reported as bad input.
+ */
 export function readBrepShape(oc: OC, bytes: Uint8Array, name: string): TopoDS_Shape {
+  validateBeforeKernel('brep', bytes, name);
+  return asBadInput(oc, name, () => readChecked(oc, bytes, name));
+}
+
+function readChecked(oc: OC, bytes: Uint8Array, name: string): TopoDS_Shape {
   return withKernelFile(oc, bytes, 'brep', (path) =>
     withKernel(oc, (own) => {
       const shape = new oc.TopoDS_Shape();

@@ -10,6 +10,13 @@ const EXTENSIONS: Record<string, SourceFormat> = {
   iges: 'iges',
   igs: 'iges',
   xbf: 'xbf',
+  ply: 'ply',
+  obj: 'obj',
+  '3mf': '3mf',
+  xyz: 'xyz',
+  pts: 'xyz',
+  txt: 'xyz',
+  csv: 'xyz',
 };
 
 export const SUPPORTED_EXTENSIONS = Object.keys(EXTENSIONS);
@@ -19,8 +26,13 @@ export function formatFromExtension(fileName: string): SourceFormat | undefined 
   return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
 }
 
-/** Recognizes a format from the first bytes, where the format has a signature. */
+/** Recognizes a format from the first bytes: by its signature, else by what its text lines look like. */
 export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
+  return formatFromSignature(bytes) ?? textGeometryFormat(bytes);
+}
+
+/** Recognizes a format that has a signature in its first bytes. */
+function formatFromSignature(bytes: Uint8Array): SourceFormat | undefined {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
   const trimmed = head.trimStart();
   if (trimmed.startsWith('ISO-10303-21')) return 'step';
@@ -29,6 +41,8 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
   // IGES: fixed 80-column records with the section letter in column 73 (S start, G global).
   const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
   if (firstLine.length >= 73 && firstLine[72] === 'S' && /\n.{72}G/.test(head)) return 'iges';
+  if (/^ply\r?\n/.test(head)) return 'ply';
+  if (head.startsWith('PK\u0003\u0004')) return '3mf'; // the only zip-packaged format we read
   if (/^solid\b/i.test(trimmed) && /facet|endsolid/i.test(head)) return 'stl';
   if (bytes.byteLength >= 84) {
     const count = new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true);
@@ -38,15 +52,34 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
 }
 
 /**
- * The format to read a file as: the one asked for; else what the content says; else the
- * extension. Content wins over the extension because a signature is evidence and a name is not.
+ * OBJ and text point files have no signature; their lines do: OBJ is keyword lines (`v`, `f`, `o`
+ * ...) with at least one vertex, a point file is lines of 3 or more numbers. Only whole lines of the
+ * head are judged (the last may be cut), and a NUL byte rules text out.
+ */
+function textGeometryFormat(bytes: Uint8Array): SourceFormat | undefined {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
+  if (head.includes('\u0000')) return undefined;
+  const lines = head.split(/\r?\n/).slice(0, -1).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  if (lines.length === 0) return undefined;
+  if (lines.some((l) => /^v\s/.test(l)) && lines.every((l) => /^(v|vn|vt|vp|f|l|p|o|g|s|usemtl|mtllib)(\s|$)/.test(l))) return 'obj';
+  const number = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+  const numeric = lines.filter((l) => {
+    const fields = l.split(/[\s,;]+/);
+    return fields.length >= 3 && fields.every((f) => number.test(f));
+  });
+  if (numeric.length > 0 && numeric.length >= lines.length - 2 && lines.slice(lines.length - numeric.length).every((l) => numeric.includes(l))) return 'xyz';
+  return undefined;
+}
+
+/**
+ * The format to read a file as: the one asked for; else the content's signature; else the
+ * extension; else what the text lines look like (OBJ keywords, rows of numbers). A signature is
+ * evidence and a name is not, but a name beats a guess from the look of text lines.
  */
 export function resolveFormat(fileName: string, bytes: Uint8Array, requested?: SourceFormat): SourceFormat {
   if (requested) return requested;
-  const fromContent = formatFromContent(bytes);
-  if (fromContent) return fromContent;
-  const fromExtension = formatFromExtension(fileName);
-  if (fromExtension) return fromExtension;
+  const found = formatFromSignature(bytes) ?? formatFromExtension(fileName) ?? textGeometryFormat(bytes);
+  if (found) return found;
   throw new BrepscopeError(
     'UNSUPPORTED_FORMAT',
     `${fileName}: unknown format; supported extensions are ${SUPPORTED_EXTENSIONS.map((e) => '.' + e).join(', ')} (or pass format)`,

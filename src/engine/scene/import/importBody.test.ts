@@ -69,7 +69,10 @@ describe('real files through import_file and compute_metrics', () => {
     expect(body.faces).toBe(count(text, /ADVANCED_FACE/g));
     expect(body.faces).toBeGreaterThan(0);
     expect(metrics.volume).toBeGreaterThan(0);
-    expect(metrics.warnings).toEqual([]);
+    // Its B-spline thread's control hull makes the spec's box 66 x 66 x 43 around a 20 x 20 x 42 screw
+    // (issue 18.5): the one warning says so.
+    expect(metrics.warnings).toHaveLength(1);
+    expect(metrics.warnings[0]).toMatch(/^boundingBox encloses B-spline control points and extends up to 23\.2\d \(45\.7% of the diagonal\)/);
   });
 
   it('cax-if/as1_pe_203.stp: the assembly as one compound of placed solids, positive volume', async () => {
@@ -154,7 +157,7 @@ describe('bad input: a stable code, and the scene exactly as it was', () => {
     { what: 'both path and bytes', tool: 'import_file', args: () => ({ path: 'a.stl', bytes: b64(TRIANGLE_STL) }), code: 'INVALID_ARGUMENT' },
     { what: 'bytes not base64', tool: 'import_file', args: () => ({ bytes: '***', fileName: 'x.stl' }), code: 'INVALID_ARGUMENT' },
     { what: 'unknown key', tool: 'import_file', args: () => ({ path: dataPath('occt/wedge_ok.brep'), colour: 'red' }), code: 'INVALID_ARGUMENT' },
-    { what: 'unknown format', tool: 'import_file', args: () => ({ path: dataPath('occt/wedge_ok.brep'), format: 'obj' }), code: 'INVALID_ARGUMENT' },
+    { what: 'unknown format', tool: 'import_file', args: () => ({ path: dataPath('occt/wedge_ok.brep'), format: 'dwg' }), code: 'INVALID_ARGUMENT' },
     { what: 'allowInvalid not a boolean', tool: 'read_brep', args: () => ({ bytes: b64(brokenWedgeBrep()), allowInvalid: 'yes' }), code: 'INVALID_ARGUMENT' },
     { what: 'empty bodyId', tool: 'import_file', args: () => ({ bytes: b64(TRIANGLE_STL), fileName: 't.stl', bodyId: '' }), code: 'INVALID_ARGUMENT' },
     { what: 'args not an object', tool: 'list_bodies', args: () => [1, 2], code: 'INVALID_ARGUMENT' },

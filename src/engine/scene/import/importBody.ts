@@ -7,8 +7,10 @@ import { checkShape } from '../checkShape';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
-import { parseStl } from './stl';
+import { asBadInput } from './kernelFailure';
+import { isMeshFileFormat, parseMeshFile, type MeshFileFormat } from './scanFile';
 import { readExchangeShape } from './stepIges';
+import { validateBeforeKernel } from './validate';
 import { readXbfShape } from './xbf';
 
 /** Files above this are refused before parsing: the kernel copies them into a 32-bit WASM heap. */
@@ -50,19 +52,21 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   const bodyId = req.bodyId ?? scene.uniqueId(name);
   const common = { bodyId, name, sourceFormat: format, source: req.fileName };
 
-  if (format === 'stl') {
-    const mesh = parseStl(req.bytes, req.fileName);
+  if (isMeshFileFormat(format)) {
+    const { mesh, notes } = parseMeshFile(format, req.bytes, req.fileName);
     const topology = meshTopology(mesh);
     const valid = topology.nonManifoldEdges === 0 && topology.degenerateTriangles === 0 && topology.inconsistentEdges === 0;
-    const body: Body = { ...common, kind: 'mesh', mesh, topology, valid };
+    const body: Body = { ...common, kind: 'mesh', mesh, topology, valid, ...(notes.length ? { notes } : {}) };
     scene.add(body);
     return body;
   }
 
+  // Structural checks in milliseconds, so most corrupt files never reach (or hang) the kernel.
+  validateBeforeKernel(format, req.bytes, req.fileName);
   const oc = await env.kernel();
   const shape = readShape(oc, req.bytes, req.fileName, format);
   try {
-    const check = checkShape(oc, shape);
+    const check = asBadInput(oc, req.fileName, () => checkShape(oc, shape));
     if (req.refuseInvalid && !check.valid) {
       throw new BrepscopeError(
         'INVALID_GEOMETRY',
@@ -79,7 +83,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
 }
 
-function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, 'stl'>): TopoDS_Shape {
+function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, MeshFileFormat>): TopoDS_Shape {
   switch (format) {
     case 'brep':
       return readBrepShape(oc, bytes, fileName);

@@ -1,13 +1,20 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC } from '../../kernel';
+import { asBadInput } from './kernelFailure';
 import { withKernelFile } from './kernelFile';
+import { validateBeforeKernel } from './validate';
 
 /**
  * Reads a STEP or IGES file into one shape (a compound when the file has several roots). The
  * readers report failure through a status rather than an exception: both are checked.
  */
 export function readExchangeShape(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): TopoDS_Shape {
+  validateBeforeKernel(format, bytes, name);
+  return asBadInput(oc, name, () => readChecked(oc, bytes, name, format));
+}
+
+function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): TopoDS_Shape {
   return withKernelFile(oc, bytes, format === 'step' ? 'step' : 'igs', (path) =>
     withKernel(oc, (own) => {
       const reader = own(format === 'step' ? new oc.STEPControl_Reader_1() : new oc.IGESControl_Reader_1());

@@ -1,7 +1,9 @@
 import type { TDocStd_Document } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC, type Own } from '../../kernel';
+import { asBadInput } from './kernelFailure';
 import { withKernelFile } from './kernelFile';
+import { validateBeforeKernel } from './validate';
 
 export type AssemblyFormat = 'step' | 'iges' | 'xbf';
 
@@ -11,6 +13,12 @@ export type AssemblyFormat = 'step' | 'iges' | 'xbf';
  * document afterwards, so no session state survives (reopening a path yields PCDM_RS_AlreadyRetrieved).
  */
 export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T): T {
+  validateBeforeKernel(format, bytes, name);
+  // The document is the user's file all the way through: a kernel failure while walking it is bad input too.
+  return asBadInput(oc, name, () => openDocument(oc, bytes, name, format, fn));
+}
+
+function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T): T {
   return withKernelFile(oc, bytes, format === 'iges' ? 'igs' : format, (path) =>
     withKernel(oc, (own) => {
       // The handle owns the application: the raw object is freed when the handle is deleted.

@@ -1,0 +1,158 @@
+import { BrepscopeError } from '../../errors';
+import type { MeshOrCloud } from './ply';
+import { Float64Builder, TextScanner, Uint32Builder } from './textScanner';
+
+const SLASH = 47;
+
+/**
+ * Parses a Wavefront OBJ file's geometry: `v` (with the common `v x y z r g b` colour extension),
+ * `vn`, and `f` in every index form (`v`, `v/vt`, `v//vn`, `v/vt/vn`, negative indices counting
+ * back from the latest vertex), polygons fanned into triangles. Every object and group becomes part
+ * of one body. Materials, texture coordinates, lines and points are not geometry we measure: they
+ * are ignored, with a note. A file with vertices and no faces is a point cloud.
+ */
+export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
+  const s = new TextScanner(bytes);
+  const positions = new Float64Builder();
+  const colors = new Float64Builder();
+  const normals = new Float64Builder();
+  const indices = new Uint32Builder();
+  const cornerNormals = new Uint32Builder(); // per corner: normal index + 1, 0 when none
+  let withColor = 0, withoutColor = 0;
+  let groups = 0, materials = false, ignoredElements = 0;
+  const pending: { at: number; line: number; index: number }[] = []; // forward references, checked at the end
+  const face: number[] = [];
+  const faceNormals: number[] = [];
+
+  const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
+  const coordinate = (what: string): number => {
+    if (!s.token()) throw bad(`${what} is missing`);
+    const v = s.tokenNumber();
+    if (!Number.isFinite(v)) throw bad(`'${s.tokenText()}' is not a finite number (${what})`);
+    return v;
+  };
+
+  for (; !s.atEnd(); s.nextLine()) {
+    if (!s.token()) continue;
+    const b0 = bytes[s.tokenStart]!, len = s.tokenEnd - s.tokenStart;
+    if (b0 === 35 /* # */) continue;
+    if (len === 1 && b0 === 118 /* v */) {
+      positions.push(coordinate('x'));
+      positions.push(coordinate('y'));
+      positions.push(coordinate('z'));
+      const w = s.number();
+      if (Number.isNaN(w)) {
+        withoutColor++;
+        continue;
+      }
+      const g = s.number(), b = s.number();
+      if (Number.isNaN(g) || Number.isNaN(b)) {
+        withoutColor++;
+        continue;
+      }
+      withColor++;
+      if (withoutColor === 0) for (const c of [w, g, b]) colors.push(c);
+    } else if (s.tokenIs('vn')) {
+      normals.push(coordinate('nx'));
+      normals.push(coordinate('ny'));
+      normals.push(coordinate('nz'));
+    } else if (len === 1 && b0 === 102 /* f */) {
+      face.length = 0;
+      faceNormals.length = 0;
+      const vertexCount = positions.length / 3, normalCount = normals.length / 3;
+      while (s.token()) {
+        const [v, n] = readCorner(s, bad);
+        const vi = v < 0 ? vertexCount + v : v - 1;
+        if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);
+        if (vi >= vertexCount) pending.push({ at: indices.length + face.length, line: s.line, index: v });
+        face.push(vi);
+        const ni = n === 0 ? -1 : n < 0 ? normalCount + n : n - 1;
+        if (n !== 0 && (ni < 0 || ni >= normalCount)) throw bad(`face normal index ${n} refers to no normal (${normalCount} defined so far)`);
+        faceNormals.push(ni + 1);
+      }
+      if (face.length < 3) throw bad(`a face needs at least 3 vertices, this one has ${face.length}`);
+      for (let k = 2; k < face.length; k++) {
+        for (const c of [0, k - 1, k]) {
+          indices.push(face[c]!);
+          cornerNormals.push(faceNormals[c]!);
+        }
+      }
+    } else if (s.tokenIs('o') || s.tokenIs('g')) {
+      groups++;
+    } else if (s.tokenIs('usemtl') || s.tokenIs('mtllib')) {
+      materials = true;
+    } else if (s.tokenIs('l') || s.tokenIs('p') || s.tokenIs('curv') || s.tokenIs('surf')) {
+      ignoredElements++;
+    }
+  }
+
+  const vertexCount = positions.length / 3;
+  for (const p of pending) {
+    if (indices.data[p.at]! >= vertexCount) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: line ${p.line}: face index ${p.index} refers to no vertex (the file defines ${vertexCount})`);
+    }
+  }
+  if (vertexCount === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the OBJ file has no vertices`);
+
+  const notes: string[] = [];
+  if (materials) notes.push('materials (mtllib, usemtl) are ignored: only the geometry is read');
+  if (groups > 1) notes.push(`${groups} objects and groups are read as one body`);
+  if (ignoredElements > 0) notes.push(`${ignoredElements} line, point or free-form elements are ignored`);
+  const colorArray = withColor > 0 && withoutColor === 0 ? toColorBytes(colors.toArray()) : undefined;
+  if (withColor > 0 && withoutColor > 0) notes.push('vertex colours are ignored: only some vertices have them');
+
+  if (indices.length === 0) {
+    return { kind: 'points', cloud: { positions: positions.toArray(), colors: colorArray, count: vertexCount }, notes };
+  }
+  return {
+    kind: 'mesh',
+    mesh: { positions: positions.toArray(), indices: indices.toArray(), normals: vertexNormals(normals.toArray(), indices, cornerNormals, vertexCount), colors: colorArray },
+    notes,
+  };
+}
+
+/** One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: the vertex and normal indices as written (0: no normal). */
+function readCorner(s: TextScanner, bad: (what: string) => BrepscopeError): [number, number] {
+  const b = s.bytes;
+  const fields: number[] = [];
+  let p = s.tokenStart;
+  while (fields.length < 3) {
+    let sign = 1, value = 0, digits = 0;
+    if (b[p] === 45) {
+      sign = -1;
+      p++;
+    }
+    for (; p < s.tokenEnd && b[p]! >= 48 && b[p]! <= 57; p++, digits++) value = value * 10 + b[p]! - 48;
+    if (digits === 0 && !(fields.length === 1 && b[p] === SLASH)) break;
+    fields.push(digits === 0 ? 0 : sign * value);
+    if (p === s.tokenEnd || b[p] !== SLASH) break;
+    p++;
+  }
+  if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`'${s.tokenText()}' is not a face corner (v, v/vt, v//vn or v/vt/vn)`);
+  return [fields[0]!, fields[2] ?? 0];
+}
+
+/** Per vertex, the normal of the first corner that gives one (OBJ normals belong to corners). */
+function vertexNormals(normals: Float64Array, indices: Uint32Builder, cornerNormals: Uint32Builder, vertexCount: number): Float32Array | undefined {
+  if (normals.length === 0) return undefined;
+  const out = new Float32Array(vertexCount * 3);
+  const set = new Uint8Array(vertexCount);
+  let any = false;
+  for (let c = 0; c < indices.length; c++) {
+    const n = cornerNormals.data[c]!;
+    const v = indices.data[c]!;
+    if (n === 0 || set[v]) continue;
+    set[v] = 1;
+    any = true;
+    out.set(normals.subarray((n - 1) * 3, n * 3), v * 3);
+  }
+  return any ? out : undefined;
+}
+
+/** Colours come as 0..1 (most writers) or 0..255. */
+function toColorBytes(colors: Float64Array): Uint8Array {
+  let max = 0;
+  for (const c of colors) max = Math.max(max, c);
+  const scale = max <= 1 ? 255 : 1;
+  return Uint8Array.from(colors, (c) => Math.min(255, Math.max(0, Math.round(c * scale))));
+}

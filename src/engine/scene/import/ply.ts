@@ -1,0 +1,398 @@
+import { BrepscopeError } from '../../errors';
+import type { IndexedMesh } from './indexedMesh';
+import type { PointCloud } from './PointCloud';
+import { TextScanner, Uint32Builder } from './textScanner';
+
+/** What a scan file holds: triangles, or points with no faces. */
+export type MeshOrCloud = { kind: 'mesh'; mesh: IndexedMesh; notes: string[] } | { kind: 'points'; cloud: PointCloud; notes: string[] };
+
+type ScalarType = 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float32' | 'float64';
+
+const TYPES: Record<string, ScalarType> = {
+  char: 'int8', int8: 'int8', uchar: 'uint8', uint8: 'uint8', short: 'int16', int16: 'int16', ushort: 'uint16', uint16: 'uint16',
+  int: 'int32', int32: 'int32', uint: 'uint32', uint32: 'uint32', float: 'float32', float32: 'float32', double: 'float64', float64: 'float64',
+};
+const SIZE: Record<ScalarType, number> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, float32: 4, float64: 8 };
+
+interface Property {
+  name: string;
+  type: ScalarType;
+  /** For a list property: the type of its item count. */
+  countType?: ScalarType | undefined;
+}
+
+interface Element {
+  name: string;
+  count: number;
+  properties: Property[];
+  line: number;
+}
+
+interface Header {
+  format: 'ascii' | 'binary_little_endian' | 'binary_big_endian';
+  elements: Element[];
+  bodyStart: number;
+}
+
+const MAX_HEADER_BYTES = 1 << 20;
+
+/**
+ * Parses a PLY file (ASCII, binary little or big endian; Stanford's format as scanners write it):
+ * `vertex` x y z with optional nx ny nz and red green blue, `face` vertex_indices lists fanned into
+ * triangles. A file with vertices and no faces is a point cloud. Every count in the header is checked
+ * against the bytes that follow before anything is allocated, so a truncated or lying file fails at
+ * once, naming the element, never as a partial body.
+ */
+export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
+  const header = readHeader(bytes, name);
+  const vertex = header.elements.find((e) => e.name === 'vertex');
+  if (!vertex || vertex.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the PLY file has no vertices`);
+  const face = header.elements.find((e) => e.name === 'face' && e.count > 0);
+  const layout = vertexLayout(vertex, name);
+  const faceList = face ? faceListIndex(face, name) : -1;
+  checkCountsFit(bytes, header, name);
+
+  const vertices = new VertexSink(vertex.count, layout, name);
+  const faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
+  const reader = header.format === 'ascii' ? new AsciiReader(bytes, header.bodyStart, name) : new BinaryReader(bytes, header.bodyStart, header.format === 'binary_little_endian', name);
+  for (const element of header.elements) {
+    for (let i = 0; i < element.count; i++) {
+      reader.beginElement(element, i);
+      for (let p = 0; p < element.properties.length; p++) {
+        const prop = element.properties[p]!;
+        if (prop.countType) {
+          const n = reader.listCount(prop);
+          if (element === face && p === faceList) faces!.face(reader, prop, n, i);
+          else reader.skipList(prop, n);
+        } else if (element === vertex) {
+          vertices.set(i, p, reader.scalar(prop), element);
+        } else {
+          reader.skipScalar(prop);
+        }
+      }
+      reader.endElement();
+    }
+  }
+  const notes: string[] = [];
+  if (faces && faces.skipped > 0) notes.push(`${faces.skipped} faces with fewer than 3 vertices were skipped`);
+  const normals = layout.normal ? vertices.normals : undefined;
+  const colors = layout.color ? vertices.colors : undefined;
+  if (!faces) {
+    return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
+  }
+  return { kind: 'mesh', mesh: { positions: vertices.positions, indices: faces.indices.toArray(), normals, colors }, notes };
+}
+
+function fail(name: string, where: string, what: string): BrepscopeError {
+  return new BrepscopeError('PARSE_FAILED', `${name}: ${where}: ${what}`);
+}
+
+function readHeader(bytes: Uint8Array, name: string): Header {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, MAX_HEADER_BYTES)));
+  const endMatch = /(^|\n)end_header[ \t]*\r?\n/.exec(head);
+  if (!head.startsWith('ply')) throw new BrepscopeError('PARSE_FAILED', `${name}: not a PLY file (it does not start with "ply")`);
+  if (!endMatch) throw new BrepscopeError('PARSE_FAILED', `${name}: the PLY header has no end_header line in its first ${MAX_HEADER_BYTES} bytes (truncated or not PLY)`);
+  const bodyStart = endMatch.index + endMatch[0].length;
+  const lines = head.slice(0, bodyStart).split(/\r?\n/);
+  let format: Header['format'] | undefined;
+  const elements: Element[] = [];
+  for (let n = 1; n < lines.length; n++) {
+    const words = lines[n]!.trim().split(/\s+/);
+    const where = `header line ${n + 1}`;
+    switch (words[0]) {
+      case 'format':
+        if (words[1] !== 'ascii' && words[1] !== 'binary_little_endian' && words[1] !== 'binary_big_endian') {
+          throw fail(name, where, `unknown PLY format '${words[1] ?? ''}'`);
+        }
+        format = words[1];
+        break;
+      case 'element': {
+        const count = Number(words[2]);
+        if (words.length !== 3 || !Number.isSafeInteger(count) || count < 0) throw fail(name, where, `bad element line '${lines[n]!.trim()}'`);
+        elements.push({ name: words[1]!, count, properties: [], line: n + 1 });
+        break;
+      }
+      case 'property': {
+        const element = elements.at(-1);
+        if (!element) throw fail(name, where, 'a property before any element');
+        if (words[1] === 'list') {
+          const countType = TYPES[words[2] ?? ''], type = TYPES[words[3] ?? ''];
+          if (!countType || !type || words.length !== 5) throw fail(name, where, `unknown property type in '${lines[n]!.trim()}'`);
+          element.properties.push({ name: words[4]!, type, countType });
+        } else {
+          const type = TYPES[words[1] ?? ''];
+          if (!type || words.length !== 3) throw fail(name, where, `unknown property type in '${lines[n]!.trim()}'`);
+          element.properties.push({ name: words[2]!, type });
+        }
+        break;
+      }
+      case 'comment':
+      case 'obj_info':
+      case 'end_header':
+      case '':
+        break;
+      default:
+        throw fail(name, where, `unexpected header line '${lines[n]!.trim()}'`);
+    }
+  }
+  if (!format) throw new BrepscopeError('PARSE_FAILED', `${name}: the PLY header has no format line`);
+  return { format, elements, bodyStart };
+}
+
+interface VertexLayout {
+  xyz: [number, number, number];
+  normal: [number, number, number] | undefined;
+  color: [number, number, number] | undefined;
+}
+
+function vertexLayout(vertex: Element, name: string): VertexLayout {
+  const at = (...names: string[]): number => vertex.properties.findIndex((p) => names.includes(p.name) && !p.countType);
+  const triple = (a: string[], b: string[], c: string[]): [number, number, number] | undefined => {
+    const t: [number, number, number] = [at(...a), at(...b), at(...c)];
+    return t.every((i) => i >= 0) ? t : undefined;
+  };
+  const xyz = triple(['x'], ['y'], ['z']);
+  if (!xyz) throw fail(name, `header line ${vertex.line}`, 'the vertex element has no x, y and z properties');
+  return {
+    xyz,
+    normal: triple(['nx'], ['ny'], ['nz']),
+    color: triple(['red', 'diffuse_red', 'r'], ['green', 'diffuse_green', 'g'], ['blue', 'diffuse_blue', 'b']),
+  };
+}
+
+function faceListIndex(face: Element, name: string): number {
+  const i = face.properties.findIndex((p) => p.countType && (p.name === 'vertex_indices' || p.name === 'vertex_index'));
+  if (i < 0) throw fail(name, `header line ${face.line}`, 'the face element has no vertex_indices list');
+  return i;
+}
+
+/** Refuses a header whose element counts need more bytes than the file has, before any allocation. */
+function checkCountsFit(bytes: Uint8Array, header: Header, name: string): void {
+  const available = bytes.length - header.bodyStart;
+  let need = 0;
+  for (const e of header.elements) {
+    // Smallest size of one element: binary, every scalar and every list count; ASCII, a digit and a separator each.
+    const min = header.format === 'ascii' ? 2 * e.properties.length : e.properties.reduce((s, p) => s + SIZE[p.countType ?? p.type], 0);
+    need += e.count * Math.max(min, 1);
+    if (need > available) {
+      throw fail(
+        name,
+        `header line ${e.line}`,
+        `the header declares ${e.count} '${e.name}' elements, more than the ${available} bytes after the header can hold (truncated file?)`,
+      );
+    }
+  }
+}
+
+class VertexSink {
+  readonly positions: Float64Array;
+  readonly normals: Float32Array | undefined;
+  readonly colors: Uint8Array | undefined;
+  /** Per property of the vertex element: 0 ignore, 1..3 position, 4..6 normal, 7..9 colour. */
+  private readonly role: Uint8Array;
+
+  constructor(
+    count: number,
+    layout: VertexLayout,
+    private readonly name: string,
+  ) {
+    this.positions = new Float64Array(count * 3);
+    this.normals = layout.normal ? new Float32Array(count * 3) : undefined;
+    this.colors = layout.color ? new Uint8Array(count * 3) : undefined;
+    const n = Math.max(...layout.xyz, ...(layout.normal ?? []), ...(layout.color ?? [])) + 1;
+    this.role = new Uint8Array(n);
+    layout.xyz.forEach((p, k) => (this.role[p] = 1 + k));
+    layout.normal?.forEach((p, k) => (this.role[p] = 4 + k));
+    layout.color?.forEach((p, k) => (this.role[p] = 7 + k));
+  }
+
+  set(i: number, property: number, value: number, element: Element): void {
+    const role = this.role[property] ?? 0;
+    if (role === 0) return;
+    if (role <= 3) {
+      if (!Number.isFinite(value)) throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${element.properties[property]!.name} is not a finite number (${value})`);
+      this.positions[i * 3 + role - 1] = value;
+    } else if (role <= 6) {
+      this.normals![i * 3 + role - 4] = value;
+    } else {
+      const type = element.properties[property]!.type;
+      // Float colours are 0..1; integer colours 0..255.
+      const v = type === 'float32' || type === 'float64' ? value * 255 : value;
+      this.colors![i * 3 + role - 7] = Math.min(255, Math.max(0, Math.round(v)));
+    }
+  }
+}
+
+class FaceSink {
+  readonly indices: Uint32Builder;
+  skipped = 0;
+  constructor(
+    count: number,
+    private readonly vertexCount: number,
+    private readonly name: string,
+  ) {
+    this.indices = new Uint32Builder(Math.max(3, Math.min(count * 3, 1 << 26)));
+  }
+
+  /** Reads one face's n indices and fans them into n - 2 triangles. */
+  face(reader: ElementReader, prop: Property, n: number, faceIndex: number): void {
+    if (n < 3) {
+      this.skipped++;
+      reader.skipList(prop, n);
+      return;
+    }
+    let first = 0, previous = 0;
+    for (let k = 0; k < n; k++) {
+      const v = reader.scalar(prop);
+      if (!Number.isInteger(v) || v < 0 || v >= this.vertexCount) {
+        throw new BrepscopeError('PARSE_FAILED', `${this.name}: face ${faceIndex}: vertex index ${v} is not one of the ${this.vertexCount} vertices`);
+      }
+      if (k === 0) first = v;
+      else if (k >= 2) {
+        this.indices.push(first);
+        this.indices.push(previous);
+        this.indices.push(v);
+      }
+      previous = v;
+    }
+  }
+}
+
+interface ElementReader {
+  beginElement(element: Element, index: number): void;
+  endElement(): void;
+  scalar(prop: Property): number;
+  skipScalar(prop: Property): void;
+  listCount(prop: Property): number;
+  skipList(prop: Property, n: number): void;
+}
+
+class BinaryReader implements ElementReader {
+  private readonly view: DataView;
+  private at: number;
+  private element: Element | undefined;
+  private index = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    start: number,
+    private readonly little: boolean,
+    private readonly name: string,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.at = start;
+  }
+
+  beginElement(element: Element, index: number): void {
+    this.element = element;
+    this.index = index;
+  }
+
+  endElement(): void {}
+
+  private need(n: number): void {
+    if (this.at + n > this.bytes.length) {
+      throw new BrepscopeError(
+        'PARSE_FAILED',
+        `${this.name}: ${this.element!.name} ${this.index} of ${this.element!.count}: the file ends at byte ${this.bytes.length}, inside this element (truncated file)`,
+      );
+    }
+  }
+
+  private read(type: ScalarType): number {
+    const v = this.view, at = this.at, le = this.little;
+    this.at += SIZE[type];
+    switch (type) {
+      case 'float32':
+        return v.getFloat32(at, le);
+      case 'float64':
+        return v.getFloat64(at, le);
+      case 'int32':
+        return v.getInt32(at, le);
+      case 'uint32':
+        return v.getUint32(at, le);
+      case 'uint8':
+        return v.getUint8(at);
+      case 'int8':
+        return v.getInt8(at);
+      case 'int16':
+        return v.getInt16(at, le);
+      case 'uint16':
+        return v.getUint16(at, le);
+    }
+  }
+
+  scalar(prop: Property): number {
+    this.need(SIZE[prop.type]);
+    return this.read(prop.type);
+  }
+
+  skipScalar(prop: Property): void {
+    this.need(SIZE[prop.type]);
+    this.at += SIZE[prop.type];
+  }
+
+  listCount(prop: Property): number {
+    this.need(SIZE[prop.countType!]);
+    const n = this.read(prop.countType!);
+    if (!Number.isInteger(n) || n < 0) throw new BrepscopeError('PARSE_FAILED', `${this.name}: ${this.element!.name} ${this.index}: list length ${n} is not a count`);
+    this.need(n * SIZE[prop.type]);
+    return n;
+  }
+
+  skipList(prop: Property, n: number): void {
+    this.at += n * SIZE[prop.type];
+  }
+}
+
+class AsciiReader implements ElementReader {
+  private readonly scanner: TextScanner;
+  private element: Element | undefined;
+  private index = 0;
+
+  constructor(
+    bytes: Uint8Array,
+    start: number,
+    private readonly name: string,
+  ) {
+    this.scanner = new TextScanner(bytes, start);
+    // Line numbers in messages count from the top of the file.
+    this.scanner.line = new TextDecoder('latin1').decode(bytes.subarray(0, start)).split('\n').length;
+  }
+
+  beginElement(element: Element, index: number): void {
+    this.element = element;
+    this.index = index;
+  }
+
+  endElement(): void {}
+
+  scalar(prop: Property): number {
+    const s = this.scanner;
+    if (!s.tokenAnywhere()) {
+      throw new BrepscopeError(
+        'PARSE_FAILED',
+        `${this.name}: line ${s.line}: ${this.element!.name} ${this.index} of ${this.element!.count}: the file ends before its '${prop.name}' (truncated file)`,
+      );
+    }
+    const v = s.tokenNumber();
+    if (Number.isNaN(v)) {
+      throw new BrepscopeError('PARSE_FAILED', `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: '${s.tokenText()}' is not a number (${prop.name})`);
+    }
+    return v;
+  }
+
+  skipScalar(prop: Property): void {
+    this.scalar(prop);
+  }
+
+  listCount(prop: Property): number {
+    const n = this.scalar({ name: `${prop.name} count`, type: prop.countType! });
+    if (!Number.isInteger(n) || n < 0) throw new BrepscopeError('PARSE_FAILED', `${this.name}: line ${this.scanner.line}: ${this.element!.name} ${this.index}: list length ${n} is not a count`);
+    return n;
+  }
+
+  skipList(prop: Property, n: number): void {
+    for (let k = 0; k < n; k++) this.scalar(prop);
+  }
+}

@@ -1,0 +1,176 @@
+const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44;
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * Reads whitespace-separated tokens and numbers straight from file bytes, line by line, without
+ * decoding the file into a string: ASCII PLY, OBJ and text point clouds run to hundreds of MB.
+ * Numbers are parsed exactly: the short decimal forms scanners write take Clinger's fast path
+ * (an integer mantissa below 2^53 scaled by an exact power of ten is one correctly rounded
+ * operation); anything longer falls back to `Number()` on the token.
+ */
+export class TextScanner {
+  pos: number;
+  /** 1-based line number of `pos`, for messages. */
+  line = 1;
+  tokenStart = 0;
+  tokenEnd = 0;
+  private readonly comma: boolean;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    start = 0,
+    options: { commaIsBlank?: boolean } = {},
+  ) {
+    this.pos = start;
+    this.comma = options.commaIsBlank ?? false;
+  }
+
+  atEnd(): boolean {
+    return this.pos >= this.bytes.length;
+  }
+
+  private isBlank(c: number): boolean {
+    return c === SPACE || c === TAB || c === CR || (this.comma && c === COMMA);
+  }
+
+  /** Skips blanks on the current line; true if a token follows on it. */
+  hasToken(): boolean {
+    const b = this.bytes;
+    let p = this.pos;
+    while (p < b.length && this.isBlank(b[p]!)) p++;
+    this.pos = p;
+    return p < b.length && b[p] !== NL;
+  }
+
+  /** Moves past the rest of the current line. */
+  nextLine(): void {
+    const i = this.bytes.indexOf(NL, this.pos);
+    this.pos = i < 0 ? this.bytes.length : i + 1;
+    this.line++;
+  }
+
+  /** Reads the next token on the current line; false at the end of the line. */
+  token(): boolean {
+    if (!this.hasToken()) return false;
+    const b = this.bytes;
+    let p = this.pos;
+    this.tokenStart = p;
+    while (p < b.length && b[p] !== NL && !this.isBlank(b[p]!)) p++;
+    this.tokenEnd = p;
+    this.pos = p;
+    return true;
+  }
+
+  tokenText(): string {
+    return latin1.decode(this.bytes.subarray(this.tokenStart, this.tokenEnd));
+  }
+
+  /** True if the current token is exactly `word` (ASCII, case-sensitive). */
+  tokenIs(word: string): boolean {
+    if (this.tokenEnd - this.tokenStart !== word.length) return false;
+    for (let i = 0; i < word.length; i++) if (this.bytes[this.tokenStart + i] !== word.charCodeAt(i)) return false;
+    return true;
+  }
+
+  /** Reads the next token wherever it is, crossing line ends (ASCII PLY does not tie elements to lines). */
+  tokenAnywhere(): boolean {
+    const b = this.bytes;
+    for (;;) {
+      if (this.token()) return true;
+      if (this.pos >= b.length) return false;
+      this.pos++; // the newline hasToken stopped at
+      this.line++;
+    }
+  }
+
+  /** The next token on the line as a number; NaN when there is none or it is not a decimal number. */
+  number(): number {
+    return this.token() ? this.tokenNumber() : NaN;
+  }
+
+  /** The current token as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`). */
+  tokenNumber(): number {
+    const b = this.bytes;
+    let p = this.tokenStart;
+    const end = this.tokenEnd;
+    let negative = false;
+    if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
+    let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
+    for (; p < end; p++) {
+      if (b[p] === 46 && !afterPoint) {
+        afterPoint = true;
+        continue;
+      }
+      const d = b[p]! - 48;
+      if (d < 0 || d > 9) break;
+      any = true;
+      if (digits < 15) {
+        mantissa = mantissa * 10 + d;
+        if (mantissa > 0) digits++;
+        if (afterPoint) scale--;
+      } else {
+        digits++;
+        if (!afterPoint) scale++;
+      }
+    }
+    if (!any) return NaN;
+    if (p < end && (b[p] === 101 || b[p] === 69)) {
+      p++;
+      let expNegative = false;
+      if (b[p] === 45 || b[p] === 43) expNegative = b[p++] === 45;
+      let exponent = 0, expDigits = 0;
+      for (; p < end; p++) {
+        const d = b[p]! - 48;
+        if (d < 0 || d > 9) break;
+        exponent = Math.min(exponent * 10 + d, 100000);
+        expDigits++;
+      }
+      if (expDigits === 0) return NaN;
+      scale += expNegative ? -exponent : exponent;
+    }
+    if (p !== end) return NaN;
+    if (digits > 15) return Number(this.tokenText());
+    let value: number;
+    if (scale === 0) value = mantissa;
+    else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
+    else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
+    else return Number(this.tokenText());
+    return negative ? -value : value;
+  }
+}
+
+/** A growable typed array: parsers of text formats do not know counts in advance. */
+class ArrayBuilder<T extends Float64Array | Uint32Array> {
+  data: T;
+  length = 0;
+  constructor(
+    private readonly make: (length: number) => T,
+    capacity: number,
+  ) {
+    this.data = make(capacity);
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  toArray(): T {
+    return this.data.length === this.length ? this.data : (this.data.slice(0, this.length) as T);
+  }
+}
+
+export class Float64Builder extends ArrayBuilder<Float64Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Float64Array(n), capacity);
+  }
+}
+
+export class Uint32Builder extends ArrayBuilder<Uint32Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Uint32Array(n), capacity);
+  }
+}

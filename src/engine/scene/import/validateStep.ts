@@ -1,0 +1,158 @@
+import { BrepscopeError } from '../../errors';
+import { findCycle } from './referenceGraph';
+import { Uint32Builder } from './textScanner';
+
+const HASH = 35, QUOTE = 39, DQUOTE = 34, SLASH = 47, STAR = 42, LPAREN = 40, RPAREN = 41, SEMI = 59, EQUALS = 61, NL = 10;
+
+/**
+ * Checks the structure of a STEP (ISO 10303-21) file without the kernel: the ISO-10303-21 header,
+ * HEADER and DATA sections each closed by ENDSEC, the END-ISO-10303-21 trailer (a cut file lacks it),
+ * every instance `#n = ...;` with balanced parentheses and closed strings and comments, no id
+ * defined twice, every `#n` reference defined, and no reference cycle (an entity that contains
+ * itself, directly or through others, sends the kernel's recursive transfer into a stack overflow
+ * or an abort). Entity types and attribute counts are the kernel's business.
+ */
+export function validateStep(bytes: Uint8Array, name: string): void {
+  const b = bytes;
+  let line = 1;
+  const fail = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: ${what} (not a readable STEP file: corrupt or truncated)`);
+  const ids = new Map<number, number>(); // instance id -> dense index
+  const lines: number[] = [];
+  const edgeStart = new Uint32Builder();
+  const edgeTargets = new Uint32Builder(); // referenced instance ids, resolved to indices after the scan
+  let p = 0;
+
+  const skipBlank = (): void => {
+    for (;;) {
+      while (p < b.length && (b[p] === 32 || b[p] === 9 || b[p] === 13 || b[p] === NL)) if (b[p++] === NL) line++;
+      if (b[p] === SLASH && b[p + 1] === STAR) {
+        const end = indexOfPair(b, STAR, SLASH, p + 2);
+        if (end < 0) throw fail('a comment is never closed');
+        for (let i = p; i < end; i++) if (b[i] === NL) line++;
+        p = end + 2;
+      } else return;
+    }
+  };
+  const keyword = (): string => {
+    skipBlank();
+    const start = p;
+    while (p < b.length && ((b[p]! >= 65 && b[p]! <= 90) || (b[p]! >= 97 && b[p]! <= 122) || (b[p]! >= 48 && b[p]! <= 57) || b[p] === 45 || b[p] === 95)) p++;
+    return String.fromCharCode(...b.subarray(start, Math.min(p, start + 40)));
+  };
+  const expectSemicolon = (after: string): void => {
+    skipBlank();
+    if (b[p] !== SEMI) throw fail(`';' expected after ${after}`);
+    p++;
+  };
+  /** Skips one instance body or header entry up to its ';' at depth 0, collecting `#n` references. */
+  const body = (collect: boolean): void => {
+    let depth = 0;
+    for (;;) {
+      if (p >= b.length) throw fail(`the file ends inside an entity (${depth} parentheses open)`);
+      const c = b[p]!;
+      if (c === NL) line++;
+      if (c === QUOTE || c === DQUOTE) {
+        // Strings: '' is an escaped quote. Binary values use double quotes.
+        for (p++; ; p++) {
+          if (p >= b.length) throw fail('a string is never closed');
+          if (b[p] === NL) line++;
+          else if (b[p]! < 32 && b[p] !== 9 && b[p] !== 13) throw fail(`control byte 0x${b[p]!.toString(16)} inside a string`);
+          if (b[p] === c) {
+            if (b[p + 1] === c) p++;
+            else break;
+          }
+        }
+      } else if (c === SLASH && b[p + 1] === STAR) {
+        const end = indexOfPair(b, STAR, SLASH, p + 2);
+        if (end < 0) throw fail('a comment is never closed');
+        for (let i = p; i < end; i++) if (b[i] === NL) line++;
+        p = end + 1;
+      } else if ((c < 32 && c !== 9 && c !== 13 && c !== NL) || c > 126) {
+        // Part 21 is printable ASCII outside strings; other bytes are damage (the kernel's lexer can abort on them).
+        throw fail(`byte 0x${c.toString(16)} is not allowed in a STEP file outside a string`);
+      } else if (c === LPAREN) depth++;
+      else if (c === RPAREN) {
+        if (--depth < 0) throw fail("a ')' without its '('");
+      } else if (c === SEMI && depth === 0) {
+        p++;
+        return;
+      } else if (c === HASH && collect) {
+        let v = 0, digits = 0;
+        for (p++; p < b.length && b[p]! >= 48 && b[p]! <= 57; p++, digits++) v = v * 10 + b[p]! - 48;
+        if (digits === 0 || digits > 15) throw fail("'#' not followed by an instance number");
+        edgeTargets.push(v);
+        continue;
+      } else if (c === EQUALS && depth === 0 && collect) {
+        throw fail("'=' inside an instance: a ';' is missing before it");
+      }
+      p++;
+    }
+  };
+
+  if (keyword() !== 'ISO-10303-21') throw new BrepscopeError('PARSE_FAILED', `${name}: not a STEP file (no ISO-10303-21 header)`);
+  expectSemicolon('ISO-10303-21');
+  if (keyword() !== 'HEADER') throw fail("'HEADER;' expected");
+  expectSemicolon('HEADER');
+  for (;;) {
+    const k = keyword();
+    if (k === 'ENDSEC') break;
+    if (!k) throw fail(p >= b.length ? 'the file ends inside the HEADER section' : `unexpected '${String.fromCharCode(b[p]!)}' in the HEADER section`);
+    body(false);
+  }
+  expectSemicolon('ENDSEC');
+  let dataSections = 0;
+  for (;;) {
+    const k = keyword();
+    if (k === 'END-ISO-10303-21') break;
+    if (k !== 'DATA') throw fail(p >= b.length ? 'the file ends without END-ISO-10303-21 (truncated)' : `'DATA' or 'END-ISO-10303-21' expected, found '${k || String.fromCharCode(b[p]!)}'`);
+    dataSections++;
+    skipBlank();
+    if (b[p] === LPAREN) body(false);
+    else expectSemicolon('DATA');
+    for (;;) {
+      skipBlank();
+      if (b[p] !== HASH) {
+        if (keyword() !== 'ENDSEC') throw fail(p >= b.length ? 'the file ends inside the DATA section (truncated)' : "an instance '#n = ...;' or ENDSEC expected");
+        expectSemicolon('ENDSEC');
+        break;
+      }
+      let id = 0, digits = 0;
+      for (p++; p < b.length && b[p]! >= 48 && b[p]! <= 57; p++, digits++) id = id * 10 + b[p]! - 48;
+      if (digits === 0 || digits > 15) throw fail("'#' not followed by an instance number");
+      skipBlank();
+      if (b[p] !== EQUALS) throw fail(`'=' expected after #${id}`);
+      p++;
+      if (ids.has(id)) throw fail(`#${id} is defined twice`);
+      ids.set(id, lines.length);
+      lines.push(line);
+      edgeStart.push(edgeTargets.length);
+      body(true);
+    }
+  }
+  if (dataSections === 0) throw fail('no DATA section');
+  edgeStart.push(edgeTargets.length);
+
+  const starts = edgeStart.toArray();
+  const targets = new Uint32Array(edgeTargets.length);
+  const idOf = [...ids.keys()];
+  for (let n = 0; n < idOf.length; n++) {
+    for (let e = starts[n]!; e < starts[n + 1]!; e++) {
+      const t = ids.get(edgeTargets.data[e]!);
+      if (t === undefined) {
+        line = lines[n]!;
+        throw fail(`#${idOf[n]} refers to #${edgeTargets.data[e]}, which is not defined`);
+      }
+      targets[e] = t;
+    }
+  }
+  const cycle = findCycle(starts, targets);
+  if (cycle) {
+    line = lines[cycle[0]!]!;
+    throw fail(`a reference cycle: ${cycle.map((n) => `#${idOf[n]}`).join(' -> ')} -> #${idOf[cycle[0]!]} (an entity containing itself)`);
+  }
+}
+
+function indexOfPair(b: Uint8Array, first: number, second: number, from: number): number {
+  for (let i = b.indexOf(first, from); i >= 0; i = b.indexOf(first, i + 1)) if (b[i + 1] === second) return i;
+  return -1;
+}
