@@ -1,5 +1,5 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
-import { withKernel, type OC } from '../engine/kernel';
+import type { Poly_Triangulation, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC, type Own } from '../engine/kernel';
 import { seededRandom } from '../engine/mesh/generators';
 import { tessellateShape } from '../engine/mesh/tessellate';
 import type { TriMesh } from '../engine/mesh/TriMesh';
@@ -59,15 +59,20 @@ export function scanOfPart(oc: OC, shape: TopoDS_Shape, options: { deflection: n
         const d = len !== 0 ? (options.offset + options.sigma * gauss) / len : 0;
         positions.push(P.X() + d * n.X(), P.Y() + d * n.Y(), P.Z() + d * n.Z());
       }
-      for (let i = 1; i <= tri.NbTriangles(); i++) {
-        const t = own(tri.Triangle(i));
-        const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
-        if (reversed) indices.push(base + a, base + c, base + b);
-        else indices.push(base + a, base + b, base + c);
-      }
+      pushTriangles(own, tri, reversed, base, indices);
     }
     return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
   });
+}
+
+/** A face triangulation's triangles, offset by base and wound outward (reversed faces flipped). */
+function pushTriangles(own: Own, tri: Poly_Triangulation, reversed: boolean, base: number, indices: number[]): void {
+  for (let i = 1; i <= tri.NbTriangles(); i++) {
+    const t = own(tri.Triangle(i));
+    const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
+    if (reversed) indices.push(base + a, base + c, base + b);
+    else indices.push(base + a, base + b, base + c);
+  }
 }
 
 /** The triangles BRepMesh left on a shape's faces (world coordinates, reversed faces flipped). */
@@ -90,13 +95,7 @@ function readTriangulation(oc: OC, shape: TopoDS_Shape): { positions: Float64Arr
         p.Transform(trsf);
         positions.push(p.X(), p.Y(), p.Z());
       }
-      const reversed = face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED;
-      for (let i = 1; i <= tri.NbTriangles(); i++) {
-        const t = own(tri.Triangle(i));
-        const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
-        if (reversed) indices.push(base + a, base + c, base + b);
-        else indices.push(base + a, base + b, base + c);
-      }
+      pushTriangles(own, tri, face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED, base, indices);
     }
     return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
   });

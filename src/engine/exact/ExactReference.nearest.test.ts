@@ -9,20 +9,17 @@ import { buildBvh } from '../mesh/TriangleBvh';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import { readBrepShape } from '../scene/import/brep';
 import { PointToShapeQuery } from '../scene/pointToShape';
+import { seededRandom } from '../mesh/generators';
 import { nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 import { makeFreeformFaces } from '../../test/kernelShapes';
 import { readExchangeShape } from '../scene/import/stepIges';
-import { ExactReference } from './ExactReference';
+import { ExactReference, FootKind, type ExactHit } from './ExactReference';
 
 let oc: OC;
 const shapes: Record<string, TopoDS_Shape> = {};
 const kernels: KernelFaceSurfaces[] = [];
 
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 /** An exact reference at a deflection of `ratio` times the shape's diagonal (the tools' default is 0.005). */
 function prepare(shape: TopoDS_Shape, ratio: number): ExactReference {
@@ -51,30 +48,52 @@ afterAll(() => {
   for (const s of Object.values(shapes)) s.delete();
 });
 
-function maxEdgeTolerance(shape: TopoDS_Shape): number {
+function entityTolerances(shape: TopoDS_Shape): { edge: number[]; vertex: number[] } {
   return withKernel(oc, (own) => {
-    const edges = own(new oc.TopTools_IndexedMapOfShape_1());
-    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_EDGE as never, edges);
-    let m = 0;
-    for (let i = 1; i <= edges.Extent(); i++) m = Math.max(m, oc.BRep_Tool.Tolerance_2(own(oc.TopoDS.Edge_1(own(edges.FindKey(i))))));
-    return m;
+    const read = (kind: 'EDGE' | 'VERTEX') => {
+      const map = own(new oc.TopTools_IndexedMapOfShape_1());
+      oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum[`TopAbs_${kind}`] as never, map);
+      const out: number[] = [];
+      for (let i = 1; i <= map.Extent(); i++) {
+        const s = own(map.FindKey(i));
+        out.push(kind === 'EDGE' ? oc.BRep_Tool.Tolerance_2(own(oc.TopoDS.Edge_1(s))) : oc.BRep_Tool.Tolerance_3(own(oc.TopoDS.Vertex_1(s))));
+      }
+      return out;
+    };
+    return { edge: read('EDGE'), vertex: read('VERTEX') };
+  });
+}
+
+/**
+ * Whether a face foot is on its face by the kernel's own account: the surface point at the foot's
+ * (u, v) is the foot, and BRepTopAdaptor_FClass2d puts that (u, v) inside the face.
+ */
+function onFace(shape: TopoDS_Shape, hit: ExactHit, diagonal: number): boolean {
+  if (hit.kind !== FootKind.face) return false;
+  return withKernel(oc, (own) => {
+    const faces = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE as never, faces);
+    const face = own(oc.TopoDS.Face_1(own(faces.FindKey(hit.face + 1))));
+    const p = own(own(new oc.BRepAdaptor_Surface_2(face, true)).Value(hit.u, hit.v));
+    if (!(Math.hypot(p.X() - hit.x, p.Y() - hit.y, p.Z() - hit.z) < 1e-9 * diagonal)) return false;
+    return own(new oc.BRepTopAdaptor_FClass2d(face, 1e-9)).Perform(own(new oc.gp_Pnt2d_3(hit.u, hit.v)), false) === oc.TopAbs_State.TopAbs_IN;
   });
 }
 
 describe('ExactReference.nearest', () => {
   it('agrees with PointToShapeQuery (verified against BRepExtrema) on points near and around five real parts and located freeform faces, at the default deflection', () => {
-    const rand = lcg(5);
+    const rand = seededRandom(5);
     for (const [name, shape] of Object.entries(shapes)) {
       const ref = prepare(shape, 0.005);
       const query = new PointToShapeQuery(oc, shape);
-      // hammer.iges has edges with tolerances up to 0.37, and the offset face's edges are
-      // approximations of its boundary isolines: the kernel's face extremum may lie outside a face's
-      // boundary within the edge's tolerance and so come out nearer than the boundary. The exact
-      // distance may then exceed the kernel's by up to that tolerance, but never fall below it.
-      const slack = name === 'hammer' || name === 'freeform' ? maxEdgeTolerance(shape) : 0;
-      if (name === 'freeform') expect(slack).toBeLessThan(1e-5);
+      // Where our nearest point is on an edge or a vertex, the kernel's face extremum may lie outside
+      // the face's boundary within that edge's (vertex's) tolerance and so come out nearer than the
+      // boundary (hammer.iges has edge tolerances up to 0.37; the offset face's edges approximate its
+      // boundary isolines). Ours may then exceed the kernel's by up to that tolerance, no more.
+      const tolerances = entityTolerances(shape);
       let worst = 0;
       let count = 0;
+      let beyondKernel = 0;
       try {
         const m = ref.mesh;
         const T = m.indices.length / 3;
@@ -101,8 +120,15 @@ describe('ExactReference.nearest', () => {
           const hit = ref.nearest(...p);
           const truth = query.query(p)!;
           const excess = hit.distance - truth.distance;
+          const slack = hit.kind === FootKind.edge ? tolerances.edge[hit.entity]! : hit.kind === FootKind.vertex ? tolerances.vertex[hit.entity]! : 0;
           expect(excess).toBeLessThanOrEqual(slack + 1e-9 * ref.diagonal);
-          const err = excess > 0 ? Math.max(0, excess - slack) : -excess;
+          let err = excess > 0 ? Math.max(0, excess - slack) : -excess;
+          if (err > 1e-9 * ref.diagonal && excess < 0 && onFace(shape, hit, ref.diagonal)) {
+            // Nearer than the kernel, on the face: BRepExtrema_ExtPF looks for a periodic face's
+            // extremum in one period only, and the bottle's thread faces wind twice round.
+            beyondKernel++;
+            err = 0;
+          }
           worst = Math.max(worst, err / ref.diagonal);
           // The reported point is on the reported face at the reported distance.
           expect(Math.abs(Math.hypot(hit.x - p[0], hit.y - p[1], hit.z - p[2]) - hit.distance)).toBeLessThan(1e-9 * ref.diagonal);
@@ -112,6 +138,7 @@ describe('ExactReference.nearest', () => {
         query.delete();
       }
       expect(count).toBe(400);
+      expect(beyondKernel).toBeLessThanOrEqual(name === 'bottle' ? 3 : 0);
       expect(worst, name).toBeLessThan(1e-9);
     }
   });

@@ -1,6 +1,7 @@
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { closestPointOnTriangle } from '../mesh/closestPointOnTriangle';
 import { pseudoNormalAt, type PseudoNormals } from '../mesh/pseudoNormals';
+import type { AmbiguityReason, SignMode } from '../mesh/signedDeviation';
 import { LINK_OFFSET, NODE_STRIDE, nodeDistanceSq, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation } from '../mesh/TriMesh';
 import { evaluateCurve, projectOnCurve, type Curve } from './curves';
@@ -25,6 +26,9 @@ export interface ExactHit {
   kind: FootKind;
   /** edge[N] for an edge foot, vertex[N] for a vertex foot, else -1. */
   entity: number;
+  /** The foot's (u, v) on the face's surface for a face foot (the representative inside the trims on a periodic face); the edge parameter in u otherwise, v NaN. */
+  u: number;
+  v: number;
   /** Unit outward normal of `face` at the point (the face's orientation applied). */
   nx: number;
   ny: number;
@@ -32,11 +36,9 @@ export interface ExactHit {
 }
 
 export function createExactHit(): ExactHit {
-  return { distance: Infinity, x: NaN, y: NaN, z: NaN, face: -1, kind: FootKind.none, entity: -1, nx: 0, ny: 0, nz: 0 };
+  return { distance: Infinity, x: NaN, y: NaN, z: NaN, face: -1, kind: FootKind.none, entity: -1, u: NaN, v: NaN, nx: 0, ny: 0, nz: 0 };
 }
 
-export type SignMode = 'robust' | 'nearest';
-export type AmbiguityReason = 'noCompatibleSurface' | 'tieBand' | 'zeroNormal' | 'emptyReference';
 
 export interface ExactDeviation {
   /** Unsigned distance to the nearest exact surface. */
@@ -260,6 +262,7 @@ export class ExactReference {
       target.distance = Infinity;
       target.x = target.y = target.z = NaN;
       target.face = target.entity = -1;
+      target.u = target.v = NaN;
       target.kind = FootKind.none;
       target.nx = target.ny = target.nz = 0;
       return target;
@@ -272,6 +275,8 @@ export class ExactReference {
     target.face = f;
     target.kind = this.faceKind[f]! as FootKind;
     target.entity = this.faceEntity[f]!;
+    target.u = this.faceParam[2 * f]!;
+    target.v = this.faceKind[f] === FootKind.face ? this.faceParam[2 * f + 1]! : NaN;
     target.nx = this.faceNormal[3 * f]!;
     target.ny = this.faceNormal[3 * f + 1]!;
     target.nz = this.faceNormal[3 * f + 2]!;

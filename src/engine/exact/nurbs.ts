@@ -380,20 +380,20 @@ function rationalDerivatives(out: Float64Array): Float64Array {
 
 /**
  * The same by the basis functions (A3.6), for checking the power form: out = S, Su, Sv, Suu, Suv,
- * Svv (with order 1 only the first 9 are written).
+ * Svv.
  */
-export function evaluateNurbsSurfaceByBasis(s: NurbsSurface, u0: number, v0: number, out: Float64Array, order: 1 | 2 = 2): Float64Array {
+export function evaluateNurbsSurfaceByBasis(s: NurbsSurface, u0: number, v0: number, out: Float64Array): Float64Array {
   const p = s.uDegree, q = s.vDegree;
   const u = wrapOrClamp(u0, s.uKnots[p]!, s.uKnots[s.nu]!, s.uPeriod);
   const v = wrapOrClamp(v0, s.vKnots[q]!, s.vKnots[s.nv]!, s.vPeriod);
   const su = findSpan(s.uKnots, p, s.nu, u);
   const sv = findSpan(s.vKnots, q, s.nv, v);
-  basisDerivatives(s.uKnots, su, u, p, order, uDers);
-  basisDerivatives(s.vKnots, sv, v, q, order, vDers);
+  basisDerivatives(s.uKnots, su, u, p, 2, uDers);
+  basisDerivatives(s.vKnots, sv, v, q, 2, vDers);
   const P = p + 1, Q = q + 1;
   const nv = s.nv, poles = s.poles, w = s.weights;
   // Contract over u first (A3.6): T_k[j] = sum_r N_u^(k)[r] * Pw[su - p + r][sv - q + j], homogeneous.
-  for (let k = 0; k <= order; k++) {
+  for (let k = 0; k <= 2; k++) {
     for (let j = 0; j <= q; j++) {
       let x = 0, y = 0, z = 0, ww = 0;
       const col = sv - q + j;
@@ -412,7 +412,7 @@ export function evaluateNurbsSurfaceByBasis(s: NurbsSurface, u0: number, v0: num
       temp[o + 3] = ww;
     }
   }
-  const slots = order === 2 ? 6 : 3;
+  const slots = 6;
   for (let sl = 0; sl < slots; sl++) {
     const k = SLOT_K[sl]!, l = SLOT_L[sl]!;
     let x = 0, y = 0, z = 0, ww = 0;
@@ -437,21 +437,5 @@ export function evaluateNurbsSurfaceByBasis(s: NurbsSurface, u0: number, v0: num
     }
     return out;
   }
-  // Rational surface (A4.4) for k + l <= order.
-  const w00 = skl[3]!, w10 = skl[7]!, w01 = skl[11]!;
-  for (let d = 0; d < 3; d++) {
-    const S = skl[d]! / w00;
-    const Su = (skl[4 + d]! - w10 * S) / w00;
-    const Sv = (skl[8 + d]! - w01 * S) / w00;
-    out[d] = S;
-    out[3 + d] = Su;
-    out[6 + d] = Sv;
-    if (order === 2) {
-      const w20 = skl[15]!, w11 = skl[19]!, w02 = skl[23]!;
-      out[9 + d] = (skl[12 + d]! - 2 * w10 * Su - w20 * S) / w00;
-      out[12 + d] = (skl[16 + d]! - w10 * Sv - w01 * Su - w11 * S) / w00;
-      out[15 + d] = (skl[20 + d]! - 2 * w01 * Sv - w02 * S) / w00;
-    }
-  }
-  return out;
+  return rationalDerivatives(out);
 }

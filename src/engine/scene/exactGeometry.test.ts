@@ -5,6 +5,7 @@ import { evaluateCurve } from '../exact/curves';
 import { evaluateSurface } from '../exact/surfaces';
 import { insideTrim, nearestOnTrim } from '../exact/trim';
 import { withKernel, type OC } from '../kernel';
+import { seededRandom } from '../mesh/generators';
 import { nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 import { readBrepShape } from './import/brep';
@@ -16,11 +17,6 @@ import { makeFreeformFaces } from '../../test/kernelShapes';
 let oc: OC;
 const shapes: Record<string, TopoDS_Shape> = {};
 
-/** Deterministic pseudo-random numbers (a fixed LCG) so failures reproduce. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -35,7 +31,7 @@ afterAll(() => {
 
 describe('extractExactGeometry', () => {
   it('evaluates every face surface, edge curve and pcurve of five real parts and three located freeform faces as the kernel does (value and first two derivatives)', () => {
-    const rand = lcg(11);
+    const rand = seededRandom(11);
     let pcurveWorst = 0, checks = 0;
     const surfaceWorst = [0, 0];
     const curveWorst = [0, 0, 0];
@@ -133,7 +129,7 @@ describe('extractExactGeometry', () => {
   });
 
   it('trims: inside and outside a face as BRepTopAdaptor_FClass2d says, at random (u, v) over each face\u2019s parameter box', () => {
-    const rand = lcg(23);
+    const rand = seededRandom(23);
     let checked = 0, agreed = 0;
     for (const shape of Object.values(shapes)) {
       const { geometry, kernelSurfaces } = extractExactGeometry(oc, shape);

@@ -140,7 +140,7 @@ function readFace(oc: OC, own: Own, face: TopoDS_Face, index: number, edgeMap: R
     const e = edgeMap.FindIndex(edge) - 1;
     const pc = own(new oc.BRepAdaptor_Curve2d_2(edge, face));
     const t0 = pc.FirstParameter(), t1 = pc.LastParameter();
-    const curve = readCurve2d(oc, own, pc, t0, t1, tolerance);
+    const curve = readCurve(oc, own, pc, 2, t0, t1, tolerance);
     const first = segments.length / 4;
     samplePcurve(curve, t0, t1, surface, tolerance, segments, kernel);
     pieces.push(first, segments.length / 4);
@@ -255,7 +255,7 @@ function readJsSurface(oc: OC, own: Own, adaptor: BRepAdaptor_Surface): { surfac
     case T.GeomAbs_SurfaceOfExtrusion: {
       // Swept surfaces with a basis curve the JS evaluator knows exactly (never a sampled polyline).
       const basis = own(adaptor.BasisCurve()).get();
-      const curve = readCurve3d(oc, own, basis, basis.FirstParameter(), basis.LastParameter(), 0);
+      const curve = readCurve(oc, own, basis, 3, basis.FirstParameter(), basis.LastParameter(), 0);
       if (curve.kind === 'polyline') return null;
       const cPeriod = basis.IsPeriodic() ? basis.Period() : 0;
       if (type === T.GeomAbs_SurfaceOfRevolution) {
@@ -303,31 +303,13 @@ function readBSplineSurface(oc: OC, own: Own, source: Geom_BSplineSurface): Nurb
     }
     bs = copy;
   }
-  const nu = bs.NbUPoles(), nv = bs.NbVPoles();
-  const poles = new Float64Array(3 * nu * nv);
-  const rational = bs.IsURational() || bs.IsVRational();
-  const weights = rational ? new Float64Array(nu * nv) : null;
-  for (let i = 1; i <= nu; i++) {
-    for (let j = 1; j <= nv; j++) {
-      const p = bs.Pole(i, j);
-      const o = (i - 1) * nv + (j - 1);
-      poles[3 * o] = p.X();
-      poles[3 * o + 1] = p.Y();
-      poles[3 * o + 2] = p.Z();
-      p.delete();
-      if (weights) weights[o] = bs.Weight(i, j);
-    }
-  }
   return {
     kind: 'nurbs',
     uDegree: bs.UDegree(),
     vDegree: bs.VDegree(),
     uKnots: flatKnots(own(bs.UKnotSequence_2())),
     vKnots: flatKnots(own(bs.VKnotSequence_2())),
-    nu,
-    nv,
-    poles,
-    weights,
+    ...surfacePoles(bs),
     uPeriod,
     vPeriod,
   };
@@ -335,19 +317,26 @@ function readBSplineSurface(oc: OC, own: Own, source: Geom_BSplineSurface): Nurb
 
 function readBezierSurface(bz: Geom_BezierSurface): NurbsSurface {
   const nu = bz.NbUPoles(), nv = bz.NbVPoles();
+  return { kind: 'nurbs', uDegree: nu - 1, vDegree: nv - 1, uKnots: bezierKnots(nu - 1), vKnots: bezierKnots(nv - 1), ...surfacePoles(bz), uPeriod: 0, vPeriod: 0 };
+}
+
+/** Poles u-major (x y z each) and weights (null when polynomial) of a spline or Bezier surface. */
+function surfacePoles(s: Geom_BSplineSurface | Geom_BezierSurface): { nu: number; nv: number; poles: Float64Array; weights: Float64Array | null } {
+  const nu = s.NbUPoles(), nv = s.NbVPoles();
   const poles = new Float64Array(3 * nu * nv);
-  const rational = bz.IsURational() || bz.IsVRational();
-  const weights = rational ? new Float64Array(nu * nv) : null;
+  const weights = s.IsURational() || s.IsVRational() ? new Float64Array(nu * nv) : null;
   for (let i = 1; i <= nu; i++) {
     for (let j = 1; j <= nv; j++) {
-      const p = bz.Pole(i, j);
+      const p = s.Pole(i, j);
       const o = (i - 1) * nv + (j - 1);
-      poles.set([p.X(), p.Y(), p.Z()], 3 * o);
+      poles[3 * o] = p.X();
+      poles[3 * o + 1] = p.Y();
+      poles[3 * o + 2] = p.Z();
       p.delete();
-      if (weights) weights[o] = bz.Weight(i, j);
+      if (weights) weights[o] = s.Weight(i, j);
     }
   }
-  return { kind: 'nurbs', uDegree: nu - 1, vDegree: nv - 1, uKnots: bezierKnots(nu - 1), vKnots: bezierKnots(nv - 1), nu, nv, poles, weights, uPeriod: 0, vPeriod: 0 };
+  return { nu, nv, poles, weights };
 }
 
 function bezierKnots(degree: number): Float64Array {
@@ -364,89 +353,77 @@ function flatKnots(seq: { Lower(): number; Upper(): number; Value(i: number): nu
 
 // --- curves ---
 
-/**
- * A 3D edge curve (adaptor), or a polyline sampled by the kernel when it has no JS form. A
- * periodic spline is read as its non-periodic copy (same parameters over a period).
- */
-function readCurve3d(oc: OC, own: Own, c: Adaptor3d_Curve, t0: number, t1: number, tolerance: number): Curve {
-  const T = oc.GeomAbs_CurveType;
-  try {
-    switch (c.GetType()) {
-      case T.GeomAbs_Line: {
-        const l = own(c.Line());
-        const o = own(l.Location()), d = own(l.Direction());
-        return { kind: 'line', dim: 3, axes: Float64Array.of(o.X(), o.Y(), o.Z(), d.X(), d.Y(), d.Z()) };
-      }
-      case T.GeomAbs_Circle: {
-        const k = own(c.Circle());
-        return { kind: 'circle', dim: 3, axes: axes3(own, own(k.Position())), radius: k.Radius() };
-      }
-      case T.GeomAbs_Ellipse: {
-        const k = own(c.Ellipse());
-        return { kind: 'ellipse', dim: 3, axes: axes3(own, own(k.Position())), major: k.MajorRadius(), minor: k.MinorRadius() };
-      }
-      case T.GeomAbs_Hyperbola: {
-        const k = own(c.Hyperbola());
-        return { kind: 'hyperbola', dim: 3, axes: axes3(own, own(k.Position())), major: k.MajorRadius(), minor: k.MinorRadius() };
-      }
-      case T.GeomAbs_Parabola: {
-        const k = own(c.Parabola());
-        return { kind: 'parabola', dim: 3, axes: axes3(own, own(k.Position())), focal: k.Focal() };
-      }
-      case T.GeomAbs_BSplineCurve:
-        return readBSplineCurve(oc, own, own(c.BSpline()).get(), 3);
-      case T.GeomAbs_BezierCurve:
-        return readBezierCurve(own(c.Bezier()).get(), 3);
-    }
-  } catch {
-    // An adaptor that cannot hand out its curve (an edge known only by pcurves): sample it instead.
-  }
-  return sampledCurve(t0, t1, 3, tolerance, (t, out) => {
-    const p = c.Value(t);
-    out[0] = p.X();
-    out[1] = p.Y();
-    out[2] = p.Z();
-    p.delete();
-  });
+/** What readCurve needs of a 2D or 3D curve adaptor (BRepAdaptor_Curve2d, Adaptor3d_Curve). */
+interface PointLike extends Deletable {
+  X(): number;
+  Y(): number;
+  Z?(): number;
+}
+interface ConicLike extends Deletable {
+  Position(): Deletable;
+  Axis(): Deletable;
+  Radius(): number;
+  MajorRadius(): number;
+  MinorRadius(): number;
+  Focal(): number;
+}
+interface CurveAdaptor {
+  GetType(): unknown;
+  Line(): Deletable & { Location(): PointLike; Direction(): PointLike };
+  Circle(): ConicLike;
+  Ellipse(): ConicLike;
+  Hyperbola(): ConicLike;
+  Parabola(): ConicLike;
+  BSpline(): Deletable & { get(): unknown };
+  Bezier(): Deletable & { get(): unknown };
+  Value(t: number): PointLike;
 }
 
-function readCurve2d(oc: OC, own: Own, c: BRepAdaptor_Curve2d, t0: number, t1: number, tolerance: number): Curve {
+/**
+ * An edge's 3D curve or a pcurve (dim 2) from its adaptor, in JS form with the kernel's
+ * parameterization, or a polyline sampled by the kernel when it has none (an edge known only by
+ * pcurves, an offset curve). A periodic spline is read as its non-periodic copy (same parameters
+ * over a period).
+ */
+function readCurve(oc: OC, own: Own, adaptor: Adaptor3d_Curve | BRepAdaptor_Curve2d, dim: 2 | 3, t0: number, t1: number, tolerance: number): Curve {
   const T = oc.GeomAbs_CurveType;
+  const c = adaptor as unknown as CurveAdaptor;
+  const coords = (p: PointLike) => (dim === 3 ? [p.X(), p.Y(), p.Z!()] : [p.X(), p.Y()]);
+  // 3D conics are placed by a gp_Ax2 (Position), 2D ones by a gp_Ax22d (Axis).
+  const axes = (k: ConicLike) => (dim === 3 ? axes3(own, own(k.Position()) as gp_Ax2) : axes2(own, own(k.Axis()) as gp_Ax22d));
   try {
     switch (c.GetType()) {
       case T.GeomAbs_Line: {
         const l = own(c.Line());
-        const o = own(l.Location()), d = own(l.Direction());
-        return { kind: 'line', dim: 2, axes: Float64Array.of(o.X(), o.Y(), d.X(), d.Y()) };
+        return { kind: 'line', dim, axes: Float64Array.from([...coords(own(l.Location())), ...coords(own(l.Direction()))]) };
       }
       case T.GeomAbs_Circle: {
         const k = own(c.Circle());
-        return { kind: 'circle', dim: 2, axes: axes2(own, own(k.Position())), radius: k.Radius() };
+        return { kind: 'circle', dim, axes: axes(k), radius: k.Radius() };
       }
       case T.GeomAbs_Ellipse: {
         const k = own(c.Ellipse());
-        return { kind: 'ellipse', dim: 2, axes: axes2(own, own(k.Axis())), major: k.MajorRadius(), minor: k.MinorRadius() };
+        return { kind: 'ellipse', dim, axes: axes(k), major: k.MajorRadius(), minor: k.MinorRadius() };
       }
       case T.GeomAbs_Hyperbola: {
         const k = own(c.Hyperbola());
-        return { kind: 'hyperbola', dim: 2, axes: axes2(own, own(k.Axis())), major: k.MajorRadius(), minor: k.MinorRadius() };
+        return { kind: 'hyperbola', dim, axes: axes(k), major: k.MajorRadius(), minor: k.MinorRadius() };
       }
       case T.GeomAbs_Parabola: {
         const k = own(c.Parabola());
-        return { kind: 'parabola', dim: 2, axes: axes2(own, own(k.Axis())), focal: k.Focal() };
+        return { kind: 'parabola', dim, axes: axes(k), focal: k.Focal() };
       }
       case T.GeomAbs_BSplineCurve:
-        return readBSplineCurve(oc, own, own(c.BSpline()).get(), 2);
+        return readBSplineCurve(oc, own, own(c.BSpline()).get() as SplineCurve, dim);
       case T.GeomAbs_BezierCurve:
-        return readBezierCurve(own(c.Bezier()).get(), 2);
+        return readBezierCurve(own(c.Bezier()).get() as SplineCurveLike, dim);
     }
   } catch {
-    // Fall through to sampling.
+    // An adaptor that cannot hand out its curve: sample it instead.
   }
-  return sampledCurve(t0, t1, 2, tolerance, (t, out) => {
+  return sampledCurve(t0, t1, dim, tolerance, (t, out) => {
     const p = c.Value(t);
-    out[0] = p.X();
-    out[1] = p.Y();
+    out.set(coords(p));
     p.delete();
   });
 }
@@ -461,52 +438,46 @@ function axes2(own: Own, ax: gp_Ax22d): Float64Array {
 }
 
 interface SplineCurveLike {
-  IsPeriodic(): boolean;
   IsRational(): boolean;
   Degree(): number;
   NbPoles(): number;
-  Pole(i: number): { X(): number; Y(): number; Z?(): number } & Deletable;
+  Pole(i: number): PointLike;
   Weight(i: number): number;
 }
+type SplineCurve = SplineCurveLike & { IsPeriodic(): boolean; Copy(): Deletable & { get(): unknown }; Period(): number; KnotSequence_2(): Knots };
+type Knots = Deletable & { Lower(): number; Upper(): number; Value(i: number): number };
 
-function readBSplineCurve(oc: OC, own: Own, source: SplineCurveLike & { Copy(): { get(): unknown }; Period(): number; KnotSequence_2(): { Lower(): number; Upper(): number; Value(i: number): number } & Deletable }, dim: 2 | 3): NurbsCurve {
+function readBSplineCurve(oc: OC, own: Own, source: SplineCurve, dim: 2 | 3): NurbsCurve {
   let bs = source;
   let period = 0;
   if (bs.IsPeriodic()) {
-    const copied = own(bs.Copy() as { get(): unknown } & Deletable).get();
+    const copied = own(bs.Copy()).get();
     const handle = dim === 3 ? own(new oc.Handle_Geom_BSplineCurve_2(copied as never)) : own(new oc.Handle_Geom2d_BSplineCurve_2(copied as never));
-    const copy = handle.get() as unknown as typeof source & { SetNotPeriodic(): void };
+    const copy = handle.get() as unknown as SplineCurve & { SetNotPeriodic(): void };
     period = copy.Period();
     copy.SetNotPeriodic();
     bs = copy;
   }
-  const n = bs.NbPoles();
-  const poles = new Float64Array(dim * n);
-  const weights = bs.IsRational() ? new Float64Array(n) : null;
-  for (let i = 1; i <= n; i++) {
-    const p = bs.Pole(i);
-    poles[dim * (i - 1)] = p.X();
-    poles[dim * (i - 1) + 1] = p.Y();
-    if (dim === 3) poles[dim * (i - 1) + 2] = p.Z!();
-    p.delete();
-    if (weights) weights[i - 1] = bs.Weight(i);
-  }
-  return { kind: 'nurbs', dim, degree: bs.Degree(), knots: flatKnots(own(bs.KnotSequence_2())), poles, weights, period };
+  return { kind: 'nurbs', dim, degree: bs.Degree(), knots: flatKnots(own(bs.KnotSequence_2())), ...curvePoles(bs, dim), period };
 }
 
 function readBezierCurve(bz: SplineCurveLike, dim: 2 | 3): NurbsCurve {
-  const n = bz.NbPoles();
+  return { kind: 'nurbs', dim, degree: bz.NbPoles() - 1, knots: bezierKnots(bz.NbPoles() - 1), ...curvePoles(bz, dim), period: 0 };
+}
+
+function curvePoles(c: SplineCurveLike, dim: 2 | 3): { poles: Float64Array; weights: Float64Array | null } {
+  const n = c.NbPoles();
   const poles = new Float64Array(dim * n);
-  const weights = bz.IsRational() ? new Float64Array(n) : null;
+  const weights = c.IsRational() ? new Float64Array(n) : null;
   for (let i = 1; i <= n; i++) {
-    const p = bz.Pole(i);
+    const p = c.Pole(i);
     poles[dim * (i - 1)] = p.X();
     poles[dim * (i - 1) + 1] = p.Y();
     if (dim === 3) poles[dim * (i - 1) + 2] = p.Z!();
     p.delete();
-    if (weights) weights[i - 1] = bz.Weight(i);
+    if (weights) weights[i - 1] = c.Weight(i);
   }
-  return { kind: 'nurbs', dim, degree: n - 1, knots: bezierKnots(n - 1), poles, weights, period: 0 };
+  return { poles, weights };
 }
 
 /** A curve without a JS form, sampled until linear interpolation stays within tolerance. */
@@ -544,7 +515,7 @@ function readEdge(oc: OC, own: Own, edge: ReturnType<OC['TopoDS']['Edge_1']>, ve
   if (oc.BRep_Tool.Degenerated(edge)) return null;
   const adaptor = own(new oc.BRepAdaptor_Curve_2(edge));
   const t0 = adaptor.FirstParameter(), t1 = adaptor.LastParameter();
-  const curve = readCurve3d(oc, own, adaptor, t0, t1, tolerance);
+  const curve = readCurve(oc, own, adaptor, 3, t0, t1, tolerance);
   const { params, points, sag } = edgePolyline(curve, t0, t1, diagonal);
   const box = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
   for (let i = 0; i < points.length; i += 3) {

@@ -8,6 +8,7 @@ import { buildBvh } from '../mesh/TriangleBvh';
 import { addShapeBody } from '../scene/addShapeBody';
 import { readBrepShape } from '../scene/import/brep';
 import { PointToShapeQuery } from '../scene/pointToShape';
+import { seededRandom } from '../mesh/generators';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody, offsetShape } from '../../test/deviationFixtures';
@@ -24,11 +25,6 @@ let engine: Engine;
 let nut: TopoDS_Shape;
 const deviation = (args: object) => engine.run('measure_deviation', args) as Promise<DeviationResult>;
 
-/** Deterministic pseudo-random numbers (a fixed LCG) so failures reproduce. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -273,7 +269,7 @@ describe('exact surfaces: sign rules against a BREP reference', () => {
       return { body, mesh: surfaceMesh(oc, body, 0.4) };
     })();
     void ref;
-    const rand = lcg(17);
+    const rand = seededRandom(17);
     const query = new PointToShapeQuery(oc, nut);
     let worst = 0, agree = 0, total = 0;
     return (async () => {
