@@ -39,7 +39,6 @@ export function createExactHit(): ExactHit {
   return { distance: Infinity, x: NaN, y: NaN, z: NaN, face: -1, kind: FootKind.none, entity: -1, u: NaN, v: NaN, nx: 0, ny: 0, nz: 0 };
 }
 
-
 export interface ExactDeviation {
   /** Unsigned distance to the nearest exact surface. */
   distance: number;
