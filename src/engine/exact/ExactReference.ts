@@ -90,6 +90,8 @@ export class ExactReference {
   private readonly vertexNormals: Float64Array;
   private readonly kernel: KernelSurfaces | undefined;
   private readonly rules: SignRules;
+  /** Per face: 1 when its surface is projected by Newton's method (a local minimum, so the start matters). */
+  private readonly newtonFace: Uint8Array;
 
   // Per-query state, per face: the face's nearest point, valid while faceStamp equals stamp.
   private stamp = 0;
@@ -142,6 +144,7 @@ export class ExactReference {
     this.nodeError = nodeErrors(bvh, this.slotError);
     this.vertexNormals = vertexPseudoNormals(geometry, bvh, input.pseudoNormals);
     const F = geometry.faces.length, E = geometry.edges.length;
+    this.newtonFace = Uint8Array.from(geometry.faces, (f) => (f.surface.kind === 'nurbs' || f.surface.kind === 'kernel' || f.surface.kind === 'extrusion' || f.surface.kind === 'revolution' ? 1 : 0));
     this.faceStamp = new Uint32Array(F);
     this.faceLimit = new Float64Array(F);
     this.faceStart = new Float64Array(F);
@@ -486,16 +489,17 @@ export class ExactReference {
    * as a thread can hold several).
    */
   private visitSlot(s: number, f: number, px: number, py: number, pz: number, bound: number): void {
+    const known = this.faceStamp[f] === this.stamp && (this.faceDist[f]! < this.faceLimit[f]! || this.faceLimit[f]! >= bound);
+    // A known face found in closed form needs nothing more from its other triangles.
+    if (known && !this.newtonFace[f]) return;
     const dt = Math.sqrt(closestPointOnTriangle(this.bvh.slotCorners, 9 * s, px, py, pz, triOut));
     if (!(dt - this.slotError[s]! < bound)) return;
-    const known = this.faceStamp[f] === this.stamp && (this.faceDist[f]! < this.faceLimit[f]! || this.faceLimit[f]! >= bound);
     if (!known) {
       this.evaluateFace(f, s, px, py, pz, bound);
       this.faceStart[f] = dt;
       return;
     }
-    const kind = this.geometry.faces[f]!.surface.kind;
-    if ((kind !== 'nurbs' && kind !== 'kernel') || !(dt < this.faceStart[f]! - 1e-12 * this.diagonal)) return;
+    if (!(dt < this.faceStart[f]! - 1e-12 * this.diagonal)) return;
     this.faceStart[f] = dt;
     this.saveFace(f);
     this.evaluateFace(f, s, px, py, pz, Math.max(bound, this.saved[0]!));
