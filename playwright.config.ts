@@ -23,7 +23,8 @@ function browserExecutable(): string | undefined {
 }
 
 const executablePath = browserExecutable();
-const PORT = 4173;
+/** BREPSCOPE_E2E_PORT lets several checkouts run their e2e tests side by side without sharing a server. */
+const PORT = Number(process.env.BREPSCOPE_E2E_PORT ?? 4173);
 /** The site is served under a sub-path, as a static host would: every test checks it works there. */
 const SUB_PATH = '/brepscope/';
 
@@ -49,10 +50,12 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The build uses base './' (relative URLs); preview's --base only mounts dist/ under the sub-path.
-    command: `npm run build && npx vite preview --port ${PORT} --strictPort --base ${SUB_PATH}`,
+    // A test build (--mode e2e: the test API and the worker's test hooks, absent from `npm run build`).
+    // The build uses base './' (relative URLs); preview's --base only mounts the build under the sub-path.
+    command: `npx vite build --mode e2e --outDir dist-e2e && npx vite preview --outDir dist-e2e --port ${PORT} --strictPort --base ${SUB_PATH}`,
     url: `http://localhost:${PORT}${SUB_PATH}`,
-    reuseExistingServer: !process.env.CI,
+    // Never reuse: a server left from another checkout or an older build would be tested instead of this one.
+    reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'pipe',
   },

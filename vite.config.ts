@@ -8,5 +8,11 @@ export default defineConfig({
   // Pre-bundling the 55 MB kernel glue makes the first dev visit reload the page.
   optimizeDeps: { exclude: ['opencascade.js'] },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 2000,
+    // The engine's modules do nothing when imported (loaders and factories are installed by hosts),
+    // so the page, which takes a few pure helpers from its index, does not carry the engine along.
+    rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !/[\\/]src[\\/]engine[\\/]/.test(id) } },
+  },
 });

@@ -2,12 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cylinder } from '../src/engine/mesh/generators';
-import { addShapeBody } from '../src/engine/scene/addShapeBody';
 import { writeBinaryStl } from '../src/engine/scene/import/stl';
-import type { CrossSectionResult } from '../src/engine/tools/crossSectionCompare';
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
-import { makeCylinder } from '../src/test/kernelShapes';
-import { peakRssMb, round, time, type BenchCase } from './harness';
+import { brepBytes, makeCylinder } from '../src/test/kernelShapes';
+import { peakRssMb, round, time, type BenchCase, type Figures } from './harness';
 import { dataPath } from '../src/test/data';
 
 const CRANK = dataPath('occt/CrankArm.brep');
@@ -26,11 +24,11 @@ export const crossSectionCases: BenchCase[] = [
       let t0 = performance.now();
       await engine.run('import_file', { bytes: Buffer.from(writeBinaryStl(mesh)).toString('base64'), fileName: 'scan.stl', bodyId: 'scan' });
       const loadMs = round(performance.now() - t0);
-      addShapeBody(oc, engine.scene, 'cad', makeCylinder(oc, 50.2, 200));
-      const args = { fromBodyId: 'cad', referenceBodyId: 'scan', axis: [0, 0, 1], stations: 12 };
+      await engine.run('import_file', { bytes: Buffer.from(brepBytes(oc, makeCylinder(oc, 50.2, 200))).toString('base64'), fileName: 'cad.brep', bodyId: 'cad' });
+      const args = { fromBodyId: 'cad', referenceBodyId: 'scan', axis: [0, 0, 1] as [number, number, number], stations: 12 };
       // The first call also tessellates the BREP body for its extent (cached per deflection afterwards).
       t0 = performance.now();
-      const first = (await engine.run('cross_section_compare', args)) as CrossSectionResult;
+      const first = (await engine.run('cross_section_compare', args)).result;
       const firstCallMs = round(performance.now() - t0);
       const warm = await time(() => engine.run('cross_section_compare', args), { warmup: 0, runs: 5 });
       const meshCandidate = await time(() => engine.run('cross_section_compare', { ...args, fromBodyId: 'scan', referenceBodyId: 'cad' }), { warmup: 1, runs: 5 });
@@ -63,11 +61,11 @@ export const crossSectionCases: BenchCase[] = [
       const engine = createNodeEngine();
       await engine.run('import_file', { path: CRANK, bodyId: 'a' });
       await engine.run('import_file', { path: CRANK, bodyId: 'b' });
-      const out: Record<string, unknown> = {};
+      const out: Figures = {};
       for (const [name, axis] of [['x', [1, 0, 0]], ['z', [0, 0, 1]]] as const) {
-        const args = { fromBodyId: 'a', referenceBodyId: 'b', axis, stations: 12 };
+        const args = { fromBodyId: 'a', referenceBodyId: 'b', axis: [...axis] as [number, number, number], stations: 12 };
         const t = await time(() => engine.run('cross_section_compare', args), { warmup: 1, runs: 1 });
-        const r = t.last as CrossSectionResult;
+        const r = t.last.result;
         out[name] = { medianMs: t.medianMs, maxAbsSignedSection: r.maxAbsSignedSection, warnings: r.warnings.length };
       }
       return out;

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BufferAttribute, BufferGeometry } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { TriMesh } from '../src/engine/mesh/TriMesh';
 import { tessellateShape } from '../src/engine/mesh/tessellate';
+import { buildBvh } from '../src/engine/mesh/TriangleBvh';
+import { readBrepShape } from '../src/engine/scene/import/brep';
 import { parseStl, writeBinaryStl } from '../src/engine/scene/import/stl';
-import type { MetricsResult } from '../src/engine/tools/computeMetrics';
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
-import { maxRssMb, peakRssMb, round, time, type BenchCase } from './harness';
+import { maxRssMb, median, peakRssMb, round, time, type BenchCase, type Figures } from './harness';
 import { dataPath } from '../src/test/data';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,7 +43,8 @@ function coldKernelStart(): Promise<KernelStart & { wallMs: number }> {
   });
 }
 
-const median = (xs: number[]): number => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!, 1);
+/** Medians of process samples, to 0.1 ms. */
+const median1 = (xs: number[]): number => median(xs, 1);
 
 /**
  * A height field z = sin(x) cos(y) on a (cols x rows) cell grid, two triangles per cell: a scan-like
@@ -67,19 +70,6 @@ function heightField(cols: number, rows: number): TriMesh {
   return { positions, indices };
 }
 
-type BuildBvh = (mesh: TriMesh) => unknown;
-
-/** The engine's own BVH builder, when src/engine/mesh has one (written in parallel; looked up at run time). */
-async function engineBuildBvh(): Promise<BuildBvh | undefined> {
-  const specifier: string = '../src/engine/mesh/TriangleBvh.ts';
-  try {
-    const mod = (await import(specifier)) as { buildBvh?: unknown };
-    return typeof mod.buildBvh === 'function' ? (mod.buildBvh as BuildBvh) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Kernel start, BREP import + tessellation, STL parse + BVH build. */
 export const foundationCases: BenchCase[] = [
   {
@@ -90,12 +80,12 @@ export const foundationCases: BenchCase[] = [
       return {
         what: 'cold start in a fresh node process: import of opencascade.js/dist/node.js, then init()',
         runs: samples.length,
-        importMs: median(samples.map((s) => s.importMs)),
-        initMs: median(samples.map((s) => s.initMs)),
-        totalMs: median(samples.map((s) => s.importMs + s.initMs)),
-        processWallMs: median(samples.map((s) => s.wallMs)),
-        rssMb: median(samples.map((s) => s.rssMb)),
-        peakRssMb: median(samples.map((s) => s.maxRssMb)),
+        importMs: median1(samples.map((s) => s.importMs)),
+        initMs: median1(samples.map((s) => s.initMs)),
+        totalMs: median1(samples.map((s) => s.importMs + s.initMs)),
+        processWallMs: median1(samples.map((s) => s.wallMs)),
+        rssMb: median1(samples.map((s) => s.rssMb)),
+        peakRssMb: median1(samples.map((s) => s.maxRssMb)),
       };
     },
   },
@@ -129,23 +119,18 @@ export const foundationCases: BenchCase[] = [
       }
       geometries.length = 0;
 
-      const result: Record<string, unknown> = {
+      const result: Figures = {
         triangles,
         vertices: mesh.positions.length / 3,
         stlBytes: stl.byteLength,
         parseStlMs: parsed.medianMs,
         parseStlMinMs: parsed.minMs,
-        threeMeshBvhBuildMs: median(bvhSamples),
+        threeMeshBvhBuildMs: median1(bvhSamples),
         threeMeshBvhRuns: bvhSamples.length,
       };
-      const buildBvh = await engineBuildBvh();
-      if (buildBvh) {
-        const own = await time(() => buildBvh(mesh), { warmup: 1, runs: 3 });
-        result.engineBuildBvhMs = own.medianMs;
-        result.engineBuildBvhRuns = own.runs;
-      } else {
-        result.engineBuildBvhMs = null;
-      }
+      const own = await time(() => buildBvh(mesh), { warmup: 1, runs: 3 });
+      result.engineBuildBvhMs = own.medianMs;
+      result.engineBuildBvhRuns = own.runs;
       result.rssBeforeMb = rssBeforeMb;
       result.rssAfterMb = peakRssMb();
       result.peakRssMb = maxRssMb();
@@ -166,12 +151,14 @@ export const foundationCases: BenchCase[] = [
         },
         { warmup: 1, runs: 5 },
       );
-      const body = engine.scene.get('bottle');
-      if (body.kind !== 'brep') throw new Error('bench: bottle.brep did not load as a BREP body');
-      const { boundingBox } = (await engine.run('compute_metrics', { bodyId: 'bottle', metrics: ['boundingBox'] })) as MetricsResult;
-      const diagonal = Math.hypot(...boundingBox!.max.map((v, i) => v - boundingBox!.min[i]!));
+      const { boundingBox } = (await engine.run('compute_metrics', { bodyId: 'bottle', metrics: ['boundingBox'] })).result;
+      if (!boundingBox) throw new Error('bench: compute_metrics gave no bounding box for bottle.brep');
+      const diagonal = Math.hypot(...boundingBox.max.map((v, i) => v - boundingBox.min[i]!));
       const deflection = 0.005 * diagonal;
-      const tess = await time(() => tessellateShape(oc, body.shape, deflection), { warmup: 1, runs: 5 });
+      // The same shape the body holds, read from the same file: BRepMesh alone, without the body's cache.
+      const shape = readBrepShape(oc, readFileSync(BOTTLE), BOTTLE);
+      const tess = await time(() => tessellateShape(oc, shape, deflection), { warmup: 1, runs: 5 });
+      shape.delete();
       return {
         file: 'occt/bottle.brep',
         kernelLoadMs: kernelMs,

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { graphMl } from '../src/engine/graph/graphMl';
-import { jsonChunks } from '../src/engine/graph/jsonChunks';
+import { jsonChunks } from '../src/engine';
 import { buildTopologyGraph } from '../src/engine/graph/topologyGraph';
 import { readBrepShape } from '../src/engine/scene/import/brep';
-import { nodeKernel } from '../src/node/nodeEngine';
+import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
 import { maxRssMb, round, time, type BenchCase } from './harness';
 import { dataPath } from '../src/test/data';
 
@@ -15,25 +14,20 @@ export const graphCases: BenchCase[] = [
     name: 'graph-ml CrankArm.brep (defaults)',
     async run() {
       const oc = await nodeKernel();
-      const bytes = readFileSync(CRANK);
+      const engine = createNodeEngine();
       // What the command does after load: read the BREP, build the graph, sample, serialise.
       const full = await time(
-        () => {
-          const shape = readBrepShape(oc, bytes, CRANK);
-          try {
-            let size = 0;
-            for (const chunk of jsonChunks(graphMl(oc, shape))) size += chunk.length;
-            return size;
-          } finally {
-            shape.delete();
-          }
+        async () => {
+          let size = 0;
+          for (const chunk of jsonChunks((await engine.run('graph_ml', { path: CRANK })).result)) size += chunk.length;
+          return size;
         },
         { warmup: 1, runs: 5 },
       );
-      const shape = readBrepShape(oc, bytes, CRANK);
+      const shape = readBrepShape(oc, readFileSync(CRANK), CRANK);
       const graph = await time(() => buildTopologyGraph(oc, shape), { warmup: 1, runs: 5 });
-      const ml = graphMl(oc, shape);
       shape.delete();
+      const ml = (await engine.run('graph_ml', { path: CRANK })).result;
       return {
         faces: ml.faces.length,
         edges: ml.edges.length,

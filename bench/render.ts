@@ -1,7 +1,7 @@
 import { uvSphere } from '../src/engine/mesh/generators';
 import { renderHeatmap, renderHeatmapPng, type HeatmapImageInput } from '../src/engine/render/heatmapImage';
 import { useNodeCanvas } from '../src/node/nodeCanvas';
-import { round, time, type BenchCase } from './harness';
+import { round, time, type BenchCase, type Figures } from './harness';
 
 /**
  * The heat-map renderer at scan scale: a 1,000,994-triangle sphere (r = 50) with a per-vertex
@@ -24,7 +24,7 @@ export const renderCases: BenchCase[] = [
         const a = (2 * Math.PI * i) / 12;
         return { number: i + 1, point: [50 * Math.cos(a), 50 * Math.sin(a), 0] as [number, number, number], text: `label ${i + 1}` };
       });
-      const figures: Record<string, unknown> = { triangles: mesh.indices.length / 3, vertices: n };
+      const figures: Figures = { triangles: mesh.indices.length / 3, vertices: n };
       for (const [width, height] of [
         [800, 600],
         [1024, 768],

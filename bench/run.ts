@@ -1,26 +1,51 @@
-import type { BenchCase } from './harness';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
 import { exactDeviationCases } from './exactDeviation';
 import { foundationCases } from './foundation';
-import { meshQueryCases } from './meshQueries';
-import { sceneToolCases } from './sceneTools';
 import { graphCases } from './graph';
+import type { BenchCase, Figures } from './harness';
+import { meshQueryCases } from './meshQueries';
 import { renderCases } from './render';
+import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, type BenchRun } from './report';
 import { scanImportCases } from './scanImport';
+import { sceneToolCases } from './sceneTools';
 
 /**
- * `npm run bench [-- name-filter]`: runs every case (or those whose name contains the filter) and
- * prints one JSON object of figures on stdout.
+ * `npm run bench [-- <name-filter>] [--out <file.json>] [--compare [<baseline.json>]]`
+ *
+ * Runs every case (or those whose name contains the filter), prints each numeric figure on stderr
+ * and the whole run as JSON on stdout (or into --out). With --compare, each figure is set beside the
+ * stored baseline (bench/baseline.json by default) and the change printed; a time or rate more than
+ * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
+ * compares two stored runs without running anything.
  */
 const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
 
-const filter = process.argv[2];
-const results: Record<string, unknown> = {};
+const argv = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  if (i < 0) return undefined;
+  const value = argv[i + 1];
+  return value && !value.startsWith('--') ? value : '';
+};
+const out = option('--out');
+const compareWith = option('--compare');
+const filter = argv.find((a, i) => !a.startsWith('--') && !['--out', '--compare'].includes(argv[i - 1] ?? ''));
+
+const results: Record<string, Figures> = {};
 for (const c of CASES) {
   if (filter && !c.name.includes(filter)) continue;
   process.stderr.write(`bench: ${c.name}...\n`);
   results[c.name] = await c.run();
 }
-process.stdout.write(JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2) + '\n');
+const run: BenchRun = { node: process.version, date: new Date().toISOString(), results };
+const json = JSON.stringify(run, null, 2) + '\n';
+process.stderr.write(`\n${formatFigures(run)}\n`);
+if (out) writeFileSync(out, json);
+else process.stdout.write(json);
+if (compareWith !== undefined) {
+  const baseline = JSON.parse(readFileSync(compareWith || DEFAULT_BASELINE, 'utf8')) as BenchRun;
+  process.stderr.write(`\nagainst ${compareWith || DEFAULT_BASELINE} (${baseline.date}, node ${baseline.node}):\n${formatComparison(compareRuns(baseline, run))}\n`);
+}
 process.exit(0);

@@ -7,9 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodySummary } from '../engine/scene/describeBody';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { TOOLS } from '../engine/tools/registry';
-import { runGraphMl } from '../engine/graph/commands';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
-import { nodeFiles } from '../node/nodeFiles';
+import { createNodeEngine } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 
@@ -98,7 +96,7 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     expect(query.json()).toMatchObject({ summary: { faces: 6, edges: 12, vertices: 8, boundaryEdges: 0 }, valence: { face: { max: 4, mean: 4, count: 6 } } });
 
     expect(ml.code).toBe(0);
-    const local = await runGraphMl({ files: nodeFiles, kernel: nodeKernel }, wedge, { uvSamples: 3, edgeSamples: 2 });
+    const local = (await createNodeEngine().run('graph_ml', { path: wedge, uvSamples: 3, edgeSamples: 2 })).result;
     expect(ml.json()).toEqual(JSON.parse(JSON.stringify(local)));
   });
 
@@ -111,7 +109,7 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
 
     const engine = createNodeEngine();
     await engine.run('import_file', { path: BOTTLE, bodyId: 'b' });
-    const local = (await engine.run('compute_metrics', { bodyId: 'b' })) as MetricsResult;
+    const local = (await engine.run('compute_metrics', { bodyId: 'b' })).result as MetricsResult;
     expect(local.volume).toBeGreaterThan(0);
     expect(Math.abs(cli.volume! - local.volume!)).toBeLessThanOrEqual(1e-12 * local.volume!);
     expect(Math.abs(cli.surfaceArea! - local.surfaceArea!)).toBeLessThanOrEqual(1e-12 * local.surfaceArea!);

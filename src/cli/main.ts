@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { BrepscopeError, toErrorPayload, type ErrorPayload } from '../engine/errors';
-import { jsonChunks } from '../engine/graph/jsonChunks';
+import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine';
 import { createNodeEngine } from '../node/nodeEngine';
 import { GRAPH_COMMANDS } from './graphCommands';
 
@@ -15,12 +14,13 @@ const defaultIo: CliIo = {
 };
 
 /** Exit codes: 0 success, 2 bad input, 1 internal failure. */
-const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_UNAVAILABLE', 'WRITE_FAILED']);
+const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_ABORTED', 'KERNEL_UNAVAILABLE', 'WRITE_FAILED']);
+
 
 /** Runs the command line; prints one JSON value on stdout and returns the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   let exitCode = 0;
-  const printJson = (value: unknown): void => io.stdout(JSON.stringify(value, null, 2) + '\n');
+  const printJson = (value: unknown): void => io.stdout(resultJson(value, 2) + '\n');
   const fail = (payload: ErrorPayload): void => {
     printJson({ error: payload });
     exitCode = INTERNAL_CODES.has(payload.code) ? 1 : 2;
@@ -47,15 +47,16 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       const engine = createNodeEngine();
       const args = parseJsonArgs(opts.args);
       engine.validate(toolName, args);
+      // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
       for (const spec of opts.body) {
         const { id, path } = parseBodySpec(spec, '--body');
-        await engine.run('import_file', { path, bodyId: id });
+        await engine.load({ path, bodyId: id });
       }
       for (const spec of opts.invalidBody) {
         const { id, path } = parseBodySpec(spec, '--invalid-body');
-        await engine.run('read_brep', { path, bodyId: id, allowInvalid: true });
+        await engine.load({ path, bodyId: id, format: 'brep' });
       }
-      printJson(await engine.run(toolName, args));
+      printJson((await engine.runJson(toolName, args)).result);
     });
 
   program
@@ -71,7 +72,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     const cmd = program.command(graph.name).description(graph.description);
     graph.configure(cmd);
     cmd.action(async () => {
-      const value = await graph.run(cmd.args, cmd.opts());
+      const { tool, args } = graph.call(cmd.args, cmd.opts());
+      const { result: value } = await createNodeEngine().runJson(tool, args);
       if (!graph.stream) return printJson(value);
       for (const chunk of jsonChunks(value)) io.stdout(chunk);
       io.stdout('\n');

@@ -1,32 +1,87 @@
-import { getKernel, type OC } from './kernel';
+import { BrepscopeError, settle, type ErrorPayload } from './errors';
+import { recordingFiles, type OutputFile } from './files';
+import { getKernel, kernelStatus, onKernelStatus, type KernelState, type OC } from './kernel';
+import type { SourceFormat } from './scene/Body';
+import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
-import type { FileAccess, ToolContext } from './tools/defineTool';
-import { toolManifests, type ToolManifest } from './tools/registry';
-import { findTool } from './tools/registry';
-import { parseArgs, runTool } from './tools/runTool';
+import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
+import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
+import { parseArgs } from './tools/parseArgs';
 
 export interface EngineOptions {
+  /** How tools read and write files: the file system in Node, memory in the browser worker. */
   files: FileAccess;
   /** Defaults to the process's shared kernel (the host must have set a loader). */
   kernel?: () => Promise<OC>;
+  /** Told of costly work actually done (tests count deviations with it). */
+  trace?: (event: EngineTrace) => void;
 }
 
 export interface RunOptions {
-  signal?: AbortSignal;
-  progress?: (fraction: number, message?: string) => void;
+  signal?: AbortSignal | undefined;
+  progress?: ((fraction: number, message?: string) => void) | undefined;
 }
 
-/** One scene and the tool registry: what the CLI, the worker and the MCP server each hold one of. */
+/** A tool's answer: its result and the files the call wrote. */
+export interface RunOutcome<R> {
+  result: R;
+  outputs: OutputFile[];
+}
+
+/** A body as a host keeps it to rebuild the scene in a new engine (after a cancel, a crash, a kernel abort). */
+export interface KeptBody {
+  bodyId: string;
+  /** The name the file was read by; given back to the new engine under the same name. */
+  path: string;
+  bytes: Uint8Array;
+  /** Default: detected again from the bytes and the name. */
+  format?: SourceFormat | undefined;
+  /** read_brep without allowInvalid. */
+  refuseInvalid?: boolean | undefined;
+}
+
+export interface SceneSnapshot {
+  bodies: KeptBody[];
+}
+
+export interface RestoreReport {
+  restored: string[];
+  failed: { bodyId: string; error: ErrorPayload }[];
+}
+
+/** What `load` reads: a file by path (or a name given with putFile), as `--body id=path` does. */
+export interface LoadRequest {
+  path: string;
+  bodyId?: string | undefined;
+  format?: SourceFormat | undefined;
+  /** read_brep semantics: an invalid shape is refused (INVALID_GEOMETRY). */
+  refuseInvalid?: boolean | undefined;
+}
+
+/**
+ * One scene and the tool registry: the single service every host (the web worker, the CLI, the MCP
+ * server, benchmarks) holds one of. A host adds transport, never engine logic.
+ */
 export class Engine {
   readonly scene = new Scene();
-  private readonly files: FileAccess;
+  private readonly host: FileAccess;
   private readonly kernel: () => Promise<OC>;
+  private readonly trace: ((event: EngineTrace) => void) | undefined;
+  /** Files a host handed over by name (the browser's dropped files), read before the host's own. */
+  private readonly given = new Map<string, Uint8Array>();
+  private readonly files: FileAccess;
 
   constructor(options: EngineOptions) {
-    this.files = options.files;
+    this.host = options.files;
     this.kernel = options.kernel ?? getKernel;
+    this.trace = options.trace;
+    this.files = {
+      read: async (path) => this.given.get(path) ?? this.readHost(path),
+      write: (path, bytes) => this.host.write(path, bytes),
+    };
   }
 
+  /** Every tool's name, description, category and JSON Schema. */
   tools(): ToolManifest[] {
     return toolManifests();
   }
@@ -36,8 +91,118 @@ export class Engine {
     parseArgs(findTool(name), args);
   }
 
-  run(name: string, args: unknown, options: RunOptions = {}): Promise<unknown> {
-    const ctx: ToolContext = { scene: this.scene, files: this.files, kernel: this.kernel, signal: options.signal, progress: options.progress };
-    return runTool(ctx, name, args);
+  /** Runs a tool: arguments checked against its schema first; the files it wrote come back as outputs. */
+  run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, options?: RunOptions): Promise<RunOutcome<ToolResult<N>>>;
+  run(name: string, args: unknown, options: RunOptions = {}): Promise<RunOutcome<unknown>> {
+    return this.execute(name, args, options);
+  }
+
+  /**
+   * `run` for a tool name and arguments known only at run time (JSON from a form, a link, a command
+   * line, an MCP client): the arguments are checked against the schema all the same, and a
+   * registry tool's name still gives its result type.
+   */
+  runJson<N extends ToolName>(name: N, args: unknown, options?: RunOptions): Promise<RunOutcome<ToolResult<N>>>;
+  runJson(name: string, args: unknown, options?: RunOptions): Promise<RunOutcome<unknown>>;
+  runJson(name: string, args: unknown, options: RunOptions = {}): Promise<RunOutcome<unknown>> {
+    return this.execute(name, args, options);
+  }
+
+  private async execute(name: string, args: unknown, options: RunOptions): Promise<RunOutcome<unknown>> {
+    const tool = findTool(name);
+    const parsed = parseArgs(tool, args);
+    const recording = recordingFiles(this.files);
+    const result = await tool.run(parsed, this.context(recording.files, options));
+    return { result, outputs: recording.outputs() };
+  }
+
+  /** Buffers of a tool's result that a worker may move instead of copying (display data). */
+  transferables(name: string, result: unknown): ArrayBuffer[] {
+    return findTool(name).transferables?.(result) ?? [];
+  }
+
+  /** Hands the engine a file's bytes under a name: tools read it by that path (`import_file {path}`). */
+  putFile(path: string, bytes: Uint8Array): void {
+    this.given.set(path, bytes);
+  }
+
+  /**
+   * Loads a file as a body without describing it (no summary, so a mesh's topology report is not
+   * computed): what a host does before running a tool on the bodies. Returns the bodyId.
+   */
+  async load(request: LoadRequest): Promise<string> {
+    const bytes = await this.files.read(request.path);
+    const body = await importBody(this.context(this.files, {}), {
+      bytes,
+      fileName: request.path,
+      format: request.format,
+      bodyId: request.bodyId,
+      refuseInvalid: request.refuseInvalid,
+    });
+    return body.bodyId;
+  }
+
+  /** The scene as files: enough for `restore` to rebuild it in another engine. */
+  snapshot(): SceneSnapshot {
+    return {
+      bodies: this.scene.list().flatMap((b) =>
+        b.origin ? [{ bodyId: b.bodyId, path: b.origin.path, bytes: b.origin.bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid }] : [],
+      ),
+    };
+  }
+
+  /**
+   * Loads kept bodies with their ids, all at once (mesh files do not wait behind the kernel a BREP
+   * needs); each file is given back under its name. A body that fails is reported, not fatal.
+   */
+  async restore(snapshot: SceneSnapshot): Promise<RestoreReport> {
+    const outcomes = await Promise.all(
+      snapshot.bodies.map(async (kept) => {
+        this.putFile(kept.path, kept.bytes);
+        return { bodyId: kept.bodyId, outcome: await settle(this.load(kept)) };
+      }),
+    );
+    const report: RestoreReport = { restored: [], failed: [] };
+    for (const { bodyId, outcome } of outcomes) {
+      if (outcome.ok) report.restored.push(bodyId);
+      else report.failed.push({ bodyId, error: outcome.error });
+    }
+    return report;
+  }
+
+  kernelState(): KernelState {
+    return kernelStatus();
+  }
+
+  /** Calls `listener` on every kernel status change; returns the unsubscribe function. */
+  onKernelState(listener: (state: KernelState) => void): () => void {
+    return onKernelStatus(listener);
+  }
+
+  /** Starts loading the kernel now (it is otherwise loaded on first use); resolves with its state. */
+  async loadKernel(): Promise<KernelState> {
+    await this.kernel().catch(() => undefined);
+    return kernelStatus();
+  }
+
+  /** Frees every body's kernel objects. */
+  dispose(): void {
+    this.scene.clear();
+    this.given.clear();
+  }
+
+  private context(files: FileAccess, options: RunOptions): ToolContext {
+    return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace };
+  }
+
+  private async readHost(path: string): Promise<Uint8Array> {
+    try {
+      return await this.host.read(path);
+    } catch (e) {
+      if (e instanceof BrepscopeError && e.code === 'FILE_NOT_FOUND' && this.given.size > 0) {
+        throw new BrepscopeError('FILE_NOT_FOUND', `${e.message}; files given to the engine: ${[...this.given.keys()].join(', ')}`);
+      }
+      throw e;
+    }
   }
 }

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'FILE_TOO_LARGE'
   | 'INVALID_GEOMETRY'
   | 'KERNEL_ERROR'
+  | 'KERNEL_ABORTED'
   | 'KERNEL_UNAVAILABLE'
   | 'NOT_IMPLEMENTED'
   | 'CANCELLED'
@@ -49,11 +50,39 @@ export function toErrorPayload(e: unknown): ErrorPayload {
   if (e instanceof BrepscopeError) {
     return e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details };
   }
-  if (e instanceof KernelError) return { code: 'KERNEL_ERROR', message: e.message };
+  if (e instanceof KernelError) return { code: e.code, message: e.message };
+  // A trap or abort() outside a withKernel scope (an importer, a binding called directly).
+  if (e instanceof WebAssembly.RuntimeError) return { code: 'KERNEL_ABORTED', message: `kernel aborted: ${e.message}` };
   if (e instanceof Error) return { code: 'INTERNAL_ERROR', message: `${e.name}: ${e.message}` };
   return { code: 'INTERNAL_ERROR', message: String(e) };
 }
 
+/**
+ * After this failure the engine's kernel cannot be trusted: the host replaces the engine and restores
+ * its scene. KERNEL_ABORTED in a tool, FILE_ABORTED_KERNEL while reading a user's file (bad input,
+ * but the kernel is just as gone).
+ */
+export function isKernelAbort(error: { code: string }): boolean {
+  return error.code === 'KERNEL_ABORTED' || error.code === 'FILE_ABORTED_KERNEL';
+}
+
+/** A call's answer as a value: what crosses a worker boundary, where exceptions do not travel. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
+
+/** Settles a promise into an Outcome; every exception becomes its `{code, message}`. */
+export async function settle<T>(work: Promise<T> | (() => Promise<T>)): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await (typeof work === 'function' ? work() : work) };
+  } catch (e) {
+    return { ok: false, error: toErrorPayload(e) };
+  }
+}
+
 export function invalidArgument(message: string): BrepscopeError {
   return new BrepscopeError('INVALID_ARGUMENT', message);
+}
+
+/** Throws CANCELLED when the caller's signal fired: long loops call it between chunks. */
+export function checkCancelled(ctx: { signal?: AbortSignal | undefined }, tool?: string): void {
+  if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', tool ? `${tool}: cancelled by the caller` : 'cancelled by the caller');
 }

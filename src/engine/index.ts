@@ -1,18 +1,59 @@
+/**
+ * The engine's one door: every host (src/workers, src/cli, src/mcp, src/node, src/ui for types,
+ * bench) imports from here and nowhere else in src/engine (eslint no-restricted-imports).
+ */
+
+// The service.
 export { Engine } from './Engine';
-export type { EngineOptions, RunOptions } from './Engine';
-export { BrepscopeError, toErrorPayload } from './errors';
-export type { ErrorCode, ErrorPayload } from './errors';
-export type { FileAccess, ToolContext } from './tools/defineTool';
-export type { ToolManifest } from './tools/registry';
+export type { EngineOptions, KeptBody, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
+export { isToolName } from './tools/registry';
+export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
+export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
+
+// Files and errors.
+export { memoryFiles, mimeTypeOf } from './files';
+export type { OutputFile } from './files';
+export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors';
+export type { ErrorCode, ErrorPayload, Outcome } from './errors';
+export { MAX_IMPORT_BYTES } from './scene/import/importBody';
+export { defaultBodyId } from './scene/Scene';
+export { SUPPORTED_EXTENSIONS as MODEL_EXTENSIONS } from './scene/import/detectFormat';
+export { GRAPH_DATABASE_EXTENSIONS, isGraphDatabaseName } from './graph/graphSqlite';
+
+// Host seams: how this process loads the kernel and sql.js and draws PNGs.
+export { getKernel, setKernelLoader } from './kernel';
+export type { KernelLoader, KernelState, KernelStatus, OC } from './kernel';
+export { getSqlJs, setSqlJsLoader } from './graph/sqlJs';
+export type { SqlJsStatic } from './graph/sqlJs';
+export { setSurfaceFactory } from './render/canvas';
+export type { Context2D, DrawingSurface } from './render/canvas';
+export { jsonChunks } from './graph/jsonChunks';
+export { resultJson } from './json';
+
+// Values hosts show in help texts.
+export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES } from './graph/graphMl';
+export { EDGE_CLASSES, SELECT_QUERIES } from './graph/graphSelect';
+export { SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphValidate';
+
+// Result types, for hosts that show them.
 export type { BodySummary } from './scene/describeBody';
-export { getKernel, setKernelLoader, kernelStatus, onKernelStatus } from './kernel';
-export type { KernelStatus } from './kernel';
-export { displayMesh } from './scene/tessellation';
 export type { DisplayMesh } from './scene/tessellation';
-export { displayEdges } from './scene/displayEdges';
 export type { DisplayEdges } from './scene/displayEdges';
-export { deviationHeatmap } from './tools/deviationHeatmap';
-export type { HeatmapData, HeatmapOptions } from './tools/deviationHeatmap';
+export type { MetricsResult } from './tools/computeMetrics';
+export type { TopologyEntry } from './tools/queryTopology';
+export type { DeviationResult, SectionStation as DeviationStation } from './tools/measureDeviation';
+export type { DirectedRecord } from './tools/deviationSupport';
+export type { HistogramResult } from './tools/deviationHistogram';
+export type { HistogramBucket } from './render/histogramChart';
+export type { HeatmapData, HeatmapResult } from './tools/deviationHeatmap';
+export type { CrossSectionResult, SectionStation as CrossSectionStation } from './tools/crossSectionCompare';
+export type { AssemblyNode, Matrix4 } from './tools/inspectAssembly';
+export type { GraphValidateResult } from './graph/graphValidate';
+export type { GraphQueryResult } from './graph/graphSqlite';
+export type { GraphExportResult } from './tools/graphExport';
+export type { Vec3 } from './math/vec3';
+
+// The deviation colour map and heat-map pictures (src/engine/render): the app's viewer and legend use the same map.
 export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colourRange, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
 export type { Rgb } from './render/heatColors';
 export { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, drawHeatmap, renderHeatmap, renderHeatmapPng } from './render/heatmapImage';

@@ -168,35 +168,23 @@ describe('brepscope MCP server over stdio', () => {
 });
 
 describe('imageContents (PNG outputs as image content)', () => {
-  it('attaches the PNGs named by outputPath / imagePath anywhere, skipping missing and non-PNG files', async () => {
+  it('attaches the PNGs a call wrote (its outputs), skipping files that are not PNGs', async () => {
     createNodeEngine(); // installs the Node drawing surface
     const surface = createSurface(8, 4);
     surface.context.fillStyle = '#c00';
     surface.context.fillRect(0, 0, 8, 4);
     const png = await surface.toPng();
-    const histogram = join(dir, 'hist.png');
-    const station = join(dir, 'section-1.png');
-    writeFileSync(histogram, png);
-    writeFileSync(station, png);
-    const notPng = join(dir, 'note.png');
-    writeFileSync(notPng, 'not an image');
+    const output = (path: string, bytes: Uint8Array) => ({ path: join(dir, path), bytes, mimeType: 'image/png' });
 
-    const images = await imageContents(
-      { outputPath: histogram },
-      { outputPath: histogram, sections: [{ imagePath: station }, { imagePath: join(dir, 'never-written.png') }, { imagePath: notPng }] },
-    );
+    const images = imageContents([output('hist.png', png), output('section-1.png', png), output('note.png', new TextEncoder().encode('not an image'))]);
     expect(images).toHaveLength(2);
     for (const image of images) {
       expect(image.mimeType).toBe('image/png');
       expect(Buffer.from(image.data, 'base64').equals(Buffer.from(png))).toBe(true);
     }
-    expect(await imageContents({}, { volume: 1 })).toEqual([]);
+    expect(imageContents([])).toEqual([]);
 
-    const many = Array.from({ length: MAX_IMAGES + 3 }, (_, i) => {
-      const p = join(dir, `many-${i}.png`);
-      writeFileSync(p, png);
-      return { imagePath: p };
-    });
-    expect(await imageContents({}, { sections: many })).toHaveLength(MAX_IMAGES);
+    const many = Array.from({ length: MAX_IMAGES + 3 }, (_, i) => output(`many-${i}.png`, png));
+    expect(imageContents(many)).toHaveLength(MAX_IMAGES);
   });
 });

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 // The low-level Server (not McpServer) because our tools already carry JSON Schemas: McpServer would
 // want each one re-declared as a zod shape, a second copy of every schema.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -13,8 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Engine, RunOptions } from '../engine/Engine';
-import { toErrorPayload } from '../engine/errors';
+import { resultJson, toErrorPayload, type Engine, type OutputFile, type RunOptions } from '../engine';
 import { createNodeEngine } from '../node/nodeEngine';
 
 const INSTRUCTIONS = [
@@ -64,46 +61,23 @@ async function callTool(engine: Engine, name: string, args: Record<string, unkno
   try {
     // A call cancelled while it waited in the queue does not start.
     options.signal?.throwIfAborted();
-    const result = await engine.run(name, args, options);
-    const text: TextContent = { type: 'text', text: JSON.stringify(result ?? null) };
-    return { content: [text, ...(await imageContents(args, result))] };
+    const { result, outputs } = await engine.runJson(name, args, options);
+    const text: TextContent = { type: 'text', text: resultJson(result) };
+    return { content: [text, ...imageContents(outputs)] };
   } catch (e) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toErrorPayload(e)) }] };
   }
 }
 
 /**
- * The PNGs a call wrote, as image content: found generically, so a new image-writing tool needs
- * nothing here. Candidates are the `outputPath` argument and every `outputPath` / `imagePath` string
- * anywhere in the result; a candidate counts when the file exists and is a PNG.
+ * The PNGs a call wrote (its outputs, as the engine returns them), as image content: a new
+ * image-writing tool needs nothing here.
  */
-export async function imageContents(args: Record<string, unknown>, result: unknown): Promise<ImageContent[]> {
-  const candidates = new Set<string>();
-  if (typeof args.outputPath === 'string') candidates.add(resolve(args.outputPath));
-  collectPaths(result, candidates);
-  const images: ImageContent[] = [];
-  for (const path of candidates) {
-    if (images.length >= MAX_IMAGES) break;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch {
-      continue; // not written (e.g. a histogram with no reliable samples writes no PNG)
-    }
-    if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) images.push({ type: 'image', data: bytes.toString('base64'), mimeType: 'image/png' });
-  }
-  return images;
-}
-
-function collectPaths(value: unknown, into: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectPaths(item, into);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if ((key === 'outputPath' || key === 'imagePath') && typeof item === 'string' && item.length > 0) into.add(resolve(item));
-      else collectPaths(item, into);
-    }
-  }
+export function imageContents(outputs: readonly OutputFile[]): ImageContent[] {
+  return outputs
+    .filter((o) => PNG_SIGNATURE.every((b, i) => o.bytes[i] === b))
+    .slice(0, MAX_IMAGES)
+    .map((o) => ({ type: 'image', data: Buffer.from(o.bytes).toString('base64'), mimeType: 'image/png' }));
 }
 
 /** Serves MCP on stdin/stdout until stdin closes. */

@@ -1,5 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { setSurfaceFactory, type Context2D } from '../engine/render/canvas';
+import { setSurfaceFactory, type Context2D } from '../engine';
 
 /** Installs @napi-rs/canvas as the engine's drawing surface in Node (CLI, tests, MCP, benchmarks). */
 export function useNodeCanvas(): void {

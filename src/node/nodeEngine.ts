@@ -1,8 +1,8 @@
-import { Engine } from '../engine/Engine';
-import { getKernel, setKernelLoader, type OC } from '../engine/kernel';
-import { loadNodeKernel } from '../engine/kernel/loadNodeKernel';
+import { Engine, getKernel, setKernelLoader, type EngineTrace, type OC } from '../engine';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
+import { loadNodeKernel } from './nodeKernel';
+import { useNodeSqlJs } from './nodeSqlJs';
 
 /** Tells this process how to load the kernel (once; loading itself stays lazy). */
 export function useNodeKernel(): void {
@@ -15,9 +15,10 @@ export function nodeKernel(): Promise<OC> {
   return getKernel();
 }
 
-/** An engine with a fresh scene, reading and writing the real file system. */
-export function createNodeEngine(): Engine {
+/** An engine with a fresh scene, reading and writing the real file system, with every Node seam installed. */
+export function createNodeEngine(options: { trace?: (event: EngineTrace) => void } = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
-  return new Engine({ files: nodeFiles });
+  useNodeSqlJs();
+  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}) });
 }

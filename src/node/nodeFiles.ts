@@ -1,8 +1,6 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { BrepscopeError } from '../engine/errors';
-import { MAX_IMPORT_BYTES } from '../engine/scene/import/importBody';
-import type { FileAccess } from '../engine/tools/defineTool';
+import { BrepscopeError, MAX_IMPORT_BYTES, type FileAccess } from '../engine';
 
 /** File access on the real file system, with errors turned into stable codes. */
 export const nodeFiles: FileAccess = {

@@ -24,7 +24,7 @@ let oc: OC;
 let engine: Engine;
 const shapes = new Map<string, TopoDS_Shape>();
 
-const validate = (bodyId: string) => engine.run('validate_geometry', { bodyId }) as Promise<BodyValidation>;
+const validate = (bodyId: string) => engine.run('validate_geometry', { bodyId }).then((r) => r.result) as Promise<BodyValidation>;
 const brepCheckValid = (shape: TopoDS_Shape) => withKernel(oc, (own) => own(new oc.BRepCheck_Analyzer(shape, true, false)).IsValid_2());
 
 beforeAll(async () => {

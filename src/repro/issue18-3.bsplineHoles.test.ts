@@ -23,8 +23,8 @@ import { toNurbs } from '../test/singularSurfaces';
 
 let oc: OC;
 let engine: Engine;
-const recognize = async (bodyId: string) => ((await engine.run('recognize_features', { bodyId })) as { features: Feature[] }).features;
-const surfaceTypes = async (bodyId: string) => ((await engine.run('query_topology', { bodyId, entity: 'face' })) as TopologyEntry[]).map((f) => f.surfaceType);
+const recognize = async (bodyId: string) => ((await engine.run('recognize_features', { bodyId })).result as { features: Feature[] }).features;
+const surfaceTypes = async (bodyId: string) => ((await engine.run('query_topology', { bodyId, entity: 'face' })).result as TopologyEntry[]).map((f) => f.surfaceType);
 
 /** The feature block's 40 x 30 x 20 body with the hole's wall an elliptic B-spline (semi-axes 4 and 4.01): no cylinder. */
 function makeEllipticHoleBlock(): TopoDS_Shape {

@@ -33,8 +33,8 @@ const load = async (bodyId: string, triangles: number[][], positions = OCTAHEDRO
   const stl = writeBinaryStl({ positions: Float64Array.from(positions), indices: Uint32Array.from(triangles.flat()) });
   await engine.run('import_file', { bytes: Buffer.from(stl).toString('base64'), fileName: `${bodyId}.stl`, bodyId });
 };
-const metrics = (bodyId: string) => engine.run('compute_metrics', { bodyId, metrics: ['volume', 'centerOfMass'] }) as Promise<MetricsResult>;
-const validate = (bodyId: string) => engine.run('validate_geometry', { bodyId }) as Promise<BodyValidation>;
+const metrics = (bodyId: string) => engine.run('compute_metrics', { bodyId, metrics: ['volume', 'centerOfMass'] }).then((r) => r.result) as Promise<MetricsResult>;
+const validate = (bodyId: string) => engine.run('validate_geometry', { bodyId }).then((r) => r.result) as Promise<BodyValidation>;
 
 beforeAll(() => {
   engine = createNodeEngine();
@@ -60,7 +60,7 @@ describe('STL wording and counts (issue 18.4)', () => {
     }
     const v = await validate('misoriented');
     expect(v.issues.map((i) => [i.kind, i.count])).toEqual([['inconsistentOrientation', 12]]);
-    const { bodies: summary } = (await engine.run('list_bodies', {})) as { bodies: { bodyId: string; edges: number; watertight: boolean }[] };
+    const { bodies: summary } = (await engine.run('list_bodies', {})).result as { bodies: { bodyId: string; edges: number; watertight: boolean }[] };
     expect(summary.find((b) => b.bodyId === 'misoriented')).toMatchObject({ edges: 12, watertight: false });
   });
 
@@ -94,8 +94,8 @@ describe('STL wording and counts (issue 18.4)', () => {
     await load('segment', withSegment);
     const v = await validate('segment');
     expect(v.issues.map((i) => [i.kind, i.count])).toEqual([['degenerateTriangle', 1]]);
-    const edges = (await engine.run('query_topology', { bodyId: 'segment', entity: 'edge' })) as unknown[];
-    const { bodies: summary } = (await engine.run('list_bodies', {})) as { bodies: { bodyId: string; edges: number }[] };
+    const edges = (await engine.run('query_topology', { bodyId: 'segment', entity: 'edge' })).result as unknown[];
+    const { bodies: summary } = (await engine.run('list_bodies', {})).result as { bodies: { bodyId: string; edges: number }[] };
     expect(edges).toHaveLength(13);
     expect(summary.find((b) => b.bodyId === 'segment')!.edges).toBe(13);
   });

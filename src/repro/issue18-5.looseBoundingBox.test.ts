@@ -18,7 +18,7 @@ import { makeNurbsSphere } from '../test/singularSurfaces';
 
 let oc: OC;
 let engine: Engine;
-const metrics = (bodyId: string, list?: string[]) => engine.run('compute_metrics', list ? { bodyId, metrics: list } : { bodyId }) as Promise<MetricsResult>;
+const metrics = (bodyId: string, list?: string[]) => engine.runJson('compute_metrics', list ? { bodyId, metrics: list } : { bodyId }).then((r) => r.result) as Promise<MetricsResult>;
 const boxWarnings = (m: MetricsResult) => m.warnings.filter((w) => w.startsWith('boundingBox'));
 const standOff = (loose: Box3, tight: Box3) => Math.max(...[0, 1, 2].flatMap((k) => [tight.min[k]! - loose.min[k]!, loose.max[k]! - tight.max[k]!]));
 

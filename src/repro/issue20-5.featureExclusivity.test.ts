@@ -19,8 +19,8 @@ import { makeBox, makeCylinder } from '../test/kernelShapes';
 
 let oc: OC;
 let engine: Engine;
-const recognize = async (bodyId: string) => ((await engine.run('recognize_features', { bodyId })) as { features: Feature[] }).features;
-const faces = async (bodyId: string) => (await engine.run('query_topology', { bodyId, entity: 'face' })) as TopologyEntry[];
+const recognize = async (bodyId: string) => ((await engine.run('recognize_features', { bodyId })).result as { features: Feature[] }).features;
+const faces = async (bodyId: string) => (await engine.run('query_topology', { bodyId, entity: 'face' })).result as TopologyEntry[];
 const faceIndex = (id: string) => Number(id.slice(5, -1));
 
 /** Every face in at most one feature, and the documented order: holes, then pockets, each by lowest face index. */

@@ -1,10 +1,9 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../engine/kernel';
 import { cylinder, flipWinding, mergeMeshes } from '../engine/mesh/generators';
-import { meshTopology } from '../engine/mesh/meshTopology';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { weldVertexIds } from '../engine/mesh/weld';
-import type { MeshBody } from '../engine/scene/Body';
+import { MeshBody } from '../engine/scene/Body';
 import type { Scene } from '../engine/scene/Scene';
 
 /**
@@ -16,8 +15,7 @@ export function addMeshBody(scene: Scene, bodyId: string, input: TriMesh): MeshB
   const positions = new Float64Array(3 * count);
   for (let v = 0; v < ids.length; v++) positions.set(input.positions.subarray(3 * v, 3 * v + 3), 3 * ids[v]!);
   const mesh: TriMesh = { positions, indices: input.indices.map((i) => ids[i]!) };
-  const topology = meshTopology(mesh);
-  const body: MeshBody = { bodyId, name: bodyId, sourceFormat: 'stl', source: undefined, kind: 'mesh', mesh, topology, valid: true };
+  const body = new MeshBody({ bodyId, name: bodyId, sourceFormat: 'stl', source: undefined }, mesh);
   scene.add(body);
   return body;
 }

@@ -69,7 +69,7 @@ export async function runMutant(engine: Engine, sources: SourceFile[], seed: num
   let outcome: Outcome = 'result';
   let code: string | undefined, message: string | undefined;
   try {
-    const body = (await engine.run('import_file', { bytes: Buffer.from(m.bytes).toString('base64'), fileName: m.fileName, bodyId: 'fuzz' })) as { bodyId: string };
+    const body = (await engine.run('import_file', { bytes: Buffer.from(m.bytes).toString('base64'), fileName: m.fileName, bodyId: 'fuzz' })).result as { bodyId: string };
     try {
       await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['boundingBox', 'surfaceArea'] });
     } finally {

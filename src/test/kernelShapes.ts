@@ -1,5 +1,6 @@
 import type { Handle_Geom_Curve, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC, type Own } from '../engine/kernel';
+import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 
 /** Kernel-made shapes with closed-form answers, for tests. Each returns a shape the caller owns. */
 
@@ -96,4 +97,15 @@ export function makeFreeformFaces(oc: OC): TopoDS_Shape {
     const loc = own(new oc.TopLoc_Location_2(moved));
     return compound.Moved(loc, false);
   });
+}
+
+/** A shape as OCCT BREP text (what import_file reads), freeing the shape. */
+export function brepBytes(oc: OC, shape: TopoDS_Shape): Uint8Array {
+  try {
+    const path = uniqueKernelPath('brep');
+    if (!withKernel(oc, (own) => oc.BRepTools.Write_3(shape, path, own(new oc.Message_ProgressRange_1())))) throw new Error('BRepTools.Write failed');
+    return takeKernelFile(oc, path);
+  } finally {
+    shape.delete();
+  }
 }

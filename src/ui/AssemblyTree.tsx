@@ -1,8 +1,9 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
-import type { AssemblyNode } from '../engine/tools/inspectAssembly';
+import type { AssemblyNode } from '../engine';
 import { formatNumber } from './format';
-import { inspectStore, setAssemblyHover } from './inspect';
+import { setAssemblyHover } from './assembly';
+import { inspectStore } from './stores';
 
 /** A node by its path of child indices ("0" the root, "0/2/1" ...). */
 export function nodeAt(root: AssemblyNode, path: string): AssemblyNode | null {
@@ -116,7 +117,7 @@ export function AssemblyTree() {
   };
   const detail = selected ? nodeAt(root, selected) : null;
   return (
-    <section className="panel assembly" aria-label="Assembly tree" data-testid="assembly-tree">
+    <section className="panel assembly" aria-label="Assembly tree" data-testid="assembly.tree">
       <h2>Assembly</h2>
       <p className="hint">
         {assembly.source}
@@ -135,7 +136,7 @@ export function AssemblyTree() {
               aria-selected={selected === row.path}
               tabIndex={focused === row.path ? 0 : -1}
               data-path={row.path}
-              data-testid="assembly-node"
+              data-testid="assembly.node"
               className={`tree-row${selected === row.path ? ' selected' : ''}`}
               style={{ paddingLeft: 6 + (row.level - 1) * 14 }}
               onKeyDown={(e) => onKey(e, row)}
@@ -162,7 +163,7 @@ export function AssemblyTree() {
         })}
       </ul>
       {detail && (
-        <div className="tree-detail" data-testid="assembly-detail">
+        <div className="tree-detail" data-testid="assembly.detail">
           <p>
             <strong>{detail.name || '(unnamed)'}</strong>
             {detail.label ? <span className="hint"> · label {detail.label}</span> : null}

@@ -1,5 +1,5 @@
 import type { BodyEntry, PendingImport } from './stores';
-import { removeBody, selectBody, setColor, setOpacity, setVisible } from './actions';
+import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
 import { formatCount } from './format';
 import { useKernel, useScene } from './useStores';
 
@@ -41,12 +41,12 @@ export function BodyList() {
     <section className="panel body-list" aria-label="Bodies">
       <h2>Bodies</h2>
       {bodies.length === 0 && pending.length === 0 && <p className="hint">No bodies yet.</p>}
-      <ul data-testid="body-list">
+      <ul data-testid="bodies.list">
         {bodies.map((b) => {
           const v = validity(b);
           const selected = b.bodyId === selectedId;
           return (
-            <li key={b.bodyId} className={`body-item${selected ? ' selected' : ''}`} data-testid="body-item" data-body-id={b.bodyId}>
+            <li key={b.bodyId} className={`body-item${selected ? ' selected' : ''}`} data-testid="bodies.item" data-body-id={b.bodyId}>
               <button type="button" className="body-main" aria-pressed={selected} onClick={() => selectBody(selected ? null : b.bodyId)}>
                 <span className="swatch" style={{ background: b.color }} aria-hidden="true" />
                 <span className="body-text">
@@ -57,7 +57,7 @@ export function BodyList() {
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>
-                <span className={`badge ${v.ok ? 'ok' : 'bad'}`} title={v.title} data-testid="body-valid">
+                <span className={`badge ${v.ok ? 'ok' : 'bad'}`} title={v.title} data-testid="bodies.valid">
                   {v.label}
                 </span>
               </button>
@@ -89,7 +89,7 @@ export function BodyList() {
           );
         })}
         {pending.map((p) => (
-          <li key={p.key} className="body-item pending" data-testid="pending-import" data-stage={p.stage}>
+          <li key={p.key} className="body-item pending" data-testid="bodies.pending" data-stage={p.stage}>
             <span className="spinner" aria-hidden="true" />
             <span className="body-text">
               <span className="body-name">{p.fileName}</span>

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { cssColor, deviationColor } from './heatColors';
-import { focusStation, inspectStore, type HeatState, type SectionsState } from './inspect';
+import { focusStation } from './sections';
+import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './DeviationPanel';
 
 const W = 420;
@@ -36,7 +37,7 @@ function Histogram({ heat }: { heat: HeatState }) {
   const tol = heat.tolerance;
   const m = heat.range;
   return (
-    <figure className="dock-card" data-testid="histogram">
+    <figure className="dock-card" data-testid="dock.histogram">
       <figcaption>
         Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : short(h.std)}
       </figcaption>
@@ -88,7 +89,7 @@ function DeviationSectionsChart() {
   const axisName = ds.axis.every((c, i) => c === [1, 0, 0][i]) ? 'x' : ds.axis.every((c, i) => c === [0, 1, 0][i]) ? 'y' : ds.axis.every((c, i) => c === [0, 0, 1][i]) ? 'z' : `(${ds.axis.join(', ')})`;
   const bw = Math.max(2, ((W - PAD.left - PAD.right) / st.length) * 0.5);
   return (
-    <figure className="dock-card" data-testid="deviation-sections-chart">
+    <figure className="dock-card" data-testid="dock.deviation-sections">
       <figcaption>
         Deviation along {axisName} · {st.length} stations (measure_deviation)
       </figcaption>
@@ -123,7 +124,7 @@ function DeviationSectionsChart() {
 
 function StationImage({ sections, station }: { sections: SectionsState; station: number }) {
   const file = sections.images[station];
-  const url = useMemo(() => (file ? URL.createObjectURL(new Blob([file.bytes], { type: file.mimeType })) : null), [file]);
+  const url = useMemo(() => (file ? URL.createObjectURL(new Blob([file.bytes.slice()], { type: file.mimeType })) : null), [file]);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   return url ? <img src={url} alt={`Overlay of station ${station}`} /> : <span className="hint">no image</span>;
 }
@@ -140,13 +141,13 @@ function SectionStrip() {
   const r = sections.result;
   const focused = r.sections.find((s) => s.station === sections.focused) ?? null;
   return (
-    <figure className="dock-card sections-card" data-testid="section-strip">
+    <figure className="dock-card sections-card" data-testid="dock.section-strip">
       <figcaption>
         Cross sections · {r.sections.length} stations · worst {r.worstStation ?? '–'} ({signed(r.maxAbsSignedSection)})
       </figcaption>
       <div className="sections-body">
         {focused && (
-          <div className="section-focus" data-testid="section-focus" data-station={focused.station}>
+          <div className="section-focus" data-testid="dock.section-focus" data-station={focused.station}>
             <StationImage sections={sections} station={focused.station} />
             <p className="hint">
               station {focused.station} at {short(focused.axisCoord)}: mean {signed(focused.signedMean)}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)}, area ratio{' '}
@@ -166,7 +167,7 @@ function SectionStrip() {
                 aria-selected={isFocused}
                 className={`station${worst ? ' worst' : ''}${isFocused ? ' focused' : ''}`}
                 data-station={s.station}
-                data-testid="section-station"
+                data-testid="dock.section-station"
                 onClick={() => focusStation(s.station)}
               >
                 <StationImage sections={sections} station={s.station} />
@@ -213,10 +214,10 @@ export function BottomDock() {
   if (tabs.length === 0) return null;
   const shown = tabs.some((t) => t.id === tab) ? tab : tabs[0]!.id;
   return (
-    <section className="dock" aria-label="Charts and sections" data-testid="bottom-dock">
+    <section className="dock" aria-label="Charts and sections" data-testid="dock">
       <div className="dock-tabs" role="tablist" aria-label="Charts" aria-orientation="vertical">
         {tabs.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={shown === t.id} className="button small" onClick={() => setTab(t.id)} data-testid={`dock-tab-${t.id}`}>
+          <button key={t.id} type="button" role="tab" aria-selected={shown === t.id} className="button small" onClick={() => setTab(t.id)} data-testid={`dock.tab-${t.id}`}>
             {t.label}
           </button>
         ))}

@@ -2,8 +2,9 @@ import { useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, cutSections, flyTo, inspectStore, plotDeviationSections, setTolerance, type HeatState, type Vec3 } from './inspect';
-import { toolStore } from './stores';
+import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { cutSections } from './sections';
+import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { useScene } from './useStores';
 
 /** Model units, 4 significant digits, with an explicit sign. */
@@ -48,7 +49,7 @@ function Legend({ heat }: { heat: HeatState }) {
   // The band's own ticks only when they cannot collide with 0 and the ends.
   const ticks = m > 0 ? [-m, ...(tol > 0.3 * m && tol < 0.7 * m ? [-tol, tol] : []), 0, m] : [0];
   return (
-    <div className="legend" data-testid="heat-legend" aria-label="Deviation colour legend">
+    <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
       <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} model units; within ±${formatNumber(tol)} neutral`} />
       <div className="legend-ticks">
         {ticks.map((t) => (
@@ -88,7 +89,7 @@ function Legend({ heat }: { heat: HeatState }) {
             if (e.target.value.trim() !== '' && Number.isFinite(v) && v >= 0) setTolerance(v);
           }}
           onBlur={() => setText(null)}
-          data-testid="tolerance-input"
+          data-testid="heat.tolerance"
         />
         <input
           type="range"
@@ -101,7 +102,7 @@ function Legend({ heat }: { heat: HeatState }) {
             setText(null);
             setTolerance(Number(e.target.value));
           }}
-          data-testid="tolerance-slider"
+          data-testid="heat.tolerance-slider"
         />
       </div>
     </div>
@@ -129,14 +130,14 @@ function StatsCard({ heat }: { heat: HeatState }) {
   }
   if (!h) return <p className="hint">Sampling the surface for the statistics…</p>;
   return (
-    <div className="stats-card" data-testid="heat-stats">
+    <div className="stats-card" data-testid="heat.stats">
       <dl>
-        <Stat label="Signed mean" value={signed(h.mean)} testId="stat-mean" />
-        <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="stat-sigma" />
+        <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
+        <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
         <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="stat-p95" />
-        <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="stat-max" />
-        <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="stat-within" />
-        <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="stat-ambiguous" />
+        <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
+        <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
+        <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
       </dl>
       <p className="hint">
         model units · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} (deviation_histogram)
@@ -162,7 +163,7 @@ function SectionControls() {
       <legend>Along an axis</legend>
       <div className="row">
         <label htmlFor={axisId}>Axis</label>
-        <select id={axisId} value={axis} onChange={(e) => setAxis(e.target.value)} data-testid="section-axis">
+        <select id={axisId} value={axis} onChange={(e) => setAxis(e.target.value)} data-testid="deviation.section-axis">
           <option value="x">x</option>
           <option value="y">y</option>
           <option value="z">z</option>
@@ -171,10 +172,10 @@ function SectionControls() {
         <input id={countId} type="number" min={2} max={200} value={count} onChange={(e) => setCount(e.target.value)} className="short" />
       </div>
       <div className="row">
-        <button type="button" className="button small" disabled={!!running || !ok} onClick={() => void plotDeviationSections(AXES[axis]!, n)} data-testid="plot-sections">
+        <button type="button" className="button small" disabled={!!running || !ok} onClick={() => void plotDeviationSections(AXES[axis]!, n)} data-testid="deviation.plot-sections">
           Plot deviation along {axis}
         </button>
-        <button type="button" className="button small" disabled={!!running || !ok} onClick={() => void cutSections(AXES[axis]!, n)} data-testid="cut-sections">
+        <button type="button" className="button small" disabled={!!running || !ok} onClick={() => void cutSections(AXES[axis]!, n)} data-testid="deviation.cut-sections">
           Cut sections along {axis}
         </button>
       </div>
@@ -190,7 +191,7 @@ export function DeviationPanel() {
   const pair = useMemo(() => comparePair(), [bodies]);
   if (!pair && !heat) return null;
   return (
-    <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation-panel">
+    <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
       <h2>Deviation review</h2>
       {pair && (
         <button
@@ -198,21 +199,21 @@ export function DeviationPanel() {
           className={`button ${heat ? 'small' : 'primary compare'}`}
           disabled={!!running}
           onClick={() => void compareBodies(pair.from, pair.to)}
-          data-testid="compare-button"
+          data-testid="deviation.compare"
           title="measure_deviation with the spec's defaults, then the heat map, histogram and statistics"
         >
           {heat ? 'Compare again' : `Compare ${pair.from} with ${pair.to}`}
         </button>
       )}
       {heat && (
-        <p className="heat-title" data-testid="heat" data-status={heat.status}>
+        <p className="heat-title" data-testid="deviation.heat" data-status={heat.status}>
           <strong>{heat.fromBodyId}</strong> coloured against <strong>{heat.toBodyId}</strong>
           {heat.status === 'running' && <span className="hint"> · colouring…</span>}
           {heat.status === 'done' && <span className="hint"> · legend and statistics on the view</span>}
         </p>
       )}
       {heat?.status === 'failed' && (
-        <p className="error" role="alert" data-testid="heat-error">
+        <p className="error" role="alert" data-testid="deviation.error">
           <code>{heat.error?.code}</code> {heat.error?.message}
         </p>
       )}
@@ -228,7 +229,7 @@ export function HeatOverlay() {
   if (heat?.status !== 'done') return null;
   const worst = heat.deviation?.fromToTo;
   return (
-    <section className="heat-overlay" aria-label="Deviation legend and statistics" data-testid="heat-overlay">
+    <section className="heat-overlay" aria-label="Deviation legend and statistics" data-testid="heat.overlay">
       <div className="heat-overlay-head">
         <strong>
           {heat.fromBodyId} vs {heat.toBodyId}
@@ -241,11 +242,11 @@ export function HeatOverlay() {
       {open && <StatsCard heat={heat} />}
       <div className="row">
         {worst && (
-          <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
+          <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
             Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))})
           </button>
         )}
-        <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="clear-heat">
+        <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="heat.clear">
           Remove colours
         </button>
       </div>

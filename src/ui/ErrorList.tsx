@@ -1,4 +1,4 @@
-import { dismissError } from './actions';
+import { dismissError } from './bodies';
 import { useScene } from './useStores';
 
 /** Failed imports: what, why and the error code, each dismissible. */
@@ -6,9 +6,9 @@ export function ErrorList() {
   const errors = useScene((s) => s.errors);
   if (errors.length === 0) return null;
   return (
-    <ul className="error-list" data-testid="import-errors">
+    <ul className="error-list" data-testid="scene.import-errors">
       {errors.map((e) => (
-        <li key={e.key} role="alert" className="error" data-testid="import-error" data-code={e.code}>
+        <li key={e.key} role="alert" className="error" data-testid="scene.import-error" data-code={e.code}>
           <div className="error-head">
             <code className="error-code">{e.code}</code>
             <span className="error-file">{e.fileName}</span>

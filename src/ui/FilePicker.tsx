@@ -1,7 +1,9 @@
 import { useId, type ChangeEvent } from 'react';
-import { openFiles } from './inspect';
+import { GRAPH_DATABASE_EXTENSIONS, MODEL_EXTENSIONS } from '../engine';
+import { openFiles } from './files';
 
-export const ACCEPTED = '.step,.stp,.iges,.igs,.brep,.brp,.stl,.ply,.obj,.3mf,.xyz,.pts,.txt,.csv,.xbf,.sqlite,.sqlite3,.db';
+/** What the engine reads: models, and graph databases for the graph panel. */
+export const ACCEPTED = [...MODEL_EXTENSIONS, ...GRAPH_DATABASE_EXTENSIONS].map((e) => `.${e}`).join(',');
 
 /** A labelled file input; the chosen files are imported and the input is cleared for the next pick. */
 export function FilePicker({ label = 'Open files…' }: { label?: string }) {
@@ -16,7 +18,7 @@ export function FilePicker({ label = 'Open files…' }: { label?: string }) {
       <label htmlFor={id} className="button primary">
         {label}
       </label>
-      <input id={id} className="visually-hidden" type="file" multiple accept={ACCEPTED} data-testid="file-input" onChange={onChange} />
+      <input id={id} className="visually-hidden" type="file" multiple accept={ACCEPTED} data-testid="scene.file-input" onChange={onChange} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { useStore } from 'zustand';
-import type { GraphQueryResult } from '../engine/graph/graphSqlite';
-import type { GraphValidateResult } from '../engine/graph/graphValidate';
+import type { GraphQueryResult, GraphValidateResult } from '../engine';
 import { formatBytes, formatCount, formatNumber } from './format';
-import { exportGraph, inspectStore, validateGraph } from './inspect';
+import { exportGraph, validateGraph } from './graphActions';
+import { inspectStore } from './stores';
 import { useKernel, useScene } from './useStores';
 
 function HealthRecord({ result }: { result: GraphValidateResult }) {
@@ -16,7 +16,7 @@ function HealthRecord({ result }: { result: GraphValidateResult }) {
     ['Self-intersecting', h.selfIntersecting === null ? 'not checked' : h.selfIntersecting ? 'yes' : 'no'],
   ];
   return (
-    <div className="health" data-testid="graph-health" data-valid={String(result.isValid)}>
+    <div className="health" data-testid="graph.health" data-valid={String(result.isValid)}>
       <p>
         <span className={`badge ${result.isValid ? 'ok' : 'bad'}`}>{result.isValid ? 'valid' : 'invalid'}</span> {formatCount(result.errorCount)} errors ·{' '}
         {formatCount(result.warningCount)} warnings
@@ -48,7 +48,7 @@ function HealthRecord({ result }: { result: GraphValidateResult }) {
 function QueryResult({ fileName, result }: { fileName: string; result: GraphQueryResult }) {
   const s = result.summary;
   return (
-    <div className="graph-query" data-testid="graph-query">
+    <div className="graph-query" data-testid="graph.query">
       <p>
         <strong>{fileName}</strong> (graph-query)
       </p>
@@ -86,16 +86,16 @@ export function GraphPanel() {
   const validate = graph.validate && graph.validate.bodyId === selectedId ? graph.validate : undefined;
   if (!body && !graph.query) return null;
   return (
-    <section className="panel graph-panel" aria-label="Topology graph" data-testid="graph-panel">
+    <section className="panel graph-panel" aria-label="Topology graph" data-testid="graph.panel">
       <h2>Topology graph</h2>
       {body && (
         <>
           {!isBrep && <p className="hint">graph-validate and graph-export take a BREP body; {body.bodyId} is a mesh.</p>}
           <div className="row">
-            <button type="button" className="button small" disabled={!isBrep || validate?.status === 'running'} onClick={() => void validateGraph(body.bodyId)} data-testid="graph-validate">
+            <button type="button" className="button small" disabled={!isBrep || validate?.status === 'running'} onClick={() => void validateGraph(body.bodyId)} data-testid="graph.validate">
               Validate {body.bodyId}
             </button>
-            <button type="button" className="button small" disabled={!isBrep || graph.exporting} onClick={() => void exportGraph(body.bodyId)} data-testid="graph-export">
+            <button type="button" className="button small" disabled={!isBrep || graph.exporting} onClick={() => void exportGraph(body.bodyId)} data-testid="graph.export">
               {graph.exporting ? 'Exporting…' : 'Download SQLite'}
             </button>
           </div>
@@ -113,7 +113,7 @@ export function GraphPanel() {
             </p>
           )}
           {graph.lastExport && graph.lastExport.bodyId === body.bodyId && (
-            <p className="hint" data-testid="graph-export-done">
+            <p className="hint" data-testid="graph.export-done">
               {graph.lastExport.bodyId}.sqlite · {formatBytes(graph.lastExport.size)}
             </p>
           )}
@@ -122,7 +122,7 @@ export function GraphPanel() {
       <p className="hint">Drop a graph database (.sqlite) on the page to query it.</p>
       {graph.query?.status === 'running' && <p className="hint">Querying {graph.query.fileName}…</p>}
       {graph.query?.status === 'failed' && (
-        <p className="error" role="alert" data-testid="graph-query-error">
+        <p className="error" role="alert" data-testid="graph.query-error">
           <code>{graph.query.error?.code}</code> {graph.query.fileName}: {graph.query.error?.message}
         </p>
       )}

@@ -19,7 +19,7 @@ export function KernelStatus() {
       break;
   }
   return (
-    <div className={`kernel-status kernel-${status}`} data-testid="kernel-status" data-status={status === 'idle' ? 'loading' : status} role="status">
+    <div className={`kernel-status kernel-${status}`} data-testid="engine.kernel" data-status={status === 'idle' ? 'loading' : status} role="status">
       <span className="dot" aria-hidden="true" />
       {text}
     </div>

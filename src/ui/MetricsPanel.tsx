@@ -1,9 +1,9 @@
-import type { MetricsResult } from '../engine/tools/computeMetrics';
+import type { MetricsResult } from '../engine';
 import { formatNumber, formatVector } from './format';
 import { useKernel, useScene } from './useStores';
 
 /** The metrics card; `testIdPrefix` keeps test ids unique when the card shows twice (panel and tool result). */
-export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; testIdPrefix?: string }) {
+export function Metrics({ result, testIdPrefix = 'metrics.' }: { result: MetricsResult; testIdPrefix?: string }) {
   // The size a person reads is the tight box's: the spec's boundingBox encloses B-spline control points.
   const box = result.boundingBoxOptimal;
   const anyBox = box ?? result.boundingBox;
@@ -13,13 +13,13 @@ export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; 
     <>
       <dl className="metrics">
         <dt>Volume</dt>
-        <dd data-testid={`${testIdPrefix}metric-volume`} data-value={result.volume === null || result.volume === undefined ? '' : String(result.volume)}>
+        <dd data-testid={`${testIdPrefix}volume`} data-value={result.volume === null || result.volume === undefined ? '' : String(result.volume)}>
           {result.volume === null || result.volume === undefined ? 'none (open)' : formatNumber(result.volume, scale ** 3)}
         </dd>
         {result.surfaceArea !== undefined && (
           <>
             <dt>Surface area</dt>
-            <dd data-testid={`${testIdPrefix}metric-area`}>{formatNumber(result.surfaceArea, scale ** 2)}</dd>
+            <dd data-testid={`${testIdPrefix}area`}>{formatNumber(result.surfaceArea, scale ** 2)}</dd>
           </>
         )}
         {result.centerOfMass && (
@@ -31,7 +31,7 @@ export function Metrics({ result, testIdPrefix = '' }: { result: MetricsResult; 
         {size && (
           <>
             <dt>Box size</dt>
-            <dd data-testid={`${testIdPrefix}metric-box-size`} data-value={size.join(' ')}>
+            <dd data-testid={`${testIdPrefix}box-size`} data-value={size.join(' ')}>
               {size.map((s) => formatNumber(s, scale)).join(' × ')}
             </dd>
           </>
@@ -56,7 +56,7 @@ export function MetricsPanel() {
   const metrics = useScene((s) => (s.selectedId ? s.metrics[s.selectedId] : undefined));
   const kernel = useKernel((s) => s.status);
   return (
-    <section className="panel metrics-panel" aria-label="Metrics" data-testid="metrics-panel">
+    <section className="panel metrics-panel" aria-label="Metrics" data-testid="metrics.panel">
       <h2>Metrics{body ? ` · ${body.summary.name}` : ''}</h2>
       {!selectedId && <p className="hint">Select a body to see its volume, area, centre of mass and size.</p>}
       {metrics?.status === 'running' && (

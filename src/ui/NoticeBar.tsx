@@ -8,7 +8,7 @@ export function NoticeBar() {
   const restoring = useStore(engineStore, (s) => s.restoring);
   if (notices.length === 0) return null;
   return (
-    <ul className="notices" data-testid="engine-notices">
+    <ul className="notices" data-testid="engine.notices">
       {notices.map((n) => (
         <li key={n.key} className="notice" role="alert" data-code={n.code}>
           <code className="error-code">{n.code}</code>

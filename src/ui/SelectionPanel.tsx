@@ -1,4 +1,4 @@
-import { clearPick } from './actions';
+import { clearPick } from './picking';
 import { ValueTree } from './ValueTree';
 import { useScene } from './useStores';
 
@@ -8,10 +8,10 @@ export function SelectionPanel() {
   const kind = useScene((s) => s.bodies.find((b) => b.bodyId === s.picked?.bodyId)?.summary.kind);
   if (!picked) return null;
   return (
-    <section className="panel pick-panel" aria-label={`Picked ${picked.entity}`} data-testid="pick-panel" data-entity={picked.entity} data-face-id={picked.id} data-body-id={picked.bodyId}>
+    <section className="panel pick-panel" aria-label={`Picked ${picked.entity}`} data-testid="pick.panel" data-entity={picked.entity} data-face-id={picked.id} data-body-id={picked.bodyId}>
       <div className="panel-head">
         <h2>
-          Picked · {picked.bodyId} <code data-testid="pick-id">{picked.id}</code>
+          Picked · {picked.bodyId} <code data-testid="pick.id">{picked.id}</code>
         </h2>
         <button type="button" className="icon-button" aria-label={`Clear the picked ${picked.entity}`} onClick={clearPick}>
           ×

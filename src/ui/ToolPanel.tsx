@@ -4,7 +4,7 @@ import { ResultView } from './ResultView';
 import { SchemaForm } from './SchemaForm';
 import { argsOf, fieldsNamedIn, fieldsOf, type FieldSpec, type FormValues } from './schemaForm';
 import { engineStore, toolStore, type BodyEntry } from './stores';
-import { cancelTool, loadManifests, runFromPanel, selectTool, setFormValue } from './toolActions';
+import { cancelTool, loadManifests, runSelected, selectTool, setFormValue } from './toolRuns';
 import { useScene } from './useStores';
 
 /**
@@ -37,7 +37,7 @@ function Progress() {
   const seconds = Math.max(0, (now - running.startedAt) / 1000);
   const pct = running.fraction !== undefined ? Math.round(running.fraction * 100) : undefined;
   return (
-    <div className="run-progress" data-testid="tool-progress">
+    <div className="run-progress" data-testid="tools.progress">
       <div
         className={`progress${pct === undefined ? ' indeterminate' : ''}`}
         role="progressbar"
@@ -54,7 +54,7 @@ function Progress() {
           {running.tool} running · {seconds.toFixed(0)} s{pct !== undefined ? ` · ${pct} %` : ''}
           {running.message ? ` · ${running.message}` : ''}
         </span>
-        <button type="button" className="button danger small" onClick={() => cancelTool()} data-testid="tool-cancel" title="Cancel the run (Escape)">
+        <button type="button" className="button danger small" onClick={() => cancelTool()} data-testid="tools.cancel" title="Cancel the run (Escape)">
           Cancel
         </button>
       </div>
@@ -88,25 +88,25 @@ export function ToolPanel() {
   );
   const result = selected ? results[selected] : undefined;
   const invalid = useMemo(
-    () => (result && !result.ok && result.error?.code === 'INVALID_ARGUMENT' ? fieldsNamedIn(result.error.message, fields) : new Set<string>()),
+    () => (result && !result.ok && result.error.code === 'INVALID_ARGUMENT' ? fieldsNamedIn(result.error.message, fields) : new Set<string>()),
     [result, fields],
   );
 
   // A new result or error (also from a share link) is brought into view in the panel.
   useEffect(() => {
     if (!result) return;
-    const el = document.querySelector(result.ok ? '[data-testid="tool-result"]' : '[data-testid="tool-error"]');
+    const el = document.querySelector(result.ok ? '[data-testid="tools.result"]' : '[data-testid="tools.error"]');
     el?.scrollIntoView({ block: 'nearest' });
   }, [result]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (!manifest || running) return;
-    void runFromPanel(manifest.name, argsOf(fields, values));
+    runSelected(manifest.name, argsOf(fields, values));
   };
 
   return (
-    <section className="panel tool-panel" aria-label="Tools" data-testid="tool-panel">
+    <section className="panel tool-panel" aria-label="Tools" data-testid="tools.panel">
       <h2>Tools</h2>
       {loadError && (
         <p className="error" role="alert">
@@ -120,7 +120,7 @@ export function ToolPanel() {
             <label className="field-label" htmlFor={selectId}>
               Tool
             </label>
-            <select id={selectId} value={selected ?? ''} onChange={(e) => selectTool(e.target.value)} data-testid="tool-select">
+            <select id={selectId} value={selected ?? ''} onChange={(e) => selectTool(e.target.value)} data-testid="tools.select">
               {tools.map((t) => (
                 <option key={t.name} value={t.name}>
                   {t.name}
@@ -129,11 +129,11 @@ export function ToolPanel() {
             </select>
           </div>
           {manifest && (
-            <form onSubmit={onSubmit} aria-label={`${manifest.name} arguments`} data-testid="tool-form" data-tool={manifest.name} noValidate>
+            <form onSubmit={onSubmit} aria-label={`${manifest.name} arguments`} data-testid="tools.form" data-tool={manifest.name} noValidate>
               <p className="tool-desc">{manifest.description}</p>
               <SchemaFormFor fields={fields} values={values} bodies={bodies} invalid={invalid} tool={manifest.name} errorId={result && !result.ok ? errorId : undefined} />
-              {result && !result.ok && result.error && (
-                <div className="error" role="alert" id={errorId} data-testid="tool-error" data-code={result.error.code}>
+              {result && !result.ok && (
+                <div className="error" role="alert" id={errorId} data-testid="tools.error" data-code={result.error.code}>
                   <div className="error-head">
                     <code className="error-code">{result.error.code}</code>
                     <span className="error-file">{result.tool}</span>
@@ -142,7 +142,7 @@ export function ToolPanel() {
                 </div>
               )}
               <div className="run-line">
-                <button type="submit" className="button primary" disabled={!!running} data-testid="tool-run">
+                <button type="submit" className="button primary" disabled={!!running} data-testid="tools.run">
                   Run {manifest.name}
                 </button>
                 {bodies.length === 0 && <span className="hint">Load a body first.</span>}

@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createEngineClient } from '../workers/client';
 import { App } from './App';
-import { openDemoCompared } from './inspect';
-import { startEngine } from './session';
+import { openDemoCompared } from './demo';
 import { parseShareHash } from './shareLink';
+import { openShareLink } from './shareLinks';
+import { startApp } from './start';
 import { installTestApi } from './testApi';
-import { loadManifests, openShareLink } from './toolActions';
 import './app.css';
 
 /**
@@ -17,12 +18,12 @@ function wantsDemo(): boolean {
   return import.meta.env.DEV && window.location.search === '' && window.location.hash === '';
 }
 
-installTestApi();
+// Test builds (vite build --mode e2e) install the test API and count engine calls; production does not.
+const createClient = import.meta.env.MODE === 'e2e' ? installTestApi(createEngineClient) : createEngineClient;
 // Start the worker (and with it the kernel download) before the first render.
-startEngine();
-void loadManifests().catch(() => undefined);
+startApp(createClient);
 if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);
-else if (wantsDemo()) void openDemoCompared();
+else if (wantsDemo()) void openDemoCompared(import.meta.env.BASE_URL);
 // A share link pasted into the address bar of an open page applies too.
 window.addEventListener('hashchange', () => {
   if (parseShareHash(window.location.hash)) void openShareLink(window.location.hash);

@@ -1,39 +1,49 @@
 import type { ComponentType } from 'react';
-import type { MetricsResult } from '../engine/tools/computeMetrics';
+import type { ToolName } from '../engine';
+import { showAssembly } from './assembly';
+import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
+import { showSections } from './sections';
+import type { DoneCallOf } from './stores';
 import { ValueTree } from './ValueTree';
-import type { ToolCall } from './stores';
-
-/** Props of a tool-specific result view: the whole call (args, result, files written). */
-export interface ResultViewProps {
-  call: ToolCall;
-}
 
 /**
- * Tool-specific result views by tool name. A tool without one gets the generic summary; a new view
- * (heat map legend, histogram, section strip ...) registers here and needs no change elsewhere.
+ * The one way a tool's result gets its own treatment on the page, keyed and typed by tool name:
+ * `View` replaces the generic summary under the tool's form; `apply` updates the inspection views
+ * after any successful run of the tool (its button, its form, a share link). A tool without an
+ * entry gets the generic summary and changes nothing else.
  */
-const VIEWS = new Map<string, ComponentType<ResultViewProps>>();
-
-export function registerResultView(tool: string, view: ComponentType<ResultViewProps>): void {
-  VIEWS.set(tool, view);
-}
-
-export function resultViewFor(tool: string): ComponentType<ResultViewProps> | undefined {
-  return VIEWS.get(tool);
+export interface ResultViewEntry<N extends ToolName> {
+  View?: ComponentType<{ call: DoneCallOf<N> }>;
+  apply?: (call: DoneCallOf<N>) => void;
 }
 
 /** compute_metrics: the metrics card, then everything else it returned (principal axes ...). */
-function MetricsView({ call }: ResultViewProps) {
-  const result = call.result as MetricsResult;
+function MetricsView({ call }: { call: DoneCallOf<'compute_metrics'> }) {
   // The card shows the tight box's size; the spec's boundingBox (control hulls included) stays in the table.
-  const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBoxOptimal: _b, warnings: _w, ...rest } = result as MetricsResult & Record<string, unknown>;
+  const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBoxOptimal: _b, warnings: _w, ...rest } = call.result;
   return (
     <>
-      <Metrics result={result} testIdPrefix="tool-" />
+      <Metrics result={call.result} testIdPrefix="tools.metric-" />
       {Object.keys(rest).length > 0 && <ValueTree value={rest} />}
     </>
   );
 }
 
-registerResultView('compute_metrics', MetricsView);
+const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
+  compute_metrics: { View: MetricsView },
+  measure_deviation: { apply: showDeviation },
+  cross_section_compare: { apply: showSections },
+  inspect_assembly: { apply: showAssembly },
+};
+
+/** The inspection views follow a finished run (wired to the tool panel at start-up). */
+export function applyResult<N extends ToolName>(call: DoneCallOf<N>): void {
+  RESULT_VIEWS[call.tool]?.apply?.(call);
+}
+
+/** The tool's own view of a result, if it has one; else the generic summary. */
+export function ResultSummary<N extends ToolName>({ call }: { call: DoneCallOf<N> }) {
+  const View = RESULT_VIEWS[call.tool]?.View;
+  return View ? <View call={call} /> : <ValueTree value={call.result} />;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../engine/tools/runTool';
+import { parseArgs } from '../engine/tools/parseArgs';
 import { findTool, toolManifests } from '../engine/tools/registry';
 import { BrepscopeError } from '../engine/errors';
 import { argsOf, fieldsNamedIn, fieldsOf, placeholderOf, valuesOf, type FieldSpec } from './schemaForm';

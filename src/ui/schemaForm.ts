@@ -192,7 +192,7 @@ export function allFields(fields: readonly FieldSpec[]): FieldSpec[] {
 }
 
 /**
- * The field paths an INVALID_ARGUMENT message names: runTool writes `tool: path: message; ...`
+ * The field paths an INVALID_ARGUMENT message names: parseArgs writes `tool: path: message; ...`
  * with array indices as `[i]` (sectionAxis[1]).
  */
 export function fieldsNamedIn(message: string, fields: readonly FieldSpec[]): Set<string> {

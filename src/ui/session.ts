@@ -1,21 +1,16 @@
-import { createEngineClient, type EngineClient, type Outcome } from '../workers/client';
-import { engineStore, kernelStore, type ShownError } from './stores';
+import { isKernelAbort, type KeptBody, type RunOutcome, type ToolArgs, type ToolName, type ToolResult } from '../engine';
+import type { EngineClient, Progress } from '../workers/client';
+import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } from './stores';
 
 /**
  * The engine session: one worker at a time, and everything needed to rebuild its scene. The page
- * keeps every loaded file's bytes, so a worker that is cancelled (terminated) or crashes is replaced
- * by a new one that replays the imports in order with the same bodyIds.
+ * keeps every loaded file's bytes, so a worker that is cancelled (terminated), crashes or whose
+ * kernel aborts is replaced by a new one that restores the kept bodies with the same bodyIds.
  */
 
-/** A file in the scene as the page keeps it for a restore. */
-export interface KeptFile {
-  /** The name the worker knows the bytes by (import_file's `path`). */
-  workerName: string;
+/** A body's file as the page keeps it for a restore (the engine's KeptBody plus where it came from). */
+export interface KeptFile extends KeptBody {
   bytes: Uint8Array<ArrayBuffer>;
-  tool: 'import_file' | 'read_brep';
-  /** The import's other arguments (format, allowInvalid), without path and bodyId. */
-  options: Record<string, unknown>;
-  bodyId: string;
   sourceUrl?: string;
   /** When the import started: list order (and share links) follow it, not the order imports finish in. */
   order: number;
@@ -32,6 +27,14 @@ export class WorkerLost extends Error {
   }
 }
 
+/** What the session tells the page (wired at start-up, src/ui/start.ts). */
+export interface SessionEvents {
+  /** Bodies that could not be restored: the page drops them from its list. */
+  bodiesLost(bodyIds: string[], error: ShownError): void;
+  /** A new worker has the scene back (the page may re-request what it lost). */
+  restored(): void;
+}
+
 interface Generation {
   client: EngineClient;
   /** Rejects with WorkerLost when this worker is replaced; every call races against it. */
@@ -40,176 +43,222 @@ interface Generation {
   alive: boolean;
 }
 
-let current: Generation | undefined;
-let restoring: Promise<void> = Promise.resolve();
-let noticeKey = 0;
-let crashesWhileRestoring = 0;
-const kept: KeptFile[] = [];
+/** A scene that crashes every worker it is loaded into is dropped after this many tries. */
+const MAX_CRASHES_WHILE_RESTORING = 3;
 
-/** Told when bodies could not be restored (the page drops them from its list). */
-let onBodiesLost: (bodyIds: string[], error: ShownError) => void = () => undefined;
-/** Told when a new worker has the scene back (the page may re-request what it lost). */
-let onRestored: () => void = () => undefined;
+export class Session {
+  private current: Generation | undefined;
+  private restoring: Promise<void> = Promise.resolve();
+  private crashesWhileRestoring = 0;
+  private readonly kept: KeptFile[] = [];
+  private readonly reservedNames = new Set<string>();
+  /** Ids given out to imports still in flight, so two files named alike get box and box_2. */
+  private readonly reservedIds = new Set<string>();
 
-export function setSessionListeners(listeners: { bodiesLost: typeof onBodiesLost; restored: typeof onRestored }): void {
-  onBodiesLost = listeners.bodiesLost;
-  onRestored = listeners.restored;
+  constructor(
+    private readonly createClient: () => EngineClient,
+    private readonly events: SessionEvents,
+  ) {}
+
+  /** Starts the worker and with it the kernel download (mesh work never waits for it). */
+  start(): void {
+    this.generation();
+  }
+
+  /** Calls the worker once the scene is in place; rejects with WorkerLost when the worker goes first. */
+  async call<T>(fn: (client: EngineClient) => Promise<T>): Promise<T> {
+    await this.restoring;
+    const gen = this.generation();
+    return Promise.race([fn(gen.client), gen.dead]);
+  }
+
+  /** A tool run; a lost worker is an error outcome, and a kernel abort replaces the worker. */
+  run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, onProgress?: Progress): Promise<UiOutcome<RunOutcome<ToolResult<N>>>> {
+    return this.settle(name, (c) => c.run(name, args, onProgress));
+  }
+
+  /** `run` with arguments typed at run time (a form, a share link); the engine's schema checks them. */
+  runJson<N extends ToolName>(name: N, args: unknown, onProgress?: Progress): Promise<UiOutcome<RunOutcome<ToolResult<N>>>> {
+    return this.settle(name, (c) => c.runJson(name, args, onProgress));
+  }
+
+  private async settle<T>(tool: string, fn: (client: EngineClient) => Promise<UiOutcome<T>>): Promise<UiOutcome<T>> {
+    let outcome: UiOutcome<T>;
+    try {
+      outcome = await this.call(fn);
+    } catch (e) {
+      return { ok: false, error: lostError(e) };
+    }
+    if (!outcome.ok && isKernelAbort(outcome.error)) this.replaceWorker(new WorkerLost('WORKER_CRASHED', `the CAD kernel aborted in ${tool}`));
+    return outcome;
+  }
+
+  /**
+   * Terminates the worker, fails everything waiting on it with `reason`, starts a new one and loads
+   * the kept files back into it.
+   */
+  replaceWorker(reason: WorkerLost): void {
+    const old = this.current;
+    if (old) {
+      old.alive = false;
+      old.client.terminate();
+      old.kill(reason);
+    }
+    if (reason.code === 'WORKER_CRASHED' && engineStore.getState().restoring && ++this.crashesWhileRestoring >= MAX_CRASHES_WHILE_RESTORING) {
+      const ids = this.kept.map((f) => f.bodyId);
+      this.kept.length = 0;
+      this.crashesWhileRestoring = 0;
+      this.events.bodiesLost(ids, { code: reason.code, message: `the scene crashed the engine ${MAX_CRASHES_WHILE_RESTORING} times while being restored; its bodies were removed` });
+    }
+    kernelStore.setState({ status: 'loading' }, true);
+    const gen = this.launch();
+    this.current = gen;
+    if (reason.code === 'WORKER_CRASHED') {
+      addNotice(reason.code, `${reason.message}. A new engine was started; the scene is loaded back into it from the files this page keeps.`);
+    }
+    engineStore.setState({ restoring: true });
+    this.restoring = this.restore(gen).finally(() => {
+      if (this.current === gen) engineStore.setState({ restoring: false });
+    });
+  }
+
+  /** Cancel: the running tool stops with the worker; the scene comes back in a new one. */
+  cancelRun(): void {
+    this.replaceWorker(new WorkerLost('CANCELLED', 'cancelled by the user'));
+  }
+
+  /** Keeps a file for restores, in import order. */
+  keep(file: KeptFile): void {
+    const at = this.kept.findIndex((f) => f.order > file.order);
+    if (at < 0) this.kept.push(file);
+    else this.kept.splice(at, 0, file);
+  }
+
+  forget(bodyIds: readonly string[]): void {
+    for (let i = this.kept.length - 1; i >= 0; i--) if (bodyIds.includes(this.kept[i]!.bodyId)) this.kept.splice(i, 1);
+  }
+
+  keptFiles(): readonly KeptFile[] {
+    return this.kept;
+  }
+
+  /**
+   * A name for the worker's file table that no other kept file uses: the plain file name, else the
+   * same name in a numbered folder (the default bodyId ignores folders).
+   */
+  reserveWorkerName(fileName: string): string {
+    const plain = fileName.replace(/[\\/]/g, '_') || 'file';
+    let name = plain;
+    for (let i = 2; this.reservedNames.has(name); i++) name = `${i}/${plain}`;
+    this.reservedNames.add(name);
+    return name;
+  }
+
+  /** Reserves the id `choose` picks (told which ids imports in flight hold) until releaseBodyId. */
+  reserveBodyId(choose: (taken: (id: string) => boolean) => string): string {
+    const id = choose((c) => this.reservedIds.has(c));
+    this.reservedIds.add(id);
+    return id;
+  }
+
+  releaseBodyId(bodyId: string): void {
+    this.reservedIds.delete(bodyId);
+  }
+
+  /** Ends the session: the worker is terminated and nothing is restored (tests, page teardown). */
+  stop(): void {
+    const old = this.current;
+    this.current = undefined;
+    if (old) {
+      old.alive = false;
+      old.client.terminate();
+      old.kill(new WorkerLost('CANCELLED', 'the session was stopped'));
+    }
+  }
+
+  /** The worker's test hooks (test builds only) and the current client, for the test API. */
+  client(): EngineClient {
+    return this.generation().client;
+  }
+
+  private generation(): Generation {
+    this.current ??= this.launch();
+    return this.current;
+  }
+
+  private launch(): Generation {
+    const client = this.createClient();
+    let kill!: (reason: WorkerLost) => void;
+    const dead = new Promise<never>((_, reject) => (kill = reject));
+    dead.catch(() => undefined);
+    const gen: Generation = { client, dead, kill, alive: true };
+    client.onCrash((reason) => {
+      if (gen.alive) this.replaceWorker(new WorkerLost('WORKER_CRASHED', `the engine worker crashed (${reason})`));
+    });
+    void client
+      .subscribeKernelState((state) => {
+        if (gen.alive) kernelStore.setState(state, true);
+      })
+      .catch(() => undefined);
+    void client.loadKernel().catch(() => undefined);
+    engineStore.setState((s) => ({ generation: s.generation + 1 }));
+    return gen;
+  }
+
+  private async restore(gen: Generation): Promise<void> {
+    // Copies go to the worker (and are moved there): the page keeps its own bytes for the next restore.
+    const snapshot = { bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid }) => ({ bodyId, path, bytes: bytes.slice(), format, refuseInvalid })) };
+    let outcome;
+    try {
+      outcome = await Promise.race([gen.client.restore(snapshot), gen.dead]);
+    } catch (e) {
+      // Replaced while restoring: its successor restores.
+      if (e instanceof WorkerLost) return;
+      throw e;
+    }
+    this.crashesWhileRestoring = 0;
+    const failed = outcome.ok ? outcome.value.failed : this.kept.map((f) => ({ bodyId: f.bodyId, error: outcome.error }));
+    const last = failed[failed.length - 1];
+    if (last) {
+      const lost = failed.map((f) => f.bodyId);
+      this.forget(lost);
+      this.events.bodiesLost(lost, { code: last.error.code, message: `could not restore ${lost.join(', ')}: ${last.error.message}` });
+    }
+    this.events.restored();
+  }
 }
 
-function start(): Generation {
-  const client = createEngineClient();
-  let kill!: (reason: WorkerLost) => void;
-  const dead = new Promise<never>((_, reject) => (kill = reject));
-  dead.catch(() => undefined);
-  const gen: Generation = { client, dead, kill, alive: true };
-  client.onCrash((reason) => {
-    if (gen.alive) replaceWorker(new WorkerLost('WORKER_CRASHED', `the engine worker crashed (${reason})`));
-  });
-  void client.subscribeKernelStatus((state) => {
-    if (gen.alive) kernelStore.setState(state, true);
-  });
-  engineStore.setState((s) => ({ generation: s.generation + 1 }));
-  return gen;
-}
-
-function generation(): Generation {
-  current ??= start();
-  return current;
-}
-
-/** Starts the worker (and with it the kernel download) if it is not running yet. */
-export function startEngine(): void {
-  generation();
-}
-
-/**
- * Calls the worker once the scene is in place. Rejects with WorkerLost when the worker is cancelled
- * or crashes before answering.
- */
-export async function call<T>(fn: (client: EngineClient) => Promise<T>): Promise<T> {
-  await restoring;
-  const gen = generation();
-  return Promise.race([fn(gen.client), gen.dead]);
-}
-
-/** A kernel abort leaves the WASM instance unusable: the worker must go. */
-export function isKernelAbort(outcome: Outcome<unknown>): boolean {
-  if (outcome.ok) return false;
-  // A user's file that aborts the kernel is bad input (FILE_ABORTED_KERNEL), and the kernel is just as gone.
-  return outcome.error.code === 'FILE_ABORTED_KERNEL' || (outcome.error.code === 'KERNEL_ERROR' && /abort/i.test(outcome.error.message));
+export function lostError(e: unknown): ShownError {
+  if (e instanceof WorkerLost) return { code: e.code, message: e.message };
+  return { code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e) };
 }
 
 export function addNotice(code: string, message: string): void {
-  engineStore.setState((s) => ({ notices: [...s.notices, { key: ++noticeKey, code, message }] }));
+  const key = takeKey();
+  engineStore.setState((s) => ({ notices: [...s.notices, { key, code, message }] }));
 }
 
 export function dismissNotice(key: number): void {
   engineStore.setState((s) => ({ notices: s.notices.filter((n) => n.key !== key) }));
 }
 
-/**
- * Terminates the worker, fails everything waiting on it with `reason`, starts a new one and loads
- * the kept files back into it.
- */
-export function replaceWorker(reason: WorkerLost): void {
-  const old = current;
-  if (old) {
-    old.alive = false;
-    old.client.terminate();
-    old.kill(reason);
-  }
-  if (reason.code === 'WORKER_CRASHED' && engineStore.getState().restoring && ++crashesWhileRestoring >= 3) {
-    // A scene that crashes every worker it is loaded into is dropped rather than retried for ever.
-    const ids = kept.map((f) => f.bodyId);
-    kept.length = 0;
-    crashesWhileRestoring = 0;
-    onBodiesLost(ids, { code: reason.code, message: 'the scene crashed the engine 3 times while being restored; its bodies were removed' });
-  }
-  kernelStore.setState({ status: 'loading' }, true);
-  const gen = start();
-  current = gen;
-  if (reason.code === 'WORKER_CRASHED') {
-    addNotice(reason.code, `${reason.message}. A new engine was started; the scene is loaded back into it from the files this page keeps.`);
-  }
-  engineStore.setState({ restoring: true });
-  restoring = restore(gen).finally(() => {
-    if (current === gen) engineStore.setState({ restoring: false });
-  });
+let active: Session | undefined;
+
+/** Starts the page's session (once, at start-up; tests start one on an in-process engine). */
+export function startSession(createClient: () => EngineClient, events: SessionEvents): Session {
+  active?.stop();
+  active = new Session(createClient, events);
+  active.start();
+  return active;
 }
 
-/** Cancel: the running tool stops with the worker; the scene comes back in a new one. */
-export function cancelRun(): void {
-  replaceWorker(new WorkerLost('CANCELLED', 'cancelled by the user'));
+/** The running session. */
+export function session(): Session {
+  if (!active) throw new Error('brepscope: the engine session was not started (src/ui/start.ts)');
+  return active;
 }
 
-async function restore(gen: Generation): Promise<void> {
-  const lost: string[] = [];
-  let lastError: ShownError | undefined;
-  try {
-    // All at once: mesh files do not wait behind the kernel a BREP needs. The ids are explicit, so
-    // the order of completion does not matter.
-    await Promise.all(
-      [...kept].map(async (file) => {
-        const outcome = await Promise.race([
-          (async () => {
-            await gen.client.putFile(file.workerName, file.bytes.slice());
-            return gen.client.runTool(file.tool, { ...file.options, path: file.workerName, bodyId: file.bodyId });
-          })(),
-          gen.dead,
-        ]);
-        if (!outcome.ok) {
-          lost.push(file.bodyId);
-          lastError = outcome.error;
-        }
-      }),
-    );
-  } catch (e) {
-    // Replaced while restoring: its successor restores.
-    if (e instanceof WorkerLost) return;
-    throw e;
-  }
-  crashesWhileRestoring = 0;
-  if (lost.length && lastError) {
-    forget(lost);
-    onBodiesLost(lost, { code: lastError.code, message: `could not restore ${lost.join(', ')}: ${lastError.message}` });
-  }
-  onRestored();
-}
-
-export function keep(file: KeptFile): void {
-  const at = kept.findIndex((f) => f.order > file.order);
-  if (at < 0) kept.push(file);
-  else kept.splice(at, 0, file);
-}
-
-export function forget(bodyIds: readonly string[]): void {
-  for (let i = kept.length - 1; i >= 0; i--) if (bodyIds.includes(kept[i]!.bodyId)) kept.splice(i, 1);
-}
-
-export function keptFiles(): readonly KeptFile[] {
-  return kept;
-}
-
-const reservedNames = new Set<string>();
-
-/**
- * A name for the worker's file table that no other kept file uses: the plain file name, else the
- * same name in a numbered folder (the default bodyId ignores folders).
- */
-export function reserveWorkerName(fileName: string): string {
-  const plain = fileName.replace(/[\\/]/g, '_') || 'file';
-  let name = plain;
-  for (let i = 2; reservedNames.has(name); i++) name = `${i}/${plain}`;
-  reservedNames.add(name);
-  return name;
-}
-
-/** For the e2e tests: terminates the worker the hard way (no event fires) and recovers as from a crash. */
-export function killWorkerForTest(): void {
-  replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated'));
-}
-
-/** For the e2e tests: an uncaught error inside the worker, detected through the worker's error event. */
-export function crashWorkerForTest(): void {
-  void generation().client.api.crashForTest();
+export function stopSession(): void {
+  active?.stop();
+  active = undefined;
 }

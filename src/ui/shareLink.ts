@@ -61,7 +61,7 @@ export function isFetchableUrl(raw: string, base = 'http://localhost/'): boolean
 }
 
 /** The hash for a link (with its leading #). */
-export function buildShareHash(link: ShareLink): string {
+export function buildShareHash(link: Omit<ShareLink, 'args'> & { args?: unknown }): string {
   const params = new URLSearchParams();
   for (const m of link.models) params.append('model', m);
   if (link.tool !== undefined) params.set('tool', link.tool);

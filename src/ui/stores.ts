@@ -1,8 +1,41 @@
-import { createStore } from 'zustand/vanilla';
-import type { BodySummary, DisplayEdges, DisplayMesh, ToolManifest } from '../engine';
-import type { MetricsResult } from '../engine/tools/computeMetrics';
-import type { KernelState } from '../workers/client';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  AssemblyNode,
+  BodySummary,
+  CrossSectionResult,
+  DeviationResult,
+  DeviationStation,
+  DisplayEdges,
+  DisplayMesh,
+  GraphQueryResult,
+  GraphValidateResult,
+  HistogramResult,
+  KernelState,
+  MetricsResult,
+  OutputFile,
+  ToolManifest,
+  ToolName,
+  ToolResult,
+  TopologyEntry,
+  Vec3,
+} from '../engine';
 import type { FormValues } from './schemaForm';
+
+/**
+ * Every piece of the page's state, in vanilla zustand stores (React reads them through hooks).
+ * Actions are plain functions over these stores (bodies.ts, toolRuns.ts, deviationReview.ts ...);
+ * `resetStores` puts every store back to its start, for tests and for a fresh page.
+ */
+
+/** An error as the page shows it: the engine's codes plus the page's own (WORKER_CRASHED). */
+export interface ShownError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** A worker answer as the page sees it: a lost worker is one more error. */
+export type UiOutcome<T> = { ok: true; value: T } | { ok: false; error: ShownError };
 
 /** A body in the scene as the page knows it: the engine's summary plus what is drawn. */
 export interface BodyEntry {
@@ -19,6 +52,8 @@ export interface BodyEntry {
   meshError?: ShownError;
   /** BREP bodies: the edges as line segments, once the worker sends them. */
   edges?: DisplayEdges;
+  /** BREP bodies: every face's or edge's query_topology entry, asked once (at the first pick) and gone with the body. */
+  topology?: Partial<Record<'face' | 'edge', TopologyEntry[]>>;
 }
 
 /** A file on its way into the scene. */
@@ -38,38 +73,40 @@ export interface AppError {
   message: string;
 }
 
-/** An error as the page shows it: the engine's codes plus the page's own (WORKER_CRASHED). */
-export interface ShownError {
-  code: string;
-  message: string;
-  details?: unknown;
+export type MetricsState = { status: 'running' } | { status: 'done'; result: MetricsResult } | { status: 'failed'; error: ShownError };
+
+/** A successful run of tool N: its result and the files it wrote. */
+export interface DoneRun<N extends ToolName> {
+  tool: N;
+  args: unknown;
+  ok: true;
+  result: ToolResult<N>;
+  outputs: OutputFile[];
+  /** Wall time in milliseconds. */
+  ms: number;
 }
 
-/** A worker answer as the page sees it: a lost worker is one more error. */
-export type UiOutcome<T> = { ok: true; result: T } | { ok: false; error: ShownError };
-
-export type MetricsState =
-  | { status: 'running' }
-  | { status: 'done'; result: MetricsResult }
-  | { status: 'failed'; error: ShownError };
-
-
-/** A file a tool wrote (a PNG), copied to the page so it survives a worker restart. */
-export interface ToolOutputFile {
-  path: string;
-  bytes: Uint8Array<ArrayBuffer>;
-  mimeType: string;
+export interface FailedRun<N extends ToolName> {
+  tool: N;
+  args: unknown;
+  ok: false;
+  error: ShownError;
+  ms?: number;
 }
 
-export interface ToolCall {
+/** A finished run, as a union over the tools: narrowing `tool` narrows `result`. */
+export type ToolCallOf<N extends ToolName> = { [K in N]: DoneRun<K> | FailedRun<K> }[N];
+export type DoneCallOf<N extends ToolName> = { [K in N]: DoneRun<K> }[N];
+export type ToolCall = ToolCallOf<ToolName>;
+
+/** Any finished call, whatever its tool: what the page reports as its last call (the test API reads it). */
+export interface ToolCallRecord {
   tool: string;
   args: unknown;
   ok: boolean;
   result?: unknown;
   error?: ShownError;
-  /** Files written during the run. */
-  outputs?: ToolOutputFile[];
-  /** Wall time of the run in milliseconds. */
+  outputs?: OutputFile[];
   ms?: number;
 }
 
@@ -90,7 +127,7 @@ export interface PickedFace {
   /** face[N] (for a mesh body N is the triangle index) or edge[N]. */
   id: string;
   status: 'loading' | 'done' | 'failed';
-  entry?: unknown;
+  entry?: TopologyEntry;
   error?: ShownError;
 }
 
@@ -101,17 +138,19 @@ export interface HoveredEntity {
   index: number;
 }
 
+export type ViewDirection = 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
+
 export interface SceneState {
   bodies: BodyEntry[];
   pending: PendingImport[];
   errors: AppError[];
   selectedId: string | null;
   metrics: Record<string, MetricsState>;
-  lastToolResult: ToolCall | null;
+  lastToolResult: ToolCallRecord | null;
   /** Incremented to ask the viewport to fit the camera to the scene. */
   fitToken: number;
   /** How the next fit looks at the scene. */
-  viewDirection: 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
+  viewDirection: ViewDirection;
   showGrid: boolean;
   showAxes: boolean;
   /** BREP edges drawn (and pickable). */
@@ -119,38 +158,23 @@ export interface SceneState {
   picked: PickedFace | null;
   /** The face or edge under the cursor. */
   hovered: HoveredEntity | null;
+  /** Keys for pending imports and error cards, and the palette index of the next body: counters, kept here so a reset resets them. */
+  nextKey: number;
+  nextColor: number;
 }
 
-export const sceneStore = createStore<SceneState>()(() => ({
-  bodies: [],
-  pending: [],
-  errors: [],
-  selectedId: null,
-  metrics: {},
-  lastToolResult: null,
-  fitToken: 0,
-  viewDirection: 'current',
-  showGrid: true,
-  showAxes: true,
-  showEdges: true,
-  picked: null,
-  hovered: null,
-}));
-
 export interface ToolState {
-  /** From the worker's listTools(); empty until it answers. */
+  /** From the worker's tools(); empty until it answers. */
   manifests: ToolManifest[];
   selected: string | null;
   /** Form text per tool and field path (what the user typed, not yet converted). */
   forms: Record<string, FormValues>;
   running: ToolRun | null;
   /** The last tool-panel run per tool, shown under its form. */
-  results: Record<string, ToolCall>;
+  results: Partial<Record<string, ToolCall>>;
   /** The tool-panel run a share link would repeat. */
   lastRun: { tool: string; args: unknown } | null;
 }
-
-export const toolStore = createStore<ToolState>()(() => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null }));
 
 /** Messages about the engine itself (a worker crash and restart), shown at the top of the page. */
 export interface EngineNotice {
@@ -167,13 +191,136 @@ export interface EngineState {
   notices: EngineNotice[];
 }
 
-export const engineStore = createStore<EngineState>()(() => ({ generation: 0, restoring: false, notices: [] }));
+/** The heat map of one from-body against one reference, with what the deviation review shows. */
+export interface HeatState {
+  fromBodyId: string;
+  toBodyId: string;
+  status: 'running' | 'done' | 'failed';
+  error?: ShownError;
+  /** Per display-mesh vertex signed deviation (NaN ambiguous), from deviation_heatmap. */
+  values?: Float32Array;
+  /**
+   * Half-width m of the symmetric colour range [-m, m]: the 99th percentile of |value|, so a few
+   * outliers (a hole in the scan) do not wash every other colour out; beyond it colours saturate.
+   * 0 when nothing had a sign.
+   */
+  range: number;
+  /** The largest |value| (the heat data's own symmetric range). */
+  maxAbs: number;
+  signedVertices: number;
+  ambiguousVertices: number;
+  tolerance: number;
+  /** Linear-RGB vertex colours for the current tolerance. */
+  colors?: Float32Array;
+  /** The measure_deviation result that started the review (worst point). */
+  deviation?: DeviationResult;
+  histogram?: HistogramResult;
+  histogramStatus: 'idle' | 'running' | 'done' | 'failed';
+  histogramError?: ShownError;
+  /** The review hid the reference (it would hide half the colours); Remove colours shows it again. */
+  hidReference?: boolean;
+}
 
-export const kernelStore = createStore<KernelState>()(() => ({ status: 'idle' }));
+export interface SectionsState {
+  fromBodyId: string;
+  referenceBodyId: string;
+  axis: Vec3;
+  result: CrossSectionResult;
+  /** PNG per station index, when the run wrote them. */
+  images: Record<number, OutputFile>;
+  focused: number | null;
+}
+
+export interface AssemblyState {
+  tree: AssemblyNode;
+  /** What was inspected: the file name (inputPath) or the bodyId. */
+  source: string;
+  /** The scene body made from that file, when there is one (hover highlights it). */
+  bodyId: string | null;
+  /** Path of the hovered or focused node ("0/2/1"). */
+  hovered: string | null;
+}
+
+export interface GraphState {
+  validate?: { bodyId: string; status: 'running' | 'done' | 'failed'; result?: GraphValidateResult; error?: ShownError };
+  exporting: boolean;
+  exportError?: ShownError;
+  /** The last export's size and first bytes (what the test API reads back). */
+  lastExport?: { bodyId: string; size: number; head: string };
+  query?: { fileName: string; status: 'running' | 'done' | 'failed'; result?: GraphQueryResult; error?: ShownError };
+}
+
+export interface InspectState {
+  heat: HeatState | null;
+  /** measure_deviation's stations along an axis, from the last run that asked for them. */
+  deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
+  sections: SectionsState | null;
+  assembly: AssemblyState | null;
+  graph: GraphState;
+  /** Asks the camera to fly to a point (the worst point, a station). */
+  flyTo: { point: Vec3; token: number } | null;
+}
+
+export type { Vec3 };
+
+/** The deviation under the cursor (NaN: ambiguous), kept apart so pointer moves re-render only the readout. */
+export type HoverValue = { bodyId: string; value: number } | null;
+
+const initialScene = (): SceneState => ({
+  bodies: [],
+  pending: [],
+  errors: [],
+  selectedId: null,
+  metrics: {},
+  lastToolResult: null,
+  fitToken: 0,
+  viewDirection: 'current',
+  showGrid: true,
+  showAxes: true,
+  showEdges: true,
+  picked: null,
+  hovered: null,
+  nextKey: 0,
+  nextColor: 0,
+});
+const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
+const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
+const initialKernel = (): KernelState => ({ status: 'idle' });
+const initialInspect = (): InspectState => ({ heat: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null });
+
+const resets: (() => void)[] = [];
+
+function store<T>(initial: () => T): StoreApi<T> {
+  const s = createStore<T>()(initial);
+  resets.push(() => s.setState(initial(), true));
+  return s;
+}
+
+export const sceneStore = store(initialScene);
+export const toolStore = store(initialTools);
+export const engineStore = store(initialEngine);
+export const kernelStore = store(initialKernel);
+export const inspectStore = store(initialInspect);
+export const hoverValueStore = store<HoverValue>(() => null);
+
+/** Every store back to its start. */
+export function resetStores(): void {
+  for (const reset of resets) reset();
+}
+
+/** A fresh key for a pending import or an error card. */
+export function takeKey(): number {
+  const key = sceneStore.getState().nextKey + 1;
+  sceneStore.setState({ nextKey: key });
+  return key;
+}
 
 /** Body colours: distinguishable, and not only by red versus green. */
 const PALETTE = ['#7f9cc4', '#e0a458', '#8fbf9f', '#c98bb9', '#d9d27e', '#9aa5b1'];
 
-export function nextColor(index: number): string {
+/** The colour of the next body added to the scene. */
+export function takeColor(): string {
+  const index = sceneStore.getState().nextColor;
+  sceneStore.setState({ nextColor: index + 1 });
   return PALETTE[index % PALETTE.length] ?? '#9aa5b1';
 }

@@ -1,14 +1,15 @@
-import type { BodySummary } from '../engine';
-import type { KernelState } from '../workers/client';
-import { crashWorkerForTest, keptFiles, killWorkerForTest } from './session';
-import { engineStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCall } from './stores';
-import { shareLink } from './toolActions';
+import type { BodySummary, KernelState } from '../engine';
+import type { EngineClient } from '../workers/client';
+import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnGeometries } from '../viewer/BodyMesh';
-import { inspectStore } from './inspect';
+import { session, WorkerLost } from './session';
+import { shareLink } from './shareLinks';
+import { engineStore, inspectStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCallRecord } from './stores';
 
 /**
- * What end-to-end tests read from the page (`window.__brepscope`): app state, not pixels. Every
- * method returns a plain JSON snapshot, except the two that break the worker on purpose.
+ * What end-to-end tests read from the page (`window.__brepscope`), in test builds only (vite build
+ * --mode e2e): app state, not pixels. Every method returns a plain JSON snapshot, except the ones
+ * that break the worker on purpose.
  */
 export interface BrepscopeTestApi {
   /** Bodies in the scene, in list order (the engine's summaries). */
@@ -19,12 +20,12 @@ export interface BrepscopeTestApi {
   pendingImports(): string[];
   kernel(): KernelState;
   /** The last tool call the page made (tool panel or metrics card), with its result or error; files as names and sizes. */
-  lastToolResult(): (Omit<ToolCall, 'outputs'> & { outputs?: { path: string; size: number; mimeType: string }[] }) | null;
+  lastToolResult(): (Omit<ToolCallRecord, 'outputs'> & { outputs?: { path: string; size: number; mimeType: string }[] }) | null;
   errors(): AppError[];
   /** Registry tool names the panel offers (scene tools). */
   panelTools(): string[];
-  /** The tool running from the panel, or null. */
-  runningTool(): { tool: string; fraction: number | null } | null;
+  /** The tool running from the panel and how long it has run, or null. */
+  runningTool(): { tool: string; fraction: number | null; elapsedMs: number } | null;
   /** Worker generation (1 = first worker), whether a restore is under way, and the notices shown. */
   engine(): { generation: number; restoring: boolean; notices: EngineNotice[] };
   /** BodyIds whose files the page keeps for a restore, in import order. */
@@ -49,6 +50,7 @@ export interface BrepscopeTestApi {
     signedVertices: number;
     ambiguousVertices: number;
     worstPoint: number[] | null;
+    histogramStatus: string;
     colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
   } | null;
   /** cross_section_compare's stations as drawn: count, worst, focused, images received. */
@@ -58,10 +60,15 @@ export interface BrepscopeTestApi {
   graph(): { validate: string | null; isValid: boolean | null; lastExport: { bodyId: string; size: number; head: string } | null; query: string | null };
   /** How many camera flights were asked for (the worst point button). */
   flights(): number;
+  /** Every call the page made to the engine worker since the last reset, in order. */
+  engineCalls(): EngineCallRecord[];
+  resetEngineCalls(): void;
+  /** How often the worker's engine did each kind of costly work (deviations), since the worker started. */
+  traceCounts(): Promise<Record<string, number>>;
   /** Terminates the worker without an event, as an out-of-memory kill would; the page restores. */
   killWorker(): void;
   /** Throws an uncaught error inside the worker: detected through the worker's error event. */
-  crashWorker(): void;
+  crashWorker(): Promise<void>;
 }
 
 declare global {
@@ -70,7 +77,9 @@ declare global {
   }
 }
 
-export function installTestApi(): void {
+/** Installs `window.__brepscope`; returns the client factory the page starts its session with (calls counted). */
+export function installTestApi(createClient: () => EngineClient): () => EngineClient {
+  const calls: EngineCallRecord[] = [];
   const api: BrepscopeTestApi = {
     bodies: () => sceneStore.getState().bodies.map((b) => b.summary),
     drawnBodies: () => sceneStore.getState().bodies.filter((b) => b.mesh && b.visible).map((b) => b.bodyId),
@@ -81,30 +90,31 @@ export function installTestApi(): void {
       // Files written are bytes: the test API reports their names and sizes.
       if (!call) return null;
       const { outputs, ...rest } = call;
-      return outputs ? { ...rest, outputs: outputs.map((o) => ({ path: o.path, size: o.bytes.byteLength, mimeType: o.mimeType })) } : rest;
+      if (!outputs) return rest;
+      return { ...rest, outputs: outputs.map((o) => ({ path: o.path, size: o.bytes.byteLength, mimeType: o.mimeType })) };
     },
     errors: () => [...sceneStore.getState().errors],
     panelTools: () => toolStore.getState().manifests.filter((m) => m.category === 'scene').map((m) => m.name),
     runningTool: () => {
       const r = toolStore.getState().running;
-      return r ? { tool: r.tool, fraction: r.fraction ?? null } : null;
+      return r ? { tool: r.tool, fraction: r.fraction ?? null, elapsedMs: performance.now() - r.startedAt } : null;
     },
     engine: () => {
       const s = engineStore.getState();
       return { generation: s.generation, restoring: s.restoring, notices: [...s.notices] };
     },
-    keptBodies: () => keptFiles().map((f) => f.bodyId),
+    keptBodies: () => session().keptFiles().map((f) => f.bodyId),
     picked: () => sceneStore.getState().picked,
     hovered: () => sceneStore.getState().hovered,
     edgeSegments: () => Object.fromEntries(drawnEdgeSegments),
-    shareLink,
+    shareLink: () => shareLink(window.location.href),
     heatmap: () => {
       const h = inspectStore.getState().heat;
       if (!h) return null;
       const attr = drawnGeometries.get(h.fromBodyId)?.getAttribute('color');
       let colorAttribute = null;
       if (attr) {
-        const a = attr.array as Float32Array;
+        const a = attr.array;
         let proud = 0, shy = 0, other = 0;
         for (let i = 0; i + 2 < a.length; i += 3) {
           const d = a[i]! - a[i + 2]!;
@@ -123,6 +133,7 @@ export function installTestApi(): void {
         signedVertices: h.signedVertices,
         ambiguousVertices: h.ambiguousVertices,
         worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
+        histogramStatus: h.histogramStatus,
         colorAttribute,
       };
     },
@@ -144,8 +155,16 @@ export function installTestApi(): void {
       };
     },
     flights: () => inspectStore.getState().flyTo?.token ?? 0,
-    killWorker: killWorkerForTest,
-    crashWorker: crashWorkerForTest,
+    engineCalls: () => [...calls],
+    resetEngineCalls: () => {
+      calls.length = 0;
+    },
+    traceCounts: async () => (await session().client().testHooks?.traceCounts()) ?? {},
+    killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),
+    crashWorker: async () => {
+      await session().client().testHooks?.crashForTest();
+    },
   };
   window.__brepscope = api;
+  return () => countingClient(createClient(), calls);
 }

@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import type { KernelState } from '../workers/client';
+import type { KernelState } from '../engine';
 import { kernelStore, sceneStore, type SceneState } from './stores';
 
 export function useScene<T>(selector: (s: SceneState) => T): T {

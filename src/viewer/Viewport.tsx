@@ -75,7 +75,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       camera={{ fov: 40, position: [100, -130, 90], near: 0.1, far: 10_000 }}
       gl={{ antialias: true, preserveDrawingBuffer: true }}
       onPointerMissed={() => onMiss?.()}
-      data-testid="viewport-canvas"
+      data-testid="viewport.canvas"
     >
       <color attach="background" args={[VIEWPORT_BACKGROUND]} />
       <hemisphereLight args={['#ffffff', '#8a94a6', 1.4]} position={[0, 0, 1]} />

@@ -1,47 +1,76 @@
 import * as Comlink from 'comlink';
-import type { EngineApi, KernelState, Outcome } from './engine.worker';
+import type { Outcome, RestoreReport, RunOutcome, SceneSnapshot, ToolArgs, ToolName, ToolResult } from '../engine';
+import type { GuardedEngine, Progress } from './guarded';
+import type { WorkerTestHooks } from './testHooks';
 
-export type { EngineApi, KernelState, Outcome } from './engine.worker';
-export type { DisplayEdges, HeatmapData, HeatmapOptions } from '../engine';
+export type { GuardedEngine, Progress } from './guarded';
+export type { WorkerTestHooks } from './testHooks';
 
-/** The one place the app constructs a Worker: the engine (scene, tools, kernel) runs in it. */
-export interface EngineClient {
-  api: Comlink.Remote<EngineApi>;
-  /** Gives a file to the worker (the buffer is transferred: `bytes` is empty afterwards). */
-  putFile(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<void>;
-  runTool<T = unknown>(name: string, args: unknown, onProgress?: (fraction: number, message?: string) => void): Promise<Outcome<T>>;
-  subscribeKernelStatus(listener: (state: KernelState) => void): Promise<void>;
+/**
+ * The engine as the page calls it: the worker's guarded engine (typed as the engine's own
+ * signatures), plus what only the owner of a worker can do.
+ */
+export interface EngineClient extends GuardedEngine {
   /** Called once if the worker fails (an uncaught error or an unreadable message): it must be replaced. */
   onCrash(listener: (reason: string) => void): void;
   terminate(): void;
+  /** Only in test builds (vite build --mode e2e). */
+  testHooks?: WorkerTestHooks;
 }
 
+/** The one place the app constructs a Worker: the engine (scene, tools, kernel) runs in it. */
 export function createEngineClient(): EngineClient {
   const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'brepscope-engine' });
-  const api = Comlink.wrap<EngineApi>(worker);
+  // Comlink's Remote<T> maps methods through conditional types, which keep one overload and erase
+  // type parameters; the worker exposes guarded(engine) itself, so that is the remote's type.
+  const proxy = Comlink.wrap<unknown>(worker);
+  const remote = proxy as unknown as GuardedEngine & WorkerTestHooks;
+  const proxied = (onProgress: Progress | undefined) => (onProgress ? Comlink.proxy(onProgress) : undefined);
+
+  function run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;
+  function run(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>> {
+    return remote.runJson(name, args, proxied(onProgress));
+  }
+
+  function runJson<N extends ToolName>(name: N, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;
+  function runJson(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>>;
+  function runJson(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>> {
+    return remote.runJson(name, args, proxied(onProgress));
+  }
+
+  let crashed: ((reason: string) => void) | undefined;
+  const fire = (reason: string) => {
+    const listener = crashed;
+    crashed = undefined;
+    listener?.(reason);
+  };
+  worker.addEventListener('error', (e) => {
+    // Handled here: the page reports it and restarts the worker, so it is not a console error.
+    e.preventDefault();
+    fire(e.message || 'the engine worker failed');
+  });
+  worker.addEventListener('messageerror', () => fire('the engine worker sent an unreadable message'));
+
   return {
-    api,
-    putFile: (name, bytes) => api.putFile(name, Comlink.transfer(bytes, [bytes.buffer])),
-    runTool: <T>(name: string, args: unknown, onProgress?: (fraction: number, message?: string) => void) =>
-      (onProgress ? api.runTool(name, args, Comlink.proxy(onProgress)) : api.runTool(name, args)) as Promise<Outcome<T>>,
-    subscribeKernelStatus: (listener) => api.subscribeKernelStatus(Comlink.proxy(listener)),
+    run,
+    runJson,
+    tools: () => remote.tools(),
+    validate: (name, args) => remote.validate(name, args),
+    snapshot: () => remote.snapshot(),
+    // The buffer is transferred: `bytes` is empty afterwards.
+    putFile: (name, bytes) => remote.putFile(name, Comlink.transfer(bytes, [bytes.buffer])),
+    restore: (snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> =>
+      remote.restore(Comlink.transfer(snapshot, [...new Set(snapshot.bodies.map((b) => b.bytes.buffer).filter((b) => b instanceof ArrayBuffer))])),
+    kernelState: () => remote.kernelState(),
+    subscribeKernelState: (listener) => remote.subscribeKernelState(Comlink.proxy(listener)),
+    loadKernel: () => remote.loadKernel(),
     onCrash: (listener) => {
-      let fired = false;
-      const fire = (reason: string) => {
-        if (fired) return;
-        fired = true;
-        listener(reason);
-      };
-      worker.addEventListener('error', (e) => {
-        // Handled here: the page reports it and restarts the worker, so it is not a console error.
-        e.preventDefault();
-        fire(e.message || 'the engine worker failed');
-      });
-      worker.addEventListener('messageerror', () => fire('the engine worker sent an unreadable message'));
+      crashed = listener;
     },
     terminate: () => {
-      api[Comlink.releaseProxy]();
+      proxy[Comlink.releaseProxy]();
       worker.terminate();
     },
+    ...(import.meta.env.MODE === 'e2e' ? { testHooks: { crashForTest: () => remote.crashForTest(), traceCounts: () => remote.traceCounts() } } : {}),
   };
 }

@@ -5,19 +5,19 @@ import { readBrepShape } from '../scene/import/brep';
 import { takeKernelFile, uniqueKernelPath } from '../scene/import/kernelFile';
 
 /** File access as the hosts give it (the tools' FileAccess has the same shape). */
-export interface GraphFiles {
+interface GraphFiles {
   read(path: string): Promise<Uint8Array>;
   write(path: string, bytes: Uint8Array): Promise<void>;
 }
 
 /** What a graph command needs from its host: files and the kernel. */
-export interface GraphHost {
+interface GraphHost {
   files: GraphFiles;
   kernel: () => Promise<OC>;
 }
 
 /** Reads a BREP file into a shape the caller owns. */
-export async function readBrepFile(host: GraphHost, path: string): Promise<{ oc: OC; shape: TopoDS_Shape }> {
+async function readBrepFile(host: GraphHost, path: string): Promise<{ oc: OC; shape: TopoDS_Shape }> {
   const bytes = await host.files.read(path);
   if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${path}: the file is empty`);
   const oc = await host.kernel();

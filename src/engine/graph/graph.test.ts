@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeKernel } from '../../node/nodeEngine';
-import { nodeFiles } from '../../node/nodeFiles';
+import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { nodeSqlJs } from '../../node/nodeSqlJs';
 import { dataPath } from '../../test/data';
 import { FEATURE_BLOCK, makeFeatureBlock } from '../../test/featureBlock';
@@ -14,17 +13,26 @@ import { withKernel, type OC } from '../kernel';
 import { checkShape } from '../scene/checkShape';
 import { readBrepShape } from '../scene/import/brep';
 import { writeBrepBytes } from './brepFile';
-import { runGraphCompact, runGraphDedup, runGraphExport, runGraphMl, runGraphQuery, runGraphSelect, runGraphValidate } from './commands';
+import type { ToolArgs } from '../tools/registry';
 import { graphMl } from './graphMl';
-import { graphSelect, type EdgeFacesResult, type EdgesClassResult, type FaceNeighborsResult } from './graphSelect';
+import { graphSelect, type EdgeFacesResult, type EdgesClassResult, type FaceNeighborsResult, type GraphSelectArgs } from './graphSelect';
 import { exportGraphSqlite, queryGraphSqlite } from './graphSqlite';
-import { graphValidate } from './graphValidate';
+import { graphValidate, type SelfIntersectionMode } from './graphValidate';
 import { jsonChunks } from './jsonChunks';
 import { buildTopologyGraph, kindMaps, type TopologyGraph } from './topologyGraph';
 
 let oc: OC;
 let dir: string;
-const host = { files: nodeFiles, kernel: nodeKernel, sqlJs: nodeSqlJs };
+/** The graph commands as every host runs them: registry tools on an engine. */
+const engine = createNodeEngine();
+const runGraphValidate = (path: string, o: { selfIntersection?: SelfIntersectionMode } = {}) => engine.run('graph_validate', { path, ...o }).then((r) => r.result);
+const runGraphCompact = (path: string, outputPath: string) => engine.run('graph_compact', { path, outputPath }).then((r) => r.result);
+const runGraphDedup = (path: string, outputPath: string) => engine.run('graph_dedup', { path, outputPath }).then((r) => r.result);
+const runGraphExport = (path: string, outputPath: string) => engine.run('graph_export', { path, outputPath }).then((r) => r.result);
+const runGraphQuery = (path: string) => engine.run('graph_query', { path }).then((r) => r.result);
+const runGraphMl = (path: string, o: { uvSamples?: number; edgeSamples?: number } = {}) => engine.run('graph_ml', { path, ...o }).then((r) => r.result);
+// Bad selectors are part of what is tested: the arguments go in as a caller would send them.
+const runGraphSelect = (path: string, args: GraphSelectArgs) => engine.run('graph_select', { path, ...args } as ToolArgs<'graph_select'>).then((r) => r.result);
 const REAL_FILES = ['occt/bottle.brep', 'occt/CrankArm.brep', 'cax-if/as1_pe_203.brep'];
 
 beforeAll(async () => {
@@ -260,7 +268,7 @@ describe('graph-compact and graph-dedup', () => {
     const before = readFileSync(input);
 
     const out = join(dir, 'compacted.brep');
-    const r = await runGraphCompact(host, input, out);
+    const r = await runGraphCompact(input, out);
     expect(r.removed).toEqual({ vertices: 5, edges: 2, faces: 0 });
     expect(r.nodesBefore - r.nodesAfter).toBe(7);
     expect(r.output).toBe(out);
@@ -271,10 +279,10 @@ describe('graph-compact and graph-dedup', () => {
     back.delete();
 
     // Nothing loose: nothing removed.
-    const again = await runGraphCompact(host, out, join(dir, 'compacted2.brep'));
+    const again = await runGraphCompact(out, join(dir, 'compacted2.brep'));
     expect(again.removed).toEqual({ vertices: 0, edges: 0, faces: 0 });
     expect(again.nodesAfter).toBe(again.nodesBefore);
-    await expectCode(runGraphCompact(host, input, input), 'INVALID_ARGUMENT');
+    await expectCode(runGraphCompact(input, input), 'INVALID_ARGUMENT');
   });
 
   it('dedup shares the coplanar planes of two fused boxes; the output reads back valid with the same volume and area', async () => {
@@ -283,7 +291,7 @@ describe('graph-compact and graph-dedup', () => {
     );
     const input = brepFile('fused.brep', fused);
     const out = join(dir, 'dedup.brep');
-    const r = await runGraphDedup(host, input, out);
+    const r = await runGraphDedup(input, out);
     // Ten faces: the top, bottom, front and back pairs are coplanar, the four ends are not.
     expect(r).toMatchObject({ surfaceRewrites: 4, canonicalSurfaces: 6, output: out });
     const back = readShape(out);
@@ -294,7 +302,7 @@ describe('graph-compact and graph-dedup', () => {
     expect(Math.abs(m.area - 1000)).toBeLessThan(1e-9 * 1000);
     back.delete();
     // Deduplicated once, nothing is left to share.
-    expect(await runGraphDedup(host, out, join(dir, 'dedup2.brep'))).toMatchObject({ surfaceRewrites: 0, curveRewrites: 0, canonicalSurfaces: 6 });
+    expect(await runGraphDedup(out, join(dir, 'dedup2.brep'))).toMatchObject({ surfaceRewrites: 0, curveRewrites: 0, canonicalSurfaces: 6 });
   });
 });
 
@@ -306,17 +314,17 @@ describe('real files run through every command', () => {
     const props = massProps(shape);
     shape.delete();
 
-    const v = await runGraphValidate(host, path, { selfIntersection: 'off' });
+    const v = await runGraphValidate(path, { selfIntersection: 'off' });
     const sqlite = join(dir, `${file.replace(/\W/g, '_')}.sqlite`);
-    const exported = await runGraphExport(host, path, sqlite);
-    const q = await runGraphQuery(host, sqlite);
+    const exported = await runGraphExport(path, sqlite);
+    const q = await runGraphQuery(sqlite);
     expect(exported.counts).toEqual({ ...counts, coedges: q.summary.coedges });
     expect(q.summary).toMatchObject({ ...counts, boundaryEdges: v.healthRecord.freeEdgeCount });
     expect(q.valence.face.count).toBeGreaterThan(0);
 
-    const compacted = await runGraphCompact(host, path, join(dir, 'c.brep'));
+    const compacted = await runGraphCompact(path, join(dir, 'c.brep'));
     expect(compacted.removed.faces).toBe(0);
-    const d = await runGraphDedup(host, path, join(dir, 'd.brep'));
+    const d = await runGraphDedup(path, join(dir, 'd.brep'));
     expect(d.canonicalSurfaces).toBeLessThanOrEqual(counts.faces!);
     const back = readShape(join(dir, 'd.brep'));
     const m = massProps(back);
@@ -324,44 +332,44 @@ describe('real files run through every command', () => {
     expect(Math.abs(m.volume - props.volume)).toBeLessThan(1e-9 * Math.abs(props.volume));
     expect(Math.abs(m.area - props.area)).toBeLessThan(1e-9 * props.area);
 
-    const ml = await runGraphMl(host, path, { uvSamples: 4, edgeSamples: 3 });
+    const ml = await runGraphMl(path, { uvSamples: 4, edgeSamples: 3 });
     expect(ml.faces).toHaveLength(counts.faces!);
     expect(ml.edges).toHaveLength(counts.edges!);
-    for (const query of ['face-adjacency', 'edges-class'] as const) await runGraphSelect(host, path, { query, class: 'boundary' });
-    const fn = (await runGraphSelect(host, path, { query: 'face-neighbors', face: counts.faces! - 1 })) as FaceNeighborsResult;
+    for (const query of ['face-adjacency', 'edges-class'] as const) await runGraphSelect(path, { query, class: 'boundary' });
+    const fn = (await runGraphSelect(path, { query: 'face-neighbors', face: counts.faces! - 1 })) as FaceNeighborsResult;
     expect(Math.hypot(...fn.normal)).toBeCloseTo(1, 12);
-    await runGraphSelect(host, path, { query: 'vertex-edges', vertex: counts.vertices! - 1 });
-    await runGraphSelect(host, path, { query: 'edge-faces', edge: counts.edges! - 1 });
+    await runGraphSelect(path, { query: 'vertex-edges', vertex: counts.vertices! - 1 });
+    await runGraphSelect(path, { query: 'edge-faces', edge: counts.edges! - 1 });
   });
 });
 
 describe('bad input', () => {
   it('missing file, empty file, not a BREP, not a graph database', async () => {
-    await expectCode(runGraphValidate(host, join(dir, 'missing.brep')), 'FILE_NOT_FOUND');
+    await expectCode(runGraphValidate(join(dir, 'missing.brep')), 'FILE_NOT_FOUND');
     const empty = join(dir, 'empty.brep');
     writeFileSync(empty, '');
-    await expectCode(runGraphMl(host, empty), 'EMPTY_FILE');
+    await expectCode(runGraphMl(empty), 'EMPTY_FILE');
     const text = join(dir, 'text.brep');
     writeFileSync(text, 'this is not an OCCT BREP file\n'.repeat(20));
-    await expectCode(runGraphSelect(host, text, { query: 'face-adjacency' }), 'PARSE_FAILED');
-    await expectCode(runGraphQuery(host, text), 'PARSE_FAILED');
+    await expectCode(runGraphSelect(text, { query: 'face-adjacency' }), 'PARSE_FAILED');
+    await expectCode(runGraphQuery(text), 'PARSE_FAILED');
     const SQL = await nodeSqlJs();
     const other = new SQL.Database();
     other.run('CREATE TABLE t (a INTEGER)');
     const otherPath = join(dir, 'other.sqlite');
     writeFileSync(otherPath, other.export());
     other.close();
-    await expectCode(runGraphQuery(host, otherPath), 'UNSUPPORTED_FORMAT');
-    await expectCode(runGraphExport(host, text, text), 'INVALID_ARGUMENT');
+    await expectCode(runGraphQuery(otherPath), 'UNSUPPORTED_FORMAT');
+    await expectCode(runGraphExport(text, text), 'INVALID_ARGUMENT');
   });
 
   it('out-of-range index, unknown class or query, missing selector (named in details), bad sample counts', async () => {
     const wedge = dataPath('occt/wedge_ok.brep');
-    await expectCode(runGraphSelect(host, wedge, { query: 'face-neighbors', face: 6 }), 'INVALID_ARGUMENT');
-    await expectCode(runGraphSelect(host, wedge, { query: 'edge-faces', edge: 12 }), 'INVALID_ARGUMENT');
-    await expectCode(runGraphSelect(host, wedge, { query: 'vertex-edges', vertex: 8 }), 'INVALID_ARGUMENT');
-    await expectCode(runGraphSelect(host, wedge, { query: 'edges-class', class: 'sharp' }), 'INVALID_ARGUMENT');
-    await expectCode(runGraphSelect(host, wedge, { query: 'neighbours' }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphSelect(wedge, { query: 'face-neighbors', face: 6 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphSelect(wedge, { query: 'edge-faces', edge: 12 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphSelect(wedge, { query: 'vertex-edges', vertex: 8 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphSelect(wedge, { query: 'edges-class', class: 'sharp' }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphSelect(wedge, { query: 'neighbours' }), 'INVALID_ARGUMENT');
     for (const [query, flag] of [
       ['face-neighbors', '--face'],
       ['edge-faces', '--edge'],
@@ -369,12 +377,12 @@ describe('bad input', () => {
       ['edges-class', '--class'],
     ] as const) {
       // The selector check comes before the file is read: a missing file is not what is reported.
-      const e = await expectCode(runGraphSelect(host, join(dir, 'missing.brep'), { query }), 'INVALID_ARGUMENT');
+      const e = await expectCode(runGraphSelect(join(dir, 'missing.brep'), { query }), 'INVALID_ARGUMENT');
       expect(e.details).toEqual({ missing: flag });
     }
-    await expectCode(runGraphMl(host, wedge, { uvSamples: 0 }), 'INVALID_ARGUMENT');
-    await expectCode(runGraphMl(host, wedge, { edgeSamples: 2.5 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphMl(wedge, { uvSamples: 0 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphMl(wedge, { edgeSamples: 2.5 }), 'INVALID_ARGUMENT');
     // The engine still works afterwards.
-    expect(((await runGraphSelect(host, wedge, { query: 'face-adjacency' })) as { faceCount: number }).faceCount).toBe(6);
+    expect(((await runGraphSelect(wedge, { query: 'face-adjacency' })) as { faceCount: number }).faceCount).toBe(6);
   });
 });

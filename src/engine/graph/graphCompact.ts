@@ -18,7 +18,7 @@ export interface CompactResult {
   removed: { vertices: number; edges: number; faces: number };
 }
 
-export function countNodes(g: TopologyGraph): number {
+function countNodes(g: TopologyGraph): number {
   return g.solids.length + g.shells.length + g.faces.length + g.wires.length + g.edges.length + g.vertices.length + g.coedges.length;
 }
 

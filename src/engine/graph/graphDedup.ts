@@ -14,9 +14,9 @@ import { topAbs, withKernel, type OC, type Own } from '../kernel';
 import { mapEntities } from '../scene/topology';
 
 /** Points and lengths agree within this (OCCT's Precision::Confusion). */
-export const DEDUP_LINEAR_TOLERANCE = 1e-7;
+const DEDUP_LINEAR_TOLERANCE = 1e-7;
 /** Directions agree within this angle in radians (OCCT's Precision::Angular). */
-export const DEDUP_ANGULAR_TOLERANCE = 1e-12;
+const DEDUP_ANGULAR_TOLERANCE = 1e-12;
 
 export interface DedupResult {
   /** Distinct surface objects the faces use after deduplication. */

@@ -8,11 +8,11 @@ import { mapEntities } from '../scene/topology';
 import { buildTopologyGraph, edgesOfClass, type EdgeClass, type TopologyGraph } from './topologyGraph';
 
 export const SELECT_QUERIES = ['face-neighbors', 'edge-faces', 'vertex-edges', 'face-adjacency', 'edges-class'] as const;
-export type SelectQuery = (typeof SELECT_QUERIES)[number];
+type SelectQuery = (typeof SELECT_QUERIES)[number];
 export const EDGE_CLASSES: readonly EdgeClass[] = ['boundary', 'non-manifold', 'seam', 'degenerate'];
 
 /** A face is horizontal when |n.z| > cos(ORIENTATION_ANGLE) and vertical when |n.z| < sin(ORIENTATION_ANGLE) (radians). */
-export const ORIENTATION_ANGLE = 0.01;
+const ORIENTATION_ANGLE = 0.01;
 
 export interface GraphSelectArgs {
   query: string;
@@ -44,13 +44,13 @@ export interface EdgeFacesResult {
   degenerated: boolean;
 }
 
-export interface VertexEdgesResult {
+interface VertexEdgesResult {
   query: 'vertex-edges';
   vertex: number;
   edges: number[];
 }
 
-export interface FaceAdjacencyResult {
+interface FaceAdjacencyResult {
   query: 'face-adjacency';
   faceCount: number;
   adjacencies: { face1: number; face2: number; convexity: Convexity; sharedEdgeCount: number }[];
@@ -152,7 +152,7 @@ export function graphSelect(oc: OC, shape: TopoDS_Shape, args: GraphSelectArgs, 
 }
 
 /** The outward normal at the middle of the face's UV bounds. */
-export function faceMidNormal(oc: OC, shape: TopoDS_Shape, f: number): Vec3 {
+function faceMidNormal(oc: OC, shape: TopoDS_Shape, f: number): Vec3 {
   return withKernel(oc, (own) => {
     const face = own(oc.TopoDS.Face_1(own(mapEntities(oc, own, shape, 'face').FindKey(f + 1))));
     const [u0, u1, v0, v1] = uvBounds(oc, face);

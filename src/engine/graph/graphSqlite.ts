@@ -4,14 +4,22 @@ import type { TopologyGraph } from './topologyGraph';
 
 /** Bumped when a table or column changes meaning; graph-query refuses newer files. */
 export const GRAPH_SCHEMA_VERSION = 1;
-export const GRAPH_GENERATOR = 'brepscope graph-export';
+
+/** The names a graph database goes by: a dropped file with one of these is queried, not imported. */
+export const GRAPH_DATABASE_EXTENSIONS = ['sqlite', 'sqlite3', 'db'] as const;
+
+export function isGraphDatabaseName(fileName: string): boolean {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return ext !== undefined && GRAPH_DATABASE_EXTENSIONS.some((e) => e === ext);
+}
+const GRAPH_GENERATOR = 'brepscope graph-export';
 
 /**
  * The graph database (docs/graph.md lists every column). Indices are the graph's: face[N], edge[N],
  * vertex[N] of the scene tools; booleans are 0/1 integers. Derived classes (boundary, seam,
  * non-manifold edges) are not stored: graph-query computes them from the incidence tables.
  */
-export const GRAPH_SCHEMA = `
+const GRAPH_SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE nodes (kind TEXT NOT NULL, idx INTEGER NOT NULL, removed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (kind, idx));
 CREATE TABLE solids (idx INTEGER PRIMARY KEY, shell_count INTEGER NOT NULL);
@@ -122,7 +130,7 @@ export function exportGraphSqlite(SQL: SqlJsStatic, graph: TopologyGraph, meta: 
   }
 }
 
-export interface Valence {
+interface Valence {
   max: number;
   mean: number;
   count: number;
@@ -165,7 +173,7 @@ const QUERIES = {
 };
 
 /** Opens graph-export's SQLite bytes; PARSE_FAILED when not SQLite, UNSUPPORTED_FORMAT when not a graph database. */
-export function openGraphDatabase(SQL: SqlJsStatic, bytes: Uint8Array, name: string): Database {
+function openGraphDatabase(SQL: SqlJsStatic, bytes: Uint8Array, name: string): Database {
   let db: Database;
   let tables: string[];
   try {

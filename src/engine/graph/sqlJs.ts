@@ -1,7 +1,7 @@
 import type { SqlJsStatic } from 'sql.js';
 
 export type { SqlJsStatic };
-export type SqlJsLoader = () => Promise<SqlJsStatic>;
+type SqlJsLoader = () => Promise<SqlJsStatic>;
 
 interface SqlSlot {
   loader: SqlJsLoader | undefined;

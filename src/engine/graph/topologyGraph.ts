@@ -26,11 +26,11 @@ export interface TopologyGraph {
   faceAdjacency: FaceAdjacency[];
 }
 
-export interface GraphSolid {
+interface GraphSolid {
   shells: number[];
 }
 
-export interface GraphShell {
+interface GraphShell {
   faces: number[];
   /** The solids holding this shell (empty for a loose shell). */
   solids: number[];
@@ -38,7 +38,7 @@ export interface GraphShell {
   closed: boolean;
 }
 
-export interface GraphFace {
+interface GraphFace {
   wires: number[];
   /** BRepTools::OuterWire; -1 for a face without wires. */
   outerWire: number;
@@ -48,7 +48,7 @@ export interface GraphFace {
   shells: number[];
 }
 
-export interface GraphWire {
+interface GraphWire {
   coedges: number[];
   /** The face the wire bounds; -1 for a loose wire. */
   face: number;
@@ -58,7 +58,7 @@ export interface GraphWire {
 
 export type EdgeClass = 'boundary' | 'non-manifold' | 'seam' | 'degenerate';
 
-export interface GraphEdge {
+interface GraphEdge {
   /** Vertex at the curve's first parameter (edge taken FORWARD); -1 when there is none (an infinite edge). */
   start: number;
   /** Vertex at the curve's last parameter; equals start on a closed edge. */
@@ -82,14 +82,14 @@ export interface GraphEdge {
   nonManifold: boolean;
 }
 
-export interface GraphVertex {
+interface GraphVertex {
   position: Vec3;
   tolerance: number;
   /** Edges incident to the vertex, sorted. */
   edges: number[];
 }
 
-export interface GraphCoedge {
+interface GraphCoedge {
   edge: number;
   wire: number;
   /** -1 for a coedge of a loose wire. */
@@ -102,7 +102,7 @@ export interface GraphCoedge {
   reversed: boolean;
 }
 
-export interface FaceAdjacency {
+interface FaceAdjacency {
   face1: number;
   face2: number;
   /** How the faces meet at the first shared edge in edge order (scene/edgeConvexity.ts, sine tolerance SMOOTH_SINE). */
@@ -112,7 +112,7 @@ export interface FaceAdjacency {
   sharedEdges: number[];
 }
 
-export type KindMaps = Record<'solid' | 'shell' | 'face' | 'wire' | 'edge' | 'vertex', TopTools_IndexedMapOfShape>;
+type KindMaps = Record<'solid' | 'shell' | 'face' | 'wire' | 'edge' | 'vertex', TopTools_IndexedMapOfShape>;
 
 const MAP_KINDS: [keyof KindMaps, ShapeKind][] = [
   ['solid', 'SOLID'],

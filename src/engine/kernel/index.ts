@@ -1,6 +1,6 @@
-export { getKernel, setKernelLoader, hasKernelLoader, kernelStatus, onKernelStatus } from './kernel';
-export type { OC, KernelLoader, KernelStatus } from './kernel';
-export { KernelError } from './KernelError';
+export { getKernel, setKernelLoader, kernelStatus, onKernelStatus, requireKernel } from './kernel';
+export type { OC, KernelLoader, KernelState, KernelStatus } from './kernel';
+export { KernelAbortedError, KernelError } from './KernelError';
 export { withKernel, toKernelError } from './scope';
 export type { Own, Deletable } from './scope';
 export { topAbs, isShapeKind } from './enums';

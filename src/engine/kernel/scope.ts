@@ -1,5 +1,5 @@
 import type { OC } from './kernel';
-import { KernelError } from './KernelError';
+import { KernelAbortedError, KernelError } from './KernelError';
 
 export interface Deletable {
   delete(): void;
@@ -48,6 +48,6 @@ export function toKernelError(oc: OC, e: unknown): unknown {
     }
     return new KernelError(message);
   }
-  if (e instanceof WebAssembly.RuntimeError) return new KernelError(`kernel aborted: ${e.message}`);
+  if (e instanceof WebAssembly.RuntimeError) return new KernelAbortedError(`kernel aborted: ${e.message}`);
   return e;
 }

@@ -5,8 +5,10 @@ export interface Box3 {
   max: Vec3;
 }
 
+/** The box's diagonal; 0 for an empty box (min above max, or infinite corners). */
 export function boxDiagonal(b: Box3): number {
-  return Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  const d = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  return Number.isFinite(d) ? d : 0;
 }
 
 export function normalize(v: Vec3): Vec3 {

@@ -20,7 +20,7 @@ export function createHit(): MeshHit {
   return { distance: Infinity, distanceSq: Infinity, x: NaN, y: NaN, z: NaN, triangle: -1, slot: -1, feature: 0 };
 }
 
-export interface NearestOptions {
+interface NearestOptions {
   /** Only triangles strictly closer than this are considered. Default Infinity. */
   maxDistance?: number;
 }
@@ -182,7 +182,7 @@ function faces(tri: Float64Array, o: number, nx: number, ny: number, nz: number)
 }
 
 /** The k nearest triangles, nearest first. Reuse one per thread of queries. */
-export interface NearestTriangles {
+interface NearestTriangles {
   /** How many entries are filled (at most k). */
   count: number;
   slots: Uint32Array;
@@ -195,7 +195,7 @@ export function createNearestTriangles(k: number): NearestTriangles {
   return { count: 0, slots: new Uint32Array(k), triangles: new Uint32Array(k), distanceSq: new Float64Array(k) };
 }
 
-export interface KNearestOptions extends NearestOptions {
+interface KNearestOptions extends NearestOptions {
   /** When given, only triangles whose normal has a strictly positive dot with it are kept. */
   normal?: readonly [number, number, number];
 }

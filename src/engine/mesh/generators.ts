@@ -33,7 +33,7 @@ export function uvSphere(radius: number, segments: number, rings: number, centre
   return { positions: new Float64Array(positions), indices: new Uint32Array(indices) };
 }
 
-export interface CylinderOptions {
+interface CylinderOptions {
   radius: number;
   /** Along +z from z0. */
   height: number;

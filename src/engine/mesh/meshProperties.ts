@@ -1,7 +1,7 @@
 import type { TriMesh } from './TriMesh';
 import type { Box3, Vec3 } from '../math/vec3';
 
-export interface MeshMassProperties {
+interface MeshMassProperties {
   /** Signed enclosed volume (divergence theorem); meaningful only for a closed, consistently wound mesh. */
   volume: number;
   area: number;

@@ -37,7 +37,7 @@ export function segmentsOf(lines: readonly Polyline2[]): Float64Array {
 }
 
 /** Per angular bin around a centre: the farthest crossing of the ray with any curve, NaN where the ray meets none. */
-export interface RadialEnvelope {
+interface RadialEnvelope {
   radius: Float64Array;
   /** |cos| of the angle between the ray and the normal of the segment it met farthest out. */
   cosine: Float64Array;
@@ -134,7 +134,7 @@ export function resample(lines: readonly Polyline2[], count: number): Float64Arr
 }
 
 /** The nearest point of a segment set: its position and the segment. */
-export interface SegmentHit {
+interface SegmentHit {
   distance: number;
   x: number;
   y: number;
@@ -289,7 +289,7 @@ export function profileDistances(samples: Float64Array, reference: Polyline2, gr
 }
 
 /** Result of fitting one point set onto a curve set with a rigid 2D motion. */
-export interface BestFit {
+interface BestFit {
   /** RMS distance after the fit. */
   rms: number;
   /** Rotation (radians) and translation of the fit. */

@@ -15,13 +15,17 @@ export interface DeviationReference {
 }
 
 export function prepareDeviationReference(mesh: TriMesh, options: BvhBuildOptions = {}): DeviationReference {
-  const bvh = buildBvh(mesh, options);
+  return deviationReferenceOf(buildBvh(mesh, options), buildPseudoNormals(mesh));
+}
+
+/** A reference from structures already built (the tools cache them per body). */
+export function deviationReferenceOf(bvh: TriangleBvh, pseudoNormals: PseudoNormals): DeviationReference {
   let diagonal = 0;
   if (bvh.nodeCount > 0) {
     const b = bvh.nodeBounds;
     diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
   }
-  return { bvh, pseudoNormals: buildPseudoNormals(mesh), diagonal };
+  return { bvh, pseudoNormals, diagonal };
 }
 
 export type SignMode = 'robust' | 'nearest';

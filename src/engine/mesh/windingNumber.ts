@@ -209,7 +209,7 @@ function addOuter(d: Float64Array, o: number, ux: number, uy: number, uz: number
   d[o + 8] = d[o + 8]! + uz * vz;
 }
 
-export interface FastWindingOptions {
+interface FastWindingOptions {
   /**
    * A node is replaced by its expansion when the point is farther than beta x its radius from its
    * centre. Default 3: measured worst error under 1e-3 on a 100k-triangle sphere (beta 2, Barill's

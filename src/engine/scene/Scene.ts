@@ -1,7 +1,8 @@
 import { BrepscopeError } from '../errors';
 import type { Body } from './Body';
+import { baseName } from './import/detectFormat';
 
-export interface Selection {
+interface Selection {
   selectionId: string;
   bodyId: string;
   ids: string[];
@@ -41,24 +42,20 @@ export class Scene {
     this.bodies.set(body.bodyId, body);
   }
 
-  /** Removes a body and frees its kernel shape. */
+  /** Removes a body, frees its kernel objects and drops what other bodies derived against it. */
   remove(bodyId: string): Body {
     const body = this.get(bodyId);
     this.bodies.delete(bodyId);
     for (const [id, sel] of this.selections) if (sel.bodyId === bodyId) this.selections.delete(id);
-    if (body.kind === 'brep') body.shape.delete();
-    else body.facetShape?.delete();
+    const prefix = pairKeyPrefix(body);
+    for (const other of this.bodies.values()) other.cache.drop((key) => key.startsWith(prefix));
+    body.dispose();
     return body;
   }
 
   /** A bodyId derived from `base` that is not taken yet: box, box_2, box_3 ... */
   uniqueId(base: string): string {
-    const clean = base.trim() || 'body';
-    if (!this.bodies.has(clean)) return clean;
-    for (let i = 2; ; i++) {
-      const candidate = `${clean}_${i}`;
-      if (!this.bodies.has(candidate)) return candidate;
-    }
+    return uniqueBodyId(base, (id) => this.bodies.has(id));
   }
 
   addSelection(bodyId: string, ids: string[]): Selection {
@@ -70,4 +67,34 @@ export class Scene {
   clear(): void {
     for (const id of [...this.bodies.keys()]) this.remove(id);
   }
+}
+
+/** `base` (trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken. */
+function uniqueBodyId(base: string, taken: (id: string) => boolean): string {
+  const clean = base.trim() || 'body';
+  if (!taken(clean)) return clean;
+  for (let i = 2; ; i++) {
+    const candidate = `${clean}_${i}`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+/**
+ * The default bodyId of a file: its name without folders, query and extension (URI-decoded), made
+ * unique. Hosts that hand out ids before an import finishes (the app) apply the same rule.
+ */
+export function defaultBodyId(fileName: string, taken: (id: string) => boolean): string {
+  return uniqueBodyId(baseName(fileName), taken);
+}
+
+/**
+ * The cache key of something a body derived against `partner` (a deviation, a reference search
+ * structure): it is dropped when the partner leaves the scene.
+ */
+export function pairKey(partner: Body, what: string): string {
+  return `${pairKeyPrefix(partner)}${what}`;
+}
+
+function pairKeyPrefix(partner: Body): string {
+  return `pair:${partner.uid}:`;
 }

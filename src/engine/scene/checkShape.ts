@@ -2,7 +2,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
 import { entityId, mapEntities, type EntityKind } from './topology';
 
-export interface ShapeCheck {
+interface ShapeCheck {
   valid: boolean;
   /** Ids of the sub-shapes BRepCheck_Analyzer reports invalid. */
   invalidEntities: string[];

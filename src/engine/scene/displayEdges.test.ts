@@ -33,7 +33,7 @@ interface EdgeEntry {
 }
 
 async function edgeEntries(bodyId: string): Promise<EdgeEntry[]> {
-  return (await engine.run('query_topology', { bodyId, entity: 'edge' })) as EdgeEntry[];
+  return (await engine.run('query_topology', { bodyId, entity: 'edge' })).result as EdgeEntry[];
 }
 
 /** Segments grouped by edge id: [ax, ay, az, bx, by, bz] per segment. */

@@ -3,7 +3,7 @@ import { KernelError, topAbs, withKernel, type OC } from '../kernel';
 import type { PlaneFrame } from '../mesh/sliceMesh';
 
 /** One station of a kernel section: one in-plane polyline (x, y interleaved) per section edge, or why the kernel failed. */
-export interface BrepStationSection {
+interface BrepStationSection {
   pieces: Float64Array[];
   /** The largest tolerance of the section's vertices: edge ends up to twice this apart meet. */
   vertexTolerance: number;

@@ -35,7 +35,7 @@ beforeAll(async () => {
   addShapeBody(oc, engine.scene, 'drilled', makeDrilledBlock(oc, 4));
 });
 
-const metrics = (args: object) => engine.run('compute_metrics', args) as Promise<MetricsResult>;
+const metrics = (args: object) => engine.runJson('compute_metrics', args).then((r) => r.result) as Promise<MetricsResult>;
 
 describe('compute_metrics on kernel-made shapes', () => {
   it('box 10x20x30: volume, area, centre, exact box, principal axes along x, y, z', async () => {
@@ -166,7 +166,7 @@ describe('compute_metrics closed forms on a block with a through-hole and a blin
     const { withKernel } = await import('../kernel');
     const nurbs = withKernel(oc, (own) => own(new oc.BRepBuilderAPI_NurbsConvert_2(own(makeSphere(oc, 5)), true)).Shape());
     addShapeBody(oc, engine.scene, 'nurbs', nurbs);
-    const types = (await engine.run('query_topology', { bodyId: 'nurbs', entity: 'face' })) as { surfaceType: string }[];
+    const types = (await engine.run('query_topology', { bodyId: 'nurbs', entity: 'face' })).result as { surfaceType: string }[];
     expect(types.every((t) => t.surfaceType === 'bspline')).toBe(true);
     const r = await metrics({ bodyId: 'nurbs', metrics: ['boundingBox', 'boundingBoxOptimal', 'volume'] });
     r.boundingBoxOptimal!.min.forEach((v) => expect(Math.abs(v + 5)).toBeLessThan(1e-6));

@@ -28,7 +28,7 @@ const RATIO = (10.2 / 10) ** 2;
 let oc: OC;
 let engine: Engine;
 let outDir: string;
-const compare = (args: object) => engine.run('cross_section_compare', args) as Promise<CrossSectionResult>;
+const compare = (args: object) => engine.runJson('cross_section_compare', args).then((r) => r.result) as Promise<CrossSectionResult>;
 
 async function importMesh(bodyId: string, mesh: TriMesh): Promise<void> {
   await engine.run('import_file', { bytes: Buffer.from(writeBinaryStl(mesh)).toString('base64'), fileName: `${bodyId}.stl`, bodyId });

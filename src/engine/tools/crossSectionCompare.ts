@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BrepscopeError } from '../errors';
-import { withKernel, type OC } from '../kernel';
-import type { Box3, Vec3 } from '../math/vec3';
+import { BrepscopeError, checkCancelled } from '../errors';
+import { requireKernel, withKernel, type OC } from '../kernel';
+import { boxDiagonal, dot, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
 import { allCurves, areaCentroid, describeSection, insideLoop, lengthCentroid, type SectionProfile } from '../mesh/profile2d';
 import {
@@ -21,8 +21,9 @@ import { renderSectionOverlay } from '../render/sectionOverlay';
 import type { Body } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
-import { defineTool, type ToolContext } from './defineTool';
-import { bodyExtent as deviationBodyExtent, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { defineTool } from './defineTool';
+import { bodyExtent as deviationBodyExtent, surfaceOf, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { kernelFor } from './kernelFor';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
@@ -38,6 +39,8 @@ export const BREP_CURVE_REFINEMENT = 0.001;
 /** Section endpoints closer than this share of the larger body diagonal are welded. */
 export const WELD_RATIO = 1e-6;
 export const MAX_STATIONS = 1000;
+
+const TOOL = 'cross_section_compare';
 
 const schema = z.strictObject({
   fromBodyId: bodyIdSchema.describe('Candidate body (e.g. a reconstruction)'),
@@ -95,7 +98,7 @@ export interface CrossSectionResult {
 }
 
 export const crossSectionCompare = defineTool({
-  name: 'cross_section_compare',
+  name: TOOL,
   description:
     'Slices the candidate and the reference with planes perpendicular to axis at evenly spaced stations across the overlap of their extents and compares the 2D profiles: signed radial offset of the outer envelope (+ = candidate outside the reference), area ratio, centroid offset and a best-fit shape residual per station, with optional overlay PNGs. Handles open scan skins (open arcs) and thin-walled references.',
   category: 'scene',
@@ -103,19 +106,19 @@ export const crossSectionCompare = defineTool({
   async run(args, ctx): Promise<CrossSectionResult> {
     const from = ctx.scene.get(args.fromBodyId);
     const reference = ctx.scene.get(args.referenceBodyId);
-    const oc = from.kind === 'brep' || reference.kind === 'brep' ? await ctx.kernel() : undefined;
+    const oc = await kernelFor(ctx, [from, reference]);
     const len = Math.hypot(...args.axis);
     const axis: Vec3 = [args.axis[0] / len, args.axis[1] / len, args.axis[2] / len];
     const frame = planeFrame(axis);
 
     const fromBox = bodyBox(oc, from);
     const refBox = bodyBox(oc, reference);
-    const fromDiagonal = diagonalOf(fromBox);
+    const fromDiagonal = boxDiagonal(fromBox);
     if (!(fromDiagonal > 0)) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${from.bodyId}' has no extent to slice`);
-    if (!(diagonalOf(refBox) > 0)) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${reference.bodyId}' has no extent to slice`);
+    if (!(boxDiagonal(refBox) > 0)) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${reference.bodyId}' has no extent to slice`);
     const deflection = args.deflection ?? SECTION_DEFLECTION_RATIO * fromDiagonal;
     const through: Vec3 = args.through ?? [0, 1, 2].map((k) => (fromBox.min[k]! + fromBox.max[k]!) / 2) as Vec3;
-    const weld = WELD_RATIO * Math.max(fromDiagonal, diagonalOf(refBox));
+    const weld = WELD_RATIO * Math.max(fromDiagonal, boxDiagonal(refBox));
 
     const fromExtent = bodyExtent(oc, from, axis, deflection, args.surface);
     const refExtent = bodyExtent(oc, reference, axis, deflection, args.surface);
@@ -130,10 +133,10 @@ export const crossSectionCompare = defineTool({
     }
     const levels = stationLevels(lo, hi, args.stations);
 
-    checkCancelled(ctx);
+    checkCancelled(ctx, TOOL);
     const warnings: string[] = [];
     const fromSections = sectionCurves(oc, from, frame, levels, deflection, weld, warnings);
-    checkCancelled(ctx);
+    checkCancelled(ctx, TOOL);
     const refSections = sectionCurves(oc, reference, frame, levels, deflection, weld, warnings);
 
     const axisCentre: [number, number] = [dot(through, frame.u), dot(through, frame.v)];
@@ -146,7 +149,7 @@ export const crossSectionCompare = defineTool({
     const sections: SectionStation[] = [];
     const digits = Math.max(2, String(levels.length - 1).length);
     for (let k = 0; k < levels.length; k++) {
-      checkCancelled(ctx);
+      checkCancelled(ctx, TOOL);
       ctx.progress?.(k / levels.length, `station ${k + 1} of ${levels.length}`);
       const fromProfile = describeSection(fromSections[k]!);
       const refProfile = describeSection(refSections[k]!);
@@ -313,7 +316,7 @@ function stationCentre(axisCentre: [number, number], from: SectionProfile, ref: 
 /** Each station's curves of one body: an STL sliced on its arrays, a BREP body cut by the kernel. */
 function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: string[]): SectionCurves[] {
   if (body.kind === 'mesh') return sliceMesh(body.mesh, frame, levels).map((segments) => chainSegments(segments, weld));
-  const sections = sectionBrep(requireKernel(oc), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
+  const sections = sectionBrep(requireKernel(oc, TOOL), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
   const failed = sections.flatMap((s, k) => (s.error !== undefined ? [`${k} (${s.error})`] : []));
   if (failed.length) warnings.push(`the kernel could not section body '${body.bodyId}' at stations ${failed.join(', ')}; treated as not cut`);
   // Edge ends meet within their vertices' tolerances, which in imported parts can be far above the weld.
@@ -326,8 +329,12 @@ function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels
  * curved extreme by up to the chord error).
  */
 function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: number, surface: SurfaceMode): [number, number] {
-  const mesh = body.kind === 'mesh' ? body.mesh : getTessellation(requireKernel(oc), body, deflection);
-  const extent = body.kind === 'brep' && surface === 'exact' && mesh.indices.length > 0 ? deviationBodyExtent(oc, body, mesh, axis, surface) : meshExtent(mesh, axis);
+  if (body.kind === 'mesh') return checkedExtent(body, meshExtent(body.mesh, axis));
+  const mesh = getTessellation(requireKernel(oc, TOOL), body, deflection);
+  return checkedExtent(body, surface === 'exact' && mesh.indices.length > 0 ? deviationBodyExtent(oc, surfaceOf(body, mesh), axis, surface) : meshExtent(mesh, axis));
+}
+
+function checkedExtent(body: Body, extent: [number, number]): [number, number] {
   if (!(extent[1] >= extent[0])) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${body.bodyId}' has no triangles to slice`);
   return extent;
 }
@@ -335,7 +342,7 @@ function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: numb
 /** Axis-aligned box: an STL's vertices, a BREP body's BRepBndLib box without gap (as the spec's deflection default reads it). */
 function bodyBox(oc: OC | undefined, body: Body): Box3 {
   if (body.kind === 'mesh') return meshBox(body.mesh);
-  const k = requireKernel(oc);
+  const k = requireKernel(oc, TOOL);
   return withKernel(k, (own) => {
     const box = own(new k.Bnd_Box_1());
     k.BRepBndLib.Add(body.shape, box, false);
@@ -345,24 +352,6 @@ function bodyBox(oc: OC | undefined, body: Body): Box3 {
     const max = own(box.CornerMax());
     return { min: [min.X(), min.Y(), min.Z()], max: [max.X(), max.Y(), max.Z()] };
   });
-}
-
-function diagonalOf(b: Box3): number {
-  const d = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
-  return Number.isFinite(d) ? d : 0;
-}
-
-function requireKernel(oc: OC | undefined): OC {
-  if (!oc) throw new Error('cross_section_compare: a BREP body needs the kernel');
-  return oc;
-}
-
-function checkCancelled(ctx: Pick<ToolContext, 'signal'>): void {
-  if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cross_section_compare: cancelled by the caller');
-}
-
-function dot(a: Vec3, b: Vec3): number {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 function trimSlash(dir: string): string {

@@ -6,11 +6,12 @@ import { displayMesh } from '../scene/tessellation';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
-import { deviationHeatmap } from './deviationHeatmap';
 
 let oc: OC;
 let engine: Engine;
-const env = () => ({ scene: engine.scene, kernel: () => Promise.resolve(oc) });
+/** The heat map as hosts ask for it: the deviation_heatmap tool (arguments as a caller sends them). */
+const deviationHeatmap = (fromBodyId: string, toBodyId: string, options: Record<string, unknown> = {}) =>
+  engine.runJson('deviation_heatmap', { fromBodyId, toBodyId, ...options }).then((r) => r.result);
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 describe('deviation heat-map data', () => {
   it("BREP from-body: one value per vertex of its display mesh, in the display mesh's vertex order", async () => {
-    const h = await deviationHeatmap(env(), 'big', 'cyl', { deflection: 0.01 });
+    const h = await deviationHeatmap('big', 'cyl', { deflection: 0.01 });
     const display = displayMesh(oc, engine.scene.get('big'));
     const V = display.positions.length / 3;
     expect(h.values).toHaveLength(V);
@@ -45,8 +46,8 @@ describe('deviation heat-map data', () => {
   });
 
   it('thin-walled reference: robust about -4.5, nearest about +2.5 on every vertex of the STL from-body', async () => {
-    const robust = await deviationHeatmap(env(), 'thinCand', 'thinRef');
-    const nearest = await deviationHeatmap(env(), 'thinCand', 'thinRef', { signMode: 'nearest' });
+    const robust = await deviationHeatmap('thinCand', 'thinRef');
+    const nearest = await deviationHeatmap('thinCand', 'thinRef', { signMode: 'nearest' });
     const V = (engine.scene.get('thinCand') as { mesh: { positions: Float64Array } }).mesh.positions.length / 3;
     expect(robust.values).toHaveLength(V);
     for (let v = 0; v < V; v++) {
@@ -58,7 +59,7 @@ describe('deviation heat-map data', () => {
   });
 
   it('inverted reference: every value NaN, no range', async () => {
-    const h = await deviationHeatmap(env(), 'big', 'inverted');
+    const h = await deviationHeatmap('big', 'inverted');
     expect(h.ambiguousVertices).toBe(h.vertexCount);
     expect(h.signedVertices).toBe(0);
     expect(h.range).toBeNull();
@@ -66,8 +67,8 @@ describe('deviation heat-map data', () => {
   });
 
   it('bad input: BODY_NOT_FOUND, INVALID_ARGUMENT', async () => {
-    await expect(deviationHeatmap(env(), 'nope', 'cyl')).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
-    await expect(deviationHeatmap(env(), 'cyl', 'thinRef', { deflection: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(deviationHeatmap(env(), 'cyl', 'thinRef', { signMode: 'x' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(deviationHeatmap('nope', 'cyl')).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
+    await expect(deviationHeatmap('cyl', 'thinRef', { deflection: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(deviationHeatmap('cyl', 'thinRef', { signMode: 'x' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

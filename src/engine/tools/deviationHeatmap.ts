@@ -1,81 +1,134 @@
+import { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { OC } from '../kernel';
+import { requireKernel } from '../kernel';
 import { createExactDeviation, ExactReference } from '../exact/ExactReference';
+import type { OC } from '../kernel';
 import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
-import type { TriMesh } from '../mesh/TriMesh';
-import type { Scene } from '../scene/Scene';
+import { colourRange, defaultTolerance } from '../render/heatColors';
+import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
-import { defaultDeflection, deviationTarget, meshPseudoNormals, Pacer, surfaceMesh, type SurfaceMode } from './deviationSupport';
+import { defineTool, type ToolContext } from './defineTool';
+import { deviationHistogram, type HistogramResult } from './deviationHistogram';
+import { defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
+import { kernelFor } from './kernelFor';
+import { bodyIdSchema } from './schemas';
 
-export interface HeatmapOptions {
-  /** Default robust, as in measure_deviation. */
-  signMode?: SignMode | undefined;
-  /** Deflection of a BREP reference; default 0.5% of the from-body's box diagonal, as in measure_deviation. */
-  deflection?: number | undefined;
-  /** exact (default): a BREP reference's exact faces; tessellated: its tessellation at deflection. */
-  surface?: SurfaceMode | undefined;
-}
+const schema = z.strictObject({
+  fromBodyId: bodyIdSchema.describe('Body to colour (its display mesh)'),
+  toBodyId: bodyIdSchema.describe('Reference body'),
+  signMode: signModeSchema,
+  deflection: z.number().positive().finite().optional().describe('Deflection of a BREP reference; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
+  tolerance: z.number().min(0).finite().optional().describe('Tolerance band; default a round number near a tenth of the colour range'),
+  statistics: z.boolean().default(false).describe("Also return deviation_histogram's figures at the tolerance (same bodies, deflection, signMode and surface)"),
+  surface: surfaceSchema,
+});
 
 export interface HeatmapData {
   /**
-   * One signed deviation per vertex of the from-body's display mesh (displayMesh: same vertex
+   * One signed deviation per vertex of the from-body's display mesh (display_mesh: same vertex
    * order), in model units, positive = proud; NaN where the sign is ambiguous or the vertex is
    * used by no triangle.
    */
   values: Float32Array<ArrayBuffer>;
-  /** Symmetric colour range [-m, m], m = largest |value|; null when no vertex has a sign. */
+  /** Symmetric range [-m, m], m = largest |value|; null when no vertex has a sign. */
   range: [number, number] | null;
   vertexCount: number;
   signedVertices: number;
   ambiguousVertices: number;
   signMode: SignMode;
+  /** exact: a BREP reference's exact faces; tessellated: its tessellation at deflection. */
   surface: SurfaceMode;
   deflection: number;
 }
 
-export interface HeatmapEnvironment {
-  scene: Scene;
-  kernel: () => Promise<OC>;
-  signal?: AbortSignal | undefined;
+export interface HeatmapResult extends HeatmapData {
+  /** Half-width of the colour range: the 99th percentile of |value| (render/heatColors.ts, colourRange); 0 when nothing is signed. */
+  colourRange: number;
+  /** The tolerance band: the argument, else defaultTolerance(colourRange). */
+  tolerance: number;
+  /** deviation_histogram at `tolerance`, when `statistics` was asked for. */
+  statistics?: HistogramResult;
+}
+
+export const deviationHeatmap = defineTool({
+  name: 'deviation_heatmap',
+  description:
+    "Per-vertex signed deviation of the from-body's display mesh against a reference (the app's heat-map colours, NaN = ambiguous), with the colour range (99th percentile of |d|), a default tolerance band and, on request, deviation_histogram's statistics at that tolerance. Viewer data: a Float32Array of one value per display vertex.",
+  category: 'display',
+  schema,
+  async run(args, ctx): Promise<HeatmapResult> {
+    const data = await heatmapData(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface);
+    const m = colourRange(data.values, data.range ? data.range[1] : 0);
+    const tolerance = args.tolerance ?? defaultTolerance(m);
+    const result: HeatmapResult = { ...data, colourRange: m, tolerance };
+    if (args.statistics) {
+      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, surface: args.surface });
+      result.statistics = await deviationHistogram.run(histogramArgs, ctx);
+    }
+    return result;
+  },
+  transferables: (result) => [result.values.buffer],
+});
+
+interface PerVertex {
+  values: Float32Array<ArrayBuffer>;
+  signedVertices: number;
+  ambiguousVertices: number;
+  maxAbs: number;
 }
 
 /**
  * Per-vertex signed deviation of fromBodyId's display mesh from toBodyId, for the viewer to colour
  * (docs/deviation.md, "Heat-map data"). A vertex's normal is the angle-weighted normal of the
- * welded display mesh, so the copies of a vertex on a BREP face boundary get one value.
+ * welded display mesh, so the copies of a vertex on a BREP face boundary get one value. Computed
+ * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
-export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: string, toBodyId: string, options: HeatmapOptions = {}): Promise<HeatmapData> {
-  const signMode = options.signMode ?? 'robust';
-  if (signMode !== 'robust' && signMode !== 'nearest') throw new BrepscopeError('INVALID_ARGUMENT', `signMode: expected robust or nearest, got ${String(signMode)}`);
-  const surface = options.surface ?? 'exact';
-  if (surface !== 'exact' && surface !== 'tessellated') throw new BrepscopeError('INVALID_ARGUMENT', `surface: expected exact or tessellated, got ${String(surface)}`);
-  if (options.deflection !== undefined && !(options.deflection > 0 && Number.isFinite(options.deflection))) {
-    throw new BrepscopeError('INVALID_ARGUMENT', `deflection: must be a positive number, got ${options.deflection}`);
+async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapData> {
+  const from = ctx.scene.get(fromBodyId);
+  const to = ctx.scene.get(toBodyId);
+  const oc = await kernelFor(ctx, [from, to]);
+  const deflection = deflectionArg ?? defaultDeflection(oc, from);
+  const display = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
+  if (display.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
+  const reference = measuredSurface(oc, to, deflection);
+  const key = pairKey(to, `heatmap:${display.key}>${reference.key}:${signMode}:${surface}`);
+  let perVertex = from.cache.peek<PerVertex>(key);
+  if (!perVertex) {
+    ctx.trace?.({ kind: 'deviation', what: `${fromBodyId}>${toBodyId}:${key}` });
+    perVertex = from.cache.set(key, await computePerVertex(ctx, oc, display, reference, signMode, surface));
   }
-  const from = env.scene.get(fromBodyId);
-  const to = env.scene.get(toBodyId);
-  const oc = from.kind === 'brep' || to.kind === 'brep' ? await env.kernel() : undefined;
-  const deflection = options.deflection ?? defaultDeflection(oc, from);
-  const display: TriMesh = from.kind === 'mesh' ? from.mesh : getTessellation(oc!, from, displayDeflection(oc!, from));
-  if (display.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
-  const ref = deviationTarget(oc, to, surfaceMesh(oc, to, deflection), surface);
+  const { values, signedVertices, ambiguousVertices, maxAbs } = perVertex;
+  return {
+    values: values.slice(),
+    range: signedVertices > 0 ? [-maxAbs, maxAbs] : null,
+    vertexCount: values.length,
+    signedVertices,
+    ambiguousVertices,
+    signMode,
+    surface,
+    deflection,
+  };
+}
+
+async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {
+  const ref = deviationTarget(oc, reference, surface);
   const exact = ref instanceof ExactReference ? ref : null;
   const pn = meshPseudoNormals(display);
   const W = pn.vertexNormals.length / 3;
 
   // Welded vertex -> one display vertex that stands for it.
-  const idx = display.indices;
+  const idx = display.mesh.indices;
   const rep = new Int32Array(W).fill(-1);
   for (let i = 0; i < idx.length; i++) {
     const w = pn.triangleVertices[i]!;
     if (rep[w]! < 0) rep[w] = idx[i]!;
   }
   const perWeld = new Float64Array(W).fill(NaN);
-  const pos = display.positions;
+  const pos = display.mesh.positions;
   const vn = pn.vertexNormals;
   const r = createSignedDeviation();
   const x = createExactDeviation();
-  const pacer = new Pacer(env);
+  const pacer = new Pacer(ctx);
   for (let w = 0; w < W; w++) {
     if ((w & 4095) === 0) await pacer.tick(w, W, 'heat map');
     const v = rep[w]!;
@@ -101,15 +154,5 @@ export async function deviationHeatmap(env: HeatmapEnvironment, fromBodyId: stri
       if (Math.abs(x) > m) m = Math.abs(x);
     }
   }
-  return {
-    values,
-    range: signedVertices > 0 ? [-m, m] : null,
-    vertexCount: V,
-    signedVertices,
-    ambiguousVertices: used - signedVertices,
-    signMode,
-    surface,
-    deflection,
-  };
+  return { values, signedVertices, ambiguousVertices: used - signedVertices, maxAbs: m };
 }
-

@@ -12,7 +12,7 @@ import { HISTOGRAM_BUCKETS, type HistogramResult } from './deviationHistogram';
 
 let engine: Engine;
 let dir: string;
-const histogram = (args: object) => engine.run('deviation_histogram', args) as Promise<HistogramResult>;
+const histogram = (args: object) => engine.runJson('deviation_histogram', args).then((r) => r.result) as Promise<HistogramResult>;
 
 beforeAll(() => {
   engine = createNodeEngine();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, deviationSamples, deviationTarget, measureDirected, Pacer, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { comparedSurfaces, directedDeviation, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -54,11 +54,10 @@ export const deviationHistogram = defineTool({
     'Histogram of the signed deviation of a candidate from a reference (40 buckets over the signed range of sign-reliable samples), with mean, std, median, signed extremes, p95 and max of the unsigned distance, optional share within a tolerance, and optionally a PNG chart.',
   category: 'scene',
   schema,
-  async run(args, ctx) {
-    const { from, reference, oc, deflection, surface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
-    const samples = deviationSamples(oc, from, fromMesh, args.maxSamples, surface);
-    const d = await measureDirected(samples, deviationTarget(oc, reference, refMesh, surface), args.signMode, new Pacer(ctx), 'histogram');
-    const n = samples.count;
+  async run(args, ctx): Promise<HistogramResult> {
+    const { from, reference, oc, deflection, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
+    const d = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, refSurface, args.signMode, surface, 'histogram');
+    const n = d.samples.count;
     const unsigned = Float64Array.from(d.distance).sort();
     const signed = d.signed.filter((s) => s === s).sort();
     const m = signed.length;

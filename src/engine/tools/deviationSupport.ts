@@ -1,22 +1,24 @@
 import { z } from 'zod';
-import { BrepscopeError } from '../errors';
+import { BrepscopeError, checkCancelled } from '../errors';
 import { createExactDeviation, ExactReference } from '../exact/ExactReference';
 import { exactExtent } from '../exact/extent';
 import type { ExactGeometry } from '../exact/geometry';
 import { sampleExactSurface } from '../exact/sampleExact';
-import type { OC } from '../kernel';
+import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import { createSignedDeviation, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
+import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
 import type { Body, BrepBody } from '../scene/Body';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
+import { pairKey } from '../scene/Scene';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
 import type { ToolContext } from './defineTool';
+import { kernelFor } from './kernelFor';
 import { percentile } from './statistics';
 
 /** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
@@ -38,19 +40,9 @@ export const surfaceSchema = z
     "exact (default): a BREP body is measured on its exact faces (samples on the faces, distances, foot points, normals and signs from the faces; the tessellation at deflection only finds candidates); tessellated: a BREP body is measured as its tessellation at deflection (the spec's behaviour). An STL body is its own exact surface either way",
   );
 
-/** The kernel, loaded only when a BREP body is involved: mesh-only work never waits for it. */
-export async function kernelFor(ctx: ToolContext, bodies: Body[]): Promise<OC | undefined> {
-  return bodies.some((b) => b.kind === 'brep') ? ctx.kernel() : undefined;
-}
-
-function requireKernel(oc: OC | undefined): OC {
-  if (!oc) throw new Error('deviation: a BREP body needs the kernel');
-  return oc;
-}
-
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
 export function defaultDeflection(oc: OC | undefined, from: Body): number {
-  const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(from.mesh)) : 0) : shapeDiagonal(requireKernel(oc), from);
+  const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(surfaceOf(from))) : 0) : shapeDiagonal(requireKernel(oc, 'deviation'), from);
   if (!(diagonal > 0) || !Number.isFinite(diagonal)) {
     throw new BrepscopeError('EMPTY_MESH', `body '${from.bodyId}' has no extent: there is no surface to sample`);
   }
@@ -63,11 +55,33 @@ export function defaultDeflection(oc: OC | undefined, from: Body): number {
  * EMPTY_MESH when there are no triangles or they have no area.
  */
 export function surfaceMesh(oc: OC | undefined, body: Body, deflection: number): TriMesh {
-  const mesh = body.kind === 'mesh' ? body.mesh : getTessellation(requireKernel(oc), body, deflection);
-  if (mesh.indices.length === 0) {
+  return measuredSurface(oc, body, deflection).mesh;
+}
+
+/**
+ * A body's triangles as a deviation tool measures them (see surfaceMesh), named so that the query
+ * structures built on them are cached on the body: `key` says which triangles (an STL's own, or a
+ * tessellation at one deflection).
+ */
+export interface MeasuredSurface {
+  body: Body;
+  mesh: TriMesh;
+  key: string;
+}
+
+export function measuredSurface(oc: OC | undefined, body: Body, deflection: number): MeasuredSurface {
+  const s = body.kind === 'mesh' ? surfaceOf(body) : surfaceOf(body, getTessellation(requireKernel(oc, 'deviation'), body, deflection));
+  if (s.mesh.indices.length === 0) {
     throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no triangles${body.kind === 'brep' ? ' (its shape has no faces to tessellate)' : ''}`);
   }
-  return mesh;
+  return s;
+}
+
+/** An STL body's own triangles, or a BREP body's tessellation (`mesh`, made by getTessellation). */
+export function surfaceOf(body: Body, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
+  if (body.kind === 'mesh') return { body, mesh: body.mesh, key: 'mesh' };
+  if (!tessellation) throw new Error('deviation: a BREP body is measured through a tessellation');
+  return { body, mesh: tessellation, key: `tessellation@${tessellation.deflection}` };
 }
 
 interface MeshQueries {
@@ -83,94 +97,74 @@ interface MeshQueries {
 }
 
 /**
- * Query structures per mesh, built on first use. Keyed weakly by the mesh object (an STL body's
- * mesh, or a BREP body's cached tessellation), so they live exactly as long as the body does and a
- * second tool call on the same bodies (histogram, heat map) skips the build.
+ * Query structures of a measured surface, built on first use and kept in its body's cache, so they
+ * live exactly as long as the body does and a second tool call on the same bodies (histogram,
+ * heat map) skips the build.
  */
-const queries = new WeakMap<TriMesh, MeshQueries>();
-
-function queriesOf(mesh: TriMesh): MeshQueries {
-  let q = queries.get(mesh);
-  if (!q) {
-    q = { samples: new Map() };
-    queries.set(mesh, q);
-  }
-  return q;
+function queriesOf(s: MeasuredSurface): MeshQueries {
+  return s.body.cache.get(`queries:${s.key}`, () => ({ samples: new Map() }));
 }
 
-export function meshBoxOf(mesh: TriMesh): Box3 {
-  const q = queriesOf(mesh);
-  q.box ??= meshBox(mesh);
+export function meshBoxOf(s: MeasuredSurface): Box3 {
+  const q = queriesOf(s);
+  q.box ??= meshBox(s.mesh);
   return q.box;
 }
 
-export function meshBvh(mesh: TriMesh): TriangleBvh {
-  const q = queriesOf(mesh);
-  q.bvh ??= buildBvh(mesh);
+export function meshBvh(s: MeasuredSurface): TriangleBvh {
+  const q = queriesOf(s);
+  q.bvh ??= buildBvh(s.mesh);
   return q.bvh;
 }
 
 /** Angle-weighted pseudo-normals (and the welded vertex ids they carry), shared with the reference. */
-export function meshPseudoNormals(mesh: TriMesh): PseudoNormals {
-  const q = queriesOf(mesh);
-  q.pseudoNormals ??= buildPseudoNormals(mesh);
+export function meshPseudoNormals(s: MeasuredSurface): PseudoNormals {
+  const q = queriesOf(s);
+  q.pseudoNormals ??= buildPseudoNormals(s.mesh);
   return q.pseudoNormals;
 }
 
-/** The mesh prepared as a deviation reference (BVH, pseudo-normals, diagonal). */
-export function deviationReference(mesh: TriMesh): DeviationReference {
-  const q = queriesOf(mesh);
-  if (!q.reference) {
-    const bvh = meshBvh(mesh);
-    let diagonal = 0;
-    if (bvh.nodeCount > 0) {
-      const b = bvh.nodeBounds;
-      diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
-    }
-    q.reference = { bvh, pseudoNormals: meshPseudoNormals(mesh), diagonal };
-  }
+/** The surface prepared as a deviation reference (BVH, pseudo-normals, diagonal). */
+export function deviationReference(s: MeasuredSurface): DeviationReference {
+  const q = queriesOf(s);
+  q.reference ??= deviationReferenceOf(meshBvh(s), meshPseudoNormals(s));
   return q.reference;
 }
 
-export function fastWinding(mesh: TriMesh): FastWinding {
-  const q = queriesOf(mesh);
-  q.winding ??= buildFastWinding(meshBvh(mesh));
+export function fastWinding(s: MeasuredSurface): FastWinding {
+  const q = queriesOf(s);
+  q.winding ??= buildFastWinding(meshBvh(s));
   return q.winding;
 }
 
 /**
- * A BREP body's exact geometry as plain data (src/engine/exact), extracted once per body. Faces
- * whose surface has no JS form keep kernel adaptors, freed when the body is collected (the scene
- * frees the shape itself on remove).
+ * A BREP body's exact geometry as plain data (src/engine/exact), read once per body and kept in
+ * its cache. Faces whose surface has no JS form keep kernel adaptors, freed with the entry.
  */
 interface BodyGeometry {
   geometry: ExactGeometry;
   kernelSurfaces: KernelFaceSurfaces | null;
+  dispose(): void;
 }
-const geometries = new WeakMap<BrepBody, BodyGeometry>();
-const kernelObjects = new FinalizationRegistry<KernelFaceSurfaces>((k) => k.delete());
 
 export function exactGeometryOf(oc: OC, body: BrepBody): BodyGeometry {
-  let g = geometries.get(body);
-  if (!g) {
-    g = extractExactGeometry(oc, body.shape);
-    if (g.kernelSurfaces) kernelObjects.register(body, g.kernelSurfaces);
-    geometries.set(body, g);
-  }
-  return g;
+  return body.cache.get('exactGeometry', () => {
+    const { geometry, kernelSurfaces } = extractExactGeometry(oc, body.shape);
+    return { geometry, kernelSurfaces, dispose: () => kernelSurfaces?.delete() };
+  });
 }
 
 /** A BREP body's exact deviation reference at a deflection (its tessellation finds candidate faces). */
 export function exactReference(oc: OC, body: BrepBody, deflection: number): ExactReference {
-  const mesh = surfaceMesh(oc, body, deflection) as FaceTessellation;
-  const q = queriesOf(mesh);
+  const s = measuredSurface(oc, body, deflection);
+  const q = queriesOf(s);
   if (!q.exact) {
     const { geometry, kernelSurfaces } = exactGeometryOf(oc, body);
     q.exact = new ExactReference({
       geometry,
-      mesh,
-      bvh: meshBvh(mesh),
-      pseudoNormals: meshPseudoNormals(mesh),
+      mesh: s.mesh as FaceTessellation,
+      bvh: meshBvh(s),
+      pseudoNormals: meshPseudoNormals(s),
       rules: { tieFactor: TIE_FACTOR, tieSlack: TIE_SLACK, reachFactor: REACH_FACTOR, reachFloor: REACH_FLOOR },
       kernel: kernelSurfaces ?? undefined,
     });
@@ -181,38 +175,41 @@ export function exactReference(oc: OC, body: BrepBody, deflection: number): Exac
 /** What a deviation tool measures against: a mesh reference, or a BREP body's exact faces. */
 export type DeviationTarget = DeviationReference | ExactReference;
 
+/** A BREP body's exact reference in exact mode, else its surface as a mesh reference. */
+function exactOrNull(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode): ExactReference | null {
+  if (s.body.kind !== 'brep' || surface !== 'exact') return null;
+  return exactReference(requireKernel(oc, 'deviation'), s.body, (s.mesh as FaceTessellation).deflection);
+}
+
 /** The reference of one direction: a BREP body's exact faces in exact mode, otherwise its mesh. */
-export function deviationTarget(oc: OC | undefined, body: Body, mesh: TriMesh, surface: SurfaceMode): DeviationTarget {
-  if (body.kind === 'brep' && surface === 'exact') return exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
-  return deviationReference(mesh);
+export function deviationTarget(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode): DeviationTarget {
+  return exactOrNull(oc, s, surface) ?? deviationReference(s);
 }
 
 /**
  * Samples of one body: on a BREP body's exact faces in exact mode (sampleExact.ts), otherwise on
  * its mesh (sampleSurface.ts). EMPTY_MESH for a surface of zero area.
  */
-export function deviationSamples(oc: OC | undefined, body: Body, mesh: TriMesh, maxSamples: number, surface: SurfaceMode): SurfaceSamples {
-  if (body.kind !== 'brep' || surface !== 'exact') return surfaceSamples(mesh, maxSamples, body.bodyId);
-  const ref = exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
-  const q = queriesOf(mesh);
+export function deviationSamples(oc: OC | undefined, s: MeasuredSurface, maxSamples: number, surface: SurfaceMode): SurfaceSamples {
+  const ref = exactOrNull(oc, s, surface);
+  if (!ref) return surfaceSamples(s, maxSamples);
+  const q = queriesOf(s);
   q.exactSamples ??= new Map();
-  let s = q.exactSamples.get(maxSamples);
-  if (!s) {
-    s = sampleExactSurface(ref.geometry, ref.mesh, maxSamples, exactGeometryOf(requireKernel(oc), body).kernelSurfaces ?? undefined);
-    q.exactSamples.set(maxSamples, s);
+  let samples = q.exactSamples.get(maxSamples);
+  if (!samples) {
+    samples = sampleExactSurface(ref.geometry, ref.mesh, maxSamples, exactGeometryOf(requireKernel(oc, 'deviation'), s.body as BrepBody).kernelSurfaces ?? undefined);
+    q.exactSamples.set(maxSamples, samples);
   }
-  if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has a surface of zero area: there is nothing to sample`);
-  return s;
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
+  return samples;
 }
 
 /** Lowest and highest projection of a body on a unit axis: exact for a BREP body in exact mode, its mesh's vertices otherwise. */
-export function bodyExtent(oc: OC | undefined, body: Body, mesh: TriMesh, axis: readonly [number, number, number], surface: SurfaceMode): [number, number] {
-  if (body.kind === 'brep' && surface === 'exact') {
-    const ref = exactReference(requireKernel(oc), body, (mesh as FaceTessellation).deflection);
-    return exactExtent(ref.geometry, ref.mesh, axis, exactGeometryOf(requireKernel(oc), body).kernelSurfaces ?? undefined);
-  }
-  const pos = mesh.positions;
-  const idx = mesh.indices;
+export function bodyExtent(oc: OC | undefined, s: MeasuredSurface, axis: readonly [number, number, number], surface: SurfaceMode): [number, number] {
+  const ref = exactOrNull(oc, s, surface);
+  if (ref) return exactExtent(ref.geometry, ref.mesh, axis, exactGeometryOf(requireKernel(oc, 'deviation'), s.body as BrepBody).kernelSurfaces ?? undefined);
+  const pos = s.mesh.positions;
+  const idx = s.mesh.indices;
   let lo = Infinity, hi = -Infinity;
   for (let i = 0; i < idx.length; i++) {
     const o = 3 * idx[i]!;
@@ -224,20 +221,41 @@ export function bodyExtent(oc: OC | undefined, body: Body, mesh: TriMesh, axis: 
 }
 
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
-export function surfaceSamples(mesh: TriMesh, maxSamples: number, bodyId: string): SurfaceSamples {
-  const q = queriesOf(mesh);
-  let s = q.samples.get(maxSamples);
-  if (!s) {
-    s = sampleSurface(mesh, maxSamples, meshPseudoNormals(mesh));
-    q.samples.set(maxSamples, s);
+export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
+  const q = queriesOf(s);
+  let samples = q.samples.get(maxSamples);
+  if (!samples) {
+    samples = sampleSurface(s.mesh, maxSamples, meshPseudoNormals(s));
+    q.samples.set(maxSamples, samples);
   }
-  if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${bodyId}' has a surface of zero area: there is nothing to sample`);
-  return s;
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
+  return samples;
 }
 
-/** Throws CANCELLED when the caller's signal fired. */
-export function checkCancelled(ctx: Pick<ToolContext, 'signal'>): void {
-  if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
+/**
+ * The per-sample deviation of `from`'s samples against `reference`: computed once per pair of
+ * surfaces, sample count, sign mode and surface mode, and kept on the from-body (dropped when
+ * either body goes), so measure_deviation, deviation_histogram and a later tolerance change share
+ * one computation.
+ */
+export async function directedDeviation(
+  ctx: Pick<ToolContext, 'signal' | 'progress' | 'trace'>,
+  oc: OC | undefined,
+  from: MeasuredSurface,
+  maxSamples: number,
+  reference: MeasuredSurface,
+  mode: SignMode,
+  surface: SurfaceMode,
+  label: string,
+  pacer: Pacer = new Pacer(ctx),
+): Promise<DirectedDeviation> {
+  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}:${surface}`);
+  const cached = from.body.cache.peek<DirectedDeviation>(key);
+  if (cached) return cached;
+  const samples = deviationSamples(oc, from, maxSamples, surface);
+  const ref = deviationTarget(oc, reference, surface);
+  ctx.trace?.({ kind: 'deviation', what: `${from.body.bodyId}>${reference.body.bodyId}:${key}` });
+  return from.body.cache.set(key, await measureDirected(samples, ref, mode, pacer, label));
 }
 
 /**
@@ -373,5 +391,7 @@ export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, ref
   const reference = ctx.scene.get(referenceBodyId);
   const oc = await kernelFor(ctx, [from, reference]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
-  return { from, reference, oc, deflection, surface, fromMesh: surfaceMesh(oc, from, deflection), refMesh: surfaceMesh(oc, reference, deflection) };
+  const fromSurface = measuredSurface(oc, from, deflection);
+  const refSurface = measuredSurface(oc, reference, deflection);
+  return { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
 }

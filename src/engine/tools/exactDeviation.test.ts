@@ -14,16 +14,17 @@ import { dataPath } from '../../test/data';
 import { addMeshBody, offsetShape } from '../../test/deviationFixtures';
 import { makeCylinder, makeSphere, shellWithout } from '../../test/kernelShapes';
 import { occtMesh, scanOfPart } from '../../test/scanFixture';
-import { deviationHeatmap } from './deviationHeatmap';
+import type { HeatmapResult } from './deviationHeatmap';
 import type { HistogramResult } from './deviationHistogram';
-import { deviationSamples, surfaceMesh } from './deviationSupport';
+import { deviationSamples, measuredSurface, surfaceMesh } from './deviationSupport';
 import type { DeviationResult } from './measureDeviation';
 import type { SymmetricDifferenceResult } from './symmetricDifferenceVolume';
 
 let oc: OC;
 let engine: Engine;
 let nut: TopoDS_Shape;
-const deviation = (args: object) => engine.run('measure_deviation', args) as Promise<DeviationResult>;
+const deviation = (args: object) => engine.runJson('measure_deviation', args).then((r) => r.result) as Promise<DeviationResult>;
+const tool = <T>(name: string, args: object) => engine.runJson(name as 'measure_deviation', args).then((r) => r.result as unknown as T);
 
 
 beforeAll(async () => {
@@ -68,8 +69,7 @@ describe('exact surfaces: closed form', () => {
 
   it('exact samples of a BREP body lie on its faces, with the faces\u2019 outward normals, spread in proportion to face area', async () => {
     const body = engine.scene.get('offset');
-    const mesh = surfaceMesh(oc, body, 0.05);
-    const samples = deviationSamples(oc, body, mesh, 20000, 'exact');
+    const samples = deviationSamples(oc, measuredSurface(oc, body, 0.05), 20000, 'exact');
     expect(samples.count).toBe(20000);
     let lateral = 0, caps = 0, rims = 0, worst = 0;
     for (let i = 0; i < samples.count; i++) {
@@ -100,29 +100,28 @@ describe('exact surfaces: closed form', () => {
   });
 
   it('deviation_histogram and the heat map read the exact faces too: +0.2 everywhere, one mode', async () => {
-    const h = (await engine.run('deviation_histogram', { fromBodyId: 'offset', referenceBodyId: 'cyl' })) as HistogramResult;
+    const h = await tool<HistogramResult>('deviation_histogram', { fromBodyId: 'offset', referenceBodyId: 'cyl' });
     expect(h.surface).toBe('exact');
     expect(Math.abs(h.mean! - 0.2)).toBeLessThan(1e-6);
     expect(Math.abs(h.signedMin! - 0.2)).toBeLessThan(1e-6);
     expect(Math.abs(h.signedMax! - 0.2)).toBeLessThan(1e-6);
-    const env = { scene: engine.scene, kernel: () => Promise.resolve(oc) };
-    const forward = await deviationHeatmap(env, 'offset', 'cyl');
+    const forward = await tool<HeatmapResult>('deviation_heatmap', { fromBodyId: 'offset', toBodyId: 'cyl' });
     expect(forward.surface).toBe('exact');
     expect(forward.ambiguousVertices).toBe(0);
     // Display vertices lie on the exact offset body (float32 values): 0.2 to float precision.
     for (const v of forward.values) if (v === v) expect(Math.abs(v - 0.2)).toBeLessThan(2e-7);
-    const back = await deviationHeatmap(env, 'cyl', 'offset');
+    const back = await tool<HeatmapResult>('deviation_heatmap', { fromBodyId: 'cyl', toBodyId: 'offset' });
     for (const v of back.values) if (v === v) expect(Math.abs(v + 0.2)).toBeLessThan(2e-7);
     expect(back.signedVertices).toBeGreaterThan(0.99 * back.vertexCount);
   });
 
   it('cross_section_compare takes the exact extents of BREP bodies: the overlap is the r = 10 cylinder\u2019s [-10, 10] across its axis', async () => {
     const args = { fromBodyId: 'offset', referenceBodyId: 'cyl', axis: [1, 0, 0], stations: 3 };
-    const exact = (await engine.run('cross_section_compare', args)) as { overlap: [number, number]; surface: string };
+    const exact = await tool<{ overlap: [number, number]; surface: string }>('cross_section_compare', args);
     expect(exact.surface).toBe('exact');
     expect(Math.abs(exact.overlap[0] + 10)).toBeLessThan(1e-9);
     expect(Math.abs(exact.overlap[1] - 10)).toBeLessThan(1e-9);
-    const tess = (await engine.run('cross_section_compare', { ...args, surface: 'tessellated' })) as { overlap: [number, number] };
+    const tess = await tool<{ overlap: [number, number] }>('cross_section_compare', { ...args, surface: 'tessellated' });
     // The tessellation's extreme vertices need not sit on the extreme generatrix.
     expect(tess.overlap[1]).toBeLessThanOrEqual(10 + 1e-9);
   });
@@ -184,7 +183,7 @@ describe('exact surfaces: a real part (Pump_Nut.brep)', () => {
     // Every 25th sample against the kernel's exact distance to the part (the robust winner is the
     // nearest face here, so |signed| is that distance).
     const body = engine.scene.get('nutScan');
-    const samples = deviationSamples(oc, body, surfaceMesh(oc, body, r.deflection), 20000, 'exact');
+    const samples = deviationSamples(oc, measuredSurface(oc, body, r.deflection), 20000, 'exact');
     const query = new PointToShapeQuery(oc, nut);
     const { ExactReference } = await import('../exact/ExactReference');
     const { exactReference } = await import('./deviationSupport');
@@ -206,7 +205,7 @@ describe('exact surfaces: a real part (Pump_Nut.brep)', () => {
 
   it('symmetric_difference_volume of the part against itself: nothing in the difference, and the sampled volume within 3 standard errors of the exact volume', async () => {
     const N = 20000;
-    const r = (await engine.run('symmetric_difference_volume', { fromBodyId: 'nut', referenceBodyId: 'nut', maxSamples: N })) as SymmetricDifferenceResult;
+    const r = await tool<SymmetricDifferenceResult>('symmetric_difference_volume', { fromBodyId: 'nut', referenceBodyId: 'nut', maxSamples: N });
     expect(r.surface).toBe('exact');
     expect(r.ambiguousSamples).toBe(0);
     expect(r.symmetricDifferenceFraction).toBe(0);
@@ -223,7 +222,7 @@ describe('exact surfaces: the chord band in symmetric_difference_volume', () => 
   it('a coarse sphere: points between chords and sphere are classified by the sphere, so the volume converges to 4/3 pi r^3 where the tessellation\u2019s does not', async () => {
     addShapeBody(oc, engine.scene, 'ball', makeSphere(oc, 10));
     const exactVolume = (4 / 3) * Math.PI * 1000;
-    const run = (surface: string) => engine.run('symmetric_difference_volume', { fromBodyId: 'ball', referenceBodyId: 'ball', maxSamples: 50000, deflection: 1, surface }) as Promise<SymmetricDifferenceResult>;
+    const run = (surface: string) => tool<SymmetricDifferenceResult>('symmetric_difference_volume', { fromBodyId: 'ball', referenceBodyId: 'ball', maxSamples: 50000, deflection: 1, surface });
     const exact = await run('exact');
     const tess = await run('tessellated');
     // Halton points integrate far better than the binomial error: 0.2% of the volume at 50,000.

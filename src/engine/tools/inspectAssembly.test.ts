@@ -50,7 +50,7 @@ function shapeOf(n: AssemblyNode): unknown {
 
 let engine: Engine;
 let dir: string;
-const inspect = (args: object) => engine.run('inspect_assembly', args) as Promise<AssemblyNode>;
+const inspect = (args: object) => engine.runJson('inspect_assembly', args).then((r) => r.result) as Promise<AssemblyNode>;
 
 beforeAll(async () => {
   const oc = await nodeKernel();

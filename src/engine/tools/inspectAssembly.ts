@@ -134,7 +134,7 @@ function locationMatrix(oc: OC, own: Own, label: TDF_Label): Matrix4 {
 
 const cleanZero = (v: number): number => (v === 0 ? 0 : v);
 
-export function multiply(a: Matrix4, b: Matrix4): Matrix4 {
+function multiply(a: Matrix4, b: Matrix4): Matrix4 {
   return a.map((row) => [0, 1, 2, 3].map((c) => cleanZero(row[0]! * b[0]![c]! + row[1]! * b[1]![c]! + row[2]! * b[2]![c]! + row[3]! * b[3]![c]!))) as Matrix4;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeBody } from '../scene/describeBody';
 import { defineTool } from './defineTool';
+import { kernelFor } from './kernelFor';
 
 export const listBodies = defineTool({
   name: 'list_bodies',
@@ -9,7 +10,7 @@ export const listBodies = defineTool({
   schema: z.strictObject({}),
   async run(_args, ctx) {
     const bodies = ctx.scene.list();
-    const oc = bodies.some((b) => b.kind === 'brep') ? await ctx.kernel() : undefined;
+    const oc = await kernelFor(ctx, bodies);
     return { bodies: bodies.map((b) => describeBody(oc, b)) };
   },
 });

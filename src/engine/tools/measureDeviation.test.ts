@@ -7,12 +7,12 @@ import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody, invertedCylinder, offsetShape, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
-import { deviationReference, measureDirected, Pacer, surfaceMesh, surfaceSamples } from './deviationSupport';
+import { deviationReference, measuredSurface, measureDirected, Pacer, surfaceMesh, surfaceSamples } from './deviationSupport';
 import type { DeviationResult } from './measureDeviation';
 
 let oc: OC;
 let engine: Engine;
-const deviation = (args: object) => engine.run('measure_deviation', args) as Promise<DeviationResult>;
+const deviation = (args: object) => engine.runJson('measure_deviation', args).then((r) => r.result) as Promise<DeviationResult>;
 
 /**
  * Fine enough that the tessellation error is a tenth of the 0.2 offset. BRepMesh keeps the
@@ -139,8 +139,8 @@ describe('measure_deviation: closed forms', () => {
     const r = await deviation({ fromBodyId: 'flat', toBodyId: 'cyl', deflection: DEFLECTION });
     // Lateral samples (horizontal normal) are +0.2 within the tessellation error.
     const from = engine.scene.get('flat'), to = engine.scene.get('cyl');
-    const samples = surfaceSamples(surfaceMesh(oc, from, DEFLECTION), 20000, 'flat');
-    const d = await measureDirected(samples, deviationReference(surfaceMesh(oc, to, DEFLECTION)), 'robust', new Pacer({}), 't');
+    const samples = surfaceSamples(measuredSurface(oc, from, DEFLECTION), 20000);
+    const d = await measureDirected(samples, deviationReference(measuredSurface(oc, to, DEFLECTION)), 'robust', new Pacer({}), 't');
     let lateral = 0;
     for (let i = 0; i < samples.count; i++) {
       if (Math.abs(samples.normals[3 * i + 2]!) > 1e-9) continue;

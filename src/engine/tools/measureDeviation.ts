@@ -4,10 +4,8 @@ import { defineTool } from './defineTool';
 import {
   bodyExtent,
   comparedSurfaces,
-  deviationSamples,
-  deviationTarget,
+  directedDeviation,
   directedRecord,
-  measureDirected,
   Pacer,
   signModeSchema,
   surfaceSchema,
@@ -58,13 +56,11 @@ export const measureDeviation = defineTool({
     "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. A BREP body is measured on its exact faces by default (surface: tessellated measures its tessellation at deflection, as the spec describes); an STL as it is.",
   category: 'scene',
   schema,
-  async run(args, ctx) {
-    const { from, reference: to, oc, deflection, surface, fromMesh, refMesh: toMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
-    const fromSamples = deviationSamples(oc, from, fromMesh, args.maxSamples, surface);
-    const toSamples = deviationSamples(oc, to, toMesh, args.maxSamples, surface);
+  async run(args, ctx): Promise<DeviationResult> {
+    const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const pacer = new Pacer(ctx);
-    const forward = await measureDirected(fromSamples, deviationTarget(oc, to, toMesh, surface), args.signMode, pacer, 'fromToTo');
-    const backward = await measureDirected(toSamples, deviationTarget(oc, from, fromMesh, surface), args.signMode, pacer, 'toToFrom');
+    const forward = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, toSurface, args.signMode, surface, 'fromToTo', pacer);
+    const backward = await directedDeviation(ctx, oc, toSurface, args.maxSamples, fromSurface, args.signMode, surface, 'toToFrom', pacer);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {
@@ -79,7 +75,7 @@ export const measureDeviation = defineTool({
       const a = args.sectionAxis;
       const len = Math.hypot(a[0], a[1], a[2]);
       const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
-      result.sections = sectionStations(forward, bodyExtent(oc, from, fromMesh, axis, surface), axis, args.sections);
+      result.sections = sectionStations(forward, bodyExtent(oc, fromSurface, axis, surface), axis, args.sections);
     }
     return result;
   },

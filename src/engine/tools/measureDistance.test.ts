@@ -10,7 +10,7 @@ import type { ContactPair } from './measureDistance';
 
 let oc: OC;
 let engine: Engine;
-const distance = (args: object) => engine.run('measure_distance', args) as Promise<{ distance: number; contacts?: ContactPair[] }>;
+const distance = (args: object) => engine.runJson('measure_distance', args).then((r) => r.result) as Promise<{ distance: number; contacts?: ContactPair[] }>;
 
 beforeAll(async () => {
   oc = await nodeKernel();

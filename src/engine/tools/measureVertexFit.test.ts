@@ -38,7 +38,7 @@ interface Fit {
 
 let oc: OC;
 let engine: Engine;
-const fit = (args: object) => engine.run('measure_vertex_fit', args) as Promise<Fit>;
+const fit = (args: object) => engine.runJson('measure_vertex_fit', args).then((r) => r.result) as Promise<Fit>;
 
 beforeAll(async () => {
   oc = await nodeKernel();

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { withKernel, type OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import type { Body } from '../scene/Body';
-import { BrepscopeError } from '../errors';
+import { checkCancelled } from '../errors';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { Feature } from '../mesh/closestPointOnTriangle';
-import { buildBvh } from '../mesh/TriangleBvh';
 import { PointToShapeQuery } from '../scene/pointToShape';
 import { mapEntities } from '../scene/topology';
 import { defineTool } from './defineTool';
+import { meshBvh, surfaceOf } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -22,7 +22,7 @@ const schema = z
   })
   .refine((a) => a.fromBodyId !== a.toBodyId, { path: ['toBodyId'], message: 'toBodyId must differ from fromBodyId (a body fits itself exactly)' });
 
-export type NearestKind = 'vertex' | 'edge' | 'face';
+type NearestKind = 'vertex' | 'edge' | 'face';
 
 export interface VertexFitEntry {
   index: number;
@@ -51,7 +51,7 @@ export const measureVertexFit = defineTool({
     const measure = distanceTo(oc, to);
     try {
       for (let i = 0; i < n; i += stride) {
-        if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'measure_vertex_fit: cancelled');
+        checkCancelled(ctx, 'measure_vertex_fit');
         const point = points[i]!;
         const hit = measure.query(point);
         if (!hit) failed++;
@@ -88,7 +88,8 @@ export const measureVertexFit = defineTool({
  */
 function distanceTo(oc: OC, body: Body): { query(p: Vec3): { distance: number; kind: NearestKind } | undefined; delete(): void } {
   if (body.kind === 'brep') return new PointToShapeQuery(oc, body.shape);
-  const bvh = buildBvh(body.mesh);
+  // The body's BVH, built once and kept with the body (the deviation tools share it).
+  const bvh = meshBvh(surfaceOf(body));
   const hit = createHit();
   return {
     query(p) {

@@ -9,7 +9,7 @@ import type { TopologyEntry } from './queryTopology';
 const close = (a: number, b: number, rel = 1e-9) => expect(Math.abs(a - b)).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(b)));
 
 let engine: Engine;
-const query = (args: object) => engine.run('query_topology', args) as Promise<TopologyEntry[]>;
+const query = (args: object) => engine.runJson('query_topology', args).then((r) => r.result) as Promise<TopologyEntry[]>;
 
 beforeAll(async () => {
   const oc = await nodeKernel();

@@ -11,7 +11,7 @@ import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
 /** Surface type names in results; filters also accept the origin service's spellings (aliases). */
-export const SURFACE_TYPES = ['plane', 'cylinder', 'cone', 'sphere', 'torus', 'bezier', 'bspline', 'revolution', 'extrusion', 'offset', 'other'] as const;
+const SURFACE_TYPES = ['plane', 'cylinder', 'cone', 'sphere', 'torus', 'bezier', 'bspline', 'revolution', 'extrusion', 'offset', 'other'] as const;
 const SURFACE_ALIASES: Record<string, (typeof SURFACE_TYPES)[number]> = {
   bezierSurface: 'bezier',
   bsplineSurface: 'bspline',
@@ -20,7 +20,7 @@ const SURFACE_ALIASES: Record<string, (typeof SURFACE_TYPES)[number]> = {
   offsetSurface: 'offset',
 };
 /** Curve type names in results (the spec shows LINE and CIRCULAR); lower-case origin spellings are accepted too. */
-export const CURVE_TYPES = ['LINE', 'CIRCULAR', 'ELLIPSE', 'HYPERBOLA', 'PARABOLA', 'BEZIER', 'BSPLINE', 'OFFSET', 'DEGENERATE', 'OTHER'] as const;
+const CURVE_TYPES = ['LINE', 'CIRCULAR', 'ELLIPSE', 'HYPERBOLA', 'PARABOLA', 'BEZIER', 'BSPLINE', 'OFFSET', 'DEGENERATE', 'OTHER'] as const;
 const CURVE_ALIASES: Record<string, (typeof CURVE_TYPES)[number]> = {
   line: 'LINE',
   circle: 'CIRCULAR',

@@ -23,9 +23,9 @@ function makeBlindHoleBlock(oc: OC): TopoDS_Shape {
 }
 
 let engine: Engine;
-const recognize = (args: object) => engine.run('recognize_features', args) as Promise<{ features: Feature[]; warnings?: string[] }>;
+const recognize = (args: object) => engine.runJson('recognize_features', args).then((r) => r.result) as Promise<{ features: Feature[]; warnings?: string[] }>;
 const faceArea = async (bodyId: string, id: string) =>
-  ((await engine.run('query_topology', { bodyId, entity: 'face' })) as TopologyEntry[]).find((f) => f.id === id)!;
+  ((await engine.run('query_topology', { bodyId, entity: 'face' })).result as TopologyEntry[]).find((f) => f.id === id)!;
 
 beforeAll(async () => {
   const oc = await nodeKernel();

@@ -5,7 +5,7 @@ import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { makeBox } from '../../test/kernelShapes';
 
 let engine: Engine;
-const select = (args: object) => engine.run('select_topology', args) as Promise<{ selectionId: string; bodyId: string; ids: string[] }>;
+const select = (args: object) => engine.runJson('select_topology', args).then((r) => r.result) as Promise<{ selectionId: string; bodyId: string; ids: string[] }>;
 
 beforeAll(async () => {
   const oc = await nodeKernel();

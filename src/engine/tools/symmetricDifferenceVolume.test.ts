@@ -12,7 +12,7 @@ import { radicalInverse, type SymmetricDifferenceResult } from './symmetricDiffe
 let oc: OC;
 let engine: Engine;
 const sdv = (args: object, signal?: AbortSignal) =>
-  engine.run('symmetric_difference_volume', args, signal ? { signal } : {}) as Promise<SymmetricDifferenceResult>;
+  engine.runJson('symmetric_difference_volume', args, signal ? { signal } : {}).then((r) => r.result) as Promise<SymmetricDifferenceResult>;
 
 /** A UV sphere without its north-pole fan: an open scan with a hole of about 3 degrees. */
 function sphereWithHole(r: number, segments: number, rings: number): TriMesh {

@@ -6,10 +6,10 @@ import { windingNumber, type FastWinding } from '../mesh/windingNumber';
 import type { Body } from '../scene/Body';
 import { INTEGRATION_EPS, isClosedShape } from './computeMetrics';
 import { defineTool } from './defineTool';
-import { closestPoint, createHit } from '../mesh/closestPoint';
 import type { ExactReference } from '../exact/ExactReference';
+import { closestPoint, createHit } from '../mesh/closestPoint';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
-import { bodyExtent, comparedSurfaces, exactReference, fastWinding, meshBoxOf, meshBvh, Pacer, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { bodyExtent, comparedSurfaces, exactReference, fastWinding, meshBoxOf, meshBvh, Pacer, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 
 /** A point is classified when its winding number is within this of an integer (origin: 0.25). */
@@ -67,21 +67,21 @@ export const symmetricDifferenceVolume = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const { from, reference, oc, deflection, surface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
-    const fwA = fastWinding(fromMesh);
-    const fwB = fastWinding(refMesh);
+    const { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
+    const fwA = fastWinding(fromSurface);
+    const fwB = fastWinding(refSurface);
     const fromExact = exactVolume(oc, from, fromMesh);
     const refExact = exactVolume(oc, reference, refMesh);
-    const exactA = exactClassifier(oc, from, fromMesh, surface, fromExact, deflection);
-    const exactB = exactClassifier(oc, reference, refMesh, surface, refExact, deflection);
+    const exactA = exactClassifier(oc, fromSurface, surface, fromExact, deflection);
+    const exactB = exactClassifier(oc, refSurface, surface, refExact, deflection);
 
     // The box holds both bodies: a BREP body's exact extent in exact mode (its faces bulge past their chords).
-    const boxOf = (body: Body, mesh: TriMesh) => {
-      if (body.kind !== 'brep' || surface !== 'exact') return meshBoxOf(mesh);
-      const ext = ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const).map((axis) => bodyExtent(oc, body, mesh, axis, surface));
+    const boxOf = (s: MeasuredSurface) => {
+      if (s.body.kind !== 'brep' || surface !== 'exact') return meshBoxOf(s);
+      const ext = ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const).map((axis) => bodyExtent(oc, s, axis, surface));
       return { min: ext.map((e) => e[0]), max: ext.map((e) => e[1]) };
     };
-    const a = boxOf(from, fromMesh), b = boxOf(reference, refMesh);
+    const a = boxOf(fromSurface), b = boxOf(refSurface);
     const lo = [0, 1, 2].map((k) => Math.min(a.min[k]!, b.min[k]!));
     const size = [0, 1, 2].map((k) => Math.max(a.max[k]!, b.max[k]!) - lo[k]!);
     const boxVolume = size[0]! * size[1]! * size[2]!;
@@ -193,10 +193,10 @@ interface ExactClassifier {
   flip: boolean;
 }
 
-function exactClassifier(oc: OC | undefined, body: Body, mesh: TriMesh, surface: SurfaceMode, exact: ExactVolume, deflection: number): ExactClassifier | null {
-  if (body.kind !== 'brep' || surface !== 'exact' || !exact.watertight || oc === undefined) return null;
-  const ref = exactReference(oc, body, deflection);
-  return { ref, bvh: meshBvh(mesh), band: ref.maxError, flip: (exact.volume ?? 0) < 0 };
+function exactClassifier(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode, exact: ExactVolume, deflection: number): ExactClassifier | null {
+  if (s.body.kind !== 'brep' || surface !== 'exact' || !exact.watertight || oc === undefined) return null;
+  const ref = exactReference(oc, s.body, deflection);
+  return { ref, bvh: meshBvh(s), band: ref.maxError, flip: (exact.volume ?? 0) < 0 };
 }
 
 const bandHit = createHit();
@@ -243,24 +243,18 @@ interface ExactVolume {
  * watertight STL by its exact polyhedral volume; nothing for a shape that is not closed.
  */
 function exactVolume(oc: OC | undefined, body: Body, mesh: TriMesh): ExactVolume {
-  // Cached per body: a body's shape and mesh never change, and a 1M-triangle STL costs 50 ms.
-  const cached = exactVolumes.get(body);
-  if (cached) return cached;
-  let result: ExactVolume;
-  if (body.kind === 'mesh') {
-    const watertight = body.topology.watertight;
-    result = { volume: watertight ? meshMassProperties(mesh).volume : null, watertight };
-  } else {
+  // Cached on the body: its shape and mesh never change, and a 1M-triangle STL costs 50 ms.
+  return body.cache.get('exactVolume', (): ExactVolume => {
+    if (body.kind === 'mesh') {
+      const watertight = body.topology.watertight;
+      return { volume: watertight ? meshMassProperties(mesh).volume : null, watertight };
+    }
     const kernel = oc!;
-    result = withKernel(kernel, (own) => {
+    return withKernel(kernel, (own) => {
       if (!isClosedShape(kernel, own, body.shape)) return { volume: null, watertight: false };
       const props = own(new kernel.GProp_GProps_1());
       kernel.BRepGProp.VolumeProperties_2(body.shape, props, INTEGRATION_EPS, false, false);
       return { volume: props.Mass(), watertight: true };
     });
-  }
-  exactVolumes.set(body, result);
-  return result;
+  });
 }
-
-const exactVolumes = new WeakMap<Body, ExactVolume>();

@@ -12,7 +12,7 @@ import type { BodyValidation } from './validateGeometry';
 let oc: OC;
 let engine: Engine;
 const validate = (bodyId?: string, checkSelfIntersection = true) =>
-  engine.run('validate_geometry', bodyId === undefined ? { checkSelfIntersection } : { bodyId, checkSelfIntersection }) as Promise<BodyValidation>;
+  engine.run('validate_geometry', bodyId === undefined ? { checkSelfIntersection } : { bodyId, checkSelfIntersection }).then((r) => r.result) as Promise<BodyValidation>;
 const kinds = (v: BodyValidation) => v.issues.map((i) => i.kind).sort();
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('validate_geometry', () => {
     expect(free.entities).toHaveLength(4);
     for (const id of free.entities) expect(id).toMatch(/^edge\[\d+\]$/);
     // The removed face (x = 0) had edges all of length 20 or 30: the free edges are exactly those.
-    const edges = (await engine.run('query_topology', { bodyId: 'openShell', entity: 'edge' })) as { id: string; centroid: number[] }[];
+    const edges = (await engine.run('query_topology', { bodyId: 'openShell', entity: 'edge' })).result as { id: string; centroid: number[] }[];
     const onRemovedFace = edges.filter((e) => Math.abs(e.centroid[0]!) < 1e-9).map((e) => e.id).sort();
     expect([...free.entities].sort()).toEqual(onRemovedFace);
     // A surface model may be open: reported, but not an error.
@@ -109,10 +109,10 @@ describe('validate_geometry', () => {
   });
 
   it('without bodyId validates every body; unknown bodies and bad args have codes', async () => {
-    const all = (await engine.run('validate_geometry', { checkSelfIntersection: false })) as { valid: boolean; bodies: BodyValidation[] };
+    const all = (await engine.run('validate_geometry', { checkSelfIntersection: false })).result as { valid: boolean; bodies: BodyValidation[] };
     expect(all.bodies.map((b) => b.bodyId)).toEqual(engine.scene.list().map((b) => b.bodyId));
     expect(all.valid).toBe(false);
     await expect(validate('nope')).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
-    await expect(engine.run('validate_geometry', { bodyId: 3 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(engine.runJson('validate_geometry', { bodyId: 3 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

@@ -43,8 +43,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('real files through import_file and compute_metrics', () => {
   const engine = createNodeEngine();
   const load = async (file: string) => {
-    const body = (await engine.run('import_file', { path: dataPath(file) })) as BodySummary;
-    const metrics = (await engine.run('compute_metrics', { bodyId: body.bodyId })) as MetricsResult;
+    const body = (await engine.run('import_file', { path: dataPath(file) })).result as BodySummary;
+    const metrics = (await engine.run('compute_metrics', { bodyId: body.bodyId })).result as MetricsResult;
     return { body, metrics, text: readFileSync(dataPath(file), 'latin1') };
   };
 
@@ -122,7 +122,7 @@ describe('the invalid BREP fixture', () => {
 describe('bad input: a stable code, and the scene exactly as it was', () => {
   let engine: Engine;
   let before: unknown;
-  const snapshot = () => engine.run('list_bodies', {});
+  const snapshot = () => engine.run('list_bodies', {}).then((r) => r.result);
 
   beforeAll(async () => {
     engine = createNodeEngine();
@@ -165,10 +165,10 @@ describe('bad input: a stable code, and the scene exactly as it was', () => {
   ];
 
   it.each(cases)('$what -> $code', async ({ tool, args, code }) => {
-    await expect(engine.run(tool, args())).rejects.toMatchObject({ code });
+    await expect(engine.runJson(tool, args())).rejects.toMatchObject({ code });
     expect(await snapshot()).toEqual(before);
     // The scene still works: a fresh import succeeds and can be removed again.
-    const probe = (await engine.run('import_file', { bytes: b64(TRIANGLE_STL), fileName: 'probe.stl' })) as BodySummary;
+    const probe = (await engine.run('import_file', { bytes: b64(TRIANGLE_STL), fileName: 'probe.stl' })).result as BodySummary;
     expect(probe).toMatchObject({ bodyId: 'probe', triangles: 1 });
     await engine.run('remove_body', { bodyId: 'probe' });
     expect(await snapshot()).toEqual(before);
@@ -189,9 +189,9 @@ describe('bad input: a stable code, and the scene exactly as it was', () => {
   });
 
   it('read_brep with allowInvalid loads the invalid BREP, marked valid: false', async () => {
-    const body = (await engine.run('read_brep', { bytes: b64(brokenWedgeBrep()), fileName: 'broken.brep', allowInvalid: true })) as BodySummary;
+    const body = (await engine.run('read_brep', { bytes: b64(brokenWedgeBrep()), fileName: 'broken.brep', allowInvalid: true })).result as BodySummary;
     expect(body).toMatchObject({ bodyId: 'broken', kind: 'brep', valid: false, solids: 1, faces: 6 });
-    const list = (await snapshot()) as { bodies: BodySummary[] };
+    const list = await snapshot();
     expect(list.bodies.map((b) => [b.bodyId, b.valid])).toEqual([
       ['wedge', true],
       ['cube', true],

@@ -1,8 +1,7 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import type { OC } from '../../kernel';
-import { meshTopology } from '../../mesh/meshTopology';
-import type { Body, SourceFormat } from '../Body';
+import { BrepBody, MeshBody, type Body, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
@@ -50,13 +49,13 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   if (req.bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
   const format = resolveFormat(req.fileName, req.bytes, req.format);
   const bodyId = req.bodyId ?? scene.uniqueId(name);
-  const common = { bodyId, name, sourceFormat: format, source: req.fileName };
+  const origin = { path: req.fileName, bytes: req.bytes, format, refuseInvalid: !!req.refuseInvalid };
+  const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
 
   if (isMeshFileFormat(format)) {
+    // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
     const { mesh, notes } = parseMeshFile(format, req.bytes, req.fileName);
-    const topology = meshTopology(mesh);
-    const valid = topology.nonManifoldEdges === 0 && topology.degenerateTriangles === 0 && topology.inconsistentEdges === 0;
-    const body: Body = { ...common, kind: 'mesh', mesh, topology, valid, ...(notes.length ? { notes } : {}) };
+    const body = new MeshBody({ ...common, ...(notes.length ? { notes } : {}) }, mesh);
     scene.add(body);
     return body;
   }
@@ -74,7 +73,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
         { invalidEntities: check.invalidEntities },
       );
     }
-    const body: Body = { ...common, kind: 'brep', shape, tessellations: new Map(), valid: check.valid };
+    const body = new BrepBody(common, shape, check.valid);
     scene.add(body);
     return body;
   } catch (e) {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeKernel } from '../../../node/nodeEngine';
 import { BrepscopeError } from '../../errors';
-import { KernelError, type OC } from '../../kernel';
+import { KernelAbortedError, type OC } from '../../kernel';
 import { asBadInput } from './kernelFailure';
 
 let oc: OC;
@@ -40,7 +40,7 @@ describe('a failure while the kernel reads a user file is bad input', () => {
     });
     expect(table).toMatchObject({ code: 'FILE_ABORTED_KERNEL' });
     const wrapped = failure(() => {
-      throw new KernelError('kernel aborted: Aborted(OOM)');
+      throw new KernelAbortedError('kernel aborted: Aborted(OOM)');
     });
     expect(wrapped).toMatchObject({ code: 'FILE_ABORTED_KERNEL', details: { kernelMessage: 'Aborted(OOM)' } });
   });

@@ -19,7 +19,7 @@ export function importFailure(oc: OC, name: string, e: unknown): unknown {
   if (e instanceof BrepscopeError) return e;
   const error = toKernelError(oc, e);
   if (error instanceof KernelError) {
-    if (/^kernel aborted/.test(error.message)) return aborted(name, error.message.replace(/^kernel aborted:\s*/, ''));
+    if (error.code === 'KERNEL_ABORTED') return aborted(name, error.message.replace(/^kernel aborted:\s*/, ''));
     return new BrepscopeError('FILE_UNREADABLE', `${name}: the kernel could not read this file: ${error.message}`, { kernelMessage: error.message });
   }
   if (error instanceof RangeError && /call stack/i.test(error.message)) return aborted(name, `stack overflow (${error.message})`);

@@ -55,10 +55,10 @@ describe('one mesh in every mesh format', () => {
     await engine.run('import_file', { bytes: b64(writeBinaryStl(uvSphere(10.2, 64, 32, [1, 2, 3]))), fileName: 'nominal.stl', bodyId: 'nominal' });
     const results: { file: string; forward: DeviationResult; reverse: DeviationResult }[] = [];
     for (const { file, bytes } of FORMATS) {
-      const body = (await engine.run('import_file', { bytes: b64(bytes()), fileName: file })) as BodySummary;
+      const body = (await engine.run('import_file', { bytes: b64(bytes()), fileName: file })).result as BodySummary;
       expect(body).toMatchObject({ kind: 'mesh', triangles: SCAN.indices.length / 3, watertight: true, valid: true });
-      const forward = (await engine.run('measure_deviation', { fromBodyId: body.bodyId, toBodyId: 'nominal' })) as DeviationResult;
-      const reverse = (await engine.run('measure_deviation', { fromBodyId: 'nominal', toBodyId: body.bodyId })) as DeviationResult;
+      const forward = (await engine.run('measure_deviation', { fromBodyId: body.bodyId, toBodyId: 'nominal' })).result as DeviationResult;
+      const reverse = (await engine.run('measure_deviation', { fromBodyId: 'nominal', toBodyId: body.bodyId })).result as DeviationResult;
       results.push({ file, forward, reverse });
     }
     const stl = results[0]!;
@@ -172,15 +172,15 @@ describe('PLY', () => {
       }
       const engine = createNodeEngine();
       await expect(engine.run('import_file', { bytes: b64(bytes), fileName: 'cloud.ply' })).rejects.toMatchObject({ code: 'POINT_CLOUD_UNSUPPORTED' });
-      expect(await engine.run('list_bodies', {})).toEqual({ bodies: [] });
+      expect((await engine.run('list_bodies', {})).result).toEqual({ bodies: [] });
     }
   });
 
   it('a box written as PLY is the same closed body as its STL', async () => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(writePly(quad, { encoding: 'binary_little_endian' })), fileName: 'box.ply' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(writePly(quad, { encoding: 'binary_little_endian' })), fileName: 'box.ply' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'mesh', sourceFormat: 'ply', faces: 12, vertices: 8, edges: 18, watertight: true });
-    expect(await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume'] })).toMatchObject({ volume: expect.closeTo(24, 12) });
+    expect((await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume'] })).result).toMatchObject({ volume: expect.closeTo(24, 12) });
   });
 });
 
@@ -208,7 +208,7 @@ describe('OBJ', () => {
     expect(mesh.indices.length / 3).toBe(12);
     expect(notes).toEqual([expect.stringMatching(/materials .* ignored/), expect.stringMatching(/3 objects and groups are read as one body/)]);
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'cube.obj' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'cube.obj' })).result as BodySummary;
     expect(body).toMatchObject({ sourceFormat: 'obj', faces: 12, watertight: true, notes });
   });
 
@@ -231,9 +231,9 @@ describe('3MF', () => {
       { mesh: cube, transform: [-1, 0, 0, 0, 1, 0, 0, 0, 1, -5, 0, 0] }, // mirrored: x in [-6, -5]
     ]);
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'parts.3mf' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'parts.3mf' })).result as BodySummary;
     expect(body).toMatchObject({ sourceFormat: '3mf', faces: 36, watertight: true });
-    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume', 'boundingBox'] })) as { volume: number; boundingBox: { min: number[]; max: number[] } };
+    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume', 'boundingBox'] })).result as { volume: number; boundingBox: { min: number[]; max: number[] } };
     // Volumes 1 + 2 + 1: the mirrored cube counts positive only if its triangles were turned.
     expect(m.volume).toBeCloseTo(4, 12);
     expect(m.boundingBox.min[0]).toBeCloseTo(-6, 12);
@@ -355,6 +355,6 @@ describe('bad scan files', () => {
     );
     expect(error).toMatchObject({ code });
     expect((error as Error).message).toMatch(message);
-    expect(await engine.run('list_bodies', {})).toEqual({ bodies: [] });
+    expect((await engine.run('list_bodies', {})).result).toEqual({ bodies: [] });
   });
 });

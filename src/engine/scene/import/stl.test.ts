@@ -128,26 +128,26 @@ describe('parseStl', () => {
 describe('STL bodies through import_file', () => {
   it('binary box: a watertight mesh body with the box volume, area and counts', async () => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(writeBinaryStl(boxMesh(2, 3, 4))), fileName: 'box.stl' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(writeBinaryStl(boxMesh(2, 3, 4))), fileName: 'box.stl' })).result as BodySummary;
     expect(body).toMatchObject({ bodyId: 'box', kind: 'mesh', sourceFormat: 'stl', valid: true, faces: 12, triangles: 12, vertices: 8, edges: 18, watertight: true });
-    const m = (await engine.run('compute_metrics', { bodyId: 'box', metrics: ['volume', 'surfaceArea'] })) as MetricsResult;
+    const m = (await engine.run('compute_metrics', { bodyId: 'box', metrics: ['volume', 'surfaceArea'] })).result as MetricsResult;
     expect(m.volume).toBeCloseTo(24, 12);
     expect(m.surfaceArea).toBeCloseTo(2 * (6 + 8 + 12), 12);
   });
 
   it('ASCII tetrahedron: volume 1/6, Euler characteristic 2', async () => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(TETRA_ASCII), fileName: 'tetra.stl' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(TETRA_ASCII), fileName: 'tetra.stl' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'mesh', triangles: 4, vertices: 4, edges: 6, watertight: true, valid: true });
     expect(body.vertices - body.edges + body.faces).toBe(2);
-    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume', 'centerOfMass'] })) as MetricsResult;
+    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume', 'centerOfMass'] })).result as MetricsResult;
     expect(m.volume).toBeCloseTo(1 / 6, 14);
     expect(m.centerOfMass![0]).toBeCloseTo(0.25, 14);
   });
 
   it.each(['occt/shape.stl', 'occt/sh1.stl'])('%s loads as a mesh body with the file\'s facet count and distinct corners', async (file) => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { path: dataPath(file) })) as BodySummary;
+    const body = (await engine.run('import_file', { path: dataPath(file) })).result as BodySummary;
     // Independent counts from the text: one "facet normal" per triangle; distinct vertex lines after number parsing.
     const text = readFileSync(dataPath(file), 'latin1');
     const facets = (text.match(/facet\s+normal/gi) ?? []).length;

@@ -92,9 +92,9 @@ describe('readXbfShape', () => {
 describe('XBF bodies through import_file', () => {
   it('one free shape: the box itself (1 solid, 6 faces), found by its BINFILE signature', async () => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(boxXbf), fileName: 'upload' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(boxXbf), fileName: 'upload' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'brep', sourceFormat: 'xbf', valid: true, solids: 1, shells: 1, faces: 6, edges: 12, vertices: 8 });
-    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId })) as MetricsResult;
+    const m = (await engine.run('compute_metrics', { bodyId: body.bodyId })).result as MetricsResult;
     expect(m.volume).toBeCloseTo(6000, 9);
     expect(m.surfaceArea).toBeCloseTo(2 * (200 + 300 + 600), 9);
   });
@@ -102,19 +102,19 @@ describe('XBF bodies through import_file', () => {
   it('two free shapes: one compound holding both, volumes added, box spans both', async () => {
     const engine = createNodeEngine();
     await engine.run('import_file', { bytes: b64(twoRootsXbf), fileName: 'two.xbf', bodyId: 'two' });
-    const list = (await engine.run('list_bodies', {})) as { bodies: BodySummary[] };
+    const list = (await engine.run('list_bodies', {})).result as { bodies: BodySummary[] };
     expect(list.bodies).toHaveLength(1);
     expect(list.bodies[0]).toMatchObject({ bodyId: 'two', solids: 2, faces: 12 });
-    const m = (await engine.run('compute_metrics', { bodyId: 'two', metrics: ['volume', 'boundingBox'] })) as MetricsResult;
+    const m = (await engine.run('compute_metrics', { bodyId: 'two', metrics: ['volume', 'boundingBox'] })).result as MetricsResult;
     expect(m.volume).toBeCloseTo(6000 + 6, 9);
     expect(m.boundingBox!.max[0]).toBeCloseTo(101, 9);
   });
 
   it('an assembly root (one part, two placed instances): both instances in place, as one body', async () => {
     const engine = createNodeEngine();
-    const body = (await engine.run('import_file', { bytes: b64(assemblyXbf), fileName: 'asm.xbf', bodyId: 'asm' })) as BodySummary;
+    const body = (await engine.run('import_file', { bytes: b64(assemblyXbf), fileName: 'asm.xbf', bodyId: 'asm' })).result as BodySummary;
     expect(body.solids).toBe(2);
-    const m = (await engine.run('compute_metrics', { bodyId: 'asm', metrics: ['volume', 'boundingBox'] })) as MetricsResult;
+    const m = (await engine.run('compute_metrics', { bodyId: 'asm', metrics: ['volume', 'boundingBox'] })).result as MetricsResult;
     expect(m.volume).toBeCloseTo(12000, 9);
     expect(m.boundingBox!.min).toEqual([expect.closeTo(0, 9), expect.closeTo(0, 9), expect.closeTo(0, 9)]);
     expect(m.boundingBox!.max).toEqual([expect.closeTo(110, 9), expect.closeTo(20, 9), expect.closeTo(30, 9)]);

@@ -1,5 +1,5 @@
 import ocFullJs from 'opencascade.js/dist/opencascade.full.js';
-import type { KernelLoader, OC } from './kernel';
+import type { KernelLoader, OC } from '../engine';
 
 type GlueFactory = (module: { locateFile(path: string): string }) => Promise<OC>;
 

@@ -1,25 +1,17 @@
 import type { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { ToolContext, ToolDefinition } from './defineTool';
-import { findTool } from './registry';
 
-/** Validates the arguments against the tool's schema before any kernel call, then runs it. */
-export async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
-  const tool = findTool(name);
-  const parsed = parseArgs(tool, args);
-  return tool.run(parsed, ctx);
-}
-
-export function parseArgs<T extends ToolDefinition>(tool: T, args: unknown): z.output<T['schema']> {
+/** A tool's arguments checked against its schema (before any kernel call); INVALID_ARGUMENT names each field and rule. */
+export function parseArgs<S extends z.ZodType>(tool: { name: string; schema: S }, args: unknown): z.output<S> {
   const result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
     throw new BrepscopeError('INVALID_ARGUMENT', `${tool.name}: ${formatIssues(result.error)}`);
   }
-  return result.data as z.output<T['schema']>;
+  return result.data;
 }
 
 /** One line per issue, naming the field: `sections: sections requires sectionAxis`. */
-export function formatIssues(error: z.ZodError): string {
+function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');

@@ -1,0 +1,119 @@
+import { expect, test } from './fixtures/fixtures';
+
+/** The deviation review of the demo (it opens compared): heat map, legend, stats, histogram, worst point, sections, Cancel. */
+test.describe.configure({ mode: 'serial' });
+
+const DEVIATION_TOOLS = ['measure_deviation', 'deviation_heatmap', 'deviation_histogram'];
+
+test('the demo opens compared: the part coloured by signed deviation, legend, stats, histogram', async ({ demoApp: app }, testInfo) => {
+  const heat = (await app.api.heatmap())!;
+  expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan' });
+  expect(heat.range).toBeGreaterThan(0);
+  expect(heat.tolerance).toBeGreaterThan(0);
+  expect(heat.tolerance).toBeLessThan(heat.range);
+  await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
+  const colors = (await app.api.heatmap())!.colorAttribute!;
+  // The demo scan is warped both ways: both arms of the map are on the part.
+  expect(colors.proud).toBeGreaterThan(colors.vertices * 0.01);
+  expect(colors.shy).toBeGreaterThan(colors.vertices * 0.01);
+  // The reference is hidden so the colours show; the coloured part is drawn.
+  expect(await app.api.drawnBodies()).toEqual(['part']);
+  await expect.poll(async () => Math.min(...Object.values(await app.viewport.heatPixels()))).toBeGreaterThan(200);
+  await expect(app.review.legend).toBeVisible();
+  await expect(app.review.legend).toContainText('model units');
+  await app.review.expectStats();
+  await expect(app.dock.histogram).toBeVisible();
+  await expect(app.dock.histogram.locator('rect')).toHaveCount(41); // 40 buckets and the tolerance band
+  expect(await app.api.lastToolResult()).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'part', toBodyId: 'scan' } });
+  await app.shot(testInfo, 'inspect-01-demo-heatmap');
+});
+
+test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
+  const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
+  expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
+  // fromToTo, toToFrom, the display vertices and the histogram's samples: four deviations, no more.
+  expect((await app.api.traceCounts()).deviation).toBe(4);
+
+  // The Compare click again, on a page without colours: the same two calls, nothing computed anew.
+  await app.review.clear.click();
+  await app.api.resetEngineCalls();
+  await app.review.compareButton.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 60_000 }).toBe('done');
+  expect((await app.api.engineCalls()).map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_heatmap']);
+  expect((await app.api.traceCounts()).deviation).toBe(4);
+  await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
+});
+
+test('the tolerance band recolours at once and updates the share within tolerance (no deviation computed again)', async ({ demoApp: app }) => {
+  const before = (await app.api.heatmap())!;
+  const within = await app.review.stat('within').textContent();
+  await app.review.setTolerance(before.range * 0.5);
+  await expect.poll(async () => (await app.api.heatmap())!.colorAttribute!.other).toBeGreaterThan(before.colorAttribute!.other);
+  await expect(app.review.stat('within')).not.toHaveText(within ?? '', { timeout: 60_000 });
+  expect((await app.api.traceCounts()).deviation).toBe(4);
+  await app.review.setTolerance(before.tolerance);
+  await app.review.tolerance.blur();
+});
+
+test('hovering the coloured surface reads the local deviation; the worst point is one click away', async ({ demoApp: app }, testInfo) => {
+  expect(await app.viewport.hoverReadsDeviation()).toBe(true);
+  await expect(app.testId('viewport.hover-deviation')).toHaveText(/deviation ([+−]?[\d.,]+ model units|ambiguous)/);
+  await app.viewport.moveAway();
+  const flights = await app.api.flights();
+  await app.review.flyWorst.click();
+  expect(await app.api.flights()).toBe(flights + 1);
+  await app.viewport.settled();
+  await app.shot(testInfo, 'inspect-02-worst-point');
+  await app.page.keyboard.press('0');
+});
+
+test('deviation along x: measure_deviation stations plotted under the view', async ({ demoApp: app }) => {
+  await app.review.sectionAxis.selectOption('x');
+  await app.review.plotSections.click();
+  await expect(app.dock.deviationSections).toBeVisible({ timeout: 90_000 });
+  await expect(app.dock.deviationSections.locator('circle')).not.toHaveCount(0);
+});
+
+test('sections: cross_section_compare planes and the overlay strip of 12 images; a click focuses a station', async ({ demoApp: app }, testInfo) => {
+  await app.review.cutSections.click();
+  await expect.poll(async () => (await app.api.sections())?.images ?? 0, { timeout: 90_000 }).toBe(12);
+  const s = (await app.api.sections())!;
+  expect(s.stations).toBe(12);
+  expect(s.focused).toBe(s.worst);
+  await expect(app.dock.stations).toHaveCount(12);
+  await expect(app.dock.focus.locator('img')).toBeVisible();
+  const other = s.worst === 0 ? 1 : 0;
+  await app.dock.station(other).click();
+  await expect.poll(async () => (await app.api.sections())?.focused).toBe(other);
+  await expect(app.dock.focus).toHaveAttribute('data-station', String(other));
+  await app.shot(testInfo, 'inspect-03-sections');
+});
+
+test('Cancel of a long symmetric_difference_volume terminates the worker and restores every body', async ({ demoApp: app }) => {
+  const { tools } = app;
+  const generation = (await app.api.engine()).generation;
+  await tools.choose('symmetric_difference_volume');
+  await tools.field('fromBodyId').selectOption('part');
+  await tools.field('referenceBodyId').selectOption('scan');
+  await tools.field('maxSamples').fill('5000000');
+  const since = await app.now();
+  await tools.runButton.click();
+  await expect(tools.progress).toBeVisible();
+  // Still running after several seconds: the Cancel below really interrupts work.
+  await expect.poll(async () => (await app.api.runningTool())?.elapsedMs ?? 0, { timeout: 30_000 }).toBeGreaterThan(6000);
+  expect(await app.api.runningTool()).toMatchObject({ tool: 'symmetric_difference_volume' });
+  expect(await app.longTasksSince(since)).toEqual([]);
+  await tools.cancelButton.click();
+  await expect.poll(async () => (await app.api.lastToolResult())?.error?.code).toBe('CANCELLED');
+  await app.expectRestored();
+  expect((await app.api.engine()).generation).toBe(generation + 1);
+  expect((await app.api.bodies()).map((b) => b.bodyId).sort()).toEqual(['part', 'scan']);
+  expect((await app.api.keptBodies()).sort()).toEqual(['part', 'scan']);
+  // The page kept the colours; the restored engine answers again.
+  expect((await app.api.heatmap())?.status).toBe('done');
+  await app.scene.select('part');
+  await app.graph.validate.click();
+  await expect.poll(async () => (await app.api.graph()).validate, { timeout: 120_000 }).toBe('done');
+  app.expectNoConsoleErrors();
+});
+

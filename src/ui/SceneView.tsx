@@ -1,0 +1,104 @@
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import { boundsOf, Viewport, type ViewBody, type ViewMarkers } from '../viewer/Viewport';
+import { nodeAt } from './AssemblyTree';
+import { selectBody } from './bodies';
+import { HeatOverlay } from './DeviationPanel';
+import { clearPick, pickEdge, pickFace, setHovered } from './picking';
+import { SelectionPanel } from './SelectionPanel';
+import { hoverValueStore, inspectStore } from './stores';
+import { useScene } from './useStores';
+import { ViewToolbar } from './ViewToolbar';
+
+/** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
+export function SceneView() {
+  const bodies = useScene((s) => s.bodies);
+  const selectedId = useScene((s) => s.selectedId);
+  const fitToken = useScene((s) => s.fitToken);
+  const direction = useScene((s) => s.viewDirection);
+  const showGrid = useScene((s) => s.showGrid);
+  const showAxes = useScene((s) => s.showAxes);
+  const showEdges = useScene((s) => s.showEdges);
+  const picked = useScene((s) => s.picked);
+  const hovered = useScene((s) => s.hovered);
+  const heat = useStore(inspectStore, (s) => s.heat);
+  const sections = useStore(inspectStore, (s) => s.sections);
+  const assembly = useStore(inspectStore, (s) => s.assembly);
+  const flyTo = useStore(inspectStore, (s) => s.flyTo);
+
+  const viewBodies = useMemo<ViewBody[]>(
+    () =>
+      bodies.flatMap((b) => {
+        if (!b.mesh || !b.visible) return [];
+        const pickedIndex = picked?.bodyId === b.bodyId ? Number(/\d+/.exec(picked.id)?.[0]) : null;
+        const hoveredHere = hovered?.bodyId === b.bodyId ? hovered : null;
+        return [
+          {
+            bodyId: b.bodyId,
+            kind: b.summary.kind,
+            mesh: b.mesh,
+            color: b.color,
+            opacity: b.opacity,
+            selected: b.bodyId === selectedId,
+            hoveredFace: hoveredHere?.entity === 'face' ? hoveredHere.index : null,
+            pickedFace: picked?.entity === 'face' ? pickedIndex : null,
+            edges: showEdges ? b.edges : undefined,
+            hoveredEdge: hoveredHere?.entity === 'edge' ? hoveredHere.index : null,
+            pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
+            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
+            glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
+          },
+        ];
+      }),
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges],
+  );
+
+  const markers = useMemo<ViewMarkers>(() => {
+    const out: ViewMarkers = {};
+    if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
+    if (sections) {
+      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh.positions] : []));
+      const bounds = boundsOf(meshes);
+      if (bounds) {
+        out.stations = {
+          axis: sections.axis,
+          coords: sections.result.sections.map((st) => st.axisCoord),
+          worst: sections.result.worstStation,
+          focused: sections.focused,
+          bounds,
+        };
+      }
+    }
+    if (assembly?.hovered) out.placement = nodeAt(assembly.tree, assembly.hovered)?.worldTransform;
+    return out;
+  }, [heat, sections, assembly, bodies, viewBodies]);
+
+  return (
+    <>
+      <Viewport
+        bodies={viewBodies}
+        fitToken={fitToken}
+        direction={direction}
+        showGrid={showGrid}
+        showAxes={showAxes}
+        onPick={(bodyId, face) => {
+          selectBody(bodyId);
+          void pickFace(bodyId, face);
+        }}
+        onHover={(bodyId, face) => setHovered(bodyId, face, 'face')}
+        onPickEdge={(bodyId, edge) => {
+          selectBody(bodyId);
+          void pickEdge(bodyId, edge);
+        }}
+        onHoverEdge={(bodyId, edge) => setHovered(bodyId, edge, 'edge')}
+        onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
+        markers={markers}
+        flyTo={flyTo}
+        onMiss={clearPick}
+      />
+      <ViewToolbar />
+      <HeatOverlay />
+      <SelectionPanel />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import { clearHeatmap } from './deviationReview';
+import { inspectStore, sceneStore } from './stores';
+
+/** Views of a removed body go with it; returns the unsubscribe function (wired at start-up). */
+export function followRemovedBodies(): () => void {
+  return sceneStore.subscribe((s, prev) => {
+    if (s.bodies === prev.bodies) return;
+    const ids = new Set(s.bodies.map((b) => b.bodyId));
+    const { heat, sections, assembly, deviationSections } = inspectStore.getState();
+    if (heat && (!ids.has(heat.fromBodyId) || !ids.has(heat.toBodyId))) clearHeatmap();
+    if (sections && (!ids.has(sections.fromBodyId) || !ids.has(sections.referenceBodyId))) inspectStore.setState({ sections: null });
+    if (deviationSections && !ids.has(deviationSections.fromBodyId)) inspectStore.setState({ deviationSections: null });
+    if (assembly?.bodyId && !ids.has(assembly.bodyId)) inspectStore.setState({ assembly: { ...assembly, bodyId: null } });
+  });
+}

@@ -1,0 +1,94 @@
+import * as Comlink from 'comlink';
+import {
+  settle,
+  type Engine,
+  type KernelState,
+  type Outcome,
+  type RestoreReport,
+  type RunOptions,
+  type RunOutcome,
+  type SceneSnapshot,
+  type ToolArgs,
+  type ToolManifest,
+  type ToolName,
+  type ToolResult,
+} from '../engine';
+
+export type Progress = (fraction: number, message?: string) => void;
+
+/** At most one progress message per 100 ms (and always the last, 1), so a tight loop does not flood the page. */
+function throttled(report: Progress): Progress {
+  let last = 0;
+  return (fraction, message) => {
+    const now = performance.now();
+    if (fraction < 1 && now - last < 100) return;
+    last = now;
+    void Promise.resolve(report(fraction, message)).catch(() => undefined);
+  };
+}
+
+/**
+ * The engine as a worker exposes it: every call answers with a value (exceptions never cross the
+ * boundary), display buffers are moved instead of copied, progress is throttled. Cancelling is the
+ * owner's job: a worker is terminated; an engine in the same thread is stopped through `signal`.
+ */
+export function guarded(engine: Engine, host: { signal?: AbortSignal } = {}) {
+  function options(onProgress: Progress | undefined): RunOptions {
+    return { ...(onProgress ? { progress: throttled(onProgress) } : {}), ...(host.signal ? { signal: host.signal } : {}) };
+  }
+
+  async function answer<R>(name: string, work: () => Promise<RunOutcome<R>>): Promise<Outcome<RunOutcome<R>>> {
+    const outcome = await settle(work);
+    if (!outcome.ok) return outcome;
+    // Output bytes stay copies: the engine's files keep theirs.
+    return Comlink.transfer(outcome, [...new Set(engine.transferables(name, outcome.value.result))]);
+  }
+
+  function run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;
+  function run(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>> {
+    return answer(name, () => engine.runJson(name, args, options(onProgress)));
+  }
+
+  function runJson<N extends ToolName>(name: N, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;
+  function runJson(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>>;
+  function runJson(name: string, args: unknown, onProgress?: Progress): Promise<Outcome<RunOutcome<unknown>>> {
+    return answer(name, () => engine.runJson(name, args, options(onProgress)));
+  }
+
+  return {
+    run,
+    runJson,
+    async tools(): Promise<ToolManifest[]> {
+      return engine.tools();
+    },
+    /** A file the page loaded; tools read it by this name (`import_file {path: name}`). */
+    async putFile(name: string, bytes: Uint8Array): Promise<void> {
+      engine.putFile(name, bytes);
+    },
+    /** Checks a tool name and its arguments without running anything (a batch checks every run first). */
+    validate(name: string, args: unknown): Promise<Outcome<void>> {
+      return settle(async () => engine.validate(name, args));
+    },
+    /** The scene as files (a host that keeps them to restore the scene after losing the engine). */
+    async snapshot(): Promise<SceneSnapshot> {
+      return engine.snapshot();
+    },
+    restore(snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> {
+      return settle(() => engine.restore(snapshot));
+    },
+    async kernelState(): Promise<KernelState> {
+      return engine.kernelState();
+    },
+    /** Calls `listener` now and on every kernel status change. */
+    async subscribeKernelState(listener: (state: KernelState) => void): Promise<void> {
+      engine.onKernelState(listener);
+      listener(engine.kernelState());
+    },
+    /** Starts loading the kernel at once (mesh work never waits for it). */
+    loadKernel(): Promise<KernelState> {
+      return engine.loadKernel();
+    },
+  };
+}
+
+export type GuardedEngine = ReturnType<typeof guarded>;
