@@ -1,23 +1,13 @@
-import type { Poly_Triangulation, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
-import { withKernel, type OC, type Own } from '../engine/kernel';
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC } from '../engine/kernel';
 import { seededRandom } from '../engine/mesh/generators';
 import { tessellateShape } from '../engine/mesh/tessellate';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { weldVertexIds } from '../engine/mesh/weld';
 
-/**
- * A welded copy of a shape's BRepMesh tessellation at an absolute deflection (an "OCCT mesh" of the
- * part); a smaller angular deflection than the engine's 0.5 rad makes curved regions denser.
- */
-export function occtMesh(oc: OC, shape: TopoDS_Shape, deflection: number, angularDeflection = 0.5): TriMesh {
-  if (angularDeflection !== 0.5) {
-    // Mesh the shape here first: tessellateShape then reads this triangulation only if it is as fine, so re-mesh through it with the same parameters.
-    withKernel(oc, (own) => {
-      oc.BRepTools.Clean(shape, true);
-      own(new oc.BRepMesh_IncrementalMesh_2(shape, deflection, false, angularDeflection, false));
-    });
-  }
-  const t = angularDeflection !== 0.5 ? readTriangulation(oc, shape) : tessellateShape(oc, shape, deflection);
+/** A welded copy of a shape's BRepMesh tessellation at an absolute deflection (an "OCCT mesh" of the part). */
+export function occtMesh(oc: OC, shape: TopoDS_Shape, deflection: number): TriMesh {
+  const t = tessellateShape(oc, shape, deflection);
   const { ids, count } = weldVertexIds(t.positions);
   const positions = new Float64Array(3 * count);
   for (let v = 0; v < ids.length; v++) positions.set(t.positions.subarray(3 * v, 3 * v + 3), 3 * ids[v]!);
@@ -59,44 +49,14 @@ export function scanOfPart(oc: OC, shape: TopoDS_Shape, options: { deflection: n
         const d = len !== 0 ? (options.offset + options.sigma * gauss) / len : 0;
         positions.push(P.X() + d * n.X(), P.Y() + d * n.Y(), P.Z() + d * n.Z());
       }
-      pushTriangles(own, tri, reversed, base, indices);
-    }
-    return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
-  });
-}
-
-/** A face triangulation's triangles, offset by base and wound outward (reversed faces flipped). */
-function pushTriangles(own: Own, tri: Poly_Triangulation, reversed: boolean, base: number, indices: number[]): void {
-  for (let i = 1; i <= tri.NbTriangles(); i++) {
-    const t = own(tri.Triangle(i));
-    const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
-    if (reversed) indices.push(base + a, base + c, base + b);
-    else indices.push(base + a, base + b, base + c);
-  }
-}
-
-/** The triangles BRepMesh left on a shape's faces (world coordinates, reversed faces flipped). */
-function readTriangulation(oc: OC, shape: TopoDS_Shape): { positions: Float64Array; indices: Uint32Array } {
-  return withKernel(oc, (own) => {
-    const positions: number[] = [];
-    const indices: number[] = [];
-    const faces = own(new oc.TopTools_IndexedMapOfShape_1());
-    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE as never, faces);
-    for (let f = 1; f <= faces.Extent(); f++) {
-      const face = own(oc.TopoDS.Face_1(own(faces.FindKey(f))));
-      const loc = own(new oc.TopLoc_Location_1());
-      const handle = own(oc.BRep_Tool.Triangulation(face, loc, 0));
-      if (handle.IsNull()) continue;
-      const tri = handle.get();
-      const trsf = own(loc.Transformation());
-      const base = positions.length / 3;
-      for (let i = 1; i <= tri.NbNodes(); i++) {
-        const p = own(tri.Node(i));
-        p.Transform(trsf);
-        positions.push(p.X(), p.Y(), p.Z());
+      for (let i = 1; i <= tri.NbTriangles(); i++) {
+        const t = own(tri.Triangle(i));
+        const a = t.Value(1) - 1, b = t.Value(2) - 1, c = t.Value(3) - 1;
+        if (reversed) indices.push(base + a, base + c, base + b);
+        else indices.push(base + a, base + b, base + c);
       }
-      pushTriangles(own, tri, face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED, base, indices);
     }
     return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
   });
 }
+

@@ -1,23 +1,19 @@
-import { readFileSync } from 'node:fs';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exactTestShapes } from '../../test/exactParts';
 import { withKernel, type OC } from '../kernel';
 import { buildPseudoNormals } from '../mesh/pseudoNormals';
 import { TIE_FACTOR, TIE_SLACK, REACH_FACTOR, REACH_FLOOR } from '../mesh/signedDeviation';
 import { tessellateShape } from '../mesh/tessellate';
 import { buildBvh } from '../mesh/TriangleBvh';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
-import { readBrepShape } from '../scene/import/brep';
 import { PointToShapeQuery } from '../scene/pointToShape';
 import { seededRandom } from '../mesh/generators';
 import { nodeKernel } from '../../node/nodeEngine';
-import { dataPath } from '../../test/data';
-import { makeFreeformFaces } from '../../test/kernelShapes';
-import { readExchangeShape } from '../scene/import/stepIges';
 import { ExactReference, FootKind, type ExactHit } from './ExactReference';
 
 let oc: OC;
-const shapes: Record<string, TopoDS_Shape> = {};
+let shapes: Record<string, TopoDS_Shape> = {};
 const kernels: KernelFaceSurfaces[] = [];
 
 
@@ -38,9 +34,7 @@ function prepare(shape: TopoDS_Shape, ratio: number): ExactReference {
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  for (const name of ['bottle', 'CrankArm', 'Pump_Nut', 'shell1']) shapes[name] = readBrepShape(oc, readFileSync(dataPath(`occt/${name}.brep`)), name);
-  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges');
-  shapes.freeform = makeFreeformFaces(oc);
+  shapes = exactTestShapes(oc);
 });
 
 afterAll(() => {

@@ -1,28 +1,21 @@
-import { readFileSync } from 'node:fs';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exactTestShapes } from '../../test/exactParts';
 import { evaluateCurve } from '../exact/curves';
 import { evaluateSurface } from '../exact/surfaces';
 import { insideTrim, nearestOnTrim } from '../exact/trim';
 import { withKernel, type OC } from '../kernel';
 import { seededRandom } from '../mesh/generators';
 import { nodeKernel } from '../../node/nodeEngine';
-import { dataPath } from '../../test/data';
-import { readBrepShape } from './import/brep';
 import { extractExactGeometry } from './exactGeometry';
 import { mapEntities } from './topology';
-import { readExchangeShape } from './import/stepIges';
-import { makeFreeformFaces } from '../../test/kernelShapes';
 
 let oc: OC;
-const shapes: Record<string, TopoDS_Shape> = {};
-
+let shapes: Record<string, TopoDS_Shape> = {};
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  for (const name of ['bottle', 'CrankArm', 'Pump_Nut', 'shell1']) shapes[name] = readBrepShape(oc, readFileSync(dataPath(`occt/${name}.brep`)), name);
-  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges');
-  shapes.freeform = makeFreeformFaces(oc);
+  shapes = exactTestShapes(oc);
 });
 
 afterAll(() => {
