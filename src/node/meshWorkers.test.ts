@@ -27,8 +27,8 @@ async function serialDirections(j: DirectionsJob): Promise<Directions> {
   const body = (id: string, mesh: TriMesh) => surfaceOf(new MeshBody({ bodyId: id, name: id, sourceFormat: 'stl', source: undefined }, mesh));
   const from = body(j.fromBodyId, j.from);
   const to = j.to === j.from ? from : body(j.toBodyId, j.to);
-  const forward = await directedDeviation({}, from, j.maxSamples, to, j.signMode, 'fromToTo');
-  const backward = await directedDeviation({}, to, j.maxSamples, from, j.signMode, 'toToFrom');
+  const forward = await directedDeviation({}, undefined, from, j.maxSamples, to, j.signMode, 'exact', 'fromToTo');
+  const backward = await directedDeviation({}, undefined, to, j.maxSamples, from, j.signMode, 'exact', 'toToFrom');
   return { forward, backward };
 }
 

@@ -4,8 +4,9 @@ import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
+import type { OC } from '../kernel';
 import type { ToolContext } from './defineTool';
-import { directedDeviation, keptDeviation, measureDirected, Pacer, type DirectedDeviation, type MeasuredSurface } from './deviationSupport';
+import { directedDeviation, keptDeviation, measureDirected, Pacer, type DirectedDeviation, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 
 /**
  * The two directions of a deviation between two meshes, as one job a host may run elsewhere (Node:
@@ -41,9 +42,17 @@ export interface MeshWorkers {
  * here, so a histogram or heat map on the same bodies reuses it. A worker failure other than a
  * cancel falls back to computing here, which gives the serial path's result or error.
  */
-export async function bothDirections(ctx: ToolContext, from: MeasuredSurface, to: MeasuredSurface, maxSamples: number, mode: SignMode): Promise<Directions> {
-  const keptForward = keptDeviation(ctx, from, maxSamples, to, mode);
-  const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode);
+export async function bothDirections(
+  ctx: ToolContext,
+  oc: OC | undefined,
+  from: MeasuredSurface,
+  to: MeasuredSurface,
+  maxSamples: number,
+  mode: SignMode,
+  surface: SurfaceMode,
+): Promise<Directions> {
+  const keptForward = keptDeviation(ctx, from, maxSamples, to, mode, surface);
+  const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode, surface);
   const workers = ctx.meshWorkers;
   if (workers && from.body.kind === 'mesh' && to.body.kind === 'mesh' && !keptForward.peek() && !keptBackward.peek()) {
     const job = { from: from.mesh, to: to.mesh, fromBodyId: from.body.bodyId, toBodyId: to.body.bodyId, maxSamples, signMode: mode };
@@ -55,8 +64,8 @@ export async function bothDirections(ctx: ToolContext, from: MeasuredSurface, to
     }
   }
   const pacer = new Pacer(ctx);
-  const forward = await directedDeviation(ctx, from, maxSamples, to, mode, 'fromToTo', pacer);
-  const backward = await directedDeviation(ctx, to, maxSamples, from, mode, 'toToFrom', pacer);
+  const forward = await directedDeviation(ctx, oc, from, maxSamples, to, mode, surface, 'fromToTo', pacer);
+  const backward = await directedDeviation(ctx, oc, to, maxSamples, from, mode, surface, 'toToFrom', pacer);
   return { forward, backward };
 }
 
