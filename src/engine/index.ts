@@ -9,7 +9,8 @@ export type { EngineOptions, KeptBody, LoadRequest, RestoreReport, RunOptions, R
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
-export type { Directions, DirectionsJob, MeshWorkers } from './tools/deviationDirections';
+export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers } from './tools/deviationDirections';
+export type { SurfaceSamples } from './mesh/sampleSurface';
 export type { DirectedDeviation } from './tools/deviationSupport';
 export type { TriMesh } from './mesh/TriMesh';
 

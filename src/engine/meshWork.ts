@@ -7,6 +7,7 @@
 export { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from './tools/deviationDirections';
 export { toErrorPayload } from './errors';
 export type { ErrorPayload } from './errors';
+export type { DirectedDeviation } from './tools/deviationSupport';
 export type { PseudoNormals } from './mesh/pseudoNormals';
 export type { SurfaceSamples } from './mesh/sampleSurface';
 export type { SignMode } from './mesh/signedDeviation';

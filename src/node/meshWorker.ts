@@ -5,8 +5,20 @@
  * No kernel is loaded here: everything is the engine's pure mesh code.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart, toErrorPayload, type PseudoNormals, type SurfaceSamples, type TriangleBvh, type TriMesh } from '../engine/meshWork';
-import { ownBuffers, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
+import {
+  measurePart,
+  meshBvhPart,
+  pseudoNormalsPart,
+  referencePart,
+  samplesPart,
+  toErrorPayload,
+  type DirectedDeviation,
+  type PseudoNormals,
+  type SurfaceSamples,
+  type TriangleBvh,
+  type TriMesh,
+} from '../engine/meshWork';
+import { ownBuffers, type FromWorker, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
 
 interface Held {
   mesh: TriMesh;
@@ -21,6 +33,9 @@ const held = new Map<number, Held>();
 const arrived = new Map<string, () => void>();
 /** Parts that came before their mesh did (the two ports are not ordered with each other). */
 const early = new Map<number, Part[]>();
+/** Samples the main thread gave a job, and a measureGiven step waiting for them. */
+const given = new Map<number, SurfaceSamples>();
+const givenWaits = new Map<number, () => void>();
 let peer: MessagePort | undefined;
 let cancelled = new Set<number>();
 
@@ -44,6 +59,11 @@ port.on('message', (message: ToWorker) => {
     case 'cancel':
       cancelled.add(message.job);
       for (const wake of arrived.values()) wake();
+      givenWaits.get(message.job)?.();
+      break;
+    case 'given':
+      given.set(message.job, message.samples);
+      givenWaits.get(message.job)?.();
       break;
     case 'run':
       void run(message.job, message.steps);
@@ -61,6 +81,8 @@ async function run(job: number, steps: Step[]): Promise<void> {
   } catch (e) {
     port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) });
   } finally {
+    given.delete(job);
+    givenWaits.delete(job);
     cancelled.delete(job);
     if (cancelled.size > 64) cancelled = new Set();
   }
@@ -122,11 +144,32 @@ async function runStep(job: number, step: Step): Promise<void> {
       const samples = entry(step.samplesOf).samples.get(step.maxSamples)!;
       const against = entry(step.against);
       const d = await measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label);
-      // distance and signed are fresh arrays of this step: moved, not copied.
-      port!.postMessage({ type: 'measured', job, label: step.label, distance: d.distance, signed: d.signed, samples: d.samples }, [d.distance.buffer as ArrayBuffer, d.signed.buffer as ArrayBuffer]);
+      postMeasured(job, step.label, d);
+      return;
+    }
+    case 'post': {
+      const samples = entry(step.mesh).samples.get(step.maxSamples)!;
+      port!.postMessage({ type: 'samples', job, samples } satisfies FromWorker);
+      return;
+    }
+    case 'measureGiven': {
+      while (!given.has(job)) {
+        if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
+        await new Promise<void>((resolve) => givenWaits.set(job, resolve));
+      }
+      const against = entry(step.against);
+      postMeasured(job, step.label, await measurePart(given.get(job)!, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label));
       return;
     }
   }
+}
+
+function postMeasured(job: number, label: string, d: DirectedDeviation): void {
+  // distance and signed are fresh arrays of the step: moved, not copied.
+  port!.postMessage({ type: 'measured', job, label, distance: d.distance, signed: d.signed, samples: d.samples } satisfies FromWorker, [
+    d.distance.buffer as ArrayBuffer,
+    d.signed.buffer as ArrayBuffer,
+  ]);
 }
 
 function receivePart(part: Part): void {

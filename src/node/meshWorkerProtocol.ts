@@ -7,10 +7,10 @@
  * `send` and `await` hand a part to the other worker over a direct MessagePort (large parts are
  * moved, small ones copied).
  *
- * Growing it: another kind of reference (issue 11's exact BREP faces, extracted on the main
- * thread where the kernel is) joins as a message that registers it under an id, like `mesh`, and
- * a `measure` step whose `against` names it; a worker measures by the reference's kind. The plan
- * (which worker builds what) stays on the main thread.
+ * A BREP body's exact faces stay on the main thread (their kernel adaptors cannot move): against
+ * them, the workers do the mesh's side only, `post` hands the mesh's samples to the main thread
+ * and `given` brings the main thread's exact samples to a `measureGiven` step. The plan (which
+ * worker builds what) stays on the main thread.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { ErrorPayload, PseudoNormals, SignMode, SurfaceSamples, TriMesh } from '../engine/meshWork';
@@ -22,19 +22,25 @@ export type Step =
   | { op: 'send'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
   | { op: 'await'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
   /** Samples of one mesh against another as the reference; posts `measured`. */
-  | { op: 'measure'; samplesOf: number; maxSamples: number; against: number; signMode: SignMode; label: string };
+  | { op: 'measure'; samplesOf: number; maxSamples: number; against: number; signMode: SignMode; label: string }
+  /** Posts a mesh's samples to the main thread (`samples`). */
+  | { op: 'post'; mesh: number; maxSamples: number }
+  /** The samples the main thread gives this job (`given`) against a mesh as the reference; posts `measured`. */
+  | { op: 'measureGiven'; against: number; signMode: SignMode; label: string };
 
 export type ToWorker =
   | { type: 'peer'; port: MessagePort }
   | { type: 'mesh'; id: number; mesh: TriMesh }
   | { type: 'drop'; ids: number[] }
   | { type: 'run'; job: number; steps: Step[] }
+  | { type: 'given'; job: number; samples: SurfaceSamples }
   | { type: 'cancel'; job: number };
 
 export type FromWorker =
   | { type: 'done'; job: number }
   | { type: 'failed'; job: number; error: ErrorPayload }
-  | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; samples: SurfaceSamples };
+  | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; samples: SurfaceSamples }
+  | { type: 'samples'; job: number; samples: SurfaceSamples };
 
 /** A part one worker hands the other. */
 export type Part =

@@ -7,9 +7,11 @@ import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
 import { MeshBody } from '../engine/scene/Body';
 import type { Directions, DirectionsJob } from '../engine/tools/deviationDirections';
 import { directedDeviation, surfaceOf } from '../engine/tools/deviationSupport';
+import { addShapeBody } from '../engine/scene/addShapeBody';
 import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
+import { makeCylinder } from '../test/kernelShapes';
 import { createMeshWorkers } from './meshWorkers';
-import { createNodeEngine } from './nodeEngine';
+import { createNodeEngine, nodeKernel } from './nodeEngine';
 
 const workers = createMeshWorkers();
 afterAll(() => workers.close());
@@ -145,5 +147,50 @@ describe('mesh workers: the two directions in two threads', () => {
     const before = workers.stats.parallel;
     expect(await run(true)).toEqual(await run(false));
     expect(workers.stats.parallel).toBe(before + 1);
+  });
+  it('measures BREP bodies as the serial path does in both surface modes: tessellations on the threads, exact faces here, a mesh against exact faces split', async () => {
+    const oc = await nodeKernel();
+    const cyl = makeCylinder(oc, 10, 40);
+    const wider = makeCylinder(oc, 10.2, 40, -0.1);
+    try {
+      const run = async (withWorkers: boolean, surface: 'exact' | 'tessellated', fromBodyId: string, toBodyId: string) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        addShapeBody(oc, engine.scene, 'cyl', cyl);
+        addShapeBody(oc, engine.scene, 'wider', wider);
+        addMeshBody(engine.scene, 'scan', cylinder({ radius: 10.1, height: 40, segments: 200, stacks: 40, caps: true }));
+        return (await engine.run('measure_deviation', { fromBodyId, toBodyId, surface, maxSamples: 3000, sectionAxis: [0, 0, 1], sections: 4 })).result;
+      };
+      for (const [fromBodyId, toBodyId] of [
+        ['wider', 'cyl'],
+        ['scan', 'cyl'],
+        ['cyl', 'scan'],
+      ] as const) {
+        for (const surface of ['tessellated', 'exact'] as const) {
+          const before = workers.stats.parallel;
+          const threads = await run(true, surface, fromBodyId, toBodyId);
+          // Two BREP bodies in exact mode are measured here alone; a mesh against exact faces sends the mesh's side.
+          const onThreads = surface === 'tessellated' || fromBodyId === 'scan' || toBodyId === 'scan';
+          expect(workers.stats.parallel, `${fromBodyId} > ${toBodyId}, ${surface}: on the threads`).toBe(before + (onThreads ? 1 : 0));
+          const serial = await run(false, surface, fromBodyId, toBodyId);
+          expect(threads, `${fromBodyId} > ${toBodyId}, ${surface}`).toEqual(serial);
+          expect(threads.surface).toBe(surface);
+        }
+      }
+      // A mesh of zero area against exact faces: the threads fail, the tool reports the serial path's error.
+      const failed = workers.stats.failed;
+      const flat = async (withWorkers: boolean) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        addShapeBody(oc, engine.scene, 'cyl', cyl);
+        engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) }));
+        return engine.run('measure_deviation', { fromBodyId: 'cyl', toBodyId: 'flat', deflection: 0.5 }).catch((e: unknown) => e);
+      };
+      const [threads, serial] = [await flat(true), await flat(false)];
+      expect(workers.stats.failed).toBe(failed + 1);
+      expect((threads as BrepscopeError).code).toBe('EMPTY_MESH');
+      expect((threads as BrepscopeError).message).toBe((serial as BrepscopeError).message);
+    } finally {
+      cyl.delete();
+      wider.delete();
+    }
   });
 });

@@ -19,7 +19,17 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { BrepscopeError, type DirectedDeviation, type Directions, type DirectionsJob, type MeshWorkers, type TriMesh } from '../engine';
+import {
+  BrepscopeError,
+  type DirectedDeviation,
+  type Directions,
+  type DirectionsJob,
+  type MeshSide,
+  type MeshSideJob,
+  type MeshWorkers,
+  type SurfaceSamples,
+  type TriMesh,
+} from '../engine';
 import { shareArrays, type FromWorker, type Step, type ToWorker } from './meshWorkerProtocol';
 
 export interface NodeMeshWorkers extends MeshWorkers {
@@ -38,6 +48,8 @@ interface Shared {
 
 interface Pending {
   measured: Map<string, DirectedDeviation>;
+  /** A mesh side's samples, posted by a worker. */
+  onSamples?: (samples: SurfaceSamples) => void;
   done: number;
   resolve(): void;
   reject(error: Error): void;
@@ -110,6 +122,8 @@ export function createMeshWorkers(): NodeMeshWorkers {
       job.reject(new BrepscopeError(m.error.code, m.error.message));
     } else if (m.type === 'measured') {
       job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed });
+    } else if (m.type === 'samples') {
+      job.onSamples?.(m.samples);
     } else if (++job.done === 2) {
       jobs.delete(m.job);
       job.resolve();
@@ -181,6 +195,72 @@ export function createMeshWorkers(): NodeMeshWorkers {
     return { forward: measured.get('fromToTo')!, backward: measured.get('toToFrom')! };
   };
 
+  /**
+   * A mesh against exact faces on the main thread: worker 0 builds the mesh's BVH and measures the
+   * given samples against it once the pseudo-normals from worker 1 and the samples from the main
+   * thread are there; worker 1 builds the pseudo-normals and samples, posts the samples to the
+   * main thread, then hands the pseudo-normals over.
+   */
+  const meshSide = (job: MeshSideJob, signal: AbortSignal | undefined): MeshSide => {
+    const t = start();
+    const meshId = send(0, job.mesh);
+    send(1, job.mesh);
+    const id = nextJob++;
+    const measured = new Map<string, DirectedDeviation>();
+    let onSamples: (s: SurfaceSamples) => void = () => undefined;
+    const samples = new Promise<SurfaceSamples>((resolve) => (onSamples = resolve));
+    const finished = new Promise<void>((resolve, reject) => jobs.set(id, { measured, onSamples: (s) => onSamples(s), done: 0, resolve, reject }));
+    const onAbort = (): void => {
+      void stop();
+      failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settled = finished.then(
+      () => {
+        stats.parallel++;
+      },
+      (e: unknown) => {
+        if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
+        throw e;
+      },
+    );
+    void settled.catch(() => undefined).finally(() => signal?.removeEventListener('abort', onAbort));
+    t[0]!.postMessage({
+      type: 'run',
+      job: id,
+      steps: [
+        { op: 'bvh', mesh: meshId },
+        { op: 'await', mesh: meshId, part: 'pseudoNormals' },
+        { op: 'measureGiven', against: meshId, signMode: job.signMode, label: job.label },
+      ],
+    } satisfies ToWorker);
+    t[1]!.postMessage({
+      type: 'run',
+      job: id,
+      steps: [
+        { op: 'pseudoNormals', mesh: meshId },
+        { op: 'samples', mesh: meshId, maxSamples: job.maxSamples, bodyId: job.bodyId },
+        { op: 'post', mesh: meshId, maxSamples: job.maxSamples },
+        { op: 'send', mesh: meshId, part: 'pseudoNormals' },
+      ],
+    } satisfies ToWorker);
+    return {
+      // The job failing before the samples came rejects them too.
+      samples: Promise.race([samples, settled.then(() => samples)]),
+      measure: (given) => {
+        if (jobs.has(id)) t[0]!.postMessage({ type: 'given', job: id, samples: given } satisfies ToWorker);
+        return settled.then(() => measured.get(job.label)!);
+      },
+      abandon: () => {
+        const pending = jobs.get(id);
+        if (!pending) return;
+        jobs.delete(id);
+        for (const w of threads ?? []) w.postMessage({ type: 'cancel', job: id } satisfies ToWorker);
+        pending.reject(new BrepscopeError('CANCELLED', 'abandoned by the caller'));
+      },
+    };
+  };
+
   const stats = { parallel: 0, failed: 0 };
   return {
     stats,
@@ -189,6 +269,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
       await stop();
       failAll(new Error('mesh workers closed'));
     },
+    meshSide: (job, ctx) => meshSide(job, ctx.signal),
     deviationDirections: async (job, ctx) => {
       if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
       try {

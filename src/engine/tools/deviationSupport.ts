@@ -220,6 +220,11 @@ export function bodyExtent(oc: OC | undefined, s: MeasuredSurface, axis: readonl
   return [lo, hi];
 }
 
+/** Keeps a mesh's samples computed elsewhere (the host's mesh workers, by sampleSurface on the same mesh) as surfaceSamples would. */
+export function keepSurfaceSamples(s: MeasuredSurface, maxSamples: number, samples: SurfaceSamples): void {
+  queriesOf(s).samples.set(maxSamples, samples);
+}
+
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
 export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
   const q = queriesOf(s);
