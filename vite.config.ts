@@ -3,7 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 // The file itself, not the engine's index: the config needs this one function.
 import { KERNEL_GLUE_ID, lazyEmbind } from './src/engine/kernel/lazyEmbind.ts';
 
-/** The kernel glue with a lazy embind start (src/engine/kernel/lazyEmbind.ts): 2 to 3 times faster to ready. */
+/** The kernel glue with a lazy embind start (src/engine/kernel/lazyEmbind.ts): its start about 2.5 times faster (README, Benchmarks). */
 function lazyKernelGlue(): Plugin {
   return {
     name: 'brepscope:lazy-kernel-glue',
