@@ -1,4 +1,4 @@
-import { Engine, getKernel, setKernelLoader, type EngineTrace, type OC } from '../engine';
+import { Engine, getKernel, setKernelLoader, type EngineTrace, type FileAccess, type OC } from '../engine';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
 import { loadNodeKernel } from './nodeKernel';
@@ -15,10 +15,13 @@ export function nodeKernel(): Promise<OC> {
   return getKernel();
 }
 
-/** An engine with a fresh scene, reading and writing the real file system, with every Node seam installed. */
-export function createNodeEngine(options: { trace?: (event: EngineTrace) => void } = {}): Engine {
+/**
+ * An engine with a fresh scene, reading and writing the real file system (or `files`, e.g. the file
+ * system confined to roots), with every Node seam installed.
+ */
+export function createNodeEngine(options: { trace?: (event: EngineTrace) => void; files?: FileAccess } = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
   useNodeSqlJs();
-  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}) });
+  return new Engine({ files: options.files ?? nodeFiles, ...(options.trace ? { trace: options.trace } : {}) });
 }

@@ -23,7 +23,7 @@ import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
 import { defineTool } from './defineTool';
 import { kernelFor } from './kernelFor';
-import { bodyIdSchema, vec3Schema } from './schemas';
+import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
 export const SECTION_DEFLECTION_RATIO = 0.005;
@@ -60,6 +60,7 @@ const schema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'imagePrefix may hold letters, digits, dot, underscore and hyphen only')
     .default('section')
     .describe('File name prefix of station PNGs (<prefix>_NN.png). Default section'),
+  overwrite: overwriteSchema,
 });
 
 /** One station of the result (spec: cross-section station record). */
