@@ -39,8 +39,8 @@ export interface McpServerOptions {
   roots?: readonly string[] | undefined;
   /** Logs (stderr in the stdio server). */
   log?: (message: string) => void;
-  /** Told after every tool call (--log-calls). */
-  onCall?: ((call: CallRecord) => void) | undefined;
+  /** Told after every tool call (--log-calls); the call's answer waits for it. */
+  onCall?: ((call: CallRecord) => void | Promise<void>) | undefined;
 }
 
 /** One tool call as --log-calls reports it. */
@@ -105,7 +105,7 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
     const t0 = performance.now();
     const result = await callTool(host, name, args, { signal: extra.signal, progress });
     const code = result.isError ? (JSON.parse((result.content[0] as TextContent).text) as ErrorPayload).code : null;
-    options.onCall?.({ n, tool: name, ms: Math.round(performance.now() - t0), code });
+    await options.onCall?.({ n, tool: name, ms: Math.round(performance.now() - t0), code });
     return result;
   });
 
@@ -139,12 +139,16 @@ export function restartMessage({ reason, report }: RestartEvent): string {
   return `the engine was replaced after ${reason.code}; bodies loaded back: ${report.restored.join(', ') || 'none'}${lost.length ? `; lost: ${lost.join(', ')}` : ''}`;
 }
 
-/** Serves MCP on stdin/stdout until stdin closes. */
 /** --log-calls: one stderr line per call, with the process's resident memory and the kernel's heap (docs/mcp.md). */
-export function callLine(call: CallRecord, memory: { rssBytes: number; wasmBytes: number; keptBytes: number }): string {
+export function callLine(call: CallRecord, memory: { rssBytes: number; wasmBytes: number; kernelInUseBytes: number; keptBytes: number }): string {
   const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
-  return `call ${call.n} ${call.tool} ${call.code ?? 'ok'} ${call.ms} ms; rss ${mib(memory.rssBytes)} MiB; kernel heap ${mib(memory.wasmBytes)} MiB; kept files ${mib(memory.keptBytes)} MiB`;
+  return (
+    `call ${call.n} ${call.tool} ${call.code ?? 'ok'} ${call.ms} ms; rss ${mib(memory.rssBytes)} MiB; ` +
+    `kernel heap ${mib(memory.wasmBytes)} MiB, in use ${mib(memory.kernelInUseBytes)} MiB; kept files ${mib(memory.keptBytes)} MiB`
+  );
 }
+
+/** Serves MCP on stdin/stdout until stdin closes. */
 
 export async function serveMcpStdio(options: EngineLimits & McpServerOptions & { thread?: Worker | undefined; logCalls?: boolean } = {}): Promise<void> {
   // stdout carries protocol messages only. bin/brepscope.js already sends console.log/info/debug to
@@ -160,7 +164,14 @@ export async function serveMcpStdio(options: EngineLimits & McpServerOptions & {
     roots: rootDirs(configured.length ? configured : [process.cwd()]),
     onRestart: (event) => log(restartMessage(event)),
   });
-  const onCall = options.logCalls ? (call: CallRecord) => log(callLine(call, { rssBytes: process.memoryUsage.rss(), ...host.memory() })) : undefined;
+  // The heap in use is the engine thread's to measure: one more (short) call after each call.
+  const onCall = options.logCalls
+    ? async (call: CallRecord) => {
+        // A thread that went down with this call has no figures; the line says NaN rather than fail the call.
+        const { kernelInUseBytes } = await host.threadMemory().catch(() => ({ kernelInUseBytes: NaN }));
+        log(callLine(call, { rssBytes: process.memoryUsage.rss(), ...host.memory(), kernelInUseBytes }));
+      }
+    : undefined;
   const server = createMcpServer(host, { roots: configured, log, onCall });
   // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
   server.onerror = (e) => log(e.message);

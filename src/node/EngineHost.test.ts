@@ -71,6 +71,16 @@ describe('EngineHost: an engine in a worker thread that a deadline, a memory cei
     expect(result.fromToTo.max).toBeGreaterThan(0);
   });
 
+  it("the engine's start is not counted against a call's deadline: a 1.5 s deadline lets the first BREP load, though the thread and the kernel take longer to start", async () => {
+    const { host, restarts } = startHost({ deadlineMs: 1500 });
+    const { result } = await host.run('import_file', { path: dataPath('occt/wedge_ok.brep'), bodyId: 'wedge' });
+    expect(result).toMatchObject({ bodyId: 'wedge', kind: 'brep', valid: true });
+    // Without this the test would prove nothing: the start alone is past the deadline (4 s on a quiet machine).
+    expect(host.startupMs).toBeGreaterThan(1500);
+    expect(restarts).toEqual([]);
+    expect(host.generation).toBe(1);
+  });
+
   it('a real trap inside the kernel (test hook) gives KERNEL_ABORTED; the engine is replaced and the next call works', async () => {
     const { host, restarts } = startHost({ testHooks: true });
     await host.run('import_file', { path: BOTTLE, bodyId: 'bottle' });

@@ -16,6 +16,12 @@ export const DEFAULT_DEADLINE_MS = 10 * 60_000;
 export const DEFAULT_MAX_MEMORY_MB = 3072;
 /** A cancelled call that does not stop by itself within this time (busy inside a kernel call) takes the engine down with it. */
 export const CANCEL_GRACE_MS = 2000;
+/**
+ * The engine thread's start (tsx compiling the engine) and the kernel's (compiling 55 MB of
+ * WebAssembly) are not a call's work and are not counted against its deadline; each gets at least
+ * this long (10 to 30 s measured on a loaded 2-core machine), and the deadline if it is longer.
+ */
+export const STARTUP_LIMIT_MS = 180_000;
 /** A scene that fails to load back this many times in a row is dropped. */
 const MAX_RESTORE_ATTEMPTS = 2;
 
@@ -32,7 +38,10 @@ export function jsHeapLimitMb(maxMemoryMb: number): number {
 export const ENGINE_THREAD_ENTRY = new URL('./engineThread.boot.js', import.meta.url);
 
 export interface EngineLimits {
-  /** Wall-clock limit of one call, from the moment it starts in the engine. Default DEFAULT_DEADLINE_MS. */
+  /**
+   * Wall-clock limit of one call, from the moment it starts in the engine, or from the moment the
+   * kernel is ready if the call had to wait for it to load. Default DEFAULT_DEADLINE_MS.
+   */
   deadlineMs?: number | undefined;
   /**
    * Ceiling, in MiB, of the kernel's WebAssembly memory, and of the engine thread's V8 heap
@@ -102,6 +111,11 @@ class EngineThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private lost: ThreadLost | undefined;
+  /** Settles when the thread has loaded its modules and listens (rejected if it is lost first). */
+  readonly booted: Promise<void>;
+  private boot!: { resolve: () => void; reject: (reason: ThreadLost) => void };
+  /** Told when the kernel starts loading in this thread and when it is ready (a call's deadline waits for it). */
+  onKernel: ((state: 'loading' | 'ready', loadMs: number) => void) | undefined;
   readonly exited: Promise<void>;
 
   constructor(
@@ -113,6 +127,8 @@ class EngineThread {
     started?: Worker,
   ) {
     this.cells = memoryCells((maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB) * 2 ** 20);
+    this.booted = new Promise((resolve, reject) => (this.boot = { resolve, reject }));
+    this.booted.catch(() => undefined);
     this.worker =
       started ??
       new Worker(ENGINE_THREAD_ENTRY, {
@@ -164,6 +180,7 @@ class EngineThread {
   stop(reason: ThreadLost): void {
     if (this.lost) return;
     this.lost = reason;
+    this.boot.reject(reason);
     for (const p of this.pending.values()) p.reject(reason);
     this.pending.clear();
     void this.worker.terminate();
@@ -171,6 +188,14 @@ class EngineThread {
   }
 
   private receive(reply: Reply): void {
+    if ('booted' in reply) {
+      this.boot.resolve();
+      return;
+    }
+    if ('kernel' in reply) {
+      this.onKernel?.(reply.kernel, reply.loadMs ?? 0);
+      return;
+    }
     const p = this.pending.get(reply.id);
     if (!p) return;
     if ('progress' in reply) {
@@ -210,6 +235,8 @@ export class EngineHost {
   private disposed = false;
   /** How many engines this host has started (1 until the first replacement). */
   generation = 1;
+  /** Time calls waited for engine threads and kernels to start, summed over this host's engines (not counted against deadlines). */
+  startupMs = 0;
 
   private constructor(private readonly options: EngineHostOptions) {
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -320,12 +347,23 @@ export class EngineHost {
       options.signal?.throwIfAborted();
       await this.restored();
       const thread = this.thread;
-      const refused = refusedGrowths(thread.cells);
       const deadlineMs = options.deadlineMs ?? this.deadlineMs;
+      await this.started(thread, deadlineMs);
+      const refused = refusedGrowths(thread.cells);
       const { id, reply } = thread.request(method, params, options.progress);
       // Every stop below ends the thread; its onLost starts the next engine.
       const deadline = options.deadlineLabel ?? `the ${formatSeconds(deadlineMs)} deadline`;
-      const timer = setTimeout(() => thread.stop(new ThreadLost('TIMEOUT', `${what}: stopped at ${deadline} (--deadline)${this.replacedNote}`)), deadlineMs);
+      let kernelStart = '';
+      const expire = (): void => thread.stop(new ThreadLost('TIMEOUT', `${what}: stopped at ${deadline} (--deadline)${kernelStart}${this.replacedNote}`));
+      let timer = setTimeout(expire, deadlineMs);
+      // The kernel's start (seconds, more on a loaded machine; again in every new engine) is not the
+      // call's work: the call gets its whole deadline from the moment the kernel is ready.
+      thread.onKernel = (state, loadMs) =>
+        this.holdDeadline(thread, state, loadMs, deadlineMs, (next, ms = deadlineMs) => {
+          clearTimeout(timer);
+          if (state === 'ready') kernelStart = ` (counted from the kernel's start, which took ${formatSeconds(loadMs)})`;
+          timer = setTimeout(next ?? expire, ms);
+        });
       let graceTimer: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
         thread.cancel(id);
@@ -337,6 +375,7 @@ export class EngineHost {
         answer = await reply;
       } finally {
         clearTimeout(timer);
+        thread.onKernel = undefined;
         clearTimeout(graceTimer);
         options.signal?.removeEventListener('abort', onAbort);
       }
@@ -394,8 +433,16 @@ export class EngineHost {
 
   /** Loads the kept scene into a new engine; a restore that fails ends that engine too (replace starts another). */
   private async restoreInto(thread: EngineThread, snapshot: SceneSnapshot, reason: ErrorPayload): Promise<void> {
-    const timer = setTimeout(() => thread.stop(new ThreadLost('TIMEOUT', `restoring the scene: stopped at the ${formatSeconds(this.deadlineMs)} deadline (--deadline)`)), this.deadlineMs);
+    const expire = (): void => thread.stop(new ThreadLost('TIMEOUT', `restoring the scene: stopped at the ${formatSeconds(this.deadlineMs)} deadline (--deadline)`));
+    let timer: NodeJS.Timeout | undefined;
+    thread.onKernel = (state, loadMs) =>
+      this.holdDeadline(thread, state, loadMs, this.deadlineMs, (next, ms = this.deadlineMs) => {
+        clearTimeout(timer);
+        timer = setTimeout(next ?? expire, ms);
+      });
     try {
+      await this.started(thread, this.deadlineMs);
+      timer = setTimeout(expire, this.deadlineMs);
       const answer = await thread.request('restore', [snapshot]).reply;
       if (refusedGrowths(thread.cells) > 0) throw new ThreadLost('OUT_OF_MEMORY', `restoring the scene took the kernel's heap past the ${this.ceilingMb} MiB ceiling`);
       if (!answer.outcome.ok) throw new ThreadLost(answer.outcome.error.code, answer.outcome.error.message);
@@ -419,7 +466,39 @@ export class EngineHost {
       thread.stop(error);
     } finally {
       clearTimeout(timer);
+      thread.onKernel = undefined;
     }
+  }
+
+  /**
+   * Waits for a new thread to load its modules (seconds under load: tsx compiles the engine) before a
+   * call's clock starts; a thread that never gets there is stopped after `limitMs`.
+   */
+  private async started(thread: EngineThread, deadlineMs: number): Promise<void> {
+    const limitMs = Math.max(deadlineMs, STARTUP_LIMIT_MS);
+    const timer = setTimeout(() => thread.stop(new ThreadLost('TIMEOUT', `the engine thread did not start within ${formatSeconds(limitMs)}${this.replacedNote}`)), limitMs);
+    const t0 = performance.now();
+    try {
+      await thread.booted;
+    } finally {
+      clearTimeout(timer);
+      this.startupMs += performance.now() - t0;
+    }
+  }
+
+  /**
+   * A call's clock around the kernel's start: while the kernel loads, a limit of its own
+   * (STARTUP_LIMIT_MS or the deadline: a start that never ends still ends the engine); once it is
+   * ready, the call's deadline again, in full. `restart(next, ms)` replaces the running timer.
+   */
+  private holdDeadline(thread: EngineThread, state: 'loading' | 'ready', loadMs: number, deadlineMs: number, restart: (next?: () => void, ms?: number) => void): void {
+    if (state === 'ready') {
+      this.startupMs += loadMs;
+      restart();
+      return;
+    }
+    const limitMs = Math.max(deadlineMs, STARTUP_LIMIT_MS);
+    restart(() => thread.stop(new ThreadLost('TIMEOUT', `the kernel did not start within ${formatSeconds(limitMs)}${this.replacedNote}`)), limitMs);
   }
 
   private restarted(reason: ErrorPayload, report: RestoreReport): void {

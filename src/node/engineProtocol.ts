@@ -22,6 +22,8 @@ export interface SceneEntry {
 export interface ThreadMemory {
   /** The kernel's WebAssembly heap (0 before the kernel is loaded). */
   wasmBytes: number;
+  /** The part of that heap in use (0 before the kernel is loaded); see kernelInUseBytes in engineThread.ts. */
+  kernelInUseBytes: number;
   /** The thread's V8 heap in use. */
   jsHeapBytes: number;
 }
@@ -37,7 +39,7 @@ export interface ThreadMethods {
   restore(snapshot: SceneSnapshot): RestoreReport;
   setRoots(roots: string[] | null): void;
   memory(): ThreadMemory;
-  /** Test hooks: a real trap inside the kernel's WebAssembly, and an uncaught error in the thread. */
+  /** Test hooks: a real trap inside the kernel's WebAssembly, and an uncaught error in the thread (at its next message). */
   abortKernelForTest(): void;
   crashForTest(): void;
 }
@@ -48,4 +50,10 @@ export type Request = { [M in Method]: { id: number; method: M; params: Paramete
 
 export type ThreadMessage = Request | { cancel: number } | { setup: ThreadSetup };
 
-export type Reply = { id: number; outcome: Outcome<unknown>; scene: SceneEntry[] } | { id: number; progress: [number, string | undefined] };
+export type Reply =
+  | { id: number; outcome: Outcome<unknown>; scene: SceneEntry[] }
+  | { id: number; progress: [number, string | undefined] }
+  /** The kernel started loading (for whatever call needed it first), or is ready after `loadMs`. */
+  | { kernel: 'loading' | 'ready'; loadMs?: number | undefined }
+  /** The thread has loaded its modules and listens (its start is not counted against a call's deadline). */
+  | { booted: true };

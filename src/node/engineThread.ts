@@ -14,18 +14,48 @@ import { capWasmMemory, noteWasmMemory } from './wasmMemory';
 const port = parentPort!;
 /** The host's first message; nothing instantiates WebAssembly before a call, which comes after it. */
 let setup: ThreadSetup | undefined;
-capWasmMemory(() => setup?.cells);
+/** True while kernelInUseBytes probes the heap: the heap must not grow for the probe. */
+let probing = false;
+capWasmMemory(
+  () => setup?.cells,
+  () => probing,
+);
 
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
 const engine: Engine = createNodeEngine({ files: confinedFiles(nodeFiles, () => roots) });
 engine.onKernelState((state) => {
-  if (state.status === 'ready') void getKernel().then((oc) => setup && noteWasmMemory(setup.cells, heapBytes(oc)));
+  // The host does not count the kernel's start against a call's deadline: it stops the call's clock
+  // while the kernel loads and starts it again once it is ready.
+  if (state.status === 'loading') port.postMessage({ kernel: 'loading' } satisfies Reply);
+  if (state.status !== 'ready') return;
+  port.postMessage({ kernel: 'ready', loadMs: state.loadMs } satisfies Reply);
+  void getKernel().then((oc) => setup && noteWasmMemory(setup.cells, heapBytes(oc)));
 });
 
 /** The kernel's WebAssembly heap: the Emscripten module's byte view of it, renewed on every growth. */
 function heapBytes(oc: OC): number {
   return (oc as unknown as { HEAPU8: Uint8Array }).HEAPU8.length;
+}
+
+const PROBE_BLOCK = 16384;
+
+/**
+ * The kernel heap in use: its size less what malloc can still hand out, in 16 KiB blocks, while the
+ * heap is held at its size. The heap never shrinks, so its size alone hides a leak until the free
+ * space is gone; this shows one at once. Free pieces under 16 KiB count as in use (fragmentation).
+ */
+function kernelInUseBytes(oc: OC): number {
+  const heap = oc as unknown as { _malloc(bytes: number): number; _free(pointer: number): void };
+  const blocks: number[] = [];
+  probing = true;
+  try {
+    for (let p = heap._malloc(PROBE_BLOCK); p !== 0; p = heap._malloc(PROBE_BLOCK)) blocks.push(p);
+  } finally {
+    for (const p of blocks) heap._free(p);
+    probing = false;
+  }
+  return heapBytes(oc) - blocks.length * PROBE_BLOCK;
 }
 
 /** Stamps by file bytes: a body keeps its bytes object for life, another file under the same id has others. */
@@ -62,8 +92,8 @@ const handlers: Handlers = {
     roots = next;
   },
   async memory() {
-    const wasmBytes = engine.kernelState().status === 'ready' ? heapBytes(await getKernel()) : 0;
-    return { wasmBytes, jsHeapBytes: getHeapStatistics().used_heap_size };
+    const oc = engine.kernelState().status === 'ready' ? await getKernel() : undefined;
+    return { wasmBytes: oc ? heapBytes(oc) : 0, kernelInUseBytes: oc ? kernelInUseBytes(oc) : 0, jsHeapBytes: getHeapStatistics().used_heap_size };
   },
   async abortKernelForTest() {
     if (!setup?.testHooks) throw new Error('engine thread: test hooks are off');
@@ -72,15 +102,18 @@ const handlers: Handlers = {
   },
   crashForTest() {
     if (!setup?.testHooks) throw new Error('engine thread: test hooks are off');
-    setTimeout(() => {
-      throw new Error('engine thread: crash requested by a test');
-    }, 0);
+    // Not from a timer: the port drains every queued message before timers run, so the next call
+    // could be answered first. The next message's listener throws instead.
+    crashOnNextMessage = true;
   },
 };
+
+let crashOnNextMessage = false;
 
 const running = new Map<number, AbortController>();
 
 port.on('message', (message: ThreadMessage) => {
+  if (crashOnNextMessage) throw new Error('engine thread: crash requested by a test');
   if ('setup' in message) {
     setup = message.setup;
     roots = setup.roots;
@@ -90,6 +123,8 @@ port.on('message', (message: ThreadMessage) => {
     void answer(message);
   }
 });
+
+port.postMessage({ booted: true } satisfies Reply);
 
 async function answer(request: Request): Promise<void> {
   const controller = new AbortController();

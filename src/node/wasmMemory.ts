@@ -27,12 +27,15 @@ export function memoryCells(ceilingBytes: number): Int32Array {
 
 /**
  * Installs the watch; call before anything in the thread instantiates WebAssembly. `cells()` gives
- * the host's cells once it has sent them (nothing grows a memory before the first call).
+ * the host's cells once it has sent them (nothing grows a memory before the first call). While
+ * `holdStill()` is true every growth is refused, uncounted (a probe of the heap's free space).
  */
-export function capWasmMemory(cells: () => Int32Array | undefined): void {
+export function capWasmMemory(cells: () => Int32Array | undefined, holdStill: () => boolean = () => false): void {
   const proto = WebAssembly.Memory.prototype;
   const grow = proto.grow;
   proto.grow = function cappedGrow(this: WebAssembly.Memory, delta: number): number {
+    // Refused without counting: a probe of the heap's free space (engineThread's kernelInUseBytes) must not grow it.
+    if (holdStill()) throw new RangeError('WebAssembly.Memory.grow: held still while the heap is probed');
     const shared = cells();
     const pages = this.buffer.byteLength / PAGE + delta;
     const ceiling = shared ? Atomics.load(shared, MemoryCell.Ceiling) : 0;
