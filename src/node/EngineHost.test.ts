@@ -46,7 +46,8 @@ async function codeOf(work: Promise<unknown>): Promise<{ code: string; message: 
 
 const volume = async (host: EngineHost, bodyId: string): Promise<number> => ((await host.run('compute_metrics', { bodyId, metrics: ['volume'] })).result as MetricsResult).volume!;
 
-describe('EngineHost: an engine in a worker thread that a deadline, a memory ceiling or a kernel abort can stop', () => {
+// Each test starts an engine and most a second one: two kernel starts, 10 to 100 s each on a loaded machine.
+describe('EngineHost: an engine in a worker thread that a deadline, a memory ceiling or a kernel abort can stop', { timeout: 300_000 }, () => {
   it('a kernel hang (BRepMesh at 1e-5) ends in TIMEOUT at the deadline; the new engine has the scene back with the same figures', async () => {
     const { host, restarts } = startHost();
     await host.run('import_file', { path: SH1, bodyId: 'scan' });
