@@ -36,7 +36,7 @@ export const crossSectionCases: BenchCase[] = [
       const dir = await mkdtemp(join(tmpdir(), 'brepscope-bench-sections-'));
       let withImages;
       try {
-        withImages = await time(() => engine.run('cross_section_compare', { ...args, outputDir: dir }), { warmup: 0, runs: 3 });
+        withImages = await time(() => engine.run('cross_section_compare', { ...args, outputDir: dir, overwrite: true }), { warmup: 0, runs: 3 });
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -4,6 +4,7 @@
 // `npm install` and always runs the code in src/.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 // stdout carries exactly one JSON value. The kernel prints parser and progress messages through
 // console.log/info/debug (e.g. "Total number of loaded entities" for IGES): send those to stderr.
@@ -23,7 +24,16 @@ function currentBundle() {
   }
 }
 
+const argv = process.argv.slice(2);
 const bundle = currentBundle();
+// The engine runs in a worker thread (src/node/EngineHost.ts). Started here, before this thread loads
+// the command line, it loads the engine meanwhile: the two overlap. Not for help, nor when a memory
+// ceiling is set (the thread's heap limit is fixed when it starts: the host starts its own).
+const helpOnly = argv.length === 0 || argv[0] === 'help' || argv.some((a) => ['-h', '--help', '-V', '--version'].includes(a));
+const ownCeiling = argv.some((a) => a === '--max-memory' || a.startsWith('--max-memory=')) || !!process.env.BREPSCOPE_MAX_MEMORY;
+const threadEntry = bundle ? new URL('../dist-cli/engineThread.mjs', import.meta.url) : new URL('../src/node/engineThread.boot.js', import.meta.url);
+const engineThread = helpOnly || ownCeiling ? undefined : new Worker(threadEntry, { name: 'brepscope-engine', stdout: true });
+
 let main;
 if (bundle) ({ main } = await import(bundle.href));
 else {
@@ -31,6 +41,6 @@ else {
   register();
   ({ main } = await import('../src/cli/main.ts'));
 }
-const code = await main(process.argv.slice(2));
+const code = await main(argv, undefined, process.env, engineThread);
 // The kernel's glue keeps listeners alive; leave explicitly once stdout has drained.
 process.stdout.write('', () => process.exit(code));

@@ -17,3 +17,35 @@ test('files dropped by a synthetic DataTransfer: the overlay shows while draggin
   await app.shot(testInfo, '02-dropped');
   app.expectNoConsoleErrors();
 });
+
+test('a corrupt file dropped, then a good one: the first gets its coded error from the kernel, the second loads and measures (issue 13)', async ({ app }, testInfo) => {
+  // The kernel takes 10 to 30 s to start here, more on a loaded machine: this test is about what it answers.
+  test.setTimeout(300_000);
+  await expect(app.testId('engine.kernel')).toHaveAttribute('data-status', 'ready', { timeout: 180_000 });
+  // A wedge whose first plane has a zero-length normal: its structure passes the checks made before
+  // the kernel, so the kernel itself refuses it, in the worker.
+  const good = dataFile('wedge_ok.brep');
+  const text = good.bytes.toString('latin1');
+  const plane = '1 0 0 0 -0 1 0 0 0 1 1 0 -0 ';
+  expect(text).toContain(plane);
+  const corrupt = { name: 'wedge-zero-normal.brep', bytes: Buffer.from(text.replace(plane, '1 0 0 0 0 0 0 0 0 1 1 0 -0 '), 'latin1') };
+
+  await app.dropFiles([corrupt]);
+  await app.scene.expectImportError('PARSE_FAILED', corrupt.name);
+  const [error] = await app.api.errors();
+  expect(error).toMatchObject({ code: 'PARSE_FAILED', fileName: corrupt.name, message: expect.stringMatching(/^wedge-zero-normal\.brep: .*BRepTools::Read found no shape/) });
+  await expect(app.scene.items).toHaveCount(0);
+  await app.shot(testInfo, '03-corrupt-dropped');
+
+  await app.dropFiles([good]);
+  await app.expectDrawn(['wedge_ok'], 90_000);
+  await expect(app.scene.validity('wedge_ok')).toHaveText('valid');
+  await app.scene.select('wedge_ok');
+  await expect(app.testId('metrics.volume')).toHaveAttribute('data-value', /\d/);
+  // The error stays listed for the file it is about; nothing else failed, and the worker was never replaced.
+  expect((await app.api.errors()).map((e) => e.code)).toEqual(['PARSE_FAILED']);
+  expect((await app.api.keptBodies()).sort()).toEqual(['wedge_ok']);
+  expect((await app.api.engine()).notices).toEqual([]);
+  await app.shot(testInfo, '04-good-after-corrupt');
+  app.expectNoConsoleErrors();
+});

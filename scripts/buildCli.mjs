@@ -1,4 +1,4 @@
-// Bundles the CLI (and the MCP server and mesh worker it starts) into dist-cli/, so that
+// Bundles the CLI (and the MCP server, the engine thread and the mesh worker it starts) into dist-cli/, so that
 // `node bin/brepscope.js` starts without compiling TypeScript at run time. bin/brepscope.js uses the
 // bundle only while every source file it was built from is unchanged, else it runs the sources
 // through tsx: a stale bundle is never run. Runs on `npm install` (prepare) and `npm run build:cli`.
@@ -13,7 +13,7 @@ const temp = await mkdtemp(`${out}.tmp-`);
 try {
   const builtMs = Date.now();
   const result = await build({
-    entryPoints: { brepscope: 'src/cli/main.ts', meshWorker: 'src/node/meshWorker.ts' },
+    entryPoints: { brepscope: 'src/cli/main.ts', engineThread: 'src/node/engineThread.ts', meshWorker: 'src/node/meshWorker.ts' },
     bundle: true,
     splitting: true,
     platform: 'node',
@@ -33,7 +33,7 @@ try {
   await rm(out, { recursive: true, force: true });
   await rename(temp, out);
   await chmod(out, 0o755); // mkdtemp made it private
-  process.stdout.write(`${out}/: brepscope.mjs, meshWorker.mjs from ${inputs.length} source files\n`);
+  process.stdout.write(`${out}/: brepscope.mjs, engineThread.mjs, meshWorker.mjs from ${inputs.length} source files\n`);
 } catch (e) {
   await rm(temp, { recursive: true, force: true });
   // Not fatal for `npm install`: without a bundle the CLI runs from the sources, only slower to start.

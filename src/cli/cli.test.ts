@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodySummary } from '../engine/scene/describeBody';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { TOOLS } from '../engine/tools/registry';
-import { createNodeEngine } from '../node/nodeEngine';
+import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { uvSphere } from '../engine/mesh/generators';
 import { writeBinaryStl } from '../engine/scene/import/stl';
 import { dataPath } from '../test/data';
+import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
+import { mutant } from '../test/mutate';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,19 +23,27 @@ interface CliRun {
   stderr: string;
   /** stdout parsed as one JSON value (the CLI contract); parsing throws if it is anything else. */
   json: () => unknown;
+  /** Wall-clock time of the whole process. */
+  ms: number;
 }
 
 /** Runs the real binary, `node bin/brepscope.js ...`, from the repo root. */
 function brepscope(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const t0 = performance.now();
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['bin/brepscope.js', ...args], { cwd: ROOT, timeout: 120_000, maxBuffer: 64 * 2 ** 20, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         reject(new Error(`brepscope ${args.join(' ')} did not exit normally: ${error.message}\n${stderr}`));
         return;
       }
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr, json: () => JSON.parse(stdout) as unknown });
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr, json: () => JSON.parse(stdout) as unknown, ms: performance.now() - t0 });
     });
   });
+}
+
+/** The error payload of a failed run (exit 2 or 1, one JSON value on stdout). */
+function errorOf(r: CliRun): { code: string; message: string } {
+  return (r.json() as { error: { code: string; message: string } }).error;
 }
 
 const BOTTLE = dataPath('occt/bottle.brep');
@@ -93,12 +103,34 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'graph-compact without its output path', args: () => ['graph-compact', BOTTLE], code: 'INVALID_ARGUMENT' },
     { what: 'graph-query on a file that is not SQLite', args: () => ['graph-query', BOTTLE], code: 'PARSE_FAILED' },
     { what: 'graph-validate on a missing file', args: () => ['graph-validate', join(dir, 'missing.brep')], code: 'FILE_NOT_FOUND' },
+    { what: 'a --max-memory below the kernel\'s start', args: () => ['tool', 'list_bodies', '--max-memory', '64'], code: 'INVALID_ARGUMENT' },
+    { what: 'a --deadline that is not a number', args: () => ['graph-validate', BOTTLE, '--deadline', 'soon'], code: 'INVALID_ARGUMENT' },
   ];
 
   it.each(errorCases)('$what -> exit 2 with code $code', async ({ args, code, details }) => {
     const r = await brepscope(args());
     expect(r.code).toBe(2);
     expect(r.json()).toEqual({ error: details === undefined ? { code, message: expect.any(String) } : { code, message: expect.any(String), details } });
+  });
+
+  it('limits from the environment: a bad BREPSCOPE_DEADLINE is INVALID_ARGUMENT naming the variable', async () => {
+    const r = await brepscope(['tool', 'list_bodies'], { BREPSCOPE_DEADLINE: 'soon' });
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('BREPSCOPE_DEADLINE=soon') });
+  });
+
+  it('graph-compact and graph-dedup refuse out == in (however spelt) and leave the input as it was', async () => {
+    const input = join(dir, 'wedge.brep');
+    copyFileSync(dataPath('occt/wedge_ok.brep'), input);
+    const before = readFileSync(input);
+    for (const command of ['graph-compact', 'graph-dedup']) {
+      for (const out of [input, join(dir, '.', 'wedge.brep'), join(dir, 'sub', '..', 'wedge.brep')]) {
+        const r = await brepscope([command, input, out, '--overwrite']);
+        expect(r.code, `${command} ${out}`).toBe(2);
+        expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('is the input file') });
+      }
+    }
+    expect(readFileSync(input).equals(before)).toBe(true);
   });
 });
 
@@ -134,6 +166,95 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     expect(Math.abs(cli.surfaceArea! - local.surfaceArea!)).toBeLessThanOrEqual(1e-12 * local.surfaceArea!);
     expect(cli.boundingBox).toEqual(local.boundingBox);
     expect(Object.keys(cli).sort()).toEqual(Object.keys(local).sort());
+  });
+
+  it('an output that exists is refused (FILE_EXISTS) and kept; --overwrite replaces it', async () => {
+    const out = join(dir, 'exists.sqlite');
+    writeFileSync(out, 'not mine');
+    const refused = await brepscope(['graph-export', dataPath('occt/wedge_ok.brep'), out]);
+    expect(refused.code).toBe(2);
+    expect(errorOf(refused)).toEqual({ code: 'FILE_EXISTS', message: expect.stringContaining('overwrite') });
+    expect(readFileSync(out, 'utf8')).toBe('not mine');
+    const replaced = await brepscope(['graph-export', dataPath('occt/wedge_ok.brep'), out, '--overwrite']);
+    expect(replaced.code).toBe(0);
+    expect(readFileSync(out).subarray(0, 15).toString()).toBe('SQLite format 3');
+  });
+
+  it('a kernel hang (BRepMesh at 1e-5) stops at --deadline (the engine\'s start not counted): exit 2, TIMEOUT naming the command\'s deadline', async () => {
+    const r = await brepscope([
+      'tool',
+      'measure_deviation',
+      '--body',
+      `scan=${dataPath('occt/sh1.stl')}`,
+      '--body',
+      `bottle=${BOTTLE}`,
+      '--args',
+      '{"fromBodyId":"scan","toBodyId":"bottle","deflection":1e-5}',
+      '--deadline',
+      '20',
+    ]);
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toEqual({ code: 'TIMEOUT', message: expect.stringMatching(/stopped at the command's 20 s deadline \(not counting the engine's start, [\d.]+ s\)/) });
+    // The engine's start (its thread, then the kernel while bottle.brep loads) is not counted: the command ends that much later.
+    const startupMs = 1000 * Number(/engine's start, ([\d.]+) s/.exec(errorOf(r).message)![1]);
+    expect(r.ms).toBeGreaterThanOrEqual(20_000 + startupMs);
+    expect(r.ms).toBeLessThan(20_000 + startupMs + 10_000);
+  });
+
+  it('hostile files: 13 fuzz mutants (one per format) through the binary each end as in-process: exit 0 with a result, or exit 2 with the same coded bad-input error, in bounded time; then a good file works', async () => {
+    const oc = await nodeKernel();
+    const sources = fuzzSources(oc);
+    const engine = createNodeEngine();
+    const cases = sources.map((_, i) => {
+      // Seeds 14..26 take each source once (seed % sources), with mutations other than seeds 1..13's.
+      const m = mutant(sources, sources.length + 1 + i);
+      const path = join(dir, `fuzz${m.seed}-${m.fileName}`);
+      writeFileSync(path, m.bytes);
+      return { m, path };
+    });
+    const expected: string[] = [];
+    for (const { path } of cases) {
+      const local = await engine
+        .load({ path, bodyId: 'm' })
+        .then(() => engine.run('compute_metrics', { bodyId: 'm', metrics: ['boundingBox', 'surfaceArea'] }))
+        .then(
+          () => 'result',
+          (e: { code: string }) => e.code,
+        );
+      if (engine.scene.has('m')) await engine.run('remove_body', { bodyId: 'm' });
+      expected.push(local);
+    }
+    // Two processes at a time (each may load the kernel).
+    const runs: CliRun[] = [];
+    for (let i = 0; i < cases.length; i += 2) {
+      runs.push(
+        ...(await Promise.all(
+          cases.slice(i, i + 2).map(({ path }) => brepscope(['tool', 'compute_metrics', '--body', `m=${path}`, '--args', '{"bodyId":"m","metrics":["boundingBox","surfaceArea"]}', '--deadline', '60'])),
+        )),
+      );
+    }
+    runs.forEach((r, i) => {
+      const { m, path } = cases[i]!;
+      const what = `seed ${m.seed} (${m.source}, ${m.mutation})`;
+      expect(r.ms, what).toBeLessThan(60_000 + 10_000);
+      if (expected[i] === 'result') {
+        expect(r.code, what).toBe(0);
+      } else {
+        expect(r.code, `${what}: ${r.stdout}`).toBe(2);
+        expect(errorOf(r).code, what).toBe(expected[i]);
+        expect(errorOf(r).message, what).toContain(basename(path).replace(/\.[^.]+$/, ''));
+      }
+      expect(INTERNAL_CODES.has(expected[i]!), `${what}: ${expected[i]}`).toBe(false);
+    });
+    expect(expected.filter((c) => c !== 'result').length).toBeGreaterThan(cases.length / 2);
+
+    // Then a good file: exit 0 and the in-process engine's figures.
+    const wedge = dataPath('occt/wedge_ok.brep');
+    const good = await brepscope(['tool', 'compute_metrics', '--body', `w=${wedge}`, '--args', '{"bodyId":"w","metrics":["volume","surfaceArea"]}']);
+    expect(good.code, good.stdout).toBe(0);
+    await engine.load({ path: wedge, bodyId: 'w' });
+    const local = (await engine.run('compute_metrics', { bodyId: 'w', metrics: ['volume', 'surfaceArea'] })).result;
+    expect(good.json()).toEqual(JSON.parse(JSON.stringify(local)));
   });
 
   it('--invalid-body loads an invalid BREP (valid: false) beside a valid one', async () => {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT, type ToolName } from '../engine';
+import type { ToolName } from '../engine';
+import { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT } from '../engine/hostFacts';
 
 /** A graph command of the spec: its command-line form, mapped onto the registry tool that does the work. */
 export interface GraphCommand {
@@ -27,6 +28,11 @@ function integer(min: number): (value: string) => number {
 
 const arg = (args: string[], i: number): string => args[i]!;
 
+const OVERWRITE_HELP = 'replace <out> if it exists (never the input, never a file loaded in the scene)';
+
+/** overwrite: true when --overwrite was given (the tools refuse an existing output otherwise: FILE_EXISTS). */
+const overwrite = (opts: Record<string, unknown>): Record<string, unknown> => (opts['overwrite'] === true ? { overwrite: true } : {});
+
 /** Options commander parsed, without the ones not given. */
 function given(opts: Record<string, unknown>, names: string[]): Record<string, unknown> {
   return Object.fromEntries(names.filter((n) => opts[n] !== undefined).map((n) => [n, opts[n]]));
@@ -50,20 +56,20 @@ export const GRAPH_COMMANDS: GraphCommand[] = [
   {
     name: 'graph-compact',
     description: 'drop unreferenced nodes (loose vertices, edges, wires; empty containers) and write the rebuilt BREP',
-    configure: (cmd) => cmd.argument('<in.brep>', 'BREP file (never written)').argument('<out.brep>', 'output BREP file'),
-    call: (args) => ({ tool: 'graph_compact', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)) } }),
+    configure: (cmd) => cmd.argument('<in.brep>', 'BREP file (never written)').argument('<out.brep>', 'output BREP file').option('--overwrite', OVERWRITE_HELP),
+    call: (args, opts) => ({ tool: 'graph_compact', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)), ...overwrite(opts) } }),
   },
   {
     name: 'graph-dedup',
     description: 'share identical surface and curve geometry and write the rebuilt BREP',
-    configure: (cmd) => cmd.argument('<in.brep>', 'BREP file (never written)').argument('<out.brep>', 'output BREP file'),
-    call: (args) => ({ tool: 'graph_dedup', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)) } }),
+    configure: (cmd) => cmd.argument('<in.brep>', 'BREP file (never written)').argument('<out.brep>', 'output BREP file').option('--overwrite', OVERWRITE_HELP),
+    call: (args, opts) => ({ tool: 'graph_dedup', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)), ...overwrite(opts) } }),
   },
   {
     name: 'graph-export',
     description: 'write the topology graph of a BREP file as a SQLite graph database',
-    configure: (cmd) => cmd.argument('<shape.brep>', 'BREP file').argument('<out.sqlite>', 'output SQLite file'),
-    call: (args) => ({ tool: 'graph_export', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)) } }),
+    configure: (cmd) => cmd.argument('<shape.brep>', 'BREP file').argument('<out.sqlite>', 'output SQLite file').option('--overwrite', OVERWRITE_HELP),
+    call: (args, opts) => ({ tool: 'graph_export', args: { path: abs(arg(args, 0)), outputPath: abs(arg(args, 1)), ...overwrite(opts) } }),
   },
   {
     name: 'graph-query',

@@ -1,7 +1,12 @@
 import { Command, CommanderError } from 'commander';
-import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine';
-import { createNodeEngine, processMeshWorkers } from '../node/nodeEngine';
+import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
+import type { Worker } from 'node:worker_threads';
+import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
 import { GRAPH_COMMANDS } from './graphCommands';
+import { engineLimits, withLimitOptions } from './limits';
+
+// The engine runs in a worker thread (EngineHost) where a deadline and a memory ceiling can stop it;
+// this thread parses the command line and prints, and never loads the engine itself (hostFacts).
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -13,17 +18,48 @@ const defaultIo: CliIo = {
   stderr: (t) => process.stderr.write(t),
 };
 
-/** Exit codes: 0 success, 2 bad input, 1 internal failure. */
-const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_ABORTED', 'KERNEL_UNAVAILABLE', 'WRITE_FAILED']);
+/** Exit codes: 0 success, 2 bad input (and a limit reached), 1 internal failure. */
+const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_ABORTED', 'KERNEL_UNAVAILABLE', 'WRITE_FAILED', 'ENGINE_CRASHED']);
 
+interface LimitFlags {
+  deadline?: number;
+  maxMemory?: number;
+}
 
 /** Runs the command line; prints one JSON value on stdout and returns the exit code. */
-export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+/**
+ * `engineThread`: an engine thread bin/brepscope.js started before loading this module (it loads
+ * while the command line is parsed); ended if the command needs none or sets its own memory ceiling.
+ */
+export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.ProcessEnv = process.env, engineThread?: Worker): Promise<number> {
   let exitCode = 0;
+  let host: EngineHost | undefined;
+  let started = engineThread;
   const printJson = (value: unknown): void => io.stdout(resultJson(value, 2) + '\n');
   const fail = (payload: ErrorPayload): void => {
     printJson({ error: payload });
     exitCode = INTERNAL_CODES.has(payload.code) ? 1 : 2;
+  };
+  /**
+   * The engine for this command, and the share of the command's deadline left for each call: the
+   * deadline bounds the whole command (file loads and the tool), as a user waiting for it sees it,
+   * except the engine thread's and the kernel's start, which are not the command's work (EngineHost).
+   */
+  const startEngine = (flags: LimitFlags): { host: EngineHost; budget: () => CallOptions } => {
+    const limits = engineLimits(flags, env);
+    const deadlineMs = limits.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const endAt = Date.now() + deadlineMs;
+    host = EngineHost.start({ ...limits, keepScene: false, thread: started });
+    started = undefined;
+    const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
+    const engine = host;
+    return {
+      host: engine,
+      budget: () => ({
+        deadlineMs: Math.max(1, endAt + engine.startupMs - Date.now()),
+        deadlineLabel: `the command's ${seconds(deadlineMs)} s deadline${engine.startupMs ? ` (not counting the engine's start, ${seconds(engine.startupMs)} s)` : ''}`,
+      }),
+    };
   };
 
   const program = new Command('brepscope')
@@ -31,52 +67,54 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
-  program
-    .command('tools')
-    .description("every tool's name, description and JSON Schema")
-    .action(() => printJson(createNodeEngine().tools()));
+  withLimitOptions(program.command('tools').description("every tool's name, description and JSON Schema"), 'the command').action(async (opts: LimitFlags) =>
+    printJson(await startEngine(opts).host.tools()),
+  );
 
-  program
-    .command('tool')
-    .description('run one scene tool on bodies loaded from files')
-    .argument('<tool_name>', 'tool to run, e.g. compute_metrics')
-    .option('--body <id=path>', 'load a file as a body (repeatable)', collect, [])
-    .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
-    .option('--args <json>', 'the tool arguments as one JSON object', '{}')
-    .action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; args: string }) => {
-      const meshWorkers = processMeshWorkers();
-      const engine = createNodeEngine({ meshWorkers });
-      const args = parseJsonArgs(opts.args);
-      engine.validate(toolName, args);
-      // The threads load their code while the bodies are read (measure_deviation is the tool that uses them).
-      if (toolName === 'measure_deviation') meshWorkers?.warm();
-      // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
-      for (const spec of opts.body) {
-        const { id, path } = parseBodySpec(spec, '--body');
-        await engine.load({ path, bodyId: id });
-      }
-      for (const spec of opts.invalidBody) {
-        const { id, path } = parseBodySpec(spec, '--invalid-body');
-        await engine.load({ path, bodyId: id, format: 'brep' });
-      }
-      printJson((await engine.runJson(toolName, args)).result);
-    });
+  withLimitOptions(
+    program
+      .command('tool')
+      .description('run one scene tool on bodies loaded from files')
+      .argument('<tool_name>', 'tool to run, e.g. compute_metrics')
+      .option('--body <id=path>', 'load a file as a body (repeatable)', collect, [])
+      .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
+      .option('--args <json>', 'the tool arguments as one JSON object', '{}'),
+    'the command (loading the files and running the tool)',
+  ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; args: string } & LimitFlags) => {
+    const args = parseJsonArgs(opts.args);
+    const bodies: { id: string; path: string; format?: 'brep' }[] = [
+      ...opts.body.map((spec) => parseBodySpec(spec, '--body')),
+      ...opts.invalidBody.map((spec) => ({ ...parseBodySpec(spec, '--invalid-body'), format: 'brep' as const })),
+    ];
+    const { host: engine, budget } = startEngine(opts);
+    await engine.validate(toolName, args);
+    // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
+    for (const { id, path, format } of bodies) await engine.load({ path, bodyId: id, ...(format ? { format } : {}) }, budget());
+    printJson((await engine.runJson(toolName, args, budget())).result);
+  });
 
-  program
-    .command('mcp')
-    .description('serve every tool to AI agents over the Model Context Protocol on stdio (docs/mcp.md)')
-    .action(async () => {
-      // Loaded on demand: the MCP SDK is not needed by any other command.
-      const { serveMcpStdio } = await import('../mcp/server');
-      await serveMcpStdio();
-    });
+  withLimitOptions(
+    program
+      .command('mcp')
+      .description('serve every tool to AI agents over the Model Context Protocol on stdio (docs/mcp.md)')
+      .option('--root <dir>', 'a directory the tools may read and write (repeatable; default: the working directory; the client\'s roots are added)', collect, [])
+      .option('--log-calls', "one line per tool call on stderr: time, the process's resident memory, the kernel's heap"),
+    'each tool call',
+  ).action(async (opts: { root: string[]; logCalls?: boolean } & LimitFlags) => {
+    // Loaded on demand: the MCP SDK is not needed by any other command.
+    const { serveMcpStdio } = await import('../mcp/server');
+    await serveMcpStdio({ ...engineLimits(opts, env), roots: opts.root, thread: started, logCalls: opts.logCalls === true });
+    started = undefined;
+  });
 
   for (const graph of GRAPH_COMMANDS) {
-    const cmd = program.command(graph.name).description(graph.description);
+    const cmd = withLimitOptions(program.command(graph.name).description(graph.description), 'the command');
     graph.configure(cmd);
     cmd.action(async () => {
-      const { tool, args } = graph.call(cmd.args, cmd.opts());
-      const { result: value } = await createNodeEngine().runJson(tool, args);
+      const opts = cmd.opts();
+      const { tool, args } = graph.call(cmd.args, opts);
+      const { host: engine, budget } = startEngine(opts as LimitFlags);
+      const { result: value } = await engine.runJson(tool, args, budget());
       if (!graph.stream) return printJson(value);
       for (const chunk of jsonChunks(value)) io.stdout(chunk);
       io.stdout('\n');
@@ -92,6 +130,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     } else {
       fail(toErrorPayload(e));
     }
+  } finally {
+    await host?.dispose();
+    await started?.terminate();
   }
   return exitCode;
 }

@@ -55,6 +55,8 @@ export interface RestoreReport {
 /** What `load` reads: a file by path (or a name given with putFile), as `--body id=path` does. */
 export interface LoadRequest {
   path: string;
+  /** The file's content when the host has it already (a restore); else read from `path`. */
+  bytes?: Uint8Array | undefined;
   bodyId?: string | undefined;
   format?: SourceFormat | undefined;
   /** read_brep semantics: an invalid shape is refused (INVALID_GEOMETRY). */
@@ -82,7 +84,7 @@ export class Engine {
     this.meshWorkers = options.meshWorkers;
     this.files = {
       read: async (path) => this.given.get(path) ?? this.readHost(path),
-      write: (path, bytes) => this.host.write(path, bytes),
+      write: (path, bytes, options) => this.host.write(path, bytes, options),
     };
   }
 
@@ -116,7 +118,9 @@ export class Engine {
   private async execute(name: string, args: unknown, options: RunOptions): Promise<RunOutcome<unknown>> {
     const tool = findTool(name);
     const parsed = parseArgs(tool, args);
-    const recording = recordingFiles(this.files);
+    // Every writing tool takes `overwrite` (tools/schemas.ts); the policy is the engine's, not each tool's.
+    const overwrite = (parsed as { overwrite?: unknown }).overwrite === true;
+    const recording = recordingFiles(this.files, { overwrite, loadedAs: (path) => this.loadedAs(path) });
     const result = await tool.run(parsed, this.context(recording.files, options));
     return { result, outputs: recording.outputs() };
   }
@@ -136,7 +140,7 @@ export class Engine {
    * computed): what a host does before running a tool on the bodies. Returns the bodyId.
    */
   async load(request: LoadRequest): Promise<string> {
-    const bytes = await this.files.read(request.path);
+    const bytes = request.bytes ?? (await this.files.read(request.path));
     const body = await importBody(this.context(this.files, {}), {
       bytes,
       fileName: request.path,
@@ -158,12 +162,14 @@ export class Engine {
 
   /**
    * Loads kept bodies with their ids, all at once (mesh files do not wait behind the kernel a BREP
-   * needs); each file is given back under its name. A body that fails is reported, not fatal.
+   * needs). A body that fails is reported, not fatal. With `giveFiles` (the default: the browser, whose
+   * files exist only as given) each file can be read by its name again; a Node host passes false, so
+   * a name still reads the file on disk and the kept bytes only rebuild the bodies.
    */
-  async restore(snapshot: SceneSnapshot): Promise<RestoreReport> {
+  async restore(snapshot: SceneSnapshot, options: { giveFiles?: boolean } = {}): Promise<RestoreReport> {
     const outcomes = await Promise.all(
       snapshot.bodies.map(async (kept) => {
-        this.putFile(kept.path, kept.bytes);
+        if (options.giveFiles !== false) this.putFile(kept.path, kept.bytes);
         return { bodyId: kept.bodyId, outcome: await settle(this.load(kept)) };
       }),
     );
@@ -198,6 +204,13 @@ export class Engine {
 
   private context(files: FileAccess, options: RunOptions): ToolContext {
     return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace, meshWorkers: this.meshWorkers };
+  }
+
+  /** The bodyId of a scene body read from this file (compared as the host names files), if any. */
+  private loadedAs(path: string): string | undefined {
+    const canonical = (p: string): string => this.host.canonical?.(p) ?? p;
+    const target = canonical(path);
+    return this.scene.list().find((b) => b.origin !== undefined && canonical(b.origin.path) === target)?.bodyId;
   }
 
   private async readHost(path: string): Promise<Uint8Array> {

@@ -24,6 +24,18 @@ export type ErrorCode =
   | 'KERNEL_UNAVAILABLE'
   | 'NOT_IMPLEMENTED'
   | 'CANCELLED'
+  /** A call ran past its host's deadline: the engine was stopped and replaced (issue 13). */
+  | 'TIMEOUT'
+  /** A call took the engine past its host's memory ceiling: the engine was stopped and replaced. */
+  | 'OUT_OF_MEMORY'
+  /** The thread or process running the engine ended unexpectedly (our defect, not the input's). */
+  | 'ENGINE_CRASHED'
+  /** A write would replace a file this call did not create; the caller did not pass overwrite: true. */
+  | 'FILE_EXISTS'
+  /** A write would replace a file that is loaded in the scene. */
+  | 'FILE_IN_USE'
+  /** A read or write outside the directories the host allows (the MCP server's roots). */
+  | 'PATH_OUTSIDE_ROOTS'
   | 'WRITE_FAILED'
   | 'INTERNAL_ERROR';
 

@@ -26,20 +26,35 @@ export function mimeTypeOf(path: string): string {
   return MIME[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
+/** What one call may write over (issue 13, item 4). */
+export interface WritePolicy {
+  /** The caller passed overwrite: true: a file that exists may be replaced. */
+  overwrite: boolean;
+  /** The bodyId of a scene body loaded from this file: such a file is never written. */
+  loadedAs(path: string): string | undefined;
+}
+
 /**
  * The file access of one call: reads and writes go to `files`, and every write is kept as an output
- * (the last write of a path wins).
+ * (the last write of a path wins). A file the call wrote itself may be written again; any other
+ * file that exists is replaced only with `policy.overwrite`, and a file loaded in the scene never.
  */
-export function recordingFiles(files: FileAccess): { files: FileAccess; outputs: () => OutputFile[] } {
+export function recordingFiles(files: FileAccess, policy: WritePolicy): { files: FileAccess; outputs: () => OutputFile[] } {
   const written = new Map<string, OutputFile>();
   return {
     files: {
       read: (path) => files.read(path),
       async write(path, bytes) {
-        await files.write(path, bytes);
+        const again = written.has(path);
+        const loaded = again ? undefined : policy.loadedAs(path);
+        if (loaded !== undefined) {
+          throw new BrepscopeError('FILE_IN_USE', `${path}: is loaded in the scene as body '${loaded}'; a tool never writes over a loaded file (write elsewhere, or remove the body first)`);
+        }
+        await files.write(path, bytes, { overwrite: again || policy.overwrite });
         written.delete(path);
         written.set(path, { path, bytes, mimeType: mimeTypeOf(path) });
       },
+      ...(files.canonical ? { canonical: files.canonical } : {}),
     },
     outputs: () => [...written.values()],
   };
@@ -47,7 +62,9 @@ export function recordingFiles(files: FileAccess): { files: FileAccess; outputs:
 
 /**
  * Files in memory: what a host without a file system (the browser worker) gives the engine. Tools
- * read what was written before; anything else is FILE_NOT_FOUND naming what there is.
+ * read what was written before; anything else is FILE_NOT_FOUND naming what there is. They are the
+ * engine's own scratch files (the page offers them as downloads), so a later write replaces one
+ * whether or not the call passed overwrite.
  */
 export function memoryFiles(): FileAccess {
   const stored = new Map<string, Uint8Array>();

@@ -17,8 +17,8 @@ export type { TriMesh } from './mesh/TriMesh';
 // Files and errors.
 export { memoryFiles, mimeTypeOf } from './files';
 export type { OutputFile } from './files';
-export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors';
-export type { ErrorCode, ErrorPayload, Outcome } from './errors';
+// Errors, JSON printing and help-text values: also reachable without loading the engine (hostFacts).
+export * from './hostFacts';
 export { MAX_IMPORT_BYTES } from './scene/import/importBody';
 export { defaultBodyId } from './scene/Scene';
 export { SUPPORTED_EXTENSIONS as MODEL_EXTENSIONS } from './scene/import/detectFormat';
@@ -31,13 +31,6 @@ export { getSqlJs, setSqlJsLoader } from './graph/sqlJs';
 export type { SqlJsStatic } from './graph/sqlJs';
 export { setSurfaceFactory } from './render/canvas';
 export type { Context2D, DrawingSurface } from './render/canvas';
-export { jsonChunks } from './graph/jsonChunks';
-export { resultJson } from './json';
-
-// Values hosts show in help texts.
-export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES } from './graph/graphMl';
-export { EDGE_CLASSES, SELECT_QUERIES } from './graph/graphSelect';
-export { SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphValidate';
 
 // Result types, for hosts that show them.
 export type { BodySummary } from './scene/describeBody';

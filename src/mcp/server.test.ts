@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withKernel } from '../engine/kernel';
@@ -13,7 +13,9 @@ import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelF
 import { TOOLS } from '../engine/tools/registry';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
+import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
 import { makeBox } from '../test/kernelShapes';
+import { mutant } from '../test/mutate';
 import { MAX_IMAGES, imageContents } from './server';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,7 +23,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 let boxPath: string;
 let client: Client;
-let stderr = '';
+let stderrOf: () => string;
 /** Anything on the server's stdout that is not a protocol message lands here (the transport reports it). */
 const transportErrors: Error[] = [];
 
@@ -37,25 +39,42 @@ async function writeBoxBrep(path: string): Promise<void> {
   writeFileSync(path, bytes);
 }
 
+interface Served {
+  client: Client;
+  stderr: () => string;
+}
+const served: Client[] = [];
+
+/** `node bin/brepscope.js mcp <args>` with an SDK client; `roots`: the client offers these (file URLs). */
+async function serve(args: string[], roots?: () => string[]): Promise<Served> {
+  let err = '';
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/brepscope.js', 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const c = new Client({ name: 'brepscope-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
+  if (roots) c.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((d) => ({ uri: pathToFileURL(d).href, name: d })) }));
+  c.onerror = (e) => transportErrors.push(e);
+  await c.connect(transport);
+  served.push(c);
+  return { client: c, stderr: () => err };
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brepscope-mcp-'));
   boxPath = join(dir, 'box.brep');
   await writeBoxBrep(boxPath);
-
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/brepscope.js', 'mcp'], cwd: ROOT, stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  client = new Client({ name: 'brepscope-test', version: '0.0.0' });
-  client.onerror = (e) => transportErrors.push(e);
-  await client.connect(transport);
+  // Roots: the temporary folder and the checkout (test-data).
+  const main = await serve(['--root', dir, '--root', ROOT]);
+  client = main.client;
+  stderrOf = main.stderr;
 });
 
 afterAll(async () => {
-  await client?.close();
+  await Promise.all(served.map((c) => c.close()));
   rmSync(dir, { recursive: true, force: true });
 });
 
-function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+function call(name: string, args: Record<string, unknown>, on: Client = client): Promise<CallToolResult> {
+  return on.callTool({ name, arguments: args }, undefined, { timeout: 300_000 }) as Promise<CallToolResult>;
 }
 
 /** The one JSON text content of a result, parsed. */
@@ -68,6 +87,11 @@ function json(result: CallToolResult): unknown {
 function expectError(result: CallToolResult, code: string): void {
   expect(result.isError).toBe(true);
   expect(json(result)).toEqual({ code, message: expect.any(String) });
+}
+
+function errorOf(result: CallToolResult): { code: string; message: string; details?: unknown } {
+  expect(result.isError).toBe(true);
+  return json(result) as { code: string; message: string };
 }
 
 describe('brepscope MCP server over stdio', () => {
@@ -162,8 +186,65 @@ describe('brepscope MCP server over stdio', () => {
     expect(hammer.isError).toBeFalsy();
     // A stray stdout line reaches the client transport's onerror; the kernel did print, to stderr.
     expect(transportErrors.map((e) => e.message)).toEqual([]);
-    expect(stderr).toMatch(/Total number of loaded entities/);
+    expect(stderrOf()).toMatch(/Total number of loaded entities/);
     expect((await client.listTools()).tools.length).toBe(TOOLS.length);
+  });
+
+  it('hostile files: 26 fuzz mutants through tools/call each end as in-process (a result or the same coded bad-input error); then a good call works', async () => {
+    const oc = await nodeKernel();
+    const sources = fuzzSources(oc);
+    const engine = createNodeEngine();
+    const outcomes: string[] = [];
+    for (let seed = 1; seed <= 2 * sources.length; seed++) {
+      const m = mutant(sources, seed);
+      const path = join(dir, `m${seed}-${m.fileName}`);
+      writeFileSync(path, m.bytes);
+      const local = await engine.run('import_file', { path, bodyId: 'local' }).then(
+        () => 'result',
+        (e: { code: string }) => e.code,
+      );
+      if (local === 'result') await engine.run('remove_body', { bodyId: 'local' });
+      const served = await call('import_file', { path, bodyId: `m${seed}` });
+      const code = served.isError ? errorOf(served).code : 'result';
+      expect(code, `seed ${seed} (${m.source}, ${m.mutation})`).toBe(local);
+      expect(INTERNAL_CODES.has(code), `seed ${seed}: ${code}`).toBe(false);
+      if (served.isError) expect(errorOf(served).message).toContain(`m${seed}-`);
+      else await call('remove_body', { bodyId: `m${seed}` });
+      outcomes.push(code);
+    }
+    // The corpus is hostile: most are refused, with more than one kind of code.
+    expect(outcomes.filter((c) => c !== 'result').length).toBeGreaterThan(outcomes.length / 2);
+    expect(new Set(outcomes).size).toBeGreaterThan(2);
+    const again = await call('import_file', { path: boxPath, bodyId: 'after_fuzz' });
+    expect(again.isError).toBeFalsy();
+    expect((json(await call('compute_metrics', { bodyId: 'after_fuzz', metrics: ['volume'] })) as { volume: number }).volume).toBeCloseTo(6000, 6);
+  });
+
+  it('writes: an existing file needs overwrite: true (FILE_EXISTS); a loaded file is never written (FILE_IN_USE); outside the roots nothing is read or written', async () => {
+    const stl = join(dir, 'loaded.stl');
+    writeFileSync(stl, readFileSync(dataPath('occt/shape.stl')));
+    expect((await call('import_file', { path: stl, bodyId: 'loaded' })).isError).toBeFalsy();
+    const png = join(dir, 'exists.png');
+    writeFileSync(png, 'not mine');
+    const histogram = { fromBodyId: 'loaded', referenceBodyId: 'loaded', outputPath: png, maxSamples: 500 };
+    expect(errorOf(await call('deviation_histogram', histogram)).code).toBe('FILE_EXISTS');
+    expect(readFileSync(png, 'utf8')).toBe('not mine');
+    expect((await call('deviation_histogram', { ...histogram, overwrite: true })).isError).toBeFalsy();
+    expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
+
+    const before = readFileSync(stl);
+    for (const overwrite of [false, true]) {
+      const refused = errorOf(await call('deviation_histogram', { ...histogram, outputPath: stl, overwrite }));
+      expect(refused.code).toBe('FILE_IN_USE');
+      expect(refused.message).toContain("'loaded'");
+    }
+    expect(readFileSync(stl).equals(before)).toBe(true);
+
+    const outside = join(tmpdir(), `brepscope-outside-${process.pid}.png`);
+    const refused = errorOf(await call('deviation_histogram', { ...histogram, outputPath: outside }));
+    expect(refused).toMatchObject({ code: 'PATH_OUTSIDE_ROOTS', details: { roots: expect.arrayContaining([ROOT.replace(/\/$/, '')]) } });
+    expect(errorOf(await call('import_file', { path: '/etc/hostname' })).code).toBe('PATH_OUTSIDE_ROOTS');
+    expect(errorOf(await call('graph_export', { bodyId: 'loaded', outputPath: join(dir, '..', 'escape.sqlite') })).code).toBe('PATH_OUTSIDE_ROOTS');
   });
 });
 
@@ -186,5 +267,45 @@ describe('imageContents (PNG outputs as image content)', () => {
 
     const many = Array.from({ length: MAX_IMAGES + 3 }, (_, i) => output(`many-${i}.png`, png));
     expect(imageContents(many)).toHaveLength(MAX_IMAGES);
+  });
+});
+
+describe('brepscope MCP server: roots from the client', () => {
+  it("without --root, the client's roots replace the working directory; a roots/list_changed notification moves them", async () => {
+    const a = mkdtempSync(join(tmpdir(), 'brepscope-root-a-'));
+    const b = mkdtempSync(join(tmpdir(), 'brepscope-root-b-'));
+    try {
+      for (const d of [a, b]) writeFileSync(join(d, 'shape.stl'), readFileSync(dataPath('occt/shape.stl')));
+      let offered = [a];
+      const { client: rooted } = await serve([], () => offered);
+      expect((await call('import_file', { path: join(a, 'shape.stl'), bodyId: 'a' }, rooted)).isError).toBeFalsy();
+      expect(errorOf(await call('import_file', { path: join(b, 'shape.stl'), bodyId: 'b' }, rooted)).code).toBe('PATH_OUTSIDE_ROOTS');
+      // The working directory (the checkout) is not a root once the client has roots.
+      expect(errorOf(await call('import_file', { path: dataPath('occt/sh1.stl') }, rooted)).code).toBe('PATH_OUTSIDE_ROOTS');
+
+      offered = [b];
+      await rooted.sendRootsListChanged();
+      await expect.poll(async () => (await call('import_file', { path: join(b, 'shape.stl'), bodyId: 'b' }, rooted)).isError ?? false).toBe(false);
+      expect(errorOf(await call('import_file', { path: join(a, 'shape.stl'), bodyId: 'a2' }, rooted)).code).toBe('PATH_OUTSIDE_ROOTS');
+    } finally {
+      for (const d of [a, b]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('brepscope MCP server: --max-memory', () => {
+  it('a call that takes the kernel past the ceiling gives OUT_OF_MEMORY; the next call works on the scene loaded back', async () => {
+    const { client: small, stderr } = await serve(['--root', ROOT, '--max-memory', '200']);
+    expect((await call('import_file', { path: dataPath('occt/sh1.stl'), bodyId: 'scan' }, small)).isError).toBeFalsy();
+    expect((await call('import_file', { path: dataPath('occt/bottle.brep'), bodyId: 'bottle' }, small)).isError).toBeFalsy();
+    const volume = (json(await call('compute_metrics', { bodyId: 'bottle', metrics: ['volume'] }, small)) as { volume: number }).volume;
+    // BRepMesh at a 1e-5 deflection: the kernel heap jumps from 100 to about 250 MiB.
+    const failed = errorOf(await call('measure_deviation', { fromBodyId: 'scan', toBodyId: 'bottle', deflection: 1e-5 }, small));
+    expect(failed.code).toBe('OUT_OF_MEMORY');
+    expect(failed.message).toMatch(/200 MiB ceiling/);
+    expect((json(await call('compute_metrics', { bodyId: 'bottle', metrics: ['volume'] }, small)) as { volume: number }).volume).toBe(volume);
+    const { bodies } = json(await call('list_bodies', {}, small)) as { bodies: { bodyId: string }[] };
+    expect(bodies.map((b) => b.bodyId)).toEqual(['scan', 'bottle']);
+    expect(stderr()).toMatch(/the engine was replaced after OUT_OF_MEMORY; bodies loaded back: scan, bottle/);
   });
 });

@@ -2,22 +2,30 @@
 // want each one re-declared as a zod shape, a second copy of every schema.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
   type CallToolResult,
   type ImageContent,
   type TextContent,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { resultJson, toErrorPayload, type Engine, type OutputFile, type RunOptions } from '../engine';
-import { createNodeEngine, processMeshWorkers } from '../node/nodeEngine';
+import type { OutputFile } from '../engine';
+import { resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
+import { rootDirs } from '../node/confinedFiles';
+import { EngineHost, type CallOptions, type EngineLimits, type RestartEvent } from '../node/EngineHost';
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
-  'Load files into the scene first (import_file for BREP/STEP/IGES/STL/XBF, read_brep for BREP with validity control), using absolute paths;',
+  'Load files into the scene first (import_file for BREP/STEP/IGES/STL/XBF, read_brep for BREP with validity control), using absolute paths',
+  "inside the server's roots (its --root directories and the client's roots; PATH_OUTSIDE_ROOTS otherwise);",
   'each body gets a bodyId, which the scene tools take. list_bodies shows the scene, remove_body frees a body.',
+  'Tools that write files never replace an existing file unless called with overwrite: true, and never a file loaded in the scene.',
   'Results are JSON; errors are JSON {code, message} with a stable code. Lengths are in model units (mm for most CAD files).',
 ].join(' ');
 
@@ -26,20 +34,63 @@ export const MAX_IMAGES = 16;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/**
- * An MCP server over one engine: every registry tool, listed from the registry at each request so a
- * tool added to the registry needs nothing here. Calls run one at a time because they share one
- * scene and one single-threaded kernel.
- */
-export function createMcpServer(engine: Engine): Server {
-  const server = new Server({ name: 'brepscope', version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+export interface McpServerOptions {
+  /** The --root directories; the client's roots are added to them. None given: the working directory, unless the client offers roots. */
+  roots?: readonly string[] | undefined;
+  /** Logs (stderr in the stdio server). */
+  log?: (message: string) => void;
+  /** Told after every tool call (--log-calls); the call's answer waits for it. */
+  onCall?: ((call: CallRecord) => void | Promise<void>) | undefined;
+}
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: engine.tools().map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] })),
+/** One tool call as --log-calls reports it. */
+export interface CallRecord {
+  /** 1 for the server's first call. */
+  n: number;
+  tool: string;
+  ms: number;
+  /** The error code, or null for a result. */
+  code: string | null;
+}
+
+/**
+ * An MCP server over one engine host: every registry tool, listed from the registry so a tool added
+ * to it needs nothing here. The host runs the calls one at a time (they share one scene and one
+ * single-threaded kernel), stops one that passes its deadline or memory ceiling, and gives the next
+ * call a new engine with the scene loaded back.
+ */
+export function createMcpServer(host: EngineHost, options: McpServerOptions = {}): Server {
+  const server = new Server({ name: 'brepscope', version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const configured = options.roots ?? [];
+
+  // The client's roots, once it says it has some: calls wait for the first answer.
+  let rootsKnown: Promise<void> = Promise.resolve();
+  const refreshRoots = async (): Promise<void> => {
+    let offered: string[] = [];
+    try {
+      const { roots } = await server.listRoots();
+      offered = roots.flatMap((r) => (r.uri.startsWith('file://') ? [fileURLToPath(r.uri)] : []));
+    } catch (e) {
+      options.log?.(`the client's roots could not be read: ${(e as Error).message}`);
+    }
+    const usable = offered.filter((dir) => existsSync(dir));
+    const dirs = configured.length || usable.length ? [...configured, ...usable] : [process.cwd()];
+    await host.setRoots(rootDirs(dirs));
+  };
+  server.oninitialized = () => {
+    if (server.getClientCapabilities()?.roots) rootsKnown = refreshRoots();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    rootsKnown = refreshRoots();
+    await rootsKnown;
+  });
+
+  let calls = 0;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await host.tools()).map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] })),
   }));
 
-  let queue: Promise<unknown> = Promise.resolve();
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const progressToken = extra._meta?.progressToken;
     const progress =
@@ -49,19 +100,21 @@ export function createMcpServer(engine: Engine): Server {
             const params = message === undefined ? { progressToken, progress: fraction, total: 1 } : { progressToken, progress: fraction, total: 1, message };
             extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
           };
-    const call = queue.then(() => callTool(engine, name, args, progress === undefined ? { signal: extra.signal } : { signal: extra.signal, progress }));
-    queue = call.catch(() => undefined);
-    return call;
+    await rootsKnown;
+    const n = ++calls;
+    const t0 = performance.now();
+    const result = await callTool(host, name, args, { signal: extra.signal, progress });
+    const code = result.isError ? (JSON.parse((result.content[0] as TextContent).text) as ErrorPayload).code : null;
+    await options.onCall?.({ n, tool: name, ms: Math.round(performance.now() - t0), code });
+    return result;
   });
 
   return server;
 }
 
-async function callTool(engine: Engine, name: string, args: Record<string, unknown>, options: RunOptions): Promise<CallToolResult> {
+async function callTool(host: EngineHost, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
   try {
-    // A call cancelled while it waited in the queue does not start.
-    options.signal?.throwIfAborted();
-    const { result, outputs } = await engine.runJson(name, args, options);
+    const { result, outputs } = await host.runJson(name, args, options);
     const text: TextContent = { type: 'text', text: resultJson(result) };
     return { content: [text, ...imageContents(outputs)] };
   } catch (e) {
@@ -80,15 +133,48 @@ export function imageContents(outputs: readonly OutputFile[]): ImageContent[] {
     .map((o) => ({ type: 'image', data: Buffer.from(o.bytes).toString('base64'), mimeType: 'image/png' }));
 }
 
-/** Serves MCP on stdin/stdout until stdin closes. */
-export async function serveMcpStdio(): Promise<void> {
-  // stdout carries protocol messages only. bin/brepscope.js already sends console.log/info/debug to
-  // stderr before the kernel loads; repeated here for any other entry point that loads the kernel later.
-  for (const level of ['log', 'info', 'debug'] as const) console[level] = console.error.bind(console);
+/** How a replaced engine is reported on stderr: why, and which bodies came back. */
+export function restartMessage({ reason, report }: RestartEvent): string {
+  const lost = report.failed.map((f: { bodyId: string; error: ErrorPayload }) => `${f.bodyId} (${f.error.code})`);
+  return `the engine was replaced after ${reason.code}; bodies loaded back: ${report.restored.join(', ') || 'none'}${lost.length ? `; lost: ${lost.join(', ')}` : ''}`;
+}
 
-  const server = createMcpServer(createNodeEngine({ meshWorkers: processMeshWorkers() }));
+/** --log-calls: one stderr line per call, with the process's resident memory and the kernel's heap (docs/mcp.md). */
+export function callLine(call: CallRecord, memory: { rssBytes: number; wasmBytes: number; kernelInUseBytes: number; keptBytes: number }): string {
+  const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+  return (
+    `call ${call.n} ${call.tool} ${call.code ?? 'ok'} ${call.ms} ms; rss ${mib(memory.rssBytes)} MiB; ` +
+    `kernel heap ${mib(memory.wasmBytes)} MiB, in use ${mib(memory.kernelInUseBytes)} MiB; kept files ${mib(memory.keptBytes)} MiB`
+  );
+}
+
+/** Serves MCP on stdin/stdout until stdin closes. */
+
+export async function serveMcpStdio(options: EngineLimits & McpServerOptions & { thread?: Worker | undefined; logCalls?: boolean } = {}): Promise<void> {
+  // stdout carries protocol messages only. bin/brepscope.js already sends console.log/info/debug to
+  // stderr; the engine thread's console goes to stderr through EngineHost.
+  for (const level of ['log', 'info', 'debug'] as const) console[level] = console.error.bind(console);
+  const log = (message: string): void => console.error(`brepscope mcp: ${message}`);
+
+  const configured = options.roots ?? [];
+  const host = EngineHost.start({
+    deadlineMs: options.deadlineMs,
+    maxMemoryMb: options.maxMemoryMb,
+    thread: options.thread,
+    roots: rootDirs(configured.length ? configured : [process.cwd()]),
+    onRestart: (event) => log(restartMessage(event)),
+  });
+  // The heap in use is the engine thread's to measure: one more (short) call after each call.
+  const onCall = options.logCalls
+    ? async (call: CallRecord) => {
+        // A thread that went down with this call has no figures; the line says NaN rather than fail the call.
+        const { kernelInUseBytes } = await host.threadMemory().catch(() => ({ kernelInUseBytes: NaN }));
+        log(callLine(call, { rssBytes: process.memoryUsage.rss(), ...host.memory(), kernelInUseBytes }));
+      }
+    : undefined;
+  const server = createMcpServer(host, { roots: configured, log, onCall });
   // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
-  server.onerror = (e) => console.error(`brepscope mcp: ${e.message}`);
+  server.onerror = (e) => log(e.message);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = done;
@@ -98,4 +184,5 @@ export async function serveMcpStdio(): Promise<void> {
   await server.connect(transport);
   await closed;
   await server.close();
+  await host.dispose();
 }

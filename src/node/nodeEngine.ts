@@ -1,4 +1,4 @@
-import { Engine, getKernel, setKernelLoader, type EngineTrace, type OC } from '../engine';
+import { Engine, getKernel, setKernelLoader, type EngineTrace, type FileAccess, type OC } from '../engine';
 import { createMeshWorkers, meshWorkersUseful, type NodeMeshWorkers } from './meshWorkers';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
@@ -18,16 +18,18 @@ export function nodeKernel(): Promise<OC> {
 
 export interface NodeEngineOptions {
   trace?: (event: EngineTrace) => void;
+  /** Where files are read and written (e.g. the file system confined to roots); default the real file system. */
+  files?: FileAccess | undefined;
   /** Threads for mesh work (processMeshWorkers()); without, tools run it on the calling thread. */
   meshWorkers?: NodeMeshWorkers | undefined;
 }
 
-/** An engine with a fresh scene, reading and writing the real file system, with every Node seam installed. */
+/** An engine with a fresh scene, reading and writing the real file system (or `files`), with every Node seam installed. */
 export function createNodeEngine(options: NodeEngineOptions = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
   useNodeSqlJs();
-  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers });
+  return new Engine({ files: options.files ?? nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers });
 }
 
 let processWorkers: NodeMeshWorkers | undefined;

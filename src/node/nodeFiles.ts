@@ -25,14 +25,22 @@ export const nodeFiles: FileAccess = {
       throw fileError(e, path);
     }
   },
-  async write(path, bytes) {
+  async write(path, bytes, options = {}) {
+    const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    await mkdir(dirname(resolve(path)), { recursive: true }).catch((e: unknown) => {
+      throw cannotWrite(e);
+    });
     try {
-      await mkdir(dirname(resolve(path)), { recursive: true });
-      await writeFile(resolve(path), bytes);
+      // 'wx' creates or fails: no window between a check and the write in which a file could appear.
+      await writeFile(resolve(path), bytes, { flag: options.overwrite ? 'w' : 'wx' });
     } catch (e) {
-      throw new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new BrepscopeError('FILE_EXISTS', `${path}: the file exists and this call did not create it; pass overwrite: true to replace it`);
+      }
+      throw cannotWrite(e);
     }
   },
+  canonical: (path) => resolve(path),
 };
 
 function fileError(e: unknown, path: string): BrepscopeError {

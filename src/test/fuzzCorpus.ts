@@ -11,7 +11,7 @@ import { write3mf, writeObj, writePly, writePointText } from './meshWriters';
 import { mutant, type Mutant, type SourceFile } from './mutate';
 
 /** Codes that mean "our defect", never a user's bad file. */
-export const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_UNAVAILABLE']);
+export const INTERNAL_CODES = new Set(['INTERNAL_ERROR', 'KERNEL_ERROR', 'KERNEL_UNAVAILABLE', 'ENGINE_CRASHED']);
 
 /** The good files the fuzz corpus mutates: real files from test-data, the rest made here (nothing big is committed). */
 export function fuzzSources(oc: OC): SourceFile[] {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Engine, EngineTrace, ErrorPayload } from '../engine';
+import { memoryFiles, type Engine, type EngineTrace, type ErrorPayload } from '../engine';
 import { createNodeEngine } from '../node/nodeEngine';
 import { countingClient, type EngineCallRecord } from '../ui/countingClient';
 import type { Session } from '../ui/session';
@@ -33,7 +33,8 @@ export interface TestPage {
 export function startTestPage(): TestPage {
   const page: Omit<TestPage, 'session'> = { calls: [], traces: [], engines: [], abortNext: new Set() };
   const createClient = (): EngineClient => {
-    const engine = createNodeEngine({ trace: (e) => page.traces.push(e) });
+    // Files in memory, as the browser worker has them: the page's writes (sections, graph exports) never reach the disk.
+    const engine = createNodeEngine({ trace: (e) => page.traces.push(e), files: memoryFiles() });
     page.engines.push(engine);
     return countingClient(aborting(createInProcessClient(engine), page.abortNext), page.calls);
   };

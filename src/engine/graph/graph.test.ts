@@ -322,11 +322,12 @@ describe('real files run through every command', () => {
     expect(q.summary).toMatchObject({ ...counts, boundaryEdges: v.healthRecord.freeEdgeCount });
     expect(q.valence.face.count).toBeGreaterThan(0);
 
-    const compacted = await runGraphCompact(path, join(dir, 'c.brep'));
+    const stem = file.replace(/\W/g, '_');
+    const compacted = await runGraphCompact(path, join(dir, `${stem}.c.brep`));
     expect(compacted.removed.faces).toBe(0);
-    const d = await runGraphDedup(path, join(dir, 'd.brep'));
+    const d = await runGraphDedup(path, join(dir, `${stem}.d.brep`));
     expect(d.canonicalSurfaces).toBeLessThanOrEqual(counts.faces!);
-    const back = readShape(join(dir, 'd.brep'));
+    const back = readShape(join(dir, `${stem}.d.brep`));
     const m = massProps(back);
     back.delete();
     expect(Math.abs(m.volume - props.volume)).toBeLessThan(1e-9 * Math.abs(props.volume));

@@ -5,10 +5,10 @@ import type { Convexity } from '../scene/edgeConvexity';
 import { mapEntities } from '../scene/topology';
 import { uvBounds } from './graphSelect';
 import { surfaceProbe } from './surfaceDifferentials';
+import { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES } from './graphOptions';
 import { buildTopologyGraph, faceNeighbours, type TopologyGraph } from './topologyGraph';
 
-export const DEFAULT_UV_SAMPLES = 16;
-export const DEFAULT_EDGE_SAMPLES = 32;
+export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES };
 export interface Coo {
   sources: number[];
   targets: number[];

@@ -5,11 +5,11 @@ import type { Vec3 } from '../math/vec3';
 import type { Convexity } from '../scene/edgeConvexity';
 import { faceNormalAt } from '../scene/edgeConvexity';
 import { mapEntities } from '../scene/topology';
+import { EDGE_CLASSES, SELECT_QUERIES } from './graphOptions';
 import { buildTopologyGraph, edgesOfClass, type EdgeClass, type TopologyGraph } from './topologyGraph';
 
-export const SELECT_QUERIES = ['face-neighbors', 'edge-faces', 'vertex-edges', 'face-adjacency', 'edges-class'] as const;
+export { EDGE_CLASSES, SELECT_QUERIES };
 type SelectQuery = (typeof SELECT_QUERIES)[number];
-export const EDGE_CLASSES: readonly EdgeClass[] = ['boundary', 'non-manifold', 'seam', 'degenerate'];
 
 /** A face is horizontal when |n.z| > cos(ORIENTATION_ANGLE) and vertical when |n.z| < sin(ORIENTATION_ANGLE) (radians). */
 const ORIENTATION_ANGLE = 0.01;

@@ -1,14 +1,10 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import type { OC } from '../kernel';
 import { brepIssues, SMALL_EDGE_LENGTH, SMALL_FACE_AREA, type ValidationIssue } from '../scene/shapeIssues';
+import { SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graphOptions';
 import { buildTopologyGraph, type TopologyGraph } from './topologyGraph';
 
-/**
- * BRepAlgoAPI_Check's self-intersection test costs seconds to a minute (13.6 s on the 71-face bottle,
- * 7 s on the 53-face crank arm here): in `auto` mode it, and the interference check between solids
- * that goes with it, runs only up to this many faces.
- */
-export const SELF_INTERSECTION_AUTO_FACE_LIMIT = 24;
+export { SELF_INTERSECTION_AUTO_FACE_LIMIT };
 
 export type SelfIntersectionMode = 'auto' | 'on' | 'off';
 

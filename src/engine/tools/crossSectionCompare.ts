@@ -24,7 +24,7 @@ import { getTessellation } from '../scene/tessellation';
 import { defineTool } from './defineTool';
 import { bodyExtent as deviationBodyExtent, surfaceOf, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
-import { bodyIdSchema, vec3Schema } from './schemas';
+import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
 export const SECTION_DEFLECTION_RATIO = 0.005;
@@ -61,6 +61,7 @@ const schema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'imagePrefix may hold letters, digits, dot, underscore and hyphen only')
     .default('section')
     .describe('File name prefix of station PNGs (<prefix>_NN.png). Default section'),
+  overwrite: overwriteSchema,
   surface: surfaceSchema,
 });
 

@@ -3,10 +3,20 @@ import type { OC } from '../kernel';
 import type { Scene } from '../scene/Scene';
 import type { MeshWorkers } from './deviationDirections';
 
+export interface WriteOptions {
+  /**
+   * Replace a file that exists. Without it a host whose files are the user's (Node) refuses with
+   * FILE_EXISTS; the browser's memory files are the engine's own and are replaced either way.
+   */
+  overwrite?: boolean | undefined;
+}
+
 /** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
 export interface FileAccess {
   read(path: string): Promise<Uint8Array>;
-  write(path: string, bytes: Uint8Array): Promise<void>;
+  write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
+  /** The name two spellings of one file share (Node: the absolute path); default: the name as given. */
+  canonical?(path: string): string;
 }
 
 /** What the engine reports about its own work when a host asks (tests count deviations with it). */

@@ -3,7 +3,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
 import { comparedSurfaces, directedDeviation, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
-import { bodyIdSchema } from './schemas';
+import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from './statistics';
 
 /** The origin's bucket count: every bucket is reported, empty ones too. */
@@ -22,6 +22,7 @@ const schema = z.strictObject({
   signMode: signModeSchema,
   outputPath: z.string().min(1).optional().describe('Path to write a histogram PNG (800 x 480); omit for numbers only'),
   maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
+  overwrite: overwriteSchema,
   surface: surfaceSchema,
 });
 

@@ -5,11 +5,13 @@ import { getSqlJs } from '../graph/sqlJs';
 import { buildTopologyGraph } from '../graph/topologyGraph';
 import { defineTool } from './defineTool';
 import { exactlyOneShape, exactlyOneShapeMessage, shapeSourceShape, withShape } from './graphSource';
+import { overwriteSchema } from './schemas';
 
 const schema = z
   .strictObject({
     ...shapeSourceShape,
     outputPath: z.string().min(1).describe('Where to write the SQLite graph database'),
+    overwrite: overwriteSchema,
   })
   .refine(exactlyOneShape, { message: exactlyOneShapeMessage });
 

@@ -4,7 +4,7 @@ import { withBrepFile } from '../graph/brepFile';
 import type { OC } from '../kernel';
 import { kernelShape } from '../scene/facetShape';
 import type { ToolContext } from './defineTool';
-import { bodyIdSchema } from './schemas';
+import { bodyIdSchema, overwriteSchema } from './schemas';
 
 /** Where a graph tool's shape comes from: a BREP file (the spec's graph commands) or a scene body. */
 export const shapeSourceShape = {
@@ -22,6 +22,7 @@ export const exactlyOneShapeMessage = 'give exactly one of path or bodyId';
 export const brepRewriteSchema = z.strictObject({
   path: z.string().min(1).describe('BREP file (never written)'),
   outputPath: z.string().min(1).describe('Where to write the rebuilt BREP; must not be the input'),
+  overwrite: overwriteSchema,
 });
 
 /**

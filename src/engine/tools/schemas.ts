@@ -18,3 +18,13 @@ export function exactlyOneSource(a: { path?: string | undefined; bytes?: string 
 }
 
 export const exactlyOneSourceMessage = 'give exactly one of path or bytes';
+
+/**
+ * Every tool that writes files takes this: without it, a file that exists and that this call did
+ * not create is never replaced (FILE_EXISTS). A file loaded in the scene is never written either way
+ * (FILE_IN_USE). The engine reads it from the parsed arguments (Engine.execute), not the tools.
+ */
+export const overwriteSchema = z
+  .boolean()
+  .default(false)
+  .describe('Replace files that already exist at the output path (never a file loaded in the scene). Default false: an existing file is refused (FILE_EXISTS)');

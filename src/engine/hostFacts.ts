@@ -1,0 +1,12 @@
+/**
+ * What a host's main thread needs of the engine without loading it: a host that runs the engine in a
+ * worker thread (src/node/EngineHost.ts) prints results, reports errors and shows option defaults
+ * from here, at the cost of a few small modules instead of the whole engine (about a second under
+ * tsx). Nothing here imports a heavy module at run time. src/engine/index.ts re-exports all of it;
+ * hosts import from here only what their main thread needs, and types from the index.
+ */
+export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors';
+export type { ErrorCode, ErrorPayload, Outcome } from './errors';
+export { resultJson } from './json';
+export { jsonChunks } from './graph/jsonChunks';
+export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphOptions';
