@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import { formatCount, formatNumber } from './format';
+import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
 import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
 import { cutSections } from './sections';
@@ -73,7 +73,7 @@ function Legend({ heat }: { heat: HeatState }) {
         </span>
       </div>
       <p className="hint">
-        model units · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile); largest |d| {formatNumber(Number(heat.maxAbs.toPrecision(3)))}
+        model units · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>
@@ -95,7 +95,7 @@ function Legend({ heat }: { heat: HeatState }) {
           type="range"
           min={0}
           max={m > 0 ? m : 1}
-          step={m > 0 ? m / 200 : 0.01}
+          step={roundStep(m > 0 ? m / 100 : 0.01)}
           value={Math.min(tol, m)}
           aria-label="Tolerance band"
           onChange={(e) => {
@@ -139,8 +139,9 @@ function StatsCard({ heat }: { heat: HeatState }) {
         <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
       </dl>
-      <p className="hint">
-        model units · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} (deviation_histogram)
+      <p className="hint" data-testid="heat.settings">
+        model units · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
+        {heat.settings.deflection === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>
     </div>

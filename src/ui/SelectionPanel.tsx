@@ -1,5 +1,5 @@
 import { clearPick } from './picking';
-import { ValueTree } from './ValueTree';
+import { CopyableValues, ValueTree } from './ValueTree';
 import { useScene } from './useStores';
 
 /** The picked face or edge: its id and its query_topology entry. */
@@ -24,7 +24,14 @@ export function SelectionPanel() {
           <code className="error-code">{picked.error.code}</code> {picked.error.message}
         </p>
       )}
-      {picked.status === 'done' && (picked.entry ? <ValueTree value={picked.entry} name="topology entry" /> : <p className="hint">query_topology has no entry {picked.id}.</p>)}
+      {picked.status === 'done' &&
+        (picked.entry ? (
+          <CopyableValues label={`${picked.id} topology entry`}>
+            <ValueTree value={picked.entry} name="topology entry" />
+          </CopyableValues>
+        ) : (
+          <p className="hint">query_topology has no entry {picked.id}.</p>
+        ))}
     </section>
   );
 }

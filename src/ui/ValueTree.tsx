@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { copyText, formatNumber, unitOf } from './format';
 
 const TABLE_ROWS = 50;
@@ -15,6 +15,8 @@ export function CopyValue({ text, children }: { text: string; children: ReactNod
   return (
     <button
       type="button"
+      // One tab stop per result (CopyableValues): the arrow keys move between values, Enter copies.
+      tabIndex={-1}
       className={`copy-value${copied ? ' copied' : ''}`}
       title={`Copy ${text}`}
       aria-label={`${text}, copy`}
@@ -23,6 +25,55 @@ export function CopyValue({ text, children }: { text: string; children: ReactNod
       {children}
       {copied && <span className="copied-note" role="status"> copied</span>}
     </button>
+  );
+}
+
+/**
+ * A result's values as one tab stop: Up/Down (or Left/Right) move between them, Home/End jump,
+ * Enter or Space copies the one marked, a click copies any. Thirty numbers are not thirty Tab presses.
+ */
+export function CopyableValues({ label, children, className, testId }: { label: string; children: ReactNode; className?: string; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const baseId = useId();
+  const [active, setActive] = useState(-1);
+  const values = () => [...(ref.current?.querySelectorAll<HTMLElement>('.copy-value') ?? [])];
+  useEffect(() => {
+    values().forEach((el, i) => {
+      el.id = `${baseId}-v${i}`;
+      el.classList.toggle('active', i === active);
+      if (i === active) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    });
+  });
+  const activeId = active >= 0 && active < values().length ? `${baseId}-v${active}` : undefined;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const n = values().length;
+    if (n === 0) return;
+    const move: Record<string, number> = { ArrowDown: active + 1, ArrowRight: active + 1, ArrowUp: active - 1, ArrowLeft: active - 1, Home: 0, End: n - 1 };
+    if (e.key in move) {
+      e.preventDefault();
+      setActive(Math.min(n - 1, Math.max(0, move[e.key]!)));
+    } else if ((e.key === 'Enter' || e.key === ' ') && active >= 0) {
+      e.preventDefault();
+      values()[active]?.click();
+    }
+  };
+  return (
+    <div
+      ref={ref}
+      className={`copyable${className ? ` ${className}` : ''}`}
+      tabIndex={0}
+      role="group"
+      aria-label={`${label}: arrow keys move between values, Enter copies`}
+      aria-activedescendant={activeId}
+      onKeyDown={onKeyDown}
+      onFocus={() => setActive((a) => (a < 0 ? 0 : a))}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setActive(-1);
+      }}
+      data-testid={testId}
+    >
+      {children}
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { defaultBodyId, isKernelAbort, type BodySummary, type Outcome, type RunOutcome } from '../engine';
 import { lostError, session, WorkerLost } from './session';
-import { sceneStore, takeColor, takeKey, type BodyEntry, type MetricsState, type PendingImport, type ShownError } from './stores';
+import { sceneStore, takeColor, takeKey, type BodyEntry, type BodyValidation, type MetricsState, type PendingImport, type ShownError } from './stores';
 
 /** Actions on the scene's bodies: importing (files, URLs), drawing, selecting, removing. */
 
@@ -11,6 +11,10 @@ export function addError(fileName: string, code: string, message: string): void 
 
 export function dismissError(key: number): void {
   sceneStore.setState((s) => ({ errors: s.errors.filter((e) => e.key !== key) }));
+}
+
+export function dismissAllErrors(): void {
+  sceneStore.setState({ errors: [] });
 }
 
 /** Bodies gone from the scene (removed, or lost in a restore) leave every page state that named them. */
@@ -183,11 +187,11 @@ export async function importBytes(
     if (!outcome) return undefined;
     if (!outcome.ok) {
       if (isKernelAbort(outcome.error)) s.replaceWorker(new WorkerLost('WORKER_CRASHED', `the CAD kernel aborted while importing ${fileName}`));
-      addError(fileName, outcome.error.code, outcome.error.message);
+      addError(fileName, outcome.error.code, inUserTerms(outcome.error.message, workerName, fileName));
       return undefined;
     }
     const summary = outcome.value.result;
-    s.keep({ bodyId: summary.bodyId, path: workerName, bytes, order: key, ...(options.sourceUrl ? { sourceUrl: options.sourceUrl } : {}) });
+    s.keep({ bodyId: summary.bodyId, path: workerName, fileName, bytes, order: key, ...(options.sourceUrl ? { sourceUrl: options.sourceUrl } : {}) });
     const entry: BodyEntry = { bodyId: summary.bodyId, summary, color: takeColor(), visible: true, opacity: 1 };
     if (options.sourceUrl) entry.sourceUrl = options.sourceUrl;
     sceneStore.setState((st) => ({ bodies: [...st.bodies, entry] }));
@@ -199,6 +203,14 @@ export async function importBytes(
     s.releaseBodyId(bodyId);
     removePending(key);
   }
+}
+
+/**
+ * An engine message about a file in the names the user knows: the worker's file table may hold it as
+ * `2/part.step` (a second file of the same name), which is the page's business, not the user's.
+ */
+export function inUserTerms(message: string, workerName: string, fileName: string): string {
+  return workerName === fileName ? message : message.split(workerName).join(fileName);
 }
 
 /** The body's triangles (and a BREP body's edge lines after them) for the viewport. */
@@ -213,8 +225,13 @@ async function drawBody(summary: BodySummary): Promise<void> {
   if (edges.ok) updateBody(summary.bodyId, { edges: edges.value.result });
 }
 
-function updateBody(bodyId: string, patch: Partial<Pick<BodyEntry, 'mesh' | 'meshError' | 'edges' | 'visible' | 'color' | 'opacity'>>): void {
+function updateBody(bodyId: string, patch: Partial<Pick<BodyEntry, 'mesh' | 'meshError' | 'edges' | 'visible' | 'color' | 'opacity' | 'validation'>>): void {
   sceneStore.setState((s) => ({ bodies: s.bodies.map((b) => (b.bodyId === bodyId ? { ...b, ...patch } : b)) }));
+}
+
+/** A validation finished: the body's badge shows its verdict from now on (the latest validation wins). */
+export function recordValidation(bodyId: string, validation: BodyValidation): void {
+  updateBody(bodyId, { validation });
 }
 
 export function setVisible(bodyId: string, visible: boolean): void {

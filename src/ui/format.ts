@@ -7,6 +7,16 @@ export function formatNumber(value: number, scale = 1): string {
   return v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
 }
 
+/** The round step (1, 2 or 5 × 10ⁿ) nearest above `x`: slider steps people can read. */
+export function roundStep(x: number): number {
+  if (!(x > 0) || !Number.isFinite(x)) return 1;
+  const p = 10 ** Math.floor(Math.log10(x));
+  const r = x / p;
+  const step = (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * p;
+  // Rounded so the step has no binary tail (0.30000000000000004).
+  return Number(step.toPrecision(1));
+}
+
 export function formatVector(v: readonly number[], scale = 1): string {
   return `(${v.map((x) => formatNumber(x, scale)).join(', ')})`;
 }

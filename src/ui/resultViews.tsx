@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ToolName } from '../engine';
 import { showAssembly } from './assembly';
+import { recordValidation } from './bodies';
 import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
 import { showSections } from './sections';
@@ -30,11 +31,19 @@ function MetricsView({ call }: { call: DoneCallOf<'compute_metrics'> }) {
   );
 }
 
+/** validate_geometry: each body it checked gets its verdict on the badge ({bodyId, valid, issues} or {valid, bodies}). */
+function showValidation(call: DoneCallOf<'validate_geometry'>): void {
+  const r = call.result;
+  const checked = !r ? [] : 'bodies' in r ? r.bodies : [r];
+  for (const b of checked) recordValidation(b.bodyId, { valid: b.valid, by: 'validate_geometry', errors: b.issues.filter((i) => i.severity === 'error').length });
+}
+
 const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   compute_metrics: { View: MetricsView },
   measure_deviation: { apply: showDeviation },
   cross_section_compare: { apply: showSections },
   inspect_assembly: { apply: showAssembly },
+  validate_geometry: { apply: showValidation },
 };
 
 /** The inspection views follow a finished run (wired to the tool panel at start-up). */

@@ -54,6 +54,16 @@ export interface BodyEntry {
   edges?: DisplayEdges;
   /** BREP bodies: every face's or edge's query_topology entry, asked once (at the first pick) and gone with the body. */
   topology?: Partial<Record<'face' | 'edge', TopologyEntry[]>>;
+  /** The latest validation of the body (validate_geometry or graph_validate): the badge follows it, not the import's check. */
+  validation?: BodyValidation;
+}
+
+/** A validation run's verdict on one body, as the body list's badge shows it. */
+export interface BodyValidation {
+  valid: boolean;
+  by: 'validate_geometry' | 'graph_validate';
+  /** Issues of severity error. */
+  errors: number;
 }
 
 /** A file on its way into the scene. */
@@ -191,10 +201,21 @@ export interface EngineState {
   notices: EngineNotice[];
 }
 
+/** The arguments of the measure_deviation run a review shows, besides the pair (only those the run was given). */
+export interface ReviewSettings {
+  deflection?: number;
+  signMode?: 'robust' | 'nearest';
+  maxSamples?: number;
+}
+
 /** The heat map of one from-body against one reference, with what the deviation review shows. */
 export interface HeatState {
   fromBodyId: string;
   toBodyId: string;
+  /** The settings of the run the review shows: the heat map, statistics and histogram were computed with them. */
+  settings: ReviewSettings;
+  /** The statistics' sample budget (deviation_heatmap's answer): the tolerance reruns use the same samples. */
+  maxSamples?: number;
   status: 'running' | 'done' | 'failed';
   error?: ShownError;
   /** Per display-mesh vertex signed deviation (NaN ambiguous), from deviation_heatmap. */

@@ -16,6 +16,9 @@ import type { ToolContext } from './defineTool';
 import { kernelFor } from './kernelFor';
 import { percentile } from './statistics';
 
+/** measure_deviation's default sample count per direction (spec); deviation_heatmap's statistics use it too. */
+export const DEFAULT_DEVIATION_SAMPLES = 20000;
+
 /** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
 export const DEFLECTION_RATIO = 0.005;
 
