@@ -3,6 +3,7 @@ import { BrepscopeError, checkCancelled } from '../errors';
 import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
+import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { createSignedDeviation, deviationReferenceOf, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
@@ -79,6 +80,7 @@ interface MeshQueries {
   pseudoNormals?: PseudoNormals;
   reference?: DeviationReference;
   winding?: FastWinding;
+  boundary?: OpenBoundary;
   samples: Map<number, SurfaceSamples>;
 }
 
@@ -115,6 +117,13 @@ export function deviationReference(s: MeasuredSurface): DeviationReference {
   const q = queriesOf(s);
   q.reference ??= deviationReferenceOf(meshBvh(s), meshPseudoNormals(s));
   return q.reference;
+}
+
+/** The surface's open boundary (edges used by one triangle), for the no-data rule. */
+export function meshOpenBoundary(s: MeasuredSurface): OpenBoundary {
+  const q = queriesOf(s);
+  q.boundary ??= buildOpenBoundary(meshPseudoNormals(s));
+  return q.boundary;
 }
 
 export function fastWinding(s: MeasuredSurface): FastWinding {
