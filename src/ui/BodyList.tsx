@@ -43,7 +43,13 @@ function stageText(p: PendingImport, kernel: string): string {
   }
 }
 
-/** The scene: every body with its kind, counts and validity; pending imports below. */
+function unitTitle(entry: BodyEntry): string {
+  const s = entry.summary;
+  if (!s.lengthUnit) return `${s.sourceFormat.toUpperCase()} files declare no length unit: lengths are in the file's own (model) units`;
+  return `the file declares ${s.declaredUnit ?? s.lengthUnit}${s.declaredUnit && s.declaredUnit !== s.lengthUnit ? `; lengths are in ${s.lengthUnit}` : ''}`;
+}
+
+/** The scene: every body with its kind, counts, unit and validity; pending imports below. */
 export function BodyList() {
   const bodies = useScene((s) => s.bodies);
   const pending = useScene((s) => s.pending);
@@ -65,8 +71,16 @@ export function BodyList() {
                 <span className="body-text">
                   <span className="body-name">{b.summary.name}</span>
                   <span className="body-meta">
-                    <span className="kind">{b.summary.kind === 'brep' ? 'BREP' : 'mesh'}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)}
+                    <span className="kind">{b.summary.kind === 'brep' ? 'BREP' : 'mesh'}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)} ·{' '}
+                    <span data-testid="bodies.unit" title={unitTitle(b)}>
+                      {b.summary.lengthUnit ?? 'model units'}
+                    </span>
                   </span>
+                  {b.summary.notes?.map((n) => (
+                    <span key={n} className="body-meta body-note">
+                      {n}
+                    </span>
+                  ))}
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>

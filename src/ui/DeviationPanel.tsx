@@ -1,11 +1,13 @@
 import { useId, useMemo, useState } from 'react';
+import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
 import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
-import { useScene } from './useStores';
+import type { Units } from './units';
+import { useScene, useUnits } from './useStores';
 
 /** Model units, 4 significant digits, with an explicit sign. */
 export function signed(v: number | null | undefined): string {
@@ -39,8 +41,8 @@ function gradient(m: number, tol: number): string {
   return `linear-gradient(to right, ${stops.join(', ')})`;
 }
 
-/** Legend in model units: the symmetric range, the tolerance band, ambiguous grey; the band is adjustable. */
-function Legend({ heat }: { heat: HeatState }) {
+/** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey; the band is adjustable. */
+function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   const m = heat.range;
   const tol = heat.tolerance;
   const inputId = useId();
@@ -50,7 +52,7 @@ function Legend({ heat }: { heat: HeatState }) {
   const ticks = m > 0 ? [-m, ...(tol > 0.3 * m && tol < 0.7 * m ? [-tol, tol] : []), 0, m] : [0];
   return (
     <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
-      <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} model units; within ±${formatNumber(tol)} neutral`} />
+      <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} ${units.length}; within ±${formatNumber(tol)} neutral`} />
       <div className="legend-ticks">
         {ticks.map((t) => (
           <span key={t} className={m > 0 && t === -m ? 'first' : m > 0 && t === m ? 'last' : undefined} style={{ left: `${m > 0 ? ((t + m) / (2 * m)) * 100 : 50}%` }}>
@@ -73,7 +75,7 @@ function Legend({ heat }: { heat: HeatState }) {
         </span>
       </div>
       <p className="hint">
-        model units · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
+        {units.length} · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>
@@ -118,8 +120,8 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
   );
 }
 
-/** The stats card: deviation_histogram's figures (sampled like measure_deviation, 50,000 samples). */
-function StatsCard({ heat }: { heat: HeatState }) {
+/** The stats card: deviation_histogram's figures, from measure_deviation's own samples at its settings. */
+function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
   const h = heat.histogram;
   if (heat.histogramStatus === 'failed') {
     return (
@@ -140,7 +142,7 @@ function StatsCard({ heat }: { heat: HeatState }) {
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
       </dl>
       <p className="hint" data-testid="heat.settings">
-        model units · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
+        {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
         {heat.settings.deflection === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>
@@ -229,6 +231,11 @@ export function HeatOverlay() {
   const [open, setOpen] = useState(true);
   if (heat?.status !== 'done') return null;
   const worst = heat.deviation?.fromToTo;
+  return <HeatOverlayCard heat={heat} open={open} setOpen={setOpen} worst={worst} />;
+}
+
+function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean; setOpen: (open: boolean) => void; worst: DirectedRecord | undefined }) {
+  const units = useUnits([heat.fromBodyId, heat.toBodyId]);
   return (
     <section className="heat-overlay" aria-label="Deviation legend and statistics" data-testid="heat.overlay">
       <div className="heat-overlay-head">
@@ -239,12 +246,12 @@ export function HeatOverlay() {
           {open ? '▾' : '▸'}
         </button>
       </div>
-      <Legend heat={heat} />
-      {open && <StatsCard heat={heat} />}
+      <Legend heat={heat} units={units} />
+      {open && <StatsCard heat={heat} units={units} />}
       <div className="row">
         {worst && (
           <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
-            Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))})
+            Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))} {units.length})
           </button>
         )}
         <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="heat.clear">

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { copyText, formatNumber, unitOf } from './format';
+import { MODEL_UNITS, unitText, type Units } from './units';
 
 const TABLE_ROWS = 50;
 const TABLE_COLUMNS = 8;
@@ -112,7 +113,7 @@ function cellText(v: unknown): string {
 }
 
 /** An array of records as a table: the first rows, the most common keys. */
-function RecordTable({ rows, name }: { rows: Record<string, unknown>[]; name: string }) {
+function RecordTable({ rows, name, units }: { rows: Record<string, unknown>[]; name: string; units: Units }) {
   const columns = useMemo(() => {
     const seen = new Map<string, number>();
     for (const r of rows.slice(0, 200)) for (const k of Object.keys(r)) seen.set(k, (seen.get(k) ?? 0) + 1);
@@ -126,7 +127,7 @@ function RecordTable({ rows, name }: { rows: Record<string, unknown>[]; name: st
             {columns.map((c) => (
               <th key={c} scope="col">
                 {c}
-                {unitOf(c) && <span className="unit"> ({unitOf(c).replace('model units', 'mu')})</span>}
+                {unitOf(c, name) && <span className="unit"> ({unitText(unitOf(c, name), units, true)})</span>}
               </th>
             ))}
           </tr>
@@ -148,12 +149,15 @@ function RecordTable({ rows, name }: { rows: Record<string, unknown>[]; name: st
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Any JSON result as definitions: scalars with units, vectors inline, arrays of records as tables. */
-export function ValueTree({ value, name = 'result', depth = 0, unit = '' }: { value: unknown; name?: string; depth?: number; unit?: string }) {
+/**
+ * Any JSON result as definitions: scalars with units (the kind from the key, the length unit from
+ * `units`: the bodies the result concerns), vectors inline, arrays of records as tables.
+ */
+export function ValueTree({ value, name = 'result', depth = 0, unit = '', units = MODEL_UNITS }: { value: unknown; name?: string; depth?: number; unit?: string; units?: Units }) {
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="hint">none</span>;
     if (isVector(value)) return <Scalar value={value} unit={unit} />;
-    if (value.every(isRecord)) return <RecordTable rows={value} name={name} />;
+    if (value.every(isRecord)) return <RecordTable rows={value} name={name} units={units} />;
     if (value.length <= 12 && value.every(isVector)) {
       return (
         <ol className="vector-list">
@@ -179,7 +183,7 @@ export function ValueTree({ value, name = 'result', depth = 0, unit = '' }: { va
           <div key={k} className="result-row">
             <dt>{k}</dt>
             <dd>
-              <ValueTree value={v} name={k} depth={depth + 1} unit={unitOf(k) || (isRecord(v) ? '' : unit)} />
+              <ValueTree value={v} name={k} depth={depth + 1} unit={unitText(unitOf(k, name), units) || (isRecord(v) ? '' : unit)} units={units} />
             </dd>
           </div>
         ))}

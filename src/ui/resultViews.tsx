@@ -6,6 +6,8 @@ import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
 import { showSections } from './sections';
 import type { DoneCallOf } from './stores';
+import { bodiesOfArgs } from './units';
+import { useUnits } from './useStores';
 import { ValueTree } from './ValueTree';
 
 /**
@@ -23,10 +25,11 @@ export interface ResultViewEntry<N extends ToolName> {
 function MetricsView({ call }: { call: DoneCallOf<'compute_metrics'> }) {
   // The card shows the tight box's size; the spec's boundingBox (control hulls included) stays in the table.
   const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBoxOptimal: _b, warnings: _w, ...rest } = call.result;
+  const units = useUnits(bodiesOfArgs(call.args));
   return (
     <>
-      <Metrics result={call.result} testIdPrefix="tools.metric-" />
-      {Object.keys(rest).length > 0 && <ValueTree value={rest} />}
+      <Metrics result={call.result} testIdPrefix="tools.metric-" units={units} />
+      {Object.keys(rest).length > 0 && <ValueTree value={rest} units={units} />}
     </>
   );
 }
@@ -54,5 +57,6 @@ export function applyResult<N extends ToolName>(call: DoneCallOf<N>): void {
 /** The tool's own view of a result, if it has one; else the generic summary. */
 export function ResultSummary<N extends ToolName>({ call }: { call: DoneCallOf<N> }) {
   const View = RESULT_VIEWS[call.tool]?.View;
-  return View ? <View call={call} /> : <ValueTree value={call.result} />;
+  const units = useUnits(bodiesOfArgs(call.args));
+  return View ? <View call={call} /> : <ValueTree value={call.result} units={units} />;
 }
