@@ -3,6 +3,7 @@ import { BodyList } from './BodyList';
 import { BottomDock } from './BottomDock';
 import { DeviationPanel } from './DeviationPanel';
 import { EmptyState } from './EmptyState';
+import { FeaturePanel } from './FeaturePanel';
 import { ErrorList } from './ErrorList';
 import { FilePicker } from './FilePicker';
 import { GraphPanel } from './GraphPanel';
@@ -49,6 +50,7 @@ export function App() {
       <aside className="right" aria-label="Inspector">
         <DeviationPanel />
         <MetricsPanel />
+        <FeaturePanel />
         <GraphPanel />
         <ToolPanel />
       </aside>

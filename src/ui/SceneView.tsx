@@ -4,6 +4,7 @@ import { boundsOf, Viewport, type ViewBody, type ViewMarkers } from '../viewer/V
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
 import { HeatOverlay } from './DeviationPanel';
+import { highlightedFeatureFaces } from './features';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
@@ -24,6 +25,7 @@ export function SceneView() {
   const heat = useStore(inspectStore, (s) => s.heat);
   const sections = useStore(inspectStore, (s) => s.sections);
   const assembly = useStore(inspectStore, (s) => s.assembly);
+  const features = useStore(inspectStore, (s) => s.features);
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
 
   const viewBodies = useMemo<ViewBody[]>(
@@ -47,10 +49,11 @@ export function SceneView() {
             pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
             ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
+            ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly, showEdges],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features],
   );
 
   const markers = useMemo<ViewMarkers>(() => {

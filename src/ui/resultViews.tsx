@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { ToolName } from '../engine';
 import { showAssembly } from './assembly';
 import { recordValidation } from './bodies';
+import { showFeatures } from './features';
 import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
 import { showSections } from './sections';
@@ -47,6 +48,7 @@ const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   cross_section_compare: { apply: showSections },
   inspect_assembly: { apply: showAssembly },
   validate_geometry: { apply: showValidation },
+  recognize_features: { apply: showFeatures },
 };
 
 /** The inspection views follow a finished run (wired to the tool panel at start-up). */

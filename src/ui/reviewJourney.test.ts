@@ -4,11 +4,12 @@ import { nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
 import { makeCrossedBipyramid } from '../test/interferenceShapes';
 import { brepBytes } from '../test/kernelShapes';
-import { browserGlobals, startTestPage, stopTestPage, until } from '../test/page';
+import { browserGlobals, demoFile, startTestPage, stopTestPage, until } from '../test/page';
+import { featureFaces, findFeatures, highlightedFeatureFaces, hoverFeature, selectFeature } from './features';
 import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { dismissAllErrors, importBytes } from './bodies';
 import { validateGraph } from './graphActions';
-import { inspectStore, sceneStore } from './stores';
+import { inspectStore, sceneStore, toolStore } from './stores';
 import { runFromPanel } from './toolRuns';
 
 /**
@@ -78,5 +79,32 @@ describe('small things (issue 20.9)', () => {
     const assembly = await until(() => inspectStore.getState().assembly, 60_000, 'the tree');
     expect(assembly).toMatchObject({ source: 'as1_pe_203.stp', bodyId: 'as1_pe_203' });
     expect(assembly.tree.children.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the feature list (issue 20.5)', () => {
+  it("the demo part's holes and pockets, each face once; hover and click highlight a feature's faces", async () => {
+    expect(await importBytes('part.brep', demoFile('part.brep'))).toBe('part');
+    await findFeatures('part');
+    const state = await until(() => (inspectStore.getState().features?.status === 'done' ? inspectStore.getState().features : undefined), 60_000, 'features');
+    // Through the tool panel: its form and result show the same run.
+    expect(toolStore.getState().selected).toBe('recognize_features');
+    expect(toolStore.getState().results.recognize_features).toMatchObject({ ok: true, args: { bodyId: 'part' } });
+    const kinds = state.features.map((f) => f.kind);
+    // makeDemo: a bore and two counterbored bolt holes (each bolt hole and its counterbore a hole of its own), one pocket.
+    expect(kinds).toEqual(['hole', 'hole', 'hole', 'hole', 'hole', 'pocket']);
+    const all = state.features.flatMap(featureFaces);
+    expect(new Set(all).size).toBe(all.length);
+
+    expect(highlightedFeatureFaces('part')).toEqual({ hovered: [], selected: [] });
+    hoverFeature(1);
+    expect(highlightedFeatureFaces('part')).toEqual({ hovered: featureFaces(state.features[1]!), selected: [] });
+    selectFeature(0);
+    hoverFeature(null);
+    expect(highlightedFeatureFaces('part')).toEqual({ hovered: [], selected: featureFaces(state.features[0]!) });
+    // Another body has no highlight; a second click lets go.
+    expect(highlightedFeatureFaces('crossed')).toEqual({ hovered: [], selected: [] });
+    selectFeature(0);
+    expect(highlightedFeatureFaces('part').selected).toEqual([]);
   });
 });

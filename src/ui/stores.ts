@@ -7,6 +7,7 @@ import type {
   DeviationStation,
   DisplayEdges,
   DisplayMesh,
+  Feature,
   GraphQueryResult,
   GraphValidateResult,
   HistogramResult,
@@ -271,8 +272,21 @@ export interface GraphState {
   query?: { fileName: string; status: 'running' | 'done' | 'failed'; result?: GraphQueryResult; error?: ShownError };
 }
 
+/** recognize_features of one body, as the feature list shows it. */
+export interface FeaturesState {
+  bodyId: string;
+  status: 'running' | 'done' | 'failed';
+  features: Feature[];
+  error?: ShownError;
+  /** Index of the feature under the pointer (or keyboard focus): its faces glow in 3D. */
+  hovered: number | null;
+  /** Index of the feature clicked: its faces stay highlighted until another is clicked or it is clicked again. */
+  selected: number | null;
+}
+
 export interface InspectState {
   heat: HeatState | null;
+  features: FeaturesState | null;
   /** measure_deviation's stations along an axis, from the last run that asked for them. */
   deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
   sections: SectionsState | null;
@@ -307,7 +321,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null });
+const initialInspect = (): InspectState => ({ heat: null, features: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null });
 
 const resets: (() => void)[] = [];
 

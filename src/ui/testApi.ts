@@ -1,7 +1,7 @@
 import type { BodySummary, KernelState } from '../engine';
 import type { EngineClient } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
-import { drawnEdgeSegments, drawnGeometries } from '../viewer/BodyMesh';
+import { drawnEdgeSegments, drawnFeatureHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
 import { engineStore, inspectStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCallRecord } from './stores';
@@ -58,6 +58,15 @@ export interface BrepscopeTestApi {
   assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
   /** Graph panel: the validate state and the last SQLite export's size and first 16 bytes. */
   graph(): { validate: string | null; isValid: boolean | null; lastExport: { bodyId: string; size: number; head: string } | null; query: string | null };
+  /** The feature list (recognize_features) and the faces it highlights in 3D, as drawn. */
+  features(): {
+    bodyId: string;
+    status: string;
+    kinds: string[];
+    hovered: number | null;
+    selected: number | null;
+    drawn: { hovered: number; selected: number; triangles: number } | null;
+  } | null;
   /** How many camera flights were asked for (the worst point button). */
   flights(): number;
   /** Every call the page made to the engine worker since the last reset, in order. */
@@ -153,6 +162,11 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         lastExport: g.lastExport ?? null,
         query: g.query?.status ?? null,
       };
+    },
+    features: () => {
+      const f = inspectStore.getState().features;
+      if (!f) return null;
+      return { bodyId: f.bodyId, status: f.status, kinds: f.features.map((x) => x.kind), hovered: f.hovered, selected: f.selected, drawn: drawnFeatureHighlights.get(f.bodyId) ?? null };
     },
     flights: () => inspectStore.getState().flyTo?.token ?? 0,
     engineCalls: () => [...calls],
