@@ -145,7 +145,7 @@ export function BodyList() {
                   <span className="progress-fill" style={{ width: `${Math.round(p.fraction * 100)}%` }} />
                 </span>
               )}
-              {(p.stage === 'importing' || p.stage === 'drawing') && (
+              {(p.stage === 'importing' || p.stage === 'drawing' || p.fraction === undefined) && (
                 <span className="progress small indeterminate" role="progressbar" aria-label={`${p.stage} ${p.fileName}`}>
                   <span className="progress-fill" />
                 </span>

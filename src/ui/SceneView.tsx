@@ -12,7 +12,7 @@ import { useScene } from './useStores';
 import { ViewToolbar } from './ViewToolbar';
 
 /** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
-export function SceneView() {
+export function SceneView({ empty = false }: { empty?: boolean }) {
   const bodies = useScene((s) => s.bodies);
   const selectedId = useScene((s) => s.selectedId);
   const fitToken = useScene((s) => s.fitToken);
@@ -27,6 +27,7 @@ export function SceneView() {
   const assembly = useStore(inspectStore, (s) => s.assembly);
   const features = useStore(inspectStore, (s) => s.features);
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
+  const holdFrames = useScene((s) => s.holdFrames);
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
@@ -60,7 +61,7 @@ export function SceneView() {
     const out: ViewMarkers = {};
     if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
     if (sections) {
-      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh.positions] : []));
+      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh] : []));
       const bounds = boundsOf(meshes);
       if (bounds) {
         out.stations = {
@@ -79,6 +80,7 @@ export function SceneView() {
   return (
     <>
       <Viewport
+        holdFrames={holdFrames}
         bodies={viewBodies}
         fitToken={fitToken}
         direction={direction}
@@ -99,7 +101,7 @@ export function SceneView() {
         flyTo={flyTo}
         onMiss={clearPick}
       />
-      <ViewToolbar />
+      {!empty && <ViewToolbar />}
       <HeatOverlay />
       <SelectionPanel />
     </>

@@ -21,8 +21,11 @@ export function formatVector(v: readonly number[], scale = 1): string {
   return `(${v.map((x) => formatNumber(x, scale)).join(', ')})`;
 }
 
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** 1,000,000: one formatter for every count (toLocaleString makes a new one each call). */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return COUNT.format(n);
 }
 
 /** What a result value measures, from its key: its unit follows from the bodies' length unit (units.ts). */

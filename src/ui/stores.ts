@@ -6,7 +6,6 @@ import type {
   DeviationResult,
   DeviationStation,
   DisplayEdges,
-  DisplayMesh,
   Feature,
   GraphQueryResult,
   GraphValidateResult,
@@ -20,6 +19,7 @@ import type {
   TopologyEntry,
   Vec3,
 } from '../engine';
+import type { ViewMesh } from '../viewer/displayBuffers';
 import type { FormValues } from './schemaForm';
 
 /**
@@ -48,8 +48,8 @@ export interface BodyEntry {
   opacity: number;
   /** Where the file was downloaded from (share links), when it came from a URL. */
   sourceUrl?: string;
-  /** Undefined until the worker sends the triangles. */
-  mesh?: DisplayMesh;
+  /** Undefined until the worker sends the triangles (with the viewport's buffers, when a worker made them). */
+  mesh?: ViewMesh;
   meshError?: ShownError;
   /** BREP bodies: the edges as line segments, once the worker sends them. */
   edges?: DisplayEdges;
@@ -169,6 +169,8 @@ export interface SceneState {
   picked: PickedFace | null;
   /** The face or edge under the cursor. */
   hovered: HoveredEntity | null;
+  /** Test builds only (the test API): the viewport draws no frame while true. */
+  holdFrames: boolean;
   /** Keys for pending imports and error cards, and the palette index of the next body: counters, kept here so a reset resets them. */
   nextKey: number;
   nextColor: number;
@@ -315,6 +317,7 @@ const initialScene = (): SceneState => ({
   showEdges: true,
   picked: null,
   hovered: null,
+  holdFrames: false,
   nextKey: 0,
   nextColor: 0,
 });

@@ -16,6 +16,8 @@ export interface BrepscopeTestApi {
   bodies(): BodySummary[];
   /** Ids of the bodies whose triangles have arrived and are drawn. */
   drawnBodies(): string[];
+  /** Ids of the bodies whose geometry the viewport has built (a frame may not be drawn yet). */
+  viewGeometries(): string[];
   /** Files still being imported. */
   pendingImports(): string[];
   kernel(): KernelState;
@@ -74,6 +76,9 @@ export interface BrepscopeTestApi {
   resetEngineCalls(): void;
   /** How often the worker's engine did each kind of costly work (deviations), since the worker started. */
   traceCounts(): Promise<Record<string, number>>;
+  /** Holds the viewport's frames (none drawn) or lets them go again. */
+  holdFrames(): void;
+  releaseFrames(): void;
   /** Terminates the worker without an event, as an out-of-memory kill would; the page restores. */
   killWorker(): void;
   /** Throws an uncaught error inside the worker: detected through the worker's error event. */
@@ -92,6 +97,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
   const api: BrepscopeTestApi = {
     bodies: () => sceneStore.getState().bodies.map((b) => b.summary),
     drawnBodies: () => sceneStore.getState().bodies.filter((b) => b.mesh && b.visible).map((b) => b.bodyId),
+    viewGeometries: () => [...drawnGeometries.keys()],
     pendingImports: () => sceneStore.getState().pending.map((p) => p.fileName),
     kernel: () => ({ ...kernelStore.getState() }),
     lastToolResult: () => {
@@ -174,6 +180,8 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       calls.length = 0;
     },
     traceCounts: async () => (await session().client().testHooks?.traceCounts()) ?? {},
+    holdFrames: () => sceneStore.setState({ holdFrames: true }),
+    releaseFrames: () => sceneStore.setState({ holdFrames: false }),
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),
     crashWorker: async () => {
       await session().client().testHooks?.crashForTest();

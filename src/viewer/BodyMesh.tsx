@@ -1,8 +1,9 @@
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { useEffect, useMemo, useRef } from 'react';
 import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh } from 'three';
-import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
+import { acceleratedRaycast } from 'three-mesh-bvh';
 import type { DisplayEdges, DisplayMesh } from '../engine';
+import { viewGeometry, type ViewMesh } from './displayBuffers';
 import { EdgeLines, occluders } from './EdgeLines';
 import { interpolate } from './interpolate';
 
@@ -11,7 +12,7 @@ export { drawnEdgeSegments } from './EdgeLines';
 export interface ViewBody {
   bodyId: string;
   kind: 'brep' | 'mesh';
-  mesh: DisplayMesh;
+  mesh: ViewMesh;
   color: string;
   opacity: number;
   selected: boolean;
@@ -101,15 +102,8 @@ function FaceHighlight({ geometry, mesh, faces, color, opacity }: { geometry: Bu
  * picking and hover cheap on large scans.
  */
 export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHoverEdge }: BodyMeshProps) {
-  const geometry = useMemo(() => {
-    const g = new BufferGeometry();
-    g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
-    g.setIndex(new BufferAttribute(body.mesh.indices, 1));
-    g.computeVertexNormals();
-    g.computeBoundingSphere();
-    g.boundsTree = new MeshBVH(g, { indirect: true });
-    return g;
-  }, [body.mesh]);
+  // The worker's buffers (normals, sphere, BVH) when it sent them: no loop over the vertices here.
+  const geometry = useMemo(() => viewGeometry(body.mesh), [body.mesh]);
 
   useEffect(() => {
     drawnGeometries.set(body.bodyId, geometry);

@@ -1,5 +1,5 @@
 import type { Engine, EngineTrace } from '../engine';
-import { guarded } from './guarded';
+import { guarded, type GuardHost } from './guarded';
 
 /** What a test build's worker adds to the engine: ways to break it, and counts of the work it did. */
 export interface WorkerTestHooks {
@@ -10,7 +10,7 @@ export interface WorkerTestHooks {
 }
 
 /** The engine of a test build (vite --mode e2e): guarded(engine) plus the test hooks. */
-export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine) {
+export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine, host: GuardHost = {}) {
   const counts: Record<string, number> = {};
   const engine = createEngine((event) => {
     counts[event.kind] = (counts[event.kind] ?? 0) + 1;
@@ -25,5 +25,5 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
       return { ...counts };
     },
   };
-  return { ...guarded(engine), ...hooks };
+  return { ...guarded(engine, host), ...hooks };
 }
