@@ -1,12 +1,13 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance, swapRoles } from './deviationReview';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
+import { useCompactView } from './useCompactView';
 import { useScene, useUnits } from './useStores';
 
 /** Model units, 4 significant digits, with an explicit sign. */
@@ -52,6 +53,9 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   const ticks = m > 0 ? [-m, ...(tol > 0.3 * m && tol < 0.7 * m ? [-tol, tol] : []), 0, m] : [0];
   return (
     <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
+      <p className="sign-convention" data-testid="heat.sign">
+        <strong>+</strong> {heat.fromBodyId} outside {heat.toBodyId} · <strong>−</strong> inside
+      </p>
       <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} ${units.length}; within ±${formatNumber(tol)} neutral`} />
       <div className="legend-ticks">
         {ticks.map((t) => (
@@ -186,22 +190,58 @@ function SectionControls() {
   );
 }
 
+/** What the roles mean for a model and a scan, in the words of each trade. */
+function rolesNote(from: string, to: string, kind: (bodyId: string) => string | undefined): string {
+  if (kind(from) === 'mesh' && kind(to) === 'brep') return `Inspection: ${from} is the actual, ${to} the nominal; + is material added, − material missing.`;
+  if (kind(from) === 'brep' && kind(to) === 'mesh') return `Reverse engineering (the spec's framing): ${from} is the candidate, ${to} the reference; + where the model stands proud of the scan.`;
+  return `+ where ${from} lies outside ${to}, − inside.`;
+}
+
+/** Which body is measured (coloured) and which is the reference, and the swap (before and after a run). */
+function Roles({ from, to, running }: { from: string; to: string; running: boolean }) {
+  const bodies = useScene((s) => s.bodies);
+  const kind = (bodyId: string) => bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
+  return (
+    <div className="roles" data-testid="deviation.roles">
+      <dl className="kv">
+        <div>
+          <dt>Measured (coloured)</dt>
+          <dd data-testid="deviation.measured">{from}</dd>
+        </div>
+        <div>
+          <dt>Reference</dt>
+          <dd data-testid="deviation.reference">{to}</dd>
+        </div>
+      </dl>
+      <button type="button" className="button small" disabled={running} onClick={() => void swapRoles()} data-testid="deviation.swap" title={`Measure ${to} against ${from} instead`}>
+        ⇄ Swap roles
+      </button>
+      <p className="hint" data-testid="deviation.roles-note">
+        {rolesNote(from, to, kind)}
+      </p>
+    </div>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
-  const pair = useMemo(() => comparePair(), [bodies]);
+  const measured = useStore(inspectStore, (s) => s.measured);
+  const pair = useMemo(() => comparePair(), [bodies, measured]);
   if (!pair && !heat) return null;
+  const shown = heat ? { from: heat.fromBodyId, to: heat.toBodyId } : pair;
   return (
     <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
       <h2>Deviation review</h2>
+      {shown && <Roles from={shown.from} to={shown.to} running={!!running} />}
       {pair && (
         <button
           type="button"
           className={`button ${heat ? 'small' : 'primary compare'}`}
           disabled={!!running}
-          onClick={() => void compareBodies(pair.from, pair.to)}
+          onClick={() => void (heat ? compareBodies(heat.fromBodyId, heat.toBodyId) : compareBodies(pair.from, pair.to))}
           data-testid="deviation.compare"
           title="measure_deviation with the spec's defaults, then the heat map, histogram and statistics"
         >
@@ -225,29 +265,36 @@ export function DeviationPanel() {
   );
 }
 
-/** Over the viewport, as in inspection software: legend with the tolerance band, statistics, worst point. */
+/**
+ * Over the viewport, as in inspection software: legend with the tolerance band, statistics, worst
+ * point. Folded, it keeps the colour bar and the worst point; it starts folded when the view is
+ * compact (a small window), so the part stays in sight, until the user opens or folds it.
+ */
 export function HeatOverlay() {
   const heat = useStore(inspectStore, (s) => s.heat);
-  const [open, setOpen] = useState(true);
+  const [open, setOpen] = useState<boolean | null>(null);
   if (heat?.status !== 'done') return null;
   const worst = heat.deviation?.fromToTo;
   return <HeatOverlayCard heat={heat} open={open} setOpen={setOpen} worst={worst} />;
 }
 
-function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean; setOpen: (open: boolean) => void; worst: DirectedRecord | undefined }) {
+function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean | null; setOpen: (open: boolean) => void; worst: DirectedRecord | undefined }) {
   const units = useUnits([heat.fromBodyId, heat.toBodyId]);
+  const ref = useRef<HTMLElement>(null);
+  const compact = useCompactView(ref);
+  const shown = open ?? !compact;
   return (
-    <section className="heat-overlay" aria-label="Deviation legend and statistics" data-testid="heat.overlay">
+    <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">
         <strong>
           {heat.fromBodyId} vs {heat.toBodyId}
         </strong>
-        <button type="button" className="icon-button" aria-expanded={open} onClick={() => setOpen(!open)} title={open ? 'Fold the statistics' : 'Show the statistics'}>
-          {open ? '▾' : '▸'}
+        <button type="button" className="icon-button" aria-expanded={shown} onClick={() => setOpen(!shown)} title={shown ? 'Fold the legend and statistics' : 'Show the legend and statistics'} data-testid="heat.fold">
+          {shown ? '▾' : '▸'}
         </button>
       </div>
       <Legend heat={heat} units={units} />
-      {open && <StatsCard heat={heat} units={units} />}
+      {shown && <StatsCard heat={heat} units={units} />}
       <div className="row">
         {worst && (
           <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>

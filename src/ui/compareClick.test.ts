@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type TestPage } from '../test/page';
 import { importBytes } from './bodies';
-import { compareBodies, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, setTolerance, swapRoles, TOLERANCE_REST_MS } from './deviationReview';
 import { inspectStore, sceneStore } from './stores';
 import { runFromPanel } from './toolRuns';
 
@@ -112,5 +112,51 @@ describe('the Compare click', () => {
     await new Promise((resolve) => setTimeout(resolve, TOLERANCE_REST_MS));
     const again = await until(() => (inspectStore.getState().heat?.histogram !== h && inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat!.histogram : undefined), 60_000, 'statistics');
     expect([again!.deflection, again!.signMode, again!.samples]).toEqual([0.05, 'nearest', h.samples]);
+  });
+  it('swapping the roles after a run (issue 11.5) measures the scan against the part with the same settings; the views follow', async () => {
+    const before = inspectStore.getState().heat!;
+    const partToScan = before.deviation!;
+    page.calls.length = 0;
+    await swapRoles();
+    const heat = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.fromBodyId === 'scan' && h.histogramStatus === 'done' ? h : undefined;
+    }, 120_000, 'the swapped review');
+    expect(page.calls).toEqual([
+      { method: 'runJson', tool: 'measure_deviation' },
+      { method: 'run', tool: 'deviation_heatmap' },
+    ]);
+    expect(sceneStore.getState().lastToolResult).toMatchObject({ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part', deflection: 0.05, signMode: 'nearest' } });
+    expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part', settings: { deflection: 0.05, signMode: 'nearest' } });
+    expect(inspectStore.getState().measured).toBe('scan');
+    // The same two directions as before, named the other way round: scan to part is the earlier run's toToFrom.
+    const scanToPart = heat.deviation!.fromToTo;
+    expect([scanToPart.samples, scanToPart.max, scanToPart.signedMean]).toEqual([partToScan.toToFrom.samples, partToScan.toToFrom.max, partToScan.toToFrom.signedMean]);
+    expect(heat.histogram!.maxAbs).toBe(scanToPart.max);
+    // The scan is coloured (one value per display vertex) and shown; the part, now the reference, hidden.
+    const scan = sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')!;
+    expect(heat.values?.length).toBe(scan.mesh!.positions.length / 3);
+    expect(scan.visible).toBe(true);
+    expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.visible).toBe(false);
+
+    // Swapped back: the part against the scan again, the earlier figures.
+    await swapRoles();
+    const back = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.fromBodyId === 'part' && h.histogramStatus === 'done' ? h : undefined;
+    }, 120_000, 'the review swapped back');
+    expect(back.deviation!.fromToTo.max).toBe(partToScan.fromToTo.max);
+    expect(inspectStore.getState().measured).toBe('model');
+  });
+
+  it('before a run, the swap changes the offer only (no engine call)', async () => {
+    clearHeatmap();
+    expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
+    page.calls.length = 0;
+    await swapRoles();
+    expect(comparePair()).toEqual({ from: 'scan', to: 'part' });
+    expect(page.calls).toEqual([]);
+    await swapRoles();
+    expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
   });
 });

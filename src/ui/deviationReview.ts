@@ -14,24 +14,46 @@ function setHeat(patch: Partial<HeatState>): void {
   inspectStore.setState((s) => (s.heat ? { heat: { ...s.heat, ...patch } } : s));
 }
 
-/** The pair the deviation review offers: the first BREP body as candidate, the first mesh as reference. */
+/**
+ * The pair the deviation review offers: the first BREP body and the first mesh, the model measured
+ * against the scan (the spec's framing) or, after a swap, the scan against the model.
+ */
 export function comparePair(): { from: string; to: string } | null {
   const bodies = sceneStore.getState().bodies;
   const brep = bodies.find((b) => b.summary.kind === 'brep');
   const mesh = bodies.find((b) => b.summary.kind === 'mesh');
-  return brep && mesh ? { from: brep.bodyId, to: mesh.bodyId } : null;
+  if (!brep || !mesh) return null;
+  return inspectStore.getState().measured === 'scan' ? { from: mesh.bodyId, to: brep.bodyId } : { from: brep.bodyId, to: mesh.bodyId };
 }
 
 /**
- * "Compare <model> with <scan>": measure_deviation with the spec's defaults from the tool panel
- * (progress, Cancel), then the heat map (showDeviation, through the result registry).
+ * "Compare <model> with <scan>": measure_deviation with the spec's defaults (or a review's settings)
+ * from the tool panel (progress, Cancel), then the heat map (showDeviation, through the result registry).
  */
-export async function compareBodies(fromBodyId: string, toBodyId: string): Promise<void> {
+export async function compareBodies(fromBodyId: string, toBodyId: string, settings: ReviewSettings = {}): Promise<void> {
   if (toolStore.getState().running) return;
   selectTool('measure_deviation');
   setFormValue('measure_deviation', 'fromBodyId', fromBodyId);
   setFormValue('measure_deviation', 'toBodyId', toBodyId);
-  await runFromPanel('measure_deviation', { fromBodyId, toBodyId });
+  await runFromPanel('measure_deviation', { fromBodyId, toBodyId, ...settings });
+}
+
+/**
+ * Swaps which body is measured and which is the reference, in one click: before a run it changes
+ * the offer; after one it measures the reviewed pair the other way round with the same settings, so
+ * the heat map, legend, statistics and histogram all follow the new roles.
+ */
+export async function swapRoles(): Promise<void> {
+  if (toolStore.getState().running) return;
+  const heat = inspectStore.getState().heat;
+  if (!heat) {
+    inspectStore.setState((s) => ({ measured: s.measured === 'scan' ? 'model' : 'scan' }));
+    return;
+  }
+  const kind = (bodyId: string) => sceneStore.getState().bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
+  if (kind(heat.toBodyId) === 'mesh' && kind(heat.fromBodyId) !== 'mesh') inspectStore.setState({ measured: 'scan' });
+  else if (kind(heat.toBodyId) !== 'mesh' && kind(heat.fromBodyId) === 'mesh') inspectStore.setState({ measured: 'model' });
+  await compareBodies(heat.toBodyId, heat.fromBodyId, heat.settings);
 }
 
 /**

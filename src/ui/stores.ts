@@ -296,6 +296,12 @@ export interface InspectState {
   graph: GraphState;
   /** Asks the camera to fly to a point (the worst point, a station). */
   flyTo: { point: Vec3; token: number } | null;
+  /**
+   * The roles Compare gives a CAD model and a scan (issue 11.5): 'model' measures the model against
+   * the scan (the spec's reverse-engineering framing, the default); 'scan' measures the scan against
+   * the model as its nominal (quality inspection: proud = material added).
+   */
+  measured: 'model' | 'scan';
 }
 
 export type { Vec3 };
@@ -324,7 +330,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, features: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null });
+const initialInspect = (): InspectState => ({ heat: null, features: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, measured: 'model' });
 
 const resets: (() => void)[] = [];
 
