@@ -45,13 +45,14 @@ test('a bad argument shows the engine INVALID_ARGUMENT next to the form, with th
   await tools.field('limit').fill('');
 });
 
-test('compute_metrics from its form, by keyboard only: the metrics card with a volume in model units', async ({ partsApp: app }) => {
+test('compute_metrics from its form, by keyboard only: the metrics card with a volume in the STEP file\'s unit (mm)', async ({ partsApp: app }) => {
   const { tools } = app;
   await tools.choose('compute_metrics');
   await tools.field('bodyId').selectOption('screw');
   await tools.runButton.focus();
   await app.page.keyboard.press('Enter');
   await expect(app.testId('tools.metric-volume')).toHaveAttribute('data-value', /^\d/);
-  await expect(tools.result).toContainText('model units');
+  // screw.step declares millimetres (issue 20.8): the unit is the file's, not "model units".
+  await expect(tools.result).toContainText('mm³');
   app.expectNoConsoleErrors();
 });

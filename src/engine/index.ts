@@ -45,6 +45,7 @@ export type { HistogramBucket } from './render/histogramChart';
 export type { HeatmapData, HeatmapResult } from './tools/deviationHeatmap';
 export type { CrossSectionResult, SectionStation as CrossSectionStation } from './tools/crossSectionCompare';
 export type { AssemblyNode, Matrix4 } from './tools/inspectAssembly';
+export type { Feature, HoleFeature, PocketFeature } from './tools/recognizeFeatures';
 export type { GraphValidateResult } from './graph/graphValidate';
 export type { GraphQueryResult } from './graph/graphSqlite';
 export type { GraphExportResult } from './tools/graphExport';

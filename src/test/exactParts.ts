@@ -14,7 +14,7 @@ import { makeFreeformFaces } from './kernelShapes';
 export function exactTestShapes(oc: OC): Record<string, TopoDS_Shape> {
   const shapes: Record<string, TopoDS_Shape> = {};
   for (const name of ['bottle', 'CrankArm', 'Pump_Nut', 'shell1']) shapes[name] = readBrepShape(oc, readFileSync(dataPath(`occt/${name}.brep`)), name);
-  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges');
+  shapes.hammer = readExchangeShape(oc, readFileSync(dataPath('occt/hammer.iges')), 'hammer', 'iges').shape;
   shapes.freeform = makeFreeformFaces(oc);
   return shapes;
 }

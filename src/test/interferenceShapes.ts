@@ -1,4 +1,4 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { gp_Pnt, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../engine/kernel';
 import { compoundOf, makeBox } from './kernelShapes';
 
@@ -61,5 +61,32 @@ export function makeBracketWithBolts(oc: OC): TopoDS_Shape {
       return own(own(new oc.BRepAlgoAPI_Fuse_3(shank, head, progress())).Shape());
     });
     return compoundOf(oc, [plate, ...bolts]);
+  });
+}
+
+/**
+ * A closed, consistently oriented triangle shell around one solid whose faces cross each other: a
+ * bipyramid over the triangle of radius 10 at z = 0, with its lower apex at (0, 0, -4) and its other
+ * apex pulled through to (7, 0, -6). BRepCheck_Analyzer accepts it (every face, wire and edge is
+ * fine on its own); only the self-intersection check (BRepAlgoAPI_Check) finds the crossing faces.
+ */
+export function makeCrossedBipyramid(oc: OC): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const pt = (x: number, y: number, z: number) => own(new oc.gp_Pnt_3(x, y, z));
+    const ring = [0, 1, 2].map((k) => pt(10 * Math.cos((2 * Math.PI * k) / 3), 10 * Math.sin((2 * Math.PI * k) / 3), 0));
+    const pulled = pt(7, 0, -6);
+    const lower = pt(0, 0, -4);
+    const sewing = own(new oc.BRepBuilderAPI_Sewing(1e-6, true, true, true, false));
+    const triangle = (a: gp_Pnt, b: gp_Pnt, c: gp_Pnt) => {
+      const wire = own(own(new oc.BRepBuilderAPI_MakePolygon_3(a, b, c, true)).Wire());
+      sewing.Add(own(own(new oc.BRepBuilderAPI_MakeFace_15(wire, true)).Face()));
+    };
+    for (let k = 0; k < 3; k++) {
+      triangle(ring[k]!, ring[(k + 1) % 3]!, pulled);
+      triangle(ring[(k + 1) % 3]!, ring[k]!, lower);
+    }
+    sewing.Perform(own(new oc.Message_ProgressRange_1()));
+    const shell = own(oc.TopoDS.Shell_1(own(sewing.SewedShape())));
+    return own(new oc.BRepBuilderAPI_MakeSolid_3(shell)).Solid();
   });
 }

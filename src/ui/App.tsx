@@ -3,11 +3,13 @@ import { BodyList } from './BodyList';
 import { BottomDock } from './BottomDock';
 import { DeviationPanel } from './DeviationPanel';
 import { EmptyState } from './EmptyState';
+import { FeaturePanel } from './FeaturePanel';
 import { ErrorList } from './ErrorList';
 import { FilePicker } from './FilePicker';
 import { GraphPanel } from './GraphPanel';
 import { KernelStatus } from './KernelStatus';
 import { useKeyMap } from './keyMap';
+import { useWarmViewport } from './useWarmViewport';
 import { MetricsPanel } from './MetricsPanel';
 import { NoticeBar } from './NoticeBar';
 import { SceneView } from './SceneView';
@@ -21,6 +23,9 @@ export function App() {
   const dragging = usePageDrop();
   useKeyMap();
   const empty = useScene((s) => s.bodies.length === 0);
+  // The 3D view (its WebGL context, its shaders) is made when the page is idle, behind the empty
+  // page, so the first file dropped does not pay for it in the task that shows it.
+  const warm = useWarmViewport();
   return (
     <div className="app">
       <header className="topbar">
@@ -43,12 +48,14 @@ export function App() {
         <AssemblyTree />
       </aside>
       <main className="viewport" aria-label="3D view" data-testid="viewport">
-        {empty ? <EmptyState /> : <SceneView />}
+        {(!empty || warm) && <SceneView empty={empty} />}
+        {empty && <EmptyState />}
       </main>
       {!empty && <BottomDock />}
       <aside className="right" aria-label="Inspector">
         <DeviationPanel />
         <MetricsPanel />
+        <FeaturePanel />
         <GraphPanel />
         <ToolPanel />
       </aside>

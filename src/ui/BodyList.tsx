@@ -1,4 +1,6 @@
-import type { BodyEntry, PendingImport } from './stores';
+import { useStore } from 'zustand';
+import { toolStore, type BodyEntry, type PendingImport } from './stores';
+import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
 import { formatCount } from './format';
 import { useKernel, useScene } from './useStores';
@@ -9,7 +11,17 @@ function counts(entry: BodyEntry): string {
   return `${formatCount(s.faces)} faces · ${formatCount(s.solids)} solid${s.solids === 1 ? '' : 's'}`;
 }
 
-function validity(entry: BodyEntry): { label: string; ok: boolean; title: string } {
+function validity(entry: BodyEntry): { label: string; ok: boolean; title: string; by: string } {
+  const v = entry.validation;
+  if (v) {
+    const found = v.errors === 1 ? '1 error' : `${formatCount(v.errors)} errors`;
+    return v.valid ? { label: 'valid', ok: true, title: `${v.by} finds no error`, by: v.by } : { label: 'invalid', ok: false, title: `${v.by} found ${found}`, by: v.by };
+  }
+  return { ...importCheck(entry), by: 'import' };
+}
+
+/** The check made when the file was imported (BRepCheck_Analyzer; a mesh's edge topology). */
+function importCheck(entry: BodyEntry): { label: string; ok: boolean; title: string } {
   const s = entry.summary;
   if (s.kind === 'mesh') {
     if (!s.valid) return { label: 'invalid', ok: false, title: 'non-manifold, degenerate or inconsistently wound triangles' };
@@ -31,12 +43,19 @@ function stageText(p: PendingImport, kernel: string): string {
   }
 }
 
-/** The scene: every body with its kind, counts and validity; pending imports below. */
+function unitTitle(entry: BodyEntry): string {
+  const s = entry.summary;
+  if (!s.lengthUnit) return `${s.sourceFormat.toUpperCase()} files declare no length unit: lengths are in the file's own (model) units`;
+  return `the file declares ${s.declaredUnit ?? s.lengthUnit}${s.declaredUnit && s.declaredUnit !== s.lengthUnit ? `; lengths are in ${s.lengthUnit}` : ''}`;
+}
+
+/** The scene: every body with its kind, counts, unit and validity; pending imports below. */
 export function BodyList() {
   const bodies = useScene((s) => s.bodies);
   const pending = useScene((s) => s.pending);
   const selectedId = useScene((s) => s.selectedId);
   const kernel = useKernel((s) => s.status);
+  const running = useStore(toolStore, (s) => s.running);
   return (
     <section className="panel body-list" aria-label="Bodies">
       <h2>Bodies</h2>
@@ -52,12 +71,20 @@ export function BodyList() {
                 <span className="body-text">
                   <span className="body-name">{b.summary.name}</span>
                   <span className="body-meta">
-                    <span className="kind">{b.summary.kind === 'brep' ? 'BREP' : 'mesh'}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)}
+                    <span className="kind">{b.summary.kind === 'brep' ? 'BREP' : 'mesh'}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)} ·{' '}
+                    <span data-testid="bodies.unit" title={unitTitle(b)}>
+                      {b.summary.lengthUnit ?? 'model units'}
+                    </span>
                   </span>
+                  {b.summary.notes?.map((n) => (
+                    <span key={n} className="body-meta body-note">
+                      {n}
+                    </span>
+                  ))}
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>
-                <span className={`badge ${v.ok ? 'ok' : 'bad'}`} title={v.title} data-testid="bodies.valid">
+                <span className={`badge ${v.ok ? 'ok' : 'bad'}`} title={v.title} data-testid="bodies.valid" data-by={v.by}>
                   {v.label}
                 </span>
               </button>
@@ -84,6 +111,18 @@ export function BodyList() {
                   />
                 </label>
                 {b.bodyId !== b.summary.name && <span className="hint">id {b.bodyId}</span>}
+                {assemblyFileOf(b.bodyId) && (
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={!!running}
+                    onClick={() => void openAssemblyOf(b.bodyId)}
+                    title={`inspect_assembly on the file ${b.summary.name} came from`}
+                    data-testid="bodies.assembly"
+                  >
+                    Assembly tree
+                  </button>
+                )}
               </div>
             </li>
           );
@@ -106,7 +145,7 @@ export function BodyList() {
                   <span className="progress-fill" style={{ width: `${Math.round(p.fraction * 100)}%` }} />
                 </span>
               )}
-              {(p.stage === 'importing' || p.stage === 'drawing') && (
+              {(p.stage === 'importing' || p.stage === 'drawing' || p.fraction === undefined) && (
                 <span className="progress small indeterminate" role="progressbar" aria-label={`${p.stage} ${p.fileName}`}>
                   <span className="progress-fill" />
                 </span>

@@ -5,6 +5,8 @@ import { cssColor, deviationColor } from './heatColors';
 import { focusStation } from './sections';
 import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './DeviationPanel';
+import type { Units } from './units';
+import { useUnits } from './useStores';
 
 const W = 420;
 const H = 170;
@@ -26,7 +28,7 @@ function ticks(lo: number, hi: number, n = 5): number[] {
 const short = (v: number) => formatNumber(Number(v.toPrecision(3)));
 
 /** deviation_histogram's buckets drawn in the page, coloured with the heat map's colours at their centres. */
-function Histogram({ heat }: { heat: HeatState }) {
+function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   const h = heat.histogram;
   if (!h || h.buckets.length === 0) return null;
   const lo = h.buckets[0]!.lo;
@@ -41,7 +43,7 @@ function Histogram({ heat }: { heat: HeatState }) {
       <figcaption>
         Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : short(h.std)}
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(lo)} to ${short(hi)} model units`}>
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(lo)} to ${short(hi)} ${units.length}`}>
         {tol > 0 && <rect x={x(Math.max(lo, -tol))} y={PAD.top} width={Math.max(0, x(Math.min(hi, tol)) - x(Math.max(lo, -tol)))} height={H - PAD.top - PAD.bottom} fill="#2ca02c" opacity={0.12} />}
         {h.buckets.map((b, i) => {
           const c = (b.lo + b.hi) / 2;
@@ -67,7 +69,7 @@ function Histogram({ heat }: { heat: HeatState }) {
           </text>
         ))}
         <text x={(PAD.left + W - PAD.right) / 2} y={H - 2} textAnchor="middle" className="axis-label">
-          signed deviation (model units)
+          signed deviation ({units.length})
         </text>
       </svg>
     </figure>
@@ -77,6 +79,7 @@ function Histogram({ heat }: { heat: HeatState }) {
 /** measure_deviation's stations: signed mean (line) and rms (bars) along the axis. */
 function DeviationSectionsChart() {
   const ds = useStore(inspectStore, (s) => s.deviationSections);
+  const units = useUnits([ds?.fromBodyId]);
   if (!ds || ds.stations.length === 0) return null;
   const st = ds.stations;
   const offsets = st.map((s) => s.offset);
@@ -115,7 +118,7 @@ function DeviationSectionsChart() {
           </text>
         ))}
         <text x={(PAD.left + W - PAD.right) / 2} y={H - 2} textAnchor="middle" className="axis-label">
-          offset along {axisName} (model units) · line: signed mean, band: ±rms
+          offset along {axisName} ({units.length}) · line: signed mean, band: ±rms
         </text>
       </svg>
     </figure>
@@ -132,6 +135,7 @@ function StationImage({ sections, station }: { sections: SectionsState; station:
 /** cross_section_compare's stations: the focused overlay large, every station in a strip; a click focuses. */
 function SectionStrip() {
   const sections = useStore(inspectStore, (s) => s.sections);
+  const units = useUnits([sections?.fromBodyId, sections?.referenceBodyId]);
   const stripRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!sections || sections.focused === null) return;
@@ -143,14 +147,14 @@ function SectionStrip() {
   return (
     <figure className="dock-card sections-card" data-testid="dock.section-strip">
       <figcaption>
-        Cross sections · {r.sections.length} stations · worst {r.worstStation ?? '–'} ({signed(r.maxAbsSignedSection)})
+        Cross sections · {r.sections.length} stations · worst {r.worstStation ?? '–'} ({signed(r.maxAbsSignedSection)} {units.length})
       </figcaption>
       <div className="sections-body">
         {focused && (
           <div className="section-focus" data-testid="dock.section-focus" data-station={focused.station}>
             <StationImage sections={sections} station={focused.station} />
             <p className="hint">
-              station {focused.station} at {short(focused.axisCoord)}: mean {signed(focused.signedMean)}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)}, area ratio{' '}
+              station {focused.station} at {short(focused.axisCoord)} {units.length}: mean {signed(focused.signedMean)}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)} {units.length}, area ratio{' '}
               {focused.areaRatio === null ? '–' : focused.areaRatio.toFixed(3)}
             </p>
           </div>
@@ -194,6 +198,7 @@ export function BottomDock() {
   const heat = useStore(inspectStore, (s) => s.heat);
   const ds = useStore(inspectStore, (s) => s.deviationSections);
   const sections = useStore(inspectStore, (s) => s.sections);
+  const heatUnits = useUnits([heat?.fromBodyId, heat?.toBodyId]);
   const histogram = heat?.histogram && heat.histogram.buckets.length > 0 ? heat.histogram : null;
   const [tab, setTab] = useState<Tab>('histogram');
   // The histogram comes to the front only when a new comparison starts, not when the tolerance reruns it.
@@ -222,7 +227,7 @@ export function BottomDock() {
           </button>
         ))}
       </div>
-      {shown === 'histogram' && heat && <Histogram heat={heat} />}
+      {shown === 'histogram' && heat && <Histogram heat={heat} units={heatUnits} />}
       {shown === 'along' && <DeviationSectionsChart />}
       {shown === 'sections' && <SectionStrip />}
     </section>

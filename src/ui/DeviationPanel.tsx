@@ -1,11 +1,14 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
-import { formatCount, formatNumber } from './format';
+import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance, swapRoles } from './deviationReview';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
-import { useScene } from './useStores';
+import type { Units } from './units';
+import { useCompactView } from './useCompactView';
+import { useScene, useUnits } from './useStores';
 
 /** Model units, 4 significant digits, with an explicit sign. */
 export function signed(v: number | null | undefined): string {
@@ -39,8 +42,8 @@ function gradient(m: number, tol: number): string {
   return `linear-gradient(to right, ${stops.join(', ')})`;
 }
 
-/** Legend in model units: the symmetric range, the tolerance band, ambiguous grey; the band is adjustable. */
-function Legend({ heat }: { heat: HeatState }) {
+/** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey; the band is adjustable. */
+function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   const m = heat.range;
   const tol = heat.tolerance;
   const inputId = useId();
@@ -50,7 +53,10 @@ function Legend({ heat }: { heat: HeatState }) {
   const ticks = m > 0 ? [-m, ...(tol > 0.3 * m && tol < 0.7 * m ? [-tol, tol] : []), 0, m] : [0];
   return (
     <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
-      <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} model units; within ±${formatNumber(tol)} neutral`} />
+      <p className="sign-convention" data-testid="heat.sign">
+        <strong>+</strong> {heat.fromBodyId} outside {heat.toBodyId} · <strong>−</strong> inside
+      </p>
+      <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} ${units.length}; within ±${formatNumber(tol)} neutral`} />
       <div className="legend-ticks">
         {ticks.map((t) => (
           <span key={t} className={m > 0 && t === -m ? 'first' : m > 0 && t === m ? 'last' : undefined} style={{ left: `${m > 0 ? ((t + m) / (2 * m)) * 100 : 50}%` }}>
@@ -73,7 +79,7 @@ function Legend({ heat }: { heat: HeatState }) {
         </span>
       </div>
       <p className="hint">
-        model units · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile); largest |d| {formatNumber(Number(heat.maxAbs.toPrecision(3)))}
+        {units.length} · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>
@@ -95,7 +101,7 @@ function Legend({ heat }: { heat: HeatState }) {
           type="range"
           min={0}
           max={m > 0 ? m : 1}
-          step={m > 0 ? m / 200 : 0.01}
+          step={roundStep(m > 0 ? m / 100 : 0.01)}
           value={Math.min(tol, m)}
           aria-label="Tolerance band"
           onChange={(e) => {
@@ -118,8 +124,8 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
   );
 }
 
-/** The stats card: deviation_histogram's figures (sampled like measure_deviation, 50,000 samples). */
-function StatsCard({ heat }: { heat: HeatState }) {
+/** The stats card: deviation_histogram's figures, from measure_deviation's own samples at its settings. */
+function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
   const h = heat.histogram;
   if (heat.histogramStatus === 'failed') {
     return (
@@ -139,8 +145,9 @@ function StatsCard({ heat }: { heat: HeatState }) {
         <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
       </dl>
-      <p className="hint">
-        model units · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} (deviation_histogram)
+      <p className="hint" data-testid="heat.settings">
+        {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
+        {heat.settings.deflection === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>
     </div>
@@ -183,22 +190,58 @@ function SectionControls() {
   );
 }
 
+/** What the roles mean for a model and a scan, in the words of each trade. */
+function rolesNote(from: string, to: string, kind: (bodyId: string) => string | undefined): string {
+  if (kind(from) === 'mesh' && kind(to) === 'brep') return `Inspection: ${from} is the actual, ${to} the nominal; + is material added, − material missing.`;
+  if (kind(from) === 'brep' && kind(to) === 'mesh') return `Reverse engineering (the spec's framing): ${from} is the candidate, ${to} the reference; + where the model stands proud of the scan.`;
+  return `+ where ${from} lies outside ${to}, − inside.`;
+}
+
+/** Which body is measured (coloured) and which is the reference, and the swap (before and after a run). */
+function Roles({ from, to, running }: { from: string; to: string; running: boolean }) {
+  const bodies = useScene((s) => s.bodies);
+  const kind = (bodyId: string) => bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
+  return (
+    <div className="roles" data-testid="deviation.roles">
+      <dl className="kv">
+        <div>
+          <dt>Measured (coloured)</dt>
+          <dd data-testid="deviation.measured">{from}</dd>
+        </div>
+        <div>
+          <dt>Reference</dt>
+          <dd data-testid="deviation.reference">{to}</dd>
+        </div>
+      </dl>
+      <button type="button" className="button small" disabled={running} onClick={() => void swapRoles()} data-testid="deviation.swap" title={`Measure ${to} against ${from} instead`}>
+        ⇄ Swap roles
+      </button>
+      <p className="hint" data-testid="deviation.roles-note">
+        {rolesNote(from, to, kind)}
+      </p>
+    </div>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
-  const pair = useMemo(() => comparePair(), [bodies]);
+  const measured = useStore(inspectStore, (s) => s.measured);
+  const pair = useMemo(() => comparePair(), [bodies, measured]);
   if (!pair && !heat) return null;
+  const shown = heat ? { from: heat.fromBodyId, to: heat.toBodyId } : pair;
   return (
     <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
       <h2>Deviation review</h2>
+      {shown && <Roles from={shown.from} to={shown.to} running={!!running} />}
       {pair && (
         <button
           type="button"
           className={`button ${heat ? 'small' : 'primary compare'}`}
           disabled={!!running}
-          onClick={() => void compareBodies(pair.from, pair.to)}
+          onClick={() => void (heat ? compareBodies(heat.fromBodyId, heat.toBodyId) : compareBodies(pair.from, pair.to))}
           data-testid="deviation.compare"
           title="measure_deviation with the spec's defaults, then the heat map, histogram and statistics"
         >
@@ -222,28 +265,40 @@ export function DeviationPanel() {
   );
 }
 
-/** Over the viewport, as in inspection software: legend with the tolerance band, statistics, worst point. */
+/**
+ * Over the viewport, as in inspection software: legend with the tolerance band, statistics, worst
+ * point. Folded, it keeps the colour bar and the worst point; it starts folded when the view is
+ * compact (a small window), so the part stays in sight, until the user opens or folds it.
+ */
 export function HeatOverlay() {
   const heat = useStore(inspectStore, (s) => s.heat);
-  const [open, setOpen] = useState(true);
+  const [open, setOpen] = useState<boolean | null>(null);
   if (heat?.status !== 'done') return null;
   const worst = heat.deviation?.fromToTo;
+  return <HeatOverlayCard heat={heat} open={open} setOpen={setOpen} worst={worst} />;
+}
+
+function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean | null; setOpen: (open: boolean) => void; worst: DirectedRecord | undefined }) {
+  const units = useUnits([heat.fromBodyId, heat.toBodyId]);
+  const ref = useRef<HTMLElement>(null);
+  const compact = useCompactView(ref);
+  const shown = open ?? !compact;
   return (
-    <section className="heat-overlay" aria-label="Deviation legend and statistics" data-testid="heat.overlay">
+    <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">
         <strong>
           {heat.fromBodyId} vs {heat.toBodyId}
         </strong>
-        <button type="button" className="icon-button" aria-expanded={open} onClick={() => setOpen(!open)} title={open ? 'Fold the statistics' : 'Show the statistics'}>
-          {open ? '▾' : '▸'}
+        <button type="button" className="icon-button" aria-expanded={shown} onClick={() => setOpen(!shown)} title={shown ? 'Fold the legend and statistics' : 'Show the legend and statistics'} data-testid="heat.fold">
+          {shown ? '▾' : '▸'}
         </button>
       </div>
-      <Legend heat={heat} />
-      {open && <StatsCard heat={heat} />}
+      <Legend heat={heat} units={units} />
+      {shown && <StatsCard heat={heat} units={units} />}
       <div className="row">
         {worst && (
           <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
-            Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))})
+            Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))} {units.length})
           </button>
         )}
         <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="heat.clear">

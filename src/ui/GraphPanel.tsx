@@ -3,9 +3,10 @@ import type { GraphQueryResult, GraphValidateResult } from '../engine';
 import { formatBytes, formatCount, formatNumber } from './format';
 import { exportGraph, validateGraph } from './graphActions';
 import { inspectStore } from './stores';
-import { useKernel, useScene } from './useStores';
+import type { Units } from './units';
+import { useKernel, useScene, useUnits } from './useStores';
 
-function HealthRecord({ result }: { result: GraphValidateResult }) {
+function HealthRecord({ result, units }: { result: GraphValidateResult; units: Units }) {
   const h = result.healthRecord;
   const rows: [string, string][] = [
     ['Shape type', h.shapeType],
@@ -39,7 +40,7 @@ function HealthRecord({ result }: { result: GraphValidateResult }) {
         </ul>
       )}
       <p className="hint">
-        small edge &lt; {result.thresholds.smallEdgeLength.toExponential(1)} model units, small face &lt; {result.thresholds.smallFaceArea.toExponential(1)} model units²
+        small edge &lt; {result.thresholds.smallEdgeLength.toExponential(1)} {units.length}, small face &lt; {result.thresholds.smallFaceArea.toExponential(1)} {units.length}²
       </p>
     </div>
   );
@@ -84,6 +85,7 @@ export function GraphPanel() {
   const kernel = useKernel((s) => s.status);
   const isBrep = body?.summary.kind === 'brep';
   const validate = graph.validate && graph.validate.bodyId === selectedId ? graph.validate : undefined;
+  const units = useUnits([selectedId]);
   if (!body && !graph.query) return null;
   return (
     <section className="panel graph-panel" aria-label="Topology graph" data-testid="graph.panel">
@@ -106,7 +108,7 @@ export function GraphPanel() {
               <code>{validate.error?.code}</code> {validate.error?.message}
             </p>
           )}
-          {validate?.result && <HealthRecord result={validate.result} />}
+          {validate?.result && <HealthRecord result={validate.result} units={units} />}
           {graph.exportError && (
             <p className="error" role="alert">
               <code>{graph.exportError.code}</code> {graph.exportError.message}

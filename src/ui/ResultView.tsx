@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { copyText, downloadBytes, formatBytes, formatCount, formatNumber } from './format';
 import type { OutputFile, ToolName } from '../engine';
 import { ResultSummary } from './resultViews';
+import { CopyableValues } from './ValueTree';
 import type { DoneCallOf } from './stores';
 
 /** Raw JSON longer than this is cut on screen (copy and download carry all of it). */
@@ -62,9 +63,9 @@ export function ResultView({ call }: { call: DoneCallOf<ToolName> }) {
           </button>
         </div>
       </div>
-      <div className="result-summary" data-testid="tools.summary">
+      <CopyableValues label={`${call.tool} result`} className="result-summary" testId="tools.summary">
         <ResultSummary call={call} />
-      </div>
+      </CopyableValues>
       {call.outputs.length > 0 && <OutputFiles files={call.outputs} />}
       <RawJson call={call} />
     </section>

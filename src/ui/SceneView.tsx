@@ -4,6 +4,7 @@ import { boundsOf, Viewport, type ViewBody, type ViewMarkers } from '../viewer/V
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
 import { HeatOverlay } from './DeviationPanel';
+import { highlightedFeatureFaces } from './features';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
@@ -11,7 +12,7 @@ import { useScene } from './useStores';
 import { ViewToolbar } from './ViewToolbar';
 
 /** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
-export function SceneView() {
+export function SceneView({ empty = false }: { empty?: boolean }) {
   const bodies = useScene((s) => s.bodies);
   const selectedId = useScene((s) => s.selectedId);
   const fitToken = useScene((s) => s.fitToken);
@@ -24,7 +25,9 @@ export function SceneView() {
   const heat = useStore(inspectStore, (s) => s.heat);
   const sections = useStore(inspectStore, (s) => s.sections);
   const assembly = useStore(inspectStore, (s) => s.assembly);
+  const features = useStore(inspectStore, (s) => s.features);
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
+  const holdFrames = useScene((s) => s.holdFrames);
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
@@ -47,17 +50,18 @@ export function SceneView() {
             pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
             ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
+            ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly, showEdges],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features],
   );
 
   const markers = useMemo<ViewMarkers>(() => {
     const out: ViewMarkers = {};
     if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
     if (sections) {
-      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh.positions] : []));
+      const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh] : []));
       const bounds = boundsOf(meshes);
       if (bounds) {
         out.stations = {
@@ -76,6 +80,7 @@ export function SceneView() {
   return (
     <>
       <Viewport
+        holdFrames={holdFrames}
         bodies={viewBodies}
         fitToken={fitToken}
         direction={direction}
@@ -96,7 +101,7 @@ export function SceneView() {
         flyTo={flyTo}
         onMiss={clearPick}
       />
-      <ViewToolbar />
+      {!empty && <ViewToolbar />}
       <HeatOverlay />
       <SelectionPanel />
     </>

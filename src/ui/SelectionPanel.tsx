@@ -1,11 +1,12 @@
 import { clearPick } from './picking';
-import { ValueTree } from './ValueTree';
-import { useScene } from './useStores';
+import { CopyableValues, ValueTree } from './ValueTree';
+import { useScene, useUnits } from './useStores';
 
 /** The picked face or edge: its id and its query_topology entry. */
 export function SelectionPanel() {
   const picked = useScene((s) => s.picked);
   const kind = useScene((s) => s.bodies.find((b) => b.bodyId === s.picked?.bodyId)?.summary.kind);
+  const units = useUnits([picked?.bodyId]);
   if (!picked) return null;
   return (
     <section className="panel pick-panel" aria-label={`Picked ${picked.entity}`} data-testid="pick.panel" data-entity={picked.entity} data-face-id={picked.id} data-body-id={picked.bodyId}>
@@ -24,7 +25,14 @@ export function SelectionPanel() {
           <code className="error-code">{picked.error.code}</code> {picked.error.message}
         </p>
       )}
-      {picked.status === 'done' && (picked.entry ? <ValueTree value={picked.entry} name="topology entry" /> : <p className="hint">query_topology has no entry {picked.id}.</p>)}
+      {picked.status === 'done' &&
+        (picked.entry ? (
+          <CopyableValues label={`${picked.id} topology entry`}>
+            <ValueTree value={picked.entry} name="topology entry" units={units} />
+          </CopyableValues>
+        ) : (
+          <p className="hint">query_topology has no entry {picked.id}.</p>
+        ))}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { signed } from './DeviationPanel';
-import { hoverValueStore, type ViewDirection } from './stores';
-import { useScene } from './useStores';
+import { hoverValueStore, inspectStore, type ViewDirection } from './stores';
+import { useScene, useUnits } from './useStores';
 import { fitView, toggleAxes, toggleEdges, toggleGrid } from './view';
 
 const VIEW_BUTTONS: { label: string; key: string; direction: ViewDirection }[] = [
@@ -19,6 +19,8 @@ export function ViewToolbar() {
   const showEdges = useScene((s) => s.showEdges);
   const hovered = useScene((s) => s.hovered);
   const hoverValue = useStore(hoverValueStore, (s) => s);
+  const heat = useStore(inspectStore, (s) => s.heat);
+  const hoverUnits = useUnits([heat?.fromBodyId, heat?.toBodyId]);
   return (
     <>
       <div className="view-toolbar" role="toolbar" aria-label="View">
@@ -42,7 +44,7 @@ export function ViewToolbar() {
         {hovered && hoverValue && hoverValue.bodyId === hovered.bodyId && (
           <span data-testid="viewport.hover-deviation">
             {' · deviation '}
-            {Number.isNaN(hoverValue.value) ? 'ambiguous' : `${signed(hoverValue.value)} model units`}
+            {Number.isNaN(hoverValue.value) ? 'ambiguous' : `${signed(hoverValue.value)} ${hoverUnits.length}`}
           </span>
         )}
       </div>

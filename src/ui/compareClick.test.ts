@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type TestPage } from '../test/page';
 import { importBytes } from './bodies';
-import { compareBodies, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, setTolerance, swapRoles, TOLERANCE_REST_MS } from './deviationReview';
 import { inspectStore, sceneStore } from './stores';
+import { runFromPanel } from './toolRuns';
 
 /**
  * The Compare click traced through the page's actions, its session and the engine: which calls
@@ -35,9 +36,10 @@ describe('the Compare click', () => {
       { method: 'runJson', tool: 'measure_deviation' },
       { method: 'run', tool: 'deviation_heatmap' },
     ]);
-    // fromToTo and toToFrom (measure_deviation), the display-vertex values and the histogram's samples.
+    // fromToTo and toToFrom (measure_deviation) and the display-vertex values; the statistics are the
+    // fromToTo samples again (same settings, same samples: one computation).
     const computed = deviations();
-    expect(computed).toHaveLength(4);
+    expect(computed).toHaveLength(3);
     expect(new Set(computed).size).toBe(computed.length);
 
     // The review is complete from those two calls: colours, range, tolerance and the stats card.
@@ -47,12 +49,23 @@ describe('the Compare click', () => {
     expect(heat?.range).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeLessThan(heat!.range);
-    // deviation_histogram's default 50,000 samples and measure_deviation's 20,000 (stride-subsampled: up to that many).
-    expect(heat?.histogram?.withinTolerance).toEqual(expect.any(Number));
-    expect(heat?.histogram?.samples).toBeGreaterThan(40000);
-    expect(heat?.histogram?.samples).toBeLessThanOrEqual(50000);
-    expect(heat?.deviation?.fromToTo.samples).toBeGreaterThan(15000);
-    expect(heat?.deviation?.fromToTo.samples).toBeLessThanOrEqual(20000);
+    // One source for the stats card and the tool panel: measure_deviation's fromToTo samples (20,000
+    // stride-subsampled: up to that many), so max, p95 and the signed mean are the same numbers.
+    const h = heat!.histogram!;
+    const forward = heat!.deviation!.fromToTo;
+    expect(h.withinTolerance).toEqual(expect.any(Number));
+    expect(forward.samples).toBeGreaterThan(15000);
+    expect(forward.samples).toBeLessThanOrEqual(20000);
+    expect([h.samples, h.maxAbs, h.p95, h.signedMin, h.signedMax, h.ambiguousSamples]).toEqual([
+      forward.samples,
+      forward.max,
+      forward.p95,
+      forward.signedMin,
+      forward.signedMax,
+      forward.ambiguousSamples,
+    ]);
+    // Summed in another order (sorted): equal to the last bits.
+    expect(Math.abs(h.mean! - forward.signedMean!)).toBeLessThan(1e-12 * Math.max(1, forward.max));
   });
 
   it('a new tolerance asks for the statistics once and computes no deviation again', async () => {
@@ -73,5 +86,77 @@ describe('the Compare click', () => {
     expect(page.calls).toEqual([{ method: 'runJson', tool: 'measure_deviation' }]);
     expect(page.traces.length).toBe(traced);
     expect(inspectStore.getState().heat?.colors).toBe(colors);
+  });
+
+  it('a rerun with other settings (issue 20.2): heat map, statistics, histogram and worst point all follow it', async () => {
+    const before = inspectStore.getState().heat!;
+    await runFromPanel('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', deflection: 0.05, signMode: 'nearest' });
+    const heat = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.settings.deflection === 0.05 && h.histogramStatus === 'done' ? h : undefined;
+    }, 120_000, 'the review at the new settings');
+    expect(page.calls).toEqual([
+      { method: 'runJson', tool: 'measure_deviation' },
+      { method: 'run', tool: 'deviation_heatmap' },
+    ]);
+    const run = sceneStore.getState().lastToolResult!.result as NonNullable<typeof heat.deviation>;
+    expect(heat.deviation).toBe(run);
+    expect(heat.settings).toEqual({ deflection: 0.05, signMode: 'nearest' });
+    const h = heat.histogram!;
+    expect([h.deflection, h.signMode]).toEqual([0.05, 'nearest']);
+    expect([h.samples, h.maxAbs, h.p95, h.signedMin, h.signedMax]).toEqual([run.fromToTo.samples, run.fromToTo.max, run.fromToTo.p95, run.fromToTo.signedMin, run.fromToTo.signedMax]);
+    // New colours (the display vertices measured against the scan at the run's settings), not the old ones.
+    expect(heat.values).not.toBe(before.values);
+    // The tolerance rerun keeps the run's settings.
+    setTolerance(heat.range * 0.3);
+    await new Promise((resolve) => setTimeout(resolve, TOLERANCE_REST_MS));
+    const again = await until(() => (inspectStore.getState().heat?.histogram !== h && inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat!.histogram : undefined), 60_000, 'statistics');
+    expect([again!.deflection, again!.signMode, again!.samples]).toEqual([0.05, 'nearest', h.samples]);
+  });
+  it('swapping the roles after a run (issue 11.5) measures the scan against the part with the same settings; the views follow', async () => {
+    const before = inspectStore.getState().heat!;
+    const partToScan = before.deviation!;
+    page.calls.length = 0;
+    await swapRoles();
+    const heat = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.fromBodyId === 'scan' && h.histogramStatus === 'done' ? h : undefined;
+    }, 120_000, 'the swapped review');
+    expect(page.calls).toEqual([
+      { method: 'runJson', tool: 'measure_deviation' },
+      { method: 'run', tool: 'deviation_heatmap' },
+    ]);
+    expect(sceneStore.getState().lastToolResult).toMatchObject({ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part', deflection: 0.05, signMode: 'nearest' } });
+    expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part', settings: { deflection: 0.05, signMode: 'nearest' } });
+    expect(inspectStore.getState().measured).toBe('scan');
+    // The same two directions as before, named the other way round: scan to part is the earlier run's toToFrom.
+    const scanToPart = heat.deviation!.fromToTo;
+    expect([scanToPart.samples, scanToPart.max, scanToPart.signedMean]).toEqual([partToScan.toToFrom.samples, partToScan.toToFrom.max, partToScan.toToFrom.signedMean]);
+    expect(heat.histogram!.maxAbs).toBe(scanToPart.max);
+    // The scan is coloured (one value per display vertex) and shown; the part, now the reference, hidden.
+    const scan = sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')!;
+    expect(heat.values?.length).toBe(scan.mesh!.positions.length / 3);
+    expect(scan.visible).toBe(true);
+    expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.visible).toBe(false);
+
+    // Swapped back: the part against the scan again, the earlier figures.
+    await swapRoles();
+    const back = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.fromBodyId === 'part' && h.histogramStatus === 'done' ? h : undefined;
+    }, 120_000, 'the review swapped back');
+    expect(back.deviation!.fromToTo.max).toBe(partToScan.fromToTo.max);
+    expect(inspectStore.getState().measured).toBe('model');
+  });
+
+  it('before a run, the swap changes the offer only (no engine call)', async () => {
+    clearHeatmap();
+    expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
+    page.calls.length = 0;
+    await swapRoles();
+    expect(comparePair()).toEqual({ from: 'scan', to: 'part' });
+    expect(page.calls).toEqual([]);
+    await swapRoles();
+    expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
   });
 });

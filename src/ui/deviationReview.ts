@@ -1,7 +1,7 @@
 import { colorVertices } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
-import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type Vec3 } from './stores';
+import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type ReviewSettings, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /**
@@ -14,36 +14,82 @@ function setHeat(patch: Partial<HeatState>): void {
   inspectStore.setState((s) => (s.heat ? { heat: { ...s.heat, ...patch } } : s));
 }
 
-/** The pair the deviation review offers: the first BREP body as candidate, the first mesh as reference. */
+/**
+ * The pair the deviation review offers: the first BREP body and the first mesh, the model measured
+ * against the scan (the spec's framing) or, after a swap, the scan against the model.
+ */
 export function comparePair(): { from: string; to: string } | null {
   const bodies = sceneStore.getState().bodies;
   const brep = bodies.find((b) => b.summary.kind === 'brep');
   const mesh = bodies.find((b) => b.summary.kind === 'mesh');
-  return brep && mesh ? { from: brep.bodyId, to: mesh.bodyId } : null;
+  if (!brep || !mesh) return null;
+  return inspectStore.getState().measured === 'scan' ? { from: mesh.bodyId, to: brep.bodyId } : { from: brep.bodyId, to: mesh.bodyId };
 }
 
 /**
- * "Compare <model> with <scan>": measure_deviation with the spec's defaults from the tool panel
- * (progress, Cancel), then the heat map (showDeviation, through the result registry).
+ * "Compare <model> with <scan>": measure_deviation with the spec's defaults (or a review's settings)
+ * from the tool panel (progress, Cancel), then the heat map (showDeviation, through the result registry).
  */
-export async function compareBodies(fromBodyId: string, toBodyId: string): Promise<void> {
+export async function compareBodies(fromBodyId: string, toBodyId: string, settings: ReviewSettings = {}): Promise<void> {
   if (toolStore.getState().running) return;
   selectTool('measure_deviation');
   setFormValue('measure_deviation', 'fromBodyId', fromBodyId);
   setFormValue('measure_deviation', 'toBodyId', toBodyId);
-  await runFromPanel('measure_deviation', { fromBodyId, toBodyId });
+  await runFromPanel('measure_deviation', { fromBodyId, toBodyId, ...settings });
 }
 
-/** measure_deviation finished (Compare, its form, a share link): stations, worst point, and the heat map of a new pair. */
+/**
+ * Swaps which body is measured and which is the reference, in one click: before a run it changes
+ * the offer; after one it measures the reviewed pair the other way round with the same settings, so
+ * the heat map, legend, statistics and histogram all follow the new roles.
+ */
+export async function swapRoles(): Promise<void> {
+  if (toolStore.getState().running) return;
+  const heat = inspectStore.getState().heat;
+  if (!heat) {
+    inspectStore.setState((s) => ({ measured: s.measured === 'scan' ? 'model' : 'scan' }));
+    return;
+  }
+  const kind = (bodyId: string) => sceneStore.getState().bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
+  if (kind(heat.toBodyId) === 'mesh' && kind(heat.fromBodyId) !== 'mesh') inspectStore.setState({ measured: 'scan' });
+  else if (kind(heat.toBodyId) !== 'mesh' && kind(heat.fromBodyId) === 'mesh') inspectStore.setState({ measured: 'model' });
+  await compareBodies(heat.toBodyId, heat.fromBodyId, heat.settings);
+}
+
+/**
+ * The arguments of a measure_deviation run that decide its figures, besides the pair: the heat map,
+ * the stats card, the histogram and the worst point of a review are all computed with them, so every
+ * view shows the latest run's settings. Only what the run was given: the engine applies the same
+ * defaults in every deviation tool.
+ */
+export function settingsOf(args: unknown): ReviewSettings {
+  const a = objectArgs(args);
+  const out: ReviewSettings = {};
+  if (typeof a.deflection === 'number') out.deflection = a.deflection;
+  if (a.signMode === 'robust' || a.signMode === 'nearest') out.signMode = a.signMode;
+  if (typeof a.maxSamples === 'number') out.maxSamples = a.maxSamples;
+  return out;
+}
+
+function sameSettings(a: ReviewSettings, b: ReviewSettings): boolean {
+  return a.deflection === b.deflection && (a.signMode ?? 'robust') === (b.signMode ?? 'robust') && a.maxSamples === b.maxSamples;
+}
+
+/**
+ * measure_deviation finished (Compare, its form, a share link): stations, worst point, and the heat
+ * map, histogram and statistics of a new pair or of new settings (all recomputed with the run's
+ * settings, so no view keeps an older run's figures).
+ */
 export function showDeviation(call: DoneCallOf<'measure_deviation'>): void {
   const { result } = call;
   const args = objectArgs(call.args);
   const from = String(args.fromBodyId), to = String(args.toBodyId);
+  const settings = settingsOf(args);
   const axis = asVec3(args.sectionAxis);
   if (result.sections && axis) inspectStore.setState({ deviationSections: { axis, stations: result.sections, fromBodyId: from } });
   const heat = inspectStore.getState().heat;
-  if (heat && heat.fromBodyId === from && heat.toBodyId === to && heat.status !== 'failed') setHeat({ deviation: result });
-  else void startHeatmap(from, to, result);
+  if (heat && heat.fromBodyId === from && heat.toBodyId === to && heat.status !== 'failed' && sameSettings(heat.settings, settings)) setHeat({ deviation: result });
+  else void startHeatmap(from, to, settings, result);
 }
 
 /** Runs of the review, so an answer that arrives after a newer request is dropped. */
@@ -51,12 +97,29 @@ let heatRun = 0;
 let histogramRun = 0;
 let toleranceTimer: ReturnType<typeof setTimeout> | undefined;
 
-async function startHeatmap(fromBodyId: string, toBodyId: string, deviation: HeatState['deviation']): Promise<void> {
+async function startHeatmap(fromBodyId: string, toBodyId: string, settings: ReviewSettings, deviation: HeatState['deviation']): Promise<void> {
   const run = ++heatRun;
+  const previous = inspectStore.getState().heat;
+  const hidReference = !!previous?.hidReference && previous.toBodyId === toBodyId;
+  // A new pair: the reference the last review hid comes back (unless it stays the reference).
+  if (previous?.hidReference && !hidReference && sceneStore.getState().bodies.some((b) => b.bodyId === previous.toBodyId)) setVisible(previous.toBodyId, true);
   inspectStore.setState({
-    heat: { fromBodyId, toBodyId, status: 'running', range: 0, maxAbs: 0, signedVertices: 0, ambiguousVertices: 0, tolerance: 0, ...(deviation ? { deviation } : {}), histogramStatus: 'running' },
+    heat: {
+      fromBodyId,
+      toBodyId,
+      settings,
+      status: 'running',
+      range: 0,
+      maxAbs: 0,
+      signedVertices: 0,
+      ambiguousVertices: 0,
+      tolerance: 0,
+      ...(deviation ? { deviation } : {}),
+      histogramStatus: 'running',
+      ...(hidReference ? { hidReference } : {}),
+    },
   });
-  const outcome = await session().run('deviation_heatmap', { fromBodyId, toBodyId, statistics: true });
+  const outcome = await session().run('deviation_heatmap', { fromBodyId, toBodyId, statistics: true, ...settings });
   if (run !== heatRun) return;
   if (!outcome.ok) {
     setHeat({ status: 'failed', error: outcome.error, histogramStatus: 'idle' });
@@ -71,6 +134,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, deviation: Hea
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,
     tolerance: data.tolerance,
+    maxSamples: data.maxSamples,
     colors: colorVertices(data.values, data.colourRange, data.tolerance),
     ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
@@ -87,7 +151,13 @@ async function refreshHistogram(run: number): Promise<void> {
   if (!heat || run !== heatRun) return;
   const mine = ++histogramRun;
   setHeat({ histogramStatus: 'running' });
-  const outcome = await session().run('deviation_histogram', { fromBodyId: heat.fromBodyId, referenceBodyId: heat.toBodyId, tolerance: heat.tolerance });
+  const outcome = await session().run('deviation_histogram', {
+    fromBodyId: heat.fromBodyId,
+    referenceBodyId: heat.toBodyId,
+    tolerance: heat.tolerance,
+    ...heat.settings,
+    ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
+  });
   if (run !== heatRun || mine !== histogramRun) return;
   if (outcome.ok) setHeat({ histogram: outcome.value.result, histogramStatus: 'done' });
   else setHeat({ histogramStatus: 'failed', histogramError: outcome.error });
@@ -129,10 +199,12 @@ export function reviewedPair(): { from: string; to: string } | null {
 export async function plotDeviationSections(axis: Vec3, sections: number): Promise<void> {
   const pair = reviewedPair();
   if (!pair || toolStore.getState().running) return;
+  // With the review's settings, so the stations and the heat map come from one kind of run.
+  const settings = inspectStore.getState().heat?.settings ?? {};
   selectTool('measure_deviation');
   setFormValue('measure_deviation', 'sectionAxis', [String(axis[0]), String(axis[1]), String(axis[2])]);
   setFormValue('measure_deviation', 'sections', String(sections));
-  await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, sectionAxis: axis, sections });
+  await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, ...settings, sectionAxis: axis, sections });
 }
 
 /** Drops the review's timers and run counters (a reset page). */

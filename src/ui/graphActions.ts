@@ -1,3 +1,4 @@
+import { recordValidation } from './bodies';
 import { lostError, session } from './session';
 import { downloadBytes } from './format';
 import { inspectStore, type GraphState } from './stores';
@@ -12,6 +13,7 @@ export async function validateGraph(bodyId: string): Promise<void> {
   setGraph({ validate: { bodyId, status: 'running' } });
   const outcome = await session().run('graph_validate', { bodyId });
   setGraph({ validate: outcome.ok ? { bodyId, status: 'done', result: outcome.value.result } : { bodyId, status: 'failed', error: outcome.error } });
+  if (outcome.ok) recordValidation(bodyId, { valid: outcome.value.result.isValid, by: 'graph_validate', errors: outcome.value.result.errorCount });
 }
 
 /** graph_export writes `<bodyId>.sqlite` in the worker; the file comes back as the call's output and is downloaded. */

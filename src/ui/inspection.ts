@@ -1,4 +1,5 @@
 import { clearHeatmap } from './deviationReview';
+import { dropFeaturesOfRemoved } from './features';
 import { inspectStore, sceneStore } from './stores';
 
 /** Views of a removed body go with it; returns the unsubscribe function (wired at start-up). */
@@ -11,5 +12,6 @@ export function followRemovedBodies(): () => void {
     if (sections && (!ids.has(sections.fromBodyId) || !ids.has(sections.referenceBodyId))) inspectStore.setState({ sections: null });
     if (deviationSections && !ids.has(deviationSections.fromBodyId)) inspectStore.setState({ deviationSections: null });
     if (assembly?.bodyId && !ids.has(assembly.bodyId)) inspectStore.setState({ assembly: { ...assembly, bodyId: null } });
+    dropFeaturesOfRemoved(ids);
   });
 }

@@ -1,10 +1,14 @@
 import type { ComponentType } from 'react';
 import type { ToolName } from '../engine';
 import { showAssembly } from './assembly';
+import { recordValidation } from './bodies';
+import { showFeatures } from './features';
 import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
 import { showSections } from './sections';
 import type { DoneCallOf } from './stores';
+import { bodiesOfArgs } from './units';
+import { useUnits } from './useStores';
 import { ValueTree } from './ValueTree';
 
 /**
@@ -22,12 +26,20 @@ export interface ResultViewEntry<N extends ToolName> {
 function MetricsView({ call }: { call: DoneCallOf<'compute_metrics'> }) {
   // The card shows the tight box's size; the spec's boundingBox (control hulls included) stays in the table.
   const { volume: _v, surfaceArea: _a, centerOfMass: _c, boundingBoxOptimal: _b, warnings: _w, ...rest } = call.result;
+  const units = useUnits(bodiesOfArgs(call.args));
   return (
     <>
-      <Metrics result={call.result} testIdPrefix="tools.metric-" />
-      {Object.keys(rest).length > 0 && <ValueTree value={rest} />}
+      <Metrics result={call.result} testIdPrefix="tools.metric-" units={units} />
+      {Object.keys(rest).length > 0 && <ValueTree value={rest} units={units} />}
     </>
   );
+}
+
+/** validate_geometry: each body it checked gets its verdict on the badge ({bodyId, valid, issues} or {valid, bodies}). */
+function showValidation(call: DoneCallOf<'validate_geometry'>): void {
+  const r = call.result;
+  const checked = !r ? [] : 'bodies' in r ? r.bodies : [r];
+  for (const b of checked) recordValidation(b.bodyId, { valid: b.valid, by: 'validate_geometry', errors: b.issues.filter((i) => i.severity === 'error').length });
 }
 
 const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
@@ -35,6 +47,8 @@ const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   measure_deviation: { apply: showDeviation },
   cross_section_compare: { apply: showSections },
   inspect_assembly: { apply: showAssembly },
+  validate_geometry: { apply: showValidation },
+  recognize_features: { apply: showFeatures },
 };
 
 /** The inspection views follow a finished run (wired to the tool panel at start-up). */
@@ -45,5 +59,6 @@ export function applyResult<N extends ToolName>(call: DoneCallOf<N>): void {
 /** The tool's own view of a result, if it has one; else the generic summary. */
 export function ResultSummary<N extends ToolName>({ call }: { call: DoneCallOf<N> }) {
   const View = RESULT_VIEWS[call.tool]?.View;
-  return View ? <View call={call} /> : <ValueTree value={call.result} />;
+  const units = useUnits(bodiesOfArgs(call.args));
+  return View ? <View call={call} /> : <ValueTree value={call.result} units={units} />;
 }

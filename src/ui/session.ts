@@ -12,6 +12,8 @@ import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } fr
 export interface KeptFile extends KeptBody {
   bytes: Uint8Array<ArrayBuffer>;
   sourceUrl?: string;
+  /** The file's own name (the worker may know it by another: `path`, e.g. `2/part.step`). */
+  fileName?: string;
   /** When the import started: list order (and share links) follow it, not the order imports finish in. */
   order: number;
 }

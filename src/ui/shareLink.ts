@@ -15,7 +15,15 @@ export interface ShareLinkError {
   message: string;
 }
 
-export type ParsedShareLink = { ok: true; link: ShareLink } | { ok: false; error: ShareLinkError };
+/**
+ * A link as far as it can be used, and what is wrong with the rest: a bad part (a model that is not
+ * an http(s) URL, a tool name that is not one, args that are not a JSON object) is left out with an
+ * error, and the good parts still apply (the models load even when the args are broken).
+ */
+export interface ParsedShareLink {
+  link: ShareLink;
+  errors: ShareLinkError[];
+}
 
 /** The link in a location hash, null when the hash is not a share link (no model and no tool). */
 export function parseShareHash(hash: string): ParsedShareLink | null {
@@ -24,30 +32,38 @@ export function parseShareHash(hash: string): ParsedShareLink | null {
   const tool = params.get('tool');
   const rawArgs = params.get('args');
   if (models.length === 0 && tool === null) return null;
-  const link: ShareLink = { models };
+  const errors: ShareLinkError[] = [];
+  const bad = (message: string) => errors.push({ code: 'INVALID_ARGUMENT', message });
+  const link: ShareLink = { models: [] };
+  for (const model of models) {
+    if (isFetchableUrl(model)) link.models.push(model);
+    else bad(`model: '${model}' is not an http(s) URL`);
+  }
   if (tool !== null) {
-    if (!/^[a-z][a-z0-9_]*$/.test(tool)) return bad(`tool: '${tool}' is not a tool name`);
-    link.tool = tool;
+    if (/^[a-z][a-z0-9_]*$/.test(tool)) link.tool = tool;
+    else bad(`tool: '${tool}' is not a tool name`);
   }
   if (rawArgs !== null) {
-    if (link.tool === undefined) return bad('args: given without tool');
-    let args: unknown;
-    try {
-      args = JSON.parse(rawArgs);
-    } catch (e) {
-      return bad(`args: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-    }
-    if (!args || typeof args !== 'object' || Array.isArray(args)) return bad('args: must be a JSON object');
-    link.args = args as Record<string, unknown>;
+    const args = parseArgs(rawArgs, tool !== null);
+    if (typeof args === 'string') bad(args);
+    else if (link.tool !== undefined) link.args = args;
+    // Without usable args the tool would run with other arguments than the link asked for.
+    if (typeof args === 'string') delete link.tool;
   }
-  for (const model of models) {
-    if (!isFetchableUrl(model)) return bad(`model: '${model}' is not an http(s) URL`);
-  }
-  return { ok: true, link };
+  return { link, errors };
 }
 
-function bad(message: string): ParsedShareLink {
-  return { ok: false, error: { code: 'INVALID_ARGUMENT', message } };
+/** The args object, or why there is none. */
+function parseArgs(raw: string, hasTool: boolean): Record<string, unknown> | string {
+  if (!hasTool) return 'args: given without tool';
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch (e) {
+    return `args: not valid JSON (${e instanceof Error ? e.message : String(e)}); the tool was not run`;
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'args: must be a JSON object; the tool was not run';
+  return args as Record<string, unknown>;
 }
 
 /** Only http(s) URLs (absolute, or relative to the page) are fetched: no javascript:, data: or file:. */

@@ -53,6 +53,10 @@ describe('share links', () => {
     await openShareLink(link([['model', 'demo/missing.stl'], ['model', 'demo/scan.stl'], ['tool', 'no_such_tool']]));
     await until(() => sceneStore.getState().bodies.length === 1, 60_000, 'the scan');
     expect(sceneStore.getState().errors.map((e) => e.code).sort()).toEqual(['FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'UNKNOWN_TOOL']);
+    // Arguments that are not JSON: an error, and the link's models still load (as with an unknown tool).
+    await openShareLink(link([['model', 'demo/part.brep'], ['tool', 'compute_metrics'], ['args', '{bad']]));
+    await until(() => sceneStore.getState().bodies.length === 2, 60_000, 'the part');
+    expect(sceneStore.getState().errors.at(-1)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('args: not valid JSON') });
     await openShareLink(link([['tool', 'import_file'], ['args', '{}']]));
     expect(sceneStore.getState().errors.at(-1)?.code).toBe('INVALID_ARGUMENT');
     // Arguments the engine rejects come back from its schema, under the form.

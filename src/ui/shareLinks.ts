@@ -11,10 +11,7 @@ import { isToolName, loadManifests, runFromPanel } from './toolRuns';
 export async function openShareLink(hash: string): Promise<void> {
   const parsed = parseShareHash(hash);
   if (!parsed) return;
-  if (!parsed.ok) {
-    addError('share link', parsed.error.code, parsed.error.message);
-    return;
-  }
+  for (const e of parsed.errors) addError('share link', e.code, e.message);
   const { link } = parsed;
   const [manifests] = await Promise.all([loadManifests(), importUrls(link.models)]);
   if (link.tool === undefined) return;

@@ -6,7 +6,7 @@ import type {
   DeviationResult,
   DeviationStation,
   DisplayEdges,
-  DisplayMesh,
+  Feature,
   GraphQueryResult,
   GraphValidateResult,
   HistogramResult,
@@ -19,6 +19,7 @@ import type {
   TopologyEntry,
   Vec3,
 } from '../engine';
+import type { ViewMesh } from '../viewer/displayBuffers';
 import type { FormValues } from './schemaForm';
 
 /**
@@ -47,13 +48,23 @@ export interface BodyEntry {
   opacity: number;
   /** Where the file was downloaded from (share links), when it came from a URL. */
   sourceUrl?: string;
-  /** Undefined until the worker sends the triangles. */
-  mesh?: DisplayMesh;
+  /** Undefined until the worker sends the triangles (with the viewport's buffers, when a worker made them). */
+  mesh?: ViewMesh;
   meshError?: ShownError;
   /** BREP bodies: the edges as line segments, once the worker sends them. */
   edges?: DisplayEdges;
   /** BREP bodies: every face's or edge's query_topology entry, asked once (at the first pick) and gone with the body. */
   topology?: Partial<Record<'face' | 'edge', TopologyEntry[]>>;
+  /** The latest validation of the body (validate_geometry or graph_validate): the badge follows it, not the import's check. */
+  validation?: BodyValidation;
+}
+
+/** A validation run's verdict on one body, as the body list's badge shows it. */
+export interface BodyValidation {
+  valid: boolean;
+  by: 'validate_geometry' | 'graph_validate';
+  /** Issues of severity error. */
+  errors: number;
 }
 
 /** A file on its way into the scene. */
@@ -158,6 +169,8 @@ export interface SceneState {
   picked: PickedFace | null;
   /** The face or edge under the cursor. */
   hovered: HoveredEntity | null;
+  /** Test builds only (the test API): the viewport draws no frame while true. */
+  holdFrames: boolean;
   /** Keys for pending imports and error cards, and the palette index of the next body: counters, kept here so a reset resets them. */
   nextKey: number;
   nextColor: number;
@@ -191,10 +204,21 @@ export interface EngineState {
   notices: EngineNotice[];
 }
 
+/** The arguments of the measure_deviation run a review shows, besides the pair (only those the run was given). */
+export interface ReviewSettings {
+  deflection?: number;
+  signMode?: 'robust' | 'nearest';
+  maxSamples?: number;
+}
+
 /** The heat map of one from-body against one reference, with what the deviation review shows. */
 export interface HeatState {
   fromBodyId: string;
   toBodyId: string;
+  /** The settings of the run the review shows: the heat map, statistics and histogram were computed with them. */
+  settings: ReviewSettings;
+  /** The statistics' sample budget (deviation_heatmap's answer): the tolerance reruns use the same samples. */
+  maxSamples?: number;
   status: 'running' | 'done' | 'failed';
   error?: ShownError;
   /** Per display-mesh vertex signed deviation (NaN ambiguous), from deviation_heatmap. */
@@ -250,8 +274,21 @@ export interface GraphState {
   query?: { fileName: string; status: 'running' | 'done' | 'failed'; result?: GraphQueryResult; error?: ShownError };
 }
 
+/** recognize_features of one body, as the feature list shows it. */
+export interface FeaturesState {
+  bodyId: string;
+  status: 'running' | 'done' | 'failed';
+  features: Feature[];
+  error?: ShownError;
+  /** Index of the feature under the pointer (or keyboard focus): its faces glow in 3D. */
+  hovered: number | null;
+  /** Index of the feature clicked: its faces stay highlighted until another is clicked or it is clicked again. */
+  selected: number | null;
+}
+
 export interface InspectState {
   heat: HeatState | null;
+  features: FeaturesState | null;
   /** measure_deviation's stations along an axis, from the last run that asked for them. */
   deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
   sections: SectionsState | null;
@@ -259,6 +296,12 @@ export interface InspectState {
   graph: GraphState;
   /** Asks the camera to fly to a point (the worst point, a station). */
   flyTo: { point: Vec3; token: number } | null;
+  /**
+   * The roles Compare gives a CAD model and a scan (issue 11.5): 'model' measures the model against
+   * the scan (the spec's reverse-engineering framing, the default); 'scan' measures the scan against
+   * the model as its nominal (quality inspection: proud = material added).
+   */
+  measured: 'model' | 'scan';
 }
 
 export type { Vec3 };
@@ -280,13 +323,14 @@ const initialScene = (): SceneState => ({
   showEdges: true,
   picked: null,
   hovered: null,
+  holdFrames: false,
   nextKey: 0,
   nextColor: 0,
 });
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null });
+const initialInspect = (): InspectState => ({ heat: null, features: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, measured: 'model' });
 
 const resets: (() => void)[] = [];
 

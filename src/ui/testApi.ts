@@ -1,7 +1,7 @@
 import type { BodySummary, KernelState } from '../engine';
 import type { EngineClient } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
-import { drawnEdgeSegments, drawnGeometries } from '../viewer/BodyMesh';
+import { drawnEdgeSegments, drawnFeatureHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
 import { engineStore, inspectStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCallRecord } from './stores';
@@ -16,6 +16,8 @@ export interface BrepscopeTestApi {
   bodies(): BodySummary[];
   /** Ids of the bodies whose triangles have arrived and are drawn. */
   drawnBodies(): string[];
+  /** Ids of the bodies whose geometry the viewport has built (a frame may not be drawn yet). */
+  viewGeometries(): string[];
   /** Files still being imported. */
   pendingImports(): string[];
   kernel(): KernelState;
@@ -58,6 +60,15 @@ export interface BrepscopeTestApi {
   assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
   /** Graph panel: the validate state and the last SQLite export's size and first 16 bytes. */
   graph(): { validate: string | null; isValid: boolean | null; lastExport: { bodyId: string; size: number; head: string } | null; query: string | null };
+  /** The feature list (recognize_features) and the faces it highlights in 3D, as drawn. */
+  features(): {
+    bodyId: string;
+    status: string;
+    kinds: string[];
+    hovered: number | null;
+    selected: number | null;
+    drawn: { hovered: number; selected: number; triangles: number } | null;
+  } | null;
   /** How many camera flights were asked for (the worst point button). */
   flights(): number;
   /** Every call the page made to the engine worker since the last reset, in order. */
@@ -65,6 +76,9 @@ export interface BrepscopeTestApi {
   resetEngineCalls(): void;
   /** How often the worker's engine did each kind of costly work (deviations), since the worker started. */
   traceCounts(): Promise<Record<string, number>>;
+  /** Holds the viewport's frames (none drawn) or lets them go again. */
+  holdFrames(): void;
+  releaseFrames(): void;
   /** Terminates the worker without an event, as an out-of-memory kill would; the page restores. */
   killWorker(): void;
   /** Throws an uncaught error inside the worker: detected through the worker's error event. */
@@ -83,6 +97,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
   const api: BrepscopeTestApi = {
     bodies: () => sceneStore.getState().bodies.map((b) => b.summary),
     drawnBodies: () => sceneStore.getState().bodies.filter((b) => b.mesh && b.visible).map((b) => b.bodyId),
+    viewGeometries: () => [...drawnGeometries.keys()],
     pendingImports: () => sceneStore.getState().pending.map((p) => p.fileName),
     kernel: () => ({ ...kernelStore.getState() }),
     lastToolResult: () => {
@@ -154,12 +169,19 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         query: g.query?.status ?? null,
       };
     },
+    features: () => {
+      const f = inspectStore.getState().features;
+      if (!f) return null;
+      return { bodyId: f.bodyId, status: f.status, kinds: f.features.map((x) => x.kind), hovered: f.hovered, selected: f.selected, drawn: drawnFeatureHighlights.get(f.bodyId) ?? null };
+    },
     flights: () => inspectStore.getState().flyTo?.token ?? 0,
     engineCalls: () => [...calls],
     resetEngineCalls: () => {
       calls.length = 0;
     },
     traceCounts: async () => (await session().client().testHooks?.traceCounts()) ?? {},
+    holdFrames: () => sceneStore.setState({ holdFrames: true }),
+    releaseFrames: () => sceneStore.setState({ holdFrames: false }),
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),
     crashWorker: async () => {
       await session().client().testHooks?.crashForTest();

@@ -1,8 +1,9 @@
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { useEffect, useMemo, useRef } from 'react';
 import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh } from 'three';
-import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
+import { acceleratedRaycast } from 'three-mesh-bvh';
 import type { DisplayEdges, DisplayMesh } from '../engine';
+import { viewGeometry, type ViewMesh } from './displayBuffers';
 import { EdgeLines, occluders } from './EdgeLines';
 import { interpolate } from './interpolate';
 
@@ -11,7 +12,7 @@ export { drawnEdgeSegments } from './EdgeLines';
 export interface ViewBody {
   bodyId: string;
   kind: 'brep' | 'mesh';
-  mesh: DisplayMesh;
+  mesh: ViewMesh;
   color: string;
   opacity: number;
   selected: boolean;
@@ -29,12 +30,18 @@ export interface ViewBody {
   vertexValues?: Float32Array | undefined;
   /** Drawn with a glow (an assembly node hovered in the tree). */
   glow?: boolean | undefined;
+  /** Faces of the feature under the pointer in the feature list, and of the one clicked there. */
+  featureFaces?: { hovered: readonly number[]; selected: readonly number[] } | undefined;
 }
+
+/** Feature highlights on screen by bodyId (faces and triangles drawn), for the test API. */
+export const drawnFeatureHighlights = new Map<string, { hovered: number; selected: number; triangles: number }>();
 
 /** The geometries on screen by bodyId, for the test API (it reads the colour attribute back). */
 export const drawnGeometries = new Map<string, BufferGeometry>();
 
 const triangle = new Triangle();
+const NONE: readonly number[] = [];
 const bary = new Vector3();
 
 interface BodyMeshProps {
@@ -54,25 +61,32 @@ function faceOfTriangle(mesh: DisplayMesh, triangle: number): number {
   return mesh.faceIds ? (mesh.faceIds[triangle] ?? triangle) : triangle;
 }
 
-/** The triangles of one face, as an index buffer over the body's own positions. */
-function faceIndex(mesh: DisplayMesh, face: number): Uint32Array {
-  if (!mesh.faceIds) return mesh.indices.slice(face * 3, face * 3 + 3);
+/** The triangles of some faces, as an index buffer over the body's own positions. */
+function facesIndex(mesh: DisplayMesh, faces: readonly number[]): Uint32Array {
+  if (!mesh.faceIds) {
+    const out = new Uint32Array(3 * faces.length);
+    faces.forEach((f, i) => out.set(mesh.indices.subarray(f * 3, f * 3 + 3), 3 * i));
+    return out;
+  }
+  const wanted = new Set(faces);
   const out: number[] = [];
   const ids = mesh.faceIds;
   for (let t = 0; t < ids.length; t++) {
-    if (ids[t] === face) out.push(mesh.indices[3 * t]!, mesh.indices[3 * t + 1]!, mesh.indices[3 * t + 2]!);
+    if (wanted.has(ids[t]!)) out.push(mesh.indices[3 * t]!, mesh.indices[3 * t + 1]!, mesh.indices[3 * t + 2]!);
   }
   return Uint32Array.from(out);
 }
 
-function FaceHighlight({ geometry, mesh, face, color, opacity }: { geometry: BufferGeometry; mesh: DisplayMesh; face: number; color: string; opacity: number }) {
+function FaceHighlight({ geometry, mesh, faces, color, opacity }: { geometry: BufferGeometry; mesh: DisplayMesh; faces: readonly number[]; color: string; opacity: number }) {
+  const key = faces.join(',');
   const highlight = useMemo(() => {
     const g = new BufferGeometry();
     g.setAttribute('position', geometry.getAttribute('position'));
     g.setAttribute('normal', geometry.getAttribute('normal'));
-    g.setIndex(new BufferAttribute(faceIndex(mesh, face), 1));
+    g.setIndex(new BufferAttribute(facesIndex(mesh, faces), 1));
     return g;
-  }, [geometry, mesh, face]);
+    // `key` stands for the faces' contents: a new array with the same faces is the same highlight.
+  }, [geometry, mesh, key]);
   useEffect(() => () => highlight.dispose(), [highlight]);
   return (
     // Not pickable: the body under it answers the pointer.
@@ -88,15 +102,8 @@ function FaceHighlight({ geometry, mesh, face, color, opacity }: { geometry: Buf
  * picking and hover cheap on large scans.
  */
 export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHoverEdge }: BodyMeshProps) {
-  const geometry = useMemo(() => {
-    const g = new BufferGeometry();
-    g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
-    g.setIndex(new BufferAttribute(body.mesh.indices, 1));
-    g.computeVertexNormals();
-    g.computeBoundingSphere();
-    g.boundsTree = new MeshBVH(g, { indirect: true });
-    return g;
-  }, [body.mesh]);
+  // The worker's buffers (normals, sphere, BVH) when it sent them: no loop over the vertices here.
+  const geometry = useMemo(() => viewGeometry(body.mesh), [body.mesh]);
 
   useEffect(() => {
     drawnGeometries.set(body.bodyId, geometry);
@@ -137,6 +144,20 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
       if (triangle.getBarycoord(e.point, bary)) onHoverValue(body.bodyId, interpolate(values, a, b, c, bary.x, bary.y, bary.z));
     }
   };
+
+  const hoveredFeature = body.featureFaces?.hovered ?? NONE;
+  const selectedFeature = body.featureFaces?.selected ?? NONE;
+  useEffect(() => {
+    if (hoveredFeature.length === 0 && selectedFeature.length === 0) {
+      drawnFeatureHighlights.delete(body.bodyId);
+      return;
+    }
+    const triangles = (faces: readonly number[]) => (faces.length ? facesIndex(body.mesh, faces).length / 3 : 0);
+    drawnFeatureHighlights.set(body.bodyId, { hovered: hoveredFeature.length, selected: selectedFeature.length, triangles: triangles(hoveredFeature) + triangles(selectedFeature) });
+    return () => {
+      drawnFeatureHighlights.delete(body.bodyId);
+    };
+  }, [body.bodyId, body.mesh, hoveredFeature, selectedFeature]);
 
   const transparent = body.opacity < 0.999;
   const meshRef = useRef<Mesh | null>(null);
@@ -196,9 +217,13 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
           onHoverEdge={onHoverEdge}
         />
       )}
-      {body.pickedFace !== null && <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.pickedFace} color="#f28e2b" opacity={0.75} />}
+      {selectedFeature.length > 0 && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={selectedFeature} color="#7b2cbf" opacity={0.7} />}
+      {hoveredFeature.length > 0 && hoveredFeature.join() !== selectedFeature.join() && (
+        <FaceHighlight geometry={geometry} mesh={body.mesh} faces={hoveredFeature} color="#c77dff" opacity={0.6} />
+      )}
+      {body.pickedFace !== null && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={[body.pickedFace]} color="#f28e2b" opacity={0.75} />}
       {body.hoveredFace !== null && body.hoveredFace !== body.pickedFace && (
-        <FaceHighlight geometry={geometry} mesh={body.mesh} face={body.hoveredFace} color="#ffd166" opacity={0.55} />
+        <FaceHighlight geometry={geometry} mesh={body.mesh} faces={[body.hoveredFace]} color="#ffd166" opacity={0.55} />
       )}
     </group>
   );

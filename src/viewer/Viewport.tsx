@@ -1,6 +1,7 @@
-import { Canvas } from '@react-three/fiber';
-import { useRef } from 'react';
+import { Canvas, useThree } from '@react-three/fiber';
+import { useEffect, useRef } from 'react';
 import { BodyMesh, type ViewBody } from './BodyMesh';
+import type { ViewMesh } from './displayBuffers';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
 import { Markers, type ViewMarkers } from './Overlays';
@@ -28,6 +29,11 @@ interface ViewportProps {
   onHoverValue?: (bodyId: string, value: number | null) => void;
   markers?: ViewMarkers;
   flyTo?: FlyTarget | null;
+  /**
+   * No frame is drawn while true (test builds: a long-task measurement of an import apart from
+   * the frame that draws it, which headless Chromium renders in software for seconds).
+   */
+  holdFrames?: boolean;
 }
 
 /** A grid under the scene on its lowest z, in round steps, and the world axes at the origin. */
@@ -53,10 +59,19 @@ function Guides({ bounds, showGrid, showAxes }: { bounds: ViewBounds; showGrid: 
   );
 }
 
+/** Draws a frame when held frames are let go (the demand loop would wait for the next change). */
+function ResumeFrames({ held }: { held: boolean }) {
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    if (!held) invalidate();
+  }, [held, invalidate]);
+  return null;
+}
+
 /** Bounds of the drawn meshes, recomputed only when the set of meshes changes (not on hover). */
 function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
-  const cache = useRef<{ meshes: Float32Array[]; bounds: ViewBounds | null } | null>(null);
-  const meshes = bodies.map((b) => b.mesh.positions);
+  const cache = useRef<{ meshes: ViewMesh[]; bounds: ViewBounds | null } | null>(null);
+  const meshes = bodies.map((b) => b.mesh);
   const same = cache.current && cache.current.meshes.length === meshes.length && cache.current.meshes.every((m, i) => m === meshes[i]);
   if (!same || !cache.current) cache.current = { meshes, bounds: boundsOf(meshes) };
   return cache.current.bounds;
@@ -66,11 +81,11 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
-      frameloop="demand"
+      frameloop={holdFrames ? 'never' : 'demand'}
       dpr={[1, 2]}
       camera={{ fov: 40, position: [100, -130, 90], near: 0.1, far: 10_000 }}
       gl={{ antialias: true, preserveDrawingBuffer: true }}
@@ -87,6 +102,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       ))}
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
+      <ResumeFrames held={!!holdFrames} />
     </Canvas>
   );
 }

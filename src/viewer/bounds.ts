@@ -1,3 +1,5 @@
+import type { ViewMesh } from './displayBuffers';
+
 /** A bounding sphere of everything drawn (for fitting the camera) and the box it comes from. */
 export interface ViewBounds {
   center: [number, number, number];
@@ -6,11 +8,25 @@ export interface ViewBounds {
   max: [number, number, number];
 }
 
-/** The box around all vertices of the given position arrays, as a sphere; null when there are none. */
-export function boundsOf(positionArrays: readonly Float32Array[]): ViewBounds | null {
+/**
+ * The box around all vertices of the given meshes, as a sphere; null when there are none. A mesh
+ * whose box a worker sent (ViewerBuffers) is not looped over here.
+ */
+export function boundsOf(meshes: readonly ViewMesh[]): ViewBounds | null {
   let minX = Infinity, minY = Infinity, minZ = Infinity;
   let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (const p of positionArrays) {
+  for (const mesh of meshes) {
+    const box = mesh.viewer?.box;
+    if (box) {
+      minX = Math.min(minX, box.min[0]);
+      minY = Math.min(minY, box.min[1]);
+      minZ = Math.min(minZ, box.min[2]);
+      maxX = Math.max(maxX, box.max[0]);
+      maxY = Math.max(maxY, box.max[1]);
+      maxZ = Math.max(maxZ, box.max[2]);
+      continue;
+    }
+    const p = mesh.positions;
     for (let i = 0; i + 2 < p.length; i += 3) {
       const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
       if (x < minX) minX = x;

@@ -4,9 +4,12 @@ import { createBrowserEngine } from './browserEngine';
 import { CompiledKernel, compiledKernelApi } from './browserKernel';
 import { guarded } from './guarded';
 import { testBuildApi } from './testHooks';
+import { addViewerBuffers } from './viewerBuffers';
 
 const kernel = new CompiledKernel(wasmUrl);
 // Test builds (vite build --mode e2e) add test hooks; a production build exposes the engine alone
 // (the branch and the hooks' module are removed from it). Both take and give the compiled kernel.
-const engine = import.meta.env.MODE === 'e2e' ? testBuildApi((trace) => createBrowserEngine(kernel, trace)) : guarded(createBrowserEngine(kernel));
+// Display meshes leave with the viewport's buffers built here, off the page's thread.
+const host = { decorate: addViewerBuffers };
+const engine = import.meta.env.MODE === 'e2e' ? testBuildApi((trace) => createBrowserEngine(kernel, trace), host) : guarded(createBrowserEngine(kernel), host);
 Comlink.expose({ ...engine, ...compiledKernelApi(kernel) });

@@ -16,6 +16,13 @@ import {
 
 export type Progress = (fraction: number, message?: string) => void;
 
+/** What the host of a guarded engine adds: a stop signal (same thread), and data added to results before they are sent. */
+export interface GuardHost {
+  signal?: AbortSignal;
+  /** Adds the host's data to a successful result (in place) and returns the buffers to move with it. */
+  decorate?: (tool: string, result: unknown) => ArrayBuffer[];
+}
+
 /**
  * At most one progress message per 100 ms, so a tight loop does not flood the page; always the last
  * (1) and the first of a new stage (its message changed), so the page names the stage as it starts.
@@ -37,7 +44,7 @@ function throttled(report: Progress): Progress {
  * boundary), display buffers are moved instead of copied, progress is throttled. Cancelling is the
  * owner's job: a worker is terminated; an engine in the same thread is stopped through `signal`.
  */
-export function guarded(engine: Engine, host: { signal?: AbortSignal } = {}) {
+export function guarded(engine: Engine, host: GuardHost = {}) {
   function options(onProgress: Progress | undefined): RunOptions {
     return { ...(onProgress ? { progress: throttled(onProgress) } : {}), ...(host.signal ? { signal: host.signal } : {}) };
   }
@@ -46,7 +53,8 @@ export function guarded(engine: Engine, host: { signal?: AbortSignal } = {}) {
     const outcome = await settle(work);
     if (!outcome.ok) return outcome;
     // Output bytes stay copies: the engine's files keep theirs.
-    return Comlink.transfer(outcome, [...new Set(engine.transferables(name, outcome.value.result))]);
+    const added = host.decorate?.(name, outcome.value.result) ?? [];
+    return Comlink.transfer(outcome, [...new Set([...engine.transferables(name, outcome.value.result), ...added])]);
   }
 
   function run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;

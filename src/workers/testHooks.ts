@@ -1,5 +1,5 @@
 import type { Engine, EngineTrace } from '../engine';
-import { guarded, type Progress } from './guarded';
+import { guarded, type GuardHost, type Progress } from './guarded';
 
 /** What a test build's worker adds to the engine: ways to break it, and counts of the work it did. */
 export interface WorkerTestHooks {
@@ -26,7 +26,7 @@ declare global {
 }
 
 /** The engine of a test build (vite --mode e2e): guarded(engine) plus the test hooks; tool runs are timed. */
-export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine) {
+export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine, host: GuardHost = {}) {
   const counts: Record<string, number> = {};
   const engine = createEngine((event) => {
     counts[event.kind] = (counts[event.kind] ?? 0) + 1;
@@ -41,7 +41,7 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
       return { ...counts };
     },
   };
-  const api = guarded(engine);
+  const api = guarded(engine, host);
   const runs: WorkerRunTiming[] = (globalThis.__brepscopeRuns = []);
   const timed =
     <R>(call: (name: string, args: unknown, onProgress?: Progress) => Promise<R>) =>

@@ -67,6 +67,18 @@ export interface BodyOrigin {
   refuseInvalid: boolean;
 }
 
+/**
+ * A body's length unit, when its file declares one (STEP, IGES, 3MF). The importers convert every
+ * declared unit to millimetres (the kernel does for STEP and IGES, as OCCT's readers do by default),
+ * so the unit of the coordinates is always mm; `declared` is what the file itself said. A file
+ * without a unit (BREP, STL, PLY, OBJ, XBF) has none: its lengths are in "model units".
+ */
+export interface LengthUnit {
+  unit: 'mm';
+  /** The file's own name for its unit, as written (INCH, millimetre, MM, inch ...). */
+  declared: string;
+}
+
 interface BodyInit {
   bodyId: string;
   name: string;
@@ -75,6 +87,7 @@ interface BodyInit {
   /** What the importer left out or changed, for the user (materials ignored, units converted). */
   notes?: string[] | undefined;
   origin?: BodyOrigin | undefined;
+  lengthUnit?: LengthUnit | undefined;
 }
 
 let nextUid = 0;
@@ -91,6 +104,8 @@ abstract class BodyBase {
   /** What the importer left out or changed, for the user (materials ignored, units converted). */
   readonly notes: string[] | undefined;
   readonly origin: BodyOrigin | undefined;
+  /** The file's declared length unit, if it has one (docs/units.md). */
+  readonly lengthUnit: LengthUnit | undefined;
   readonly cache = new BodyCache();
 
   constructor(init: BodyInit) {
@@ -100,6 +115,7 @@ abstract class BodyBase {
     this.source = init.source;
     this.notes = init.notes;
     this.origin = init.origin;
+    this.lengthUnit = init.lengthUnit;
   }
 
   /** Frees what the body holds in the kernel and drops every derived structure. */

@@ -19,6 +19,13 @@ export interface BodySummary {
   watertight?: boolean;
   /** What the importer left out or changed (materials ignored, units converted), when anything. */
   notes?: string[];
+  /**
+   * The body's length unit: 'mm' when the file declares a unit (STEP, IGES, 3MF: converted to mm on
+   * import), null when it declares none (BREP, STL, PLY, OBJ, XBF: "model units").
+   */
+  lengthUnit: 'mm' | null;
+  /** The unit the file declared, as written (INCH, millimetre ...), when it declared one. */
+  declaredUnit?: string;
 }
 
 /** The counts a body list shows. A mesh body counts as a facet shell: one face per triangle. */
@@ -31,6 +38,8 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
     valid: body.valid,
     source: body.source ?? null,
     ...(body.notes?.length ? { notes: body.notes } : {}),
+    lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
+    ...(body.lengthUnit ? { declaredUnit: body.lengthUnit.declared } : {}),
   };
   if (body.kind === 'mesh') {
     const t = body.topology;

@@ -25,6 +25,7 @@ import { defineTool } from './defineTool';
 import { bodyExtent as deviationBodyExtent, surfaceOf, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
+import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from './sectionProbe';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
 export const SECTION_DEFLECTION_RATIO = 0.005;
@@ -142,6 +143,11 @@ export const crossSectionCompare = defineTool({
 
     const axisCentre: [number, number] = [dot(through, frame.u), dot(through, frame.v)];
     const mode = args.outerEnvelope ? 'envelope' : 'profile';
+    // Envelope gaps are checked against the reference in 3D (docs/cross-sections.md); profile mode is the spec's raw distance.
+    const probe = mode === 'envelope' ? referenceProbe(oc, reference, deflection) : null;
+    const slack = weld + 2 * deflection * BREP_CURVE_REFINEMENT + (probe?.surfaceError ?? 0);
+    const outOfPlane: string[] = [];
+    const noData: string[] = [];
     const smells: number[] = [];
     const uncut: number[] = [];
     const incomparable: number[] = [];
@@ -156,7 +162,11 @@ export const crossSectionCompare = defineTool({
       const refProfile = describeSection(refSections[k]!);
       const centre = stationCentre(axisCentre, fromProfile, refProfile);
       if (centre.moved) recentred.push(k);
-      const record = compareStation(k, levels[k]!, lo, fromProfile, refProfile, centre.xy, mode);
+      const tally: GapTally = { outOfPlane: 0, noData: 0 };
+      const check = probe ? { probe, frame, slack, tally } : null;
+      const record = compareStation(k, levels[k]!, lo, fromProfile, refProfile, centre.xy, mode, check);
+      if (tally.outOfPlane) outOfPlane.push(`${k} (${tally.outOfPlane})`);
+      if (tally.noData) noData.push(`${k} (${tally.noData})`);
       if (record.registrationSmell) smells.push(k);
       else if (!fromProfile.main) uncut.push(k);
       else if (record.signedMean === null) incomparable.push(k);
@@ -188,6 +198,14 @@ export const crossSectionCompare = defineTool({
     if (uncut.length) warnings.push(`stations ${list(uncut)} cut neither body (a gap in both along the axis)`);
     if (incomparable.length) warnings.push(`stations ${list(incomparable)} have no comparable profile (no common ${mode === 'envelope' ? 'angular direction' : 'reference profile'})`);
     if (openStations.length) warnings.push(`open profiles at stations ${list(openStations)}: areaRatio is null there and signs of an open reference are taken relative to the station centre`);
+    if (outOfPlane.length) {
+      warnings.push(
+        `stations ${outOfPlane.join(', ')}: in that many directions the gap in the plane was larger than the candidate's 3D distance from the reference (a face nearly parallel or oblique to the plane, or no counterpart in the plane); the 3D distance was used there`,
+      );
+    }
+    if (noData.length) {
+      warnings.push(`stations ${noData.join(', ')}: in that many directions the candidate's nearest reference point is on the reference's open boundary (beyond what it covers); left out as no data`);
+    }
     if (recentred.length) {
       warnings.push(`the axis line misses the profile at stations ${list(recentred)}: the station centre was moved to the profile's area centroid`);
     }
@@ -225,6 +243,7 @@ function compareStation(
   ref: SectionProfile,
   centre: [number, number],
   mode: 'envelope' | 'profile',
+  check: { probe: SurfaceProbe; frame: PlaneFrame; slack: number; tally: GapTally } | null,
 ): SectionStation {
   const record: SectionStation = {
     station: k,
@@ -246,7 +265,8 @@ function compareStation(
   };
   if (!from.main || !ref.main) return record;
 
-  const d = mode === 'envelope' ? envelopeDifferences(from, ref, centre) : profileDifferences(from, ref, centre);
+  const gap = check ? gapChecker(check.probe, check.frame, level, check.slack, check.tally) : null;
+  const d = mode === 'envelope' ? envelopeDifferences(from, ref, centre, gap) : profileDifferences(from, ref, centre);
   if (d.length) {
     let sum = 0, sq = 0, max = 0;
     for (const x of d) {
@@ -281,16 +301,25 @@ function compareStation(
 /**
  * Envelope mode: per angular bin around the centre where both bodies have a boundary, the radial
  * gap between the candidate's and the reference's outermost crossings, projected on the
- * reference's normal there (a flat side offset by t gives t at every angle, not t / cos).
+ * reference's normal there (a flat side offset by t gives t at every angle, not t / cos), then
+ * checked in 3D at the candidate's crossing (`gap`: the in-plane gap, the 3D distance, or no data).
  */
-function envelopeDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number]): number[] {
+function envelopeDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number], gap: ((x: number, y: number, inPlane: number) => number | null) | null): number[] {
   const a = radialEnvelope(segmentsOf(allCurves(from)), cx, cy, ENVELOPE_BINS);
   const b = radialEnvelope(segmentsOf(allCurves(ref)), cx, cy, ENVELOPE_BINS);
   const d: number[] = [];
+  const step = (2 * Math.PI) / ENVELOPE_BINS;
   for (let k = 0; k < ENVELOPE_BINS; k++) {
     const ra = a.radius[k]!, rb = b.radius[k]!;
     if (Number.isNaN(ra) || Number.isNaN(rb)) continue;
-    d.push((ra - rb) * b.cosine[k]!);
+    const inPlane = (ra - rb) * b.cosine[k]!;
+    if (!gap) {
+      d.push(inPlane);
+      continue;
+    }
+    const theta = (k + 0.5) * step;
+    const checked = gap(cx + ra * Math.cos(theta), cy + ra * Math.sin(theta), inPlane);
+    if (checked !== null) d.push(checked);
   }
   return d;
 }

@@ -9,7 +9,7 @@ import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
-import { defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
+import { DEFAULT_DEVIATION_SAMPLES, defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
 import { bodyIdSchema } from './schemas';
 
@@ -20,6 +20,11 @@ const schema = z.strictObject({
   deflection: z.number().positive().finite().optional().describe('Deflection of a BREP reference; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
   tolerance: z.number().min(0).finite().optional().describe('Tolerance band; default a round number near a tenth of the colour range'),
   statistics: z.boolean().default(false).describe("Also return deviation_histogram's figures at the tolerance (same bodies, deflection, signMode and surface)"),
+  maxSamples: z
+    .int()
+    .min(1)
+    .default(DEFAULT_DEVIATION_SAMPLES)
+    .describe("Samples of the statistics, as measure_deviation's maxSamples (default 20000): with the same settings the statistics are measure_deviation's fromToTo figures, from the same samples"),
   surface: surfaceSchema,
 });
 
@@ -48,6 +53,8 @@ export interface HeatmapResult extends HeatmapData {
   tolerance: number;
   /** deviation_histogram at `tolerance`, when `statistics` was asked for. */
   statistics?: HistogramResult;
+  /** The statistics' sample budget (maxSamples): a later deviation_histogram with it reuses the same samples. */
+  maxSamples: number;
 }
 
 export const deviationHeatmap = defineTool({
@@ -60,9 +67,9 @@ export const deviationHeatmap = defineTool({
     const data = await heatmapData(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface);
     const m = colourRange(data.values, data.range ? data.range[1] : 0);
     const tolerance = args.tolerance ?? defaultTolerance(m);
-    const result: HeatmapResult = { ...data, colourRange: m, tolerance };
+    const result: HeatmapResult = { ...data, colourRange: m, tolerance, maxSamples: args.maxSamples };
     if (args.statistics) {
-      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, surface: args.surface });
+      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, maxSamples: args.maxSamples, surface: args.surface });
       result.statistics = await deviationHistogram.run(histogramArgs, ctx);
     }
     return result;

@@ -7,6 +7,7 @@ import { sampleExactSurface } from '../exact/sampleExact';
 import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
+import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
@@ -20,6 +21,9 @@ import { getTessellation, shapeDiagonal } from '../scene/tessellation';
 import type { ToolContext } from './defineTool';
 import { kernelFor } from './kernelFor';
 import { percentile } from './statistics';
+
+/** measure_deviation's default sample count per direction (spec); deviation_heatmap's statistics use it too. */
+export const DEFAULT_DEVIATION_SAMPLES = 20000;
 
 /** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
 export const DEFLECTION_RATIO = 0.005;
@@ -90,6 +94,7 @@ interface MeshQueries {
   pseudoNormals?: PseudoNormals;
   reference?: DeviationReference;
   winding?: FastWinding;
+  boundary?: OpenBoundary;
   samples: Map<number, SurfaceSamples>;
   /** A BREP tessellation's exact reference and exact-surface samples (the tessellation is per body and deflection). */
   exact?: ExactReference;
@@ -129,6 +134,13 @@ export function deviationReference(s: MeasuredSurface): DeviationReference {
   const q = queriesOf(s);
   q.reference ??= deviationReferenceOf(meshBvh(s), meshPseudoNormals(s));
   return q.reference;
+}
+
+/** The surface's open boundary (edges used by one triangle), for the no-data rule. */
+export function meshOpenBoundary(s: MeasuredSurface): OpenBoundary {
+  const q = queriesOf(s);
+  q.boundary ??= buildOpenBoundary(meshPseudoNormals(s));
+  return q.boundary;
 }
 
 export function fastWinding(s: MeasuredSurface): FastWinding {

@@ -5,6 +5,7 @@ import { bothDirections } from './deviationDirections';
 import {
   bodyExtent,
   comparedSurfaces,
+  DEFAULT_DEVIATION_SAMPLES,
   directedRecord,
   signModeSchema,
   surfaceSchema,
@@ -19,7 +20,7 @@ const schema = z
     fromBodyId: bodyIdSchema.describe('Source body (e.g. the reconstruction)'),
     toBodyId: bodyIdSchema.describe('Reference body (e.g. the input mesh); may equal fromBodyId (deviation 0)'),
     deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies; smaller is finer. Default 0.5% of the from-body bounding-box diagonal'),
-    maxSamples: z.int().min(1).default(20000).describe('Max surface samples per direction, stride-subsampled'),
+    maxSamples: z.int().min(1).default(DEFAULT_DEVIATION_SAMPLES).describe('Max surface samples per direction, stride-subsampled'),
     sectionAxis: vec3Schema
       .refine((v) => Math.hypot(v[0], v[1], v[2]) > 0, 'sectionAxis must not be the zero vector')
       .optional()

@@ -1,7 +1,7 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import type { OC } from '../../kernel';
-import { BrepBody, MeshBody, type Body, type SourceFormat } from '../Body';
+import { BrepBody, MeshBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
@@ -54,8 +54,8 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
 
   if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
-    const { mesh, notes } = parseMeshFile(format, req.bytes, req.fileName);
-    const body = new MeshBody({ ...common, ...(notes.length ? { notes } : {}) }, mesh);
+    const { mesh, notes, declaredUnit } = parseMeshFile(format, req.bytes, req.fileName);
+    const body = new MeshBody({ ...common, ...(notes.length ? { notes } : {}), lengthUnit: millimetres(declaredUnit) }, mesh);
     scene.add(body);
     return body;
   }
@@ -63,7 +63,8 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   // Structural checks in milliseconds, so most corrupt files never reach (or hang) the kernel.
   validateBeforeKernel(format, req.bytes, req.fileName);
   const oc = await env.kernel();
-  const shape = readShape(oc, req.bytes, req.fileName, format);
+  const { shape, declaredUnit } = readShape(oc, req.bytes, req.fileName, format);
+  const lengthUnit = millimetres(declaredUnit);
   try {
     const check = asBadInput(oc, req.fileName, () => checkShape(oc, shape));
     if (req.refuseInvalid && !check.valid) {
@@ -73,7 +74,8 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
         { invalidEntities: check.invalidEntities },
       );
     }
-    const body = new BrepBody(common, shape, check.valid);
+    const notes = lengthUnit && !isMillimetre(lengthUnit.declared) ? [`${format.toUpperCase()} length unit ${lengthUnit.declared}: the kernel converted coordinates to millimetres`] : [];
+    const body = new BrepBody({ ...common, lengthUnit, ...(notes.length ? { notes } : {}) }, shape, check.valid);
     scene.add(body);
     return body;
   } catch (e) {
@@ -82,14 +84,23 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
 }
 
-function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, MeshFileFormat>): TopoDS_Shape {
+function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<SourceFormat, MeshFileFormat>): { shape: TopoDS_Shape; declaredUnit: string | null } {
   switch (format) {
     case 'brep':
-      return readBrepShape(oc, bytes, fileName);
+      return { shape: readBrepShape(oc, bytes, fileName), declaredUnit: null };
     case 'step':
     case 'iges':
       return readExchangeShape(oc, bytes, fileName, format);
     case 'xbf':
-      return readXbfShape(oc, bytes, fileName);
+      return { shape: readXbfShape(oc, bytes, fileName), declaredUnit: null };
   }
+}
+
+/** A declared unit, converted to mm by the reader (STEP, IGES, 3MF); none when the file declares none. */
+function millimetres(declared: string | null): LengthUnit | undefined {
+  return declared ? { unit: 'mm', declared } : undefined;
+}
+
+function isMillimetre(unit: string): boolean {
+  return /^(mm|millimet(er|re)s?)$/i.test(unit.trim());
 }

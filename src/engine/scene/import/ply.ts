@@ -4,7 +4,8 @@ import type { PointCloud } from './PointCloud';
 import { TextScanner, Uint32Builder } from './textScanner';
 
 /** What a scan file holds: triangles, or points with no faces. */
-export type MeshOrCloud = { kind: 'mesh'; mesh: IndexedMesh; notes: string[] } | { kind: 'points'; cloud: PointCloud; notes: string[] };
+/** `declaredUnit`: the length unit the file declares (3MF does; PLY, OBJ and text points do not). */
+export type MeshOrCloud = { kind: 'mesh'; mesh: IndexedMesh; notes: string[]; declaredUnit?: string } | { kind: 'points'; cloud: PointCloud; notes: string[] };
 
 type ScalarType = 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float32' | 'float64';
 

@@ -23,8 +23,8 @@ export function readScanFile(format: Exclude<MeshFileFormat, 'stl'>, bytes: Uint
     case 'obj':
       return parseObj(bytes, name);
     case '3mf': {
-      const { mesh, notes } = parse3mf(bytes, name);
-      return { kind: 'mesh', mesh, notes };
+      const { mesh, notes, unit } = parse3mf(bytes, name);
+      return { kind: 'mesh', mesh, notes, declaredUnit: unit };
     }
     case 'xyz': {
       const { cloud, notes } = parsePointText(bytes, name);
@@ -38,8 +38,8 @@ export function readScanFile(format: Exclude<MeshFileFormat, 'stl'>, bytes: Uint
  * reader, the others through the indexed-mesh weld that gives the same arrays for the same triangles.
  * A point cloud is refused until the scene has a body kind for it.
  */
-export function parseMeshFile(format: MeshFileFormat, bytes: Uint8Array, name: string): { mesh: TriMesh; notes: string[] } {
-  if (format === 'stl') return { mesh: parseStl(bytes, name), notes: [] };
+export function parseMeshFile(format: MeshFileFormat, bytes: Uint8Array, name: string): { mesh: TriMesh; notes: string[]; declaredUnit: string | null } {
+  if (format === 'stl') return { mesh: parseStl(bytes, name), notes: [], declaredUnit: null };
   const content = readScanFile(format, bytes, name);
   if (content.kind === 'points') {
     throw new BrepscopeError(
@@ -48,5 +48,5 @@ export function parseMeshFile(format: MeshFileFormat, bytes: Uint8Array, name: s
       { points: content.cloud.count, normals: content.cloud.normals !== undefined },
     );
   }
-  return { mesh: weldIndexedMesh(content.mesh, name), notes: content.notes };
+  return { mesh: weldIndexedMesh(content.mesh, name), notes: content.notes, declaredUnit: content.declaredUnit ?? null };
 }

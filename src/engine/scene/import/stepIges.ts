@@ -1,27 +1,39 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { IGESControl_Reader, STEPControl_Reader, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
-import { withKernel, type OC } from '../../kernel';
+import { withKernel, type OC, type Own } from '../../kernel';
 import { asBadInput } from './kernelFailure';
 import { withKernelFile } from './kernelFile';
 import { validateBeforeKernel } from './validate';
 
+/** A STEP or IGES file's shape, and the length unit the file declares (null when it declares none). */
+export interface ExchangeShape {
+  shape: TopoDS_Shape;
+  /** The file's unit name as written (STEP: the representation context's length unit; IGES: the global section's). */
+  declaredUnit: string | null;
+}
+
 /**
  * Reads a STEP or IGES file into one shape (a compound when the file has several roots). The
- * readers report failure through a status rather than an exception: both are checked.
+ * readers report failure through a status rather than an exception: both are checked. The readers
+ * convert the file's length unit to millimetres (OCCT's default system unit), so the shape is in mm
+ * whatever the file declares.
  */
-export function readExchangeShape(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): TopoDS_Shape {
+export function readExchangeShape(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): ExchangeShape {
   validateBeforeKernel(format, bytes, name);
   return asBadInput(oc, name, () => readChecked(oc, bytes, name, format));
 }
 
-function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): TopoDS_Shape {
+function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | 'iges'): ExchangeShape {
   return withKernelFile(oc, bytes, format === 'step' ? 'step' : 'igs', (path) =>
     withKernel(oc, (own) => {
-      const reader = own(format === 'step' ? new oc.STEPControl_Reader_1() : new oc.IGESControl_Reader_1());
+      const step = format === 'step' ? own(new oc.STEPControl_Reader_1()) : null;
+      const iges = format === 'iges' ? own(new oc.IGESControl_Reader_1()) : null;
+      const reader = (step ?? iges)!;
       const status = reader.ReadFile(path);
       if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) {
         throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable ${format.toUpperCase()} file (the reader returned ${statusName(oc, status)})`);
       }
+      const declaredUnit = step ? stepLengthUnit(oc, own, step) : igesLengthUnit(own, iges!);
       reader.TransferRoots(own(new oc.Message_ProgressRange_1()));
       if (reader.NbShapes() === 0) {
         throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but holds no transferable shape`);
@@ -31,9 +43,28 @@ function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | '
         shape.delete();
         throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file produced an empty shape`);
       }
-      return shape;
+      return { shape, declaredUnit };
     }),
   );
+}
+
+/** The length unit of a read STEP file (STEPControl_Reader.FileUnits: the first length unit the file's contexts use). */
+function stepLengthUnit(oc: OC, own: Own, reader: STEPControl_Reader): string | null {
+  const lengths = own(new oc.TColStd_SequenceOfAsciiString_1());
+  reader.FileUnits(lengths, own(new oc.TColStd_SequenceOfAsciiString_1()), own(new oc.TColStd_SequenceOfAsciiString_1()));
+  for (let i = 1; i <= lengths.Length(); i++) {
+    const unit = lengths.Value(i).ToCString().trim();
+    if (unit) return unit;
+  }
+  return null;
+}
+
+/** The length unit of a read IGES file: its global section's unit name (every IGES file has one; inch when the flag is absent). */
+function igesLengthUnit(own: Own, reader: IGESControl_Reader): string | null {
+  const model = own(reader.IGESModel());
+  if (model.IsNull()) return null;
+  const name = own(own(model.get().GlobalSection()).UnitName());
+  return name.IsNull() ? null : name.get().ToCString().trim() || null;
 }
 
 function statusName(oc: OC, status: unknown): string {

@@ -30,7 +30,7 @@ const MAX_NESTING = 64;
  * build item and component transforms, in millimetres, as one indexed mesh. Mirroring transforms
  * flip the triangles so they stay wound outward.
  */
-export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; notes: string[] } {
+export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; notes: string[]; unit: string } {
   const parts = unzipModelParts(bytes, name);
   const start = startPart(parts, name);
   const models = new Map<string, ModelPart>();
@@ -62,7 +62,7 @@ export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; 
   };
   for (const item of root.build) place(item.path ?? start, item.objectId, item.transform, 0);
   if (indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the 3MF build places no triangles`);
-  return { mesh: { positions: positions.toArray(), indices: indices.toArray() }, notes };
+  return { mesh: { positions: positions.toArray(), indices: indices.toArray() }, notes, unit: root.unit };
 }
 
 function unzipModelParts(bytes: Uint8Array, name: string): Map<string, Uint8Array> {

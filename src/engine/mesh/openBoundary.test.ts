@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { closestPoint, createHit } from './closestPoint';
+import { box } from './generators';
+import { buildOpenBoundary, onOpenBoundary } from './openBoundary';
+import { buildPseudoNormals } from './pseudoNormals';
+import { buildBvh } from './TriangleBvh';
+import type { TriMesh } from './TriMesh';
+
+/** A 10-cube of 2 x 2 quads per side (unwelded per face, as generators make it) without its top (z = 10). */
+function openBox(): TriMesh {
+  const closed = box([0, 0, 0], [10, 10, 10], 2);
+  const idx = closed.indices;
+  const kept: number[] = [];
+  for (let t = 0; t < idx.length; t += 3) {
+    const top = [0, 1, 2].every((k) => closed.positions[3 * idx[t + k]! + 2] === 10);
+    if (!top) kept.push(idx[t]!, idx[t + 1]!, idx[t + 2]!);
+  }
+  return { positions: closed.positions, indices: Uint32Array.from(kept) };
+}
+
+describe('open boundary of a mesh', () => {
+  it('a closed box has none; without its top, the 8 edges of the rim are open (after welding by coordinates)', () => {
+    const closed = buildOpenBoundary(buildPseudoNormals(box([0, 0, 0], [10, 10, 10], 2)));
+    expect(closed.open).toBe(false);
+    const open = buildOpenBoundary(buildPseudoNormals(openBox()));
+    expect(open.open).toBe(true);
+    expect(open.edgeOpen.reduce((a, b) => a + b, 0)).toBe(8);
+    expect(open.vertexOpen.reduce((a, b) => a + b, 0)).toBe(8);
+  });
+
+  it('a nearest point on the rim (beyond the opening) is on the boundary; one on a wall or the floor is not', () => {
+    const mesh = openBox();
+    const pn = buildPseudoNormals(mesh);
+    const boundary = buildOpenBoundary(pn);
+    const bvh = buildBvh(mesh);
+    const at = (x: number, y: number, z: number) => onOpenBoundary(boundary, pn, closestPoint(bvh, x, y, z, createHit()));
+    // Above the missing top: the nearest points are the rim's edges and corners.
+    expect(at(5, 5, 13)).toBe(true);
+    expect(at(2.5, 5, 12)).toBe(true);
+    expect(at(12, 12, 12)).toBe(true);
+    // Beside a wall, below the rim; under the floor.
+    expect(at(12, 5, 5)).toBe(false);
+    expect(at(5, 5, -2)).toBe(false);
+    expect(at(5, 5, 5)).toBe(false);
+  });
+});

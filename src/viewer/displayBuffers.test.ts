@@ -1,0 +1,80 @@
+import { DoubleSide, Mesh, MeshBasicMaterial, Ray, Raycaster, Vector3 } from 'three';
+import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
+import { describe, expect, it } from 'vitest';
+import type { DisplayMesh } from '../engine';
+import { boundsOf } from './bounds';
+import { buildViewerBuffers, geometryOf, viewerTransferables, viewGeometry } from './displayBuffers';
+
+/** A closed sphere of 2 * 48 * 23 triangles, as display_mesh sends it, off centre so the box and sphere are not trivial. */
+function sphereMesh(): DisplayMesh {
+  const segs = 48, rings = 24, r = 7, c = [3, -2, 11];
+  const positions: number[] = [];
+  for (let i = 0; i <= rings; i++)
+    for (let j = 0; j < segs; j++) {
+      const th = (Math.PI * i) / rings, ph = (2 * Math.PI * j) / segs;
+      positions.push(c[0]! + r * Math.sin(th) * Math.cos(ph), c[1]! + r * Math.sin(th) * Math.sin(ph), c[2]! + r * Math.cos(th));
+    }
+  const v = (i: number, j: number) => i * segs + (j % segs);
+  const indices: number[] = [];
+  for (let i = 0; i < rings; i++)
+    for (let j = 0; j < segs; j++) {
+      if (i < rings - 1) indices.push(v(i, j), v(i + 1, j), v(i + 1, j + 1));
+      if (i > 0) indices.push(v(i, j), v(i + 1, j + 1), v(i, j + 1));
+    }
+  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
+}
+
+/** What a ray hits on a geometry through three-mesh-bvh: the triangle (faceIndex) and distance. */
+function hit(geometryMesh: Mesh, origin: Vector3, direction: Vector3) {
+  const raycaster = new Raycaster();
+  raycaster.ray = new Ray(origin, direction.normalize());
+  raycaster.firstHitOnly = true;
+  const [first] = raycaster.intersectObject(geometryMesh);
+  return first ? { faceIndex: first.faceIndex, distance: first.distance } : null;
+}
+
+describe('viewer buffers built in the worker', () => {
+  it('give the page the same normals, sphere, box and picking as computing them on the page', () => {
+    const mesh = sphereMesh();
+    const buffers = buildViewerBuffers(mesh);
+    // Moved, as the worker sends them: a structured clone with these buffers transferred.
+    const moved = structuredClone({ ...mesh, viewer: buffers }, { transfer: viewerTransferables(buffers) });
+    expect(buffers.normals.byteLength).toBe(0); // detached: moved, not copied
+
+    const fromWorker = viewGeometry(moved);
+    const onPage = geometryOf(mesh);
+    onPage.computeVertexNormals();
+    onPage.computeBoundingSphere();
+    onPage.boundsTree = new MeshBVH(onPage, { indirect: true });
+
+    expect(Array.from(fromWorker.getAttribute('normal').array)).toEqual(Array.from(onPage.getAttribute('normal').array));
+    expect(fromWorker.boundingSphere?.center.toArray()).toEqual(onPage.boundingSphere?.center.toArray());
+    expect(fromWorker.boundingSphere?.radius).toBe(onPage.boundingSphere?.radius);
+    // The triangles' order (faceIds follow it) is the engine's: the BVH is indirect.
+    expect(fromWorker.getIndex()?.array).toBe(moved.indices);
+
+    // The box the worker sent is the one the page would loop over the vertices for.
+    expect(boundsOf([moved])).toEqual(boundsOf([{ positions: mesh.positions, indices: mesh.indices }]));
+    expect(boundsOf([moved])?.min.map((x) => Math.round(x))).toEqual([-4, -9, 4]);
+
+    Mesh.prototype.raycast = acceleratedRaycast;
+    const a = new Mesh(fromWorker, new MeshBasicMaterial({ side: DoubleSide }));
+    const b = new Mesh(onPage, new MeshBasicMaterial({ side: DoubleSide }));
+    let hits = 0;
+    for (let k = 0; k < 40; k++) {
+      const dir = new Vector3(Math.cos(k), Math.sin(2 * k), Math.cos(3 * k) - 0.2);
+      const origin = new Vector3(3, -2, 11).addScaledVector(dir.clone().normalize(), -30);
+      const h = hit(a, origin, dir.clone());
+      expect(h).toEqual(hit(b, origin, dir.clone()));
+      if (h) hits++;
+    }
+    expect(hits).toBe(40);
+  });
+
+  it('a mesh without triangles has no box and draws nothing', () => {
+    const empty: DisplayMesh = { positions: new Float32Array(0), indices: new Uint32Array(0) };
+    const buffers = buildViewerBuffers(empty);
+    expect(buffers.box).toBeNull();
+    expect(boundsOf([{ ...empty, viewer: buffers }])).toBeNull();
+  });
+});
