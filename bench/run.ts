@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
+import { exactDeviationCases } from './exactDeviation';
 import { foundationCases } from './foundation';
 import { graphCases } from './graph';
 import type { BenchCase, Figures } from './harness';
@@ -19,7 +20,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -1,5 +1,5 @@
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
-import { withKernel, type OC } from '../engine/kernel';
+import type { Handle_Geom_Curve, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC, type Own } from '../engine/kernel';
 import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 
 /** Kernel-made shapes with closed-form answers, for tests. Each returns a shape the caller owns. */
@@ -60,6 +60,42 @@ export function compoundOf(oc: OC, shapes: TopoDS_Shape[]): TopoDS_Shape {
     builder.MakeCompound(compound);
     for (const s of shapes) builder.Add(compound, s);
     return compound;
+  });
+}
+
+/** A Bezier curve through the given poles (a cubic for four poles). */
+function bezierCurve(oc: OC, own: Own, poles: [number, number, number][]): Handle_Geom_Curve {
+  const array = new oc.TColgp_Array1OfPnt_2(1, poles.length);
+  own(array);
+  poles.forEach((p, i) => array.SetValue(i + 1, own(new oc.gp_Pnt_3(...p)) as never));
+  return new oc.Handle_Geom_Curve_2(new oc.Geom_BezierCurve_1(array));
+}
+
+/**
+ * Three freeform faces whose surfaces the JS evaluator reads in swept form or leaves to the kernel,
+ * in one compound: a surface of revolution (a cubic Bezier generatrix turned 270 degrees about z),
+ * a linear extrusion (a cubic Bezier swept along (0, 2, 15)), and an offset surface (2 off a
+ * revolution surface); the compound is moved by a rotation and a translation (a located shape).
+ */
+export function makeFreeformFaces(oc: OC): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const profile = own(bezierCurve(oc, own, [[10, 0, 0], [14, 0, 10], [9, 0, 20], [12, 0, 30]]));
+    const edge = own(own(new oc.BRepBuilderAPI_MakeEdge_24(profile)).Edge());
+    const zAxis = own(new oc.gp_Ax1_2(own(new oc.gp_Pnt_3(0, 0, 0)), own(new oc.gp_Dir_4(0, 0, 1))));
+    const revolved = own(own(new oc.BRepPrimAPI_MakeRevol_1(edge, zAxis, 1.5 * Math.PI, false)).Shape());
+    const path = own(bezierCurve(oc, own, [[40, 0, 0], [50, 8, 0], [60, -5, 0], [70, 3, 0]]));
+    const pathEdge = own(own(new oc.BRepBuilderAPI_MakeEdge_24(path)).Edge());
+    const prism = own(own(new oc.BRepPrimAPI_MakePrism_1(pathEdge, own(new oc.gp_Vec_4(0, 2, 15)), false, true)).Shape());
+    const revSurface = new oc.Geom_SurfaceOfRevolution(profile, zAxis);
+    const basis = own(new oc.Handle_Geom_Surface_2(revSurface));
+    const offset = own(new oc.Handle_Geom_Surface_2(new oc.Geom_OffsetSurface(basis, 2, false)));
+    const offsetFace = own(own(new oc.BRepBuilderAPI_MakeFace_14(offset, 0, Math.PI, 0, 1, 1e-7)).Face());
+    const moved = own(new oc.gp_Trsf_1());
+    moved.SetRotation_1(own(new oc.gp_Ax1_2(own(new oc.gp_Pnt_3(5, -3, 2)), own(new oc.gp_Dir_4(1, 1, 0.5)))), 0.7);
+    moved.SetTranslationPart(own(new oc.gp_Vec_4(-20, 15, 30)));
+    const compound = own(compoundOf(oc, [revolved, prism, offsetFace]));
+    const loc = own(new oc.TopLoc_Location_2(moved));
+    return compound.Moved(loc, false);
   });
 }
 

@@ -18,6 +18,8 @@ export interface TriMesh {
 export interface FaceTessellation extends TriMesh {
   /** Per triangle, the 0-based face index in TopExp.MapShapes order. */
   faceIds: Uint32Array;
+  /** u v per vertex on its face's surface (Poly_Triangulation UV nodes; NaN where BRepMesh gave none). */
+  uvs: Float64Array;
   deflection: number;
 }
 

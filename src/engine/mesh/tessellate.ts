@@ -11,7 +11,8 @@ const MESH_PURPOSE_NONE = 0;
 /**
  * Tessellates a shape with BRepMesh at an absolute linear deflection and copies the triangles out
  * per face, in TopExp.MapShapes face order, wound outward (reversed faces flipped). Vertices are
- * not shared between faces, so face boundaries stay crisp for display.
+ * not shared between faces, so face boundaries stay crisp for display. Each vertex keeps its
+ * (u, v) on its face's surface, where exact queries start their projection.
  */
 export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number): FaceTessellation {
   return withKernel(oc, (own) => {
@@ -21,6 +22,7 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
     const faces = own(new oc.TopTools_IndexedMapOfShape_1());
     oc.TopExp.MapShapes_1(shape, topAbs(oc, "FACE"), faces);
     const positions: number[] = [];
+    const uvs: number[] = [];
     const indices: number[] = [];
     const faceIds: number[] = [];
     for (let f = 1; f <= faces.Extent(); f++) {
@@ -32,6 +34,7 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
       const trsf = own(loc.Transformation());
       const base = positions.length / 3;
       const nodes = tri.NbNodes();
+      const hasUv = tri.HasUVNodes();
       for (let i = 1; i <= nodes; i++) {
         const p = tri.Node(i);
         try {
@@ -40,6 +43,14 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
         } finally {
           p.delete();
         }
+        if (hasUv) {
+          const uv = tri.UVNode(i);
+          try {
+            uvs.push(uv.X(), uv.Y());
+          } finally {
+            uv.delete();
+          }
+        } else uvs.push(NaN, NaN);
       }
       const reversed = face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED;
       const count = tri.NbTriangles();
@@ -57,6 +68,7 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
     }
     return {
       positions: Float64Array.from(positions),
+      uvs: Float64Array.from(uvs),
       indices: Uint32Array.from(indices),
       faceIds: Uint32Array.from(faceIds),
       deflection,

@@ -42,11 +42,18 @@ export class BodyCache {
 
   /** Drops every entry whose key satisfies `test` (e.g. all that name a removed partner body). */
   drop(test: (key: string) => boolean): void {
-    for (const key of [...this.entries.keys()]) if (test(key)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()]) if (test(key)) this.remove(key);
   }
 
   clear(): void {
-    this.entries.clear();
+    for (const key of [...this.entries.keys()]) this.remove(key);
+  }
+
+  /** Entries holding kernel objects carry a `dispose` that frees them; it runs when they go. */
+  private remove(key: string): void {
+    const value = this.entries.get(key);
+    this.entries.delete(key);
+    if (typeof value === 'object' && value !== null && 'dispose' in value && typeof value.dispose === 'function') (value as { dispose(): void }).dispose();
   }
 }
 

@@ -22,6 +22,7 @@ import type { Body } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
 import { defineTool } from './defineTool';
+import { bodyExtent as deviationBodyExtent, surfaceOf, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
 import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from './sectionProbe';
 import { bodyIdSchema, vec3Schema } from './schemas';
@@ -61,6 +62,7 @@ const schema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'imagePrefix may hold letters, digits, dot, underscore and hyphen only')
     .default('section')
     .describe('File name prefix of station PNGs (<prefix>_NN.png). Default section'),
+  surface: surfaceSchema,
 });
 
 /** One station of the result (spec: cross-section station record). */
@@ -85,6 +87,8 @@ export interface SectionStation {
 
 export interface CrossSectionResult {
   overlap: [number, number];
+  /** exact: a BREP body's extent along the axis (the overlap) is its exact faces'; tessellated: its tessellation's at deflection. Sections of a BREP body are the kernel's exact sections either way. */
+  surface: SurfaceMode;
   referenceMode: 'envelope' | 'profile';
   meanSignedAcrossSections: number | null;
   maxAbsSignedSection: number | null;
@@ -117,8 +121,8 @@ export const crossSectionCompare = defineTool({
     const through: Vec3 = args.through ?? [0, 1, 2].map((k) => (fromBox.min[k]! + fromBox.max[k]!) / 2) as Vec3;
     const weld = WELD_RATIO * Math.max(fromDiagonal, boxDiagonal(refBox));
 
-    const fromExtent = bodyExtent(oc, from, axis, deflection);
-    const refExtent = bodyExtent(oc, reference, axis, deflection);
+    const fromExtent = bodyExtent(oc, from, axis, deflection, args.surface);
+    const refExtent = bodyExtent(oc, reference, axis, deflection, args.surface);
     const lo = Math.max(fromExtent[0], refExtent[0]);
     const hi = Math.min(fromExtent[1], refExtent[1]);
     if (!(hi - lo > 1e-9 * Math.max(fromDiagonal, 1))) {
@@ -210,6 +214,7 @@ export const crossSectionCompare = defineTool({
     for (const s of measured) if (!worst || Math.abs(s.signedMean!) > Math.abs(worst.signedMean!)) worst = s;
     return {
       overlap: [lo, hi],
+      surface: args.surface,
       referenceMode: mode,
       meanSignedAcrossSections: measured.length ? measured.reduce((a, s) => a + s.signedMean!, 0) / measured.length : null,
       maxAbsSignedSection: worst ? Math.abs(worst.signedMean!) : null,
@@ -347,10 +352,18 @@ function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels
   return sections.map((s) => chainPolylines(s.pieces, Math.max(weld, 2 * s.vertexTolerance)));
 }
 
-/** Lowest and highest p . axis over the body: an STL's vertices, a BREP body's tessellation at the deflection. */
-function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: number): [number, number] {
-  const mesh = body.kind === 'mesh' ? body.mesh : getTessellation(requireKernel(oc, TOOL), body, deflection);
-  const extent = meshExtent(mesh, axis);
+/**
+ * Lowest and highest p . axis over the body: an STL's vertices; a BREP body's exact faces (exact
+ * mode) or its tessellation at the deflection (tessellated mode, whose chords fall short of a
+ * curved extreme by up to the chord error).
+ */
+function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: number, surface: SurfaceMode): [number, number] {
+  if (body.kind === 'mesh') return checkedExtent(body, meshExtent(body.mesh, axis));
+  const mesh = getTessellation(requireKernel(oc, TOOL), body, deflection);
+  return checkedExtent(body, surface === 'exact' && mesh.indices.length > 0 ? deviationBodyExtent(oc, surfaceOf(body, mesh), axis, surface) : meshExtent(mesh, axis));
+}
+
+function checkedExtent(body: Body, extent: [number, number]): [number, number] {
   if (!(extent[1] >= extent[0])) throw new BrepscopeError('EMPTY_MESH', `cross_section_compare: body '${body.bodyId}' has no triangles to slice`);
   return extent;
 }

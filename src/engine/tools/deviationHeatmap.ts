@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { requireKernel } from '../kernel';
-import { createSignedDeviation, signedDeviation, type SignMode } from '../mesh/signedDeviation';
+import { createExactDeviation, ExactReference } from '../exact/ExactReference';
+import type { OC } from '../kernel';
+import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { colourRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
-import { DEFAULT_DEVIATION_SAMPLES, defaultDeflection, deviationReference, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, type MeasuredSurface } from './deviationSupport';
+import { DEFAULT_DEVIATION_SAMPLES, defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
 import { bodyIdSchema } from './schemas';
 
@@ -17,12 +19,13 @@ const schema = z.strictObject({
   signMode: signModeSchema,
   deflection: z.number().positive().finite().optional().describe('Deflection of a BREP reference; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
   tolerance: z.number().min(0).finite().optional().describe('Tolerance band; default a round number near a tenth of the colour range'),
-  statistics: z.boolean().default(false).describe("Also return deviation_histogram's figures at the tolerance (same bodies, deflection and signMode)"),
+  statistics: z.boolean().default(false).describe("Also return deviation_histogram's figures at the tolerance (same bodies, deflection, signMode and surface)"),
   maxSamples: z
     .int()
     .min(1)
     .default(DEFAULT_DEVIATION_SAMPLES)
     .describe("Samples of the statistics, as measure_deviation's maxSamples (default 20000): with the same settings the statistics are measure_deviation's fromToTo figures, from the same samples"),
+  surface: surfaceSchema,
 });
 
 export interface HeatmapData {
@@ -38,6 +41,8 @@ export interface HeatmapData {
   signedVertices: number;
   ambiguousVertices: number;
   signMode: SignMode;
+  /** exact: a BREP reference's exact faces; tessellated: its tessellation at deflection. */
+  surface: SurfaceMode;
   deflection: number;
 }
 
@@ -59,12 +64,12 @@ export const deviationHeatmap = defineTool({
   category: 'display',
   schema,
   async run(args, ctx): Promise<HeatmapResult> {
-    const data = await heatmapData(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection);
+    const data = await heatmapData(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface);
     const m = colourRange(data.values, data.range ? data.range[1] : 0);
     const tolerance = args.tolerance ?? defaultTolerance(m);
     const result: HeatmapResult = { ...data, colourRange: m, tolerance, maxSamples: args.maxSamples };
     if (args.statistics) {
-      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, maxSamples: args.maxSamples });
+      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, maxSamples: args.maxSamples, surface: args.surface });
       result.statistics = await deviationHistogram.run(histogramArgs, ctx);
     }
     return result;
@@ -85,7 +90,7 @@ interface PerVertex {
  * welded display mesh, so the copies of a vertex on a BREP face boundary get one value. Computed
  * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
-async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined): Promise<HeatmapData> {
+async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapData> {
   const from = ctx.scene.get(fromBodyId);
   const to = ctx.scene.get(toBodyId);
   const oc = await kernelFor(ctx, [from, to]);
@@ -93,11 +98,11 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
   const display = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
   if (display.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
   const reference = measuredSurface(oc, to, deflection);
-  const key = pairKey(to, `heatmap:${display.key}>${reference.key}:${signMode}`);
+  const key = pairKey(to, `heatmap:${display.key}>${reference.key}:${signMode}:${surface}`);
   let perVertex = from.cache.peek<PerVertex>(key);
   if (!perVertex) {
     ctx.trace?.({ kind: 'deviation', what: `${fromBodyId}>${toBodyId}:${key}` });
-    perVertex = from.cache.set(key, await computePerVertex(ctx, display, reference, signMode));
+    perVertex = from.cache.set(key, await computePerVertex(ctx, oc, display, reference, signMode, surface));
   }
   const { values, signedVertices, ambiguousVertices, maxAbs } = perVertex;
   return {
@@ -107,12 +112,14 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
     signedVertices,
     ambiguousVertices,
     signMode,
+    surface,
     deflection,
   };
 }
 
-async function computePerVertex(ctx: ToolContext, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode): Promise<PerVertex> {
-  const ref = deviationReference(reference);
+async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {
+  const ref = deviationTarget(oc, reference, surface);
+  const exact = ref instanceof ExactReference ? ref : null;
   const pn = meshPseudoNormals(display);
   const W = pn.vertexNormals.length / 3;
 
@@ -127,6 +134,7 @@ async function computePerVertex(ctx: ToolContext, display: MeasuredSurface, refe
   const pos = display.mesh.positions;
   const vn = pn.vertexNormals;
   const r = createSignedDeviation();
+  const x = createExactDeviation();
   const pacer = new Pacer(ctx);
   for (let w = 0; w < W; w++) {
     if ((w & 4095) === 0) await pacer.tick(w, W, 'heat map');
@@ -134,8 +142,8 @@ async function computePerVertex(ctx: ToolContext, display: MeasuredSurface, refe
     if (v < 0) continue;
     const len = Math.hypot(vn[3 * w]!, vn[3 * w + 1]!, vn[3 * w + 2]!);
     const s = len > 0 ? 1 / len : 0;
-    signedDeviation(ref, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r);
-    perWeld[w] = r.signed;
+    if (exact) perWeld[w] = exact.signed(pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, x).signed;
+    else perWeld[w] = signedDeviation(ref as DeviationReference, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r).signed;
   }
 
   const V = pos.length / 3;

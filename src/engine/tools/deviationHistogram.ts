@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, directedDeviation, signModeSchema } from './deviationSupport';
+import { comparedSurfaces, directedDeviation, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -22,6 +22,7 @@ const schema = z.strictObject({
   signMode: signModeSchema,
   outputPath: z.string().min(1).optional().describe('Path to write a histogram PNG (800 x 480); omit for numbers only'),
   maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
+  surface: surfaceSchema,
 });
 
 export interface HistogramResult {
@@ -39,6 +40,8 @@ export interface HistogramResult {
   ambiguousSamples: number;
   ambiguousFraction: number;
   signMode: SignMode;
+  /** What BREP bodies were measured as (exact faces or tessellations). */
+  surface: SurfaceMode;
   deflection: number;
   /** Present when a PNG was written. */
   imagePath?: string;
@@ -52,8 +55,8 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<HistogramResult> {
-    const { from, reference, deflection, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
-    const d = await directedDeviation(ctx, fromSurface, args.maxSamples, refSurface, args.signMode, 'histogram');
+    const { from, reference, oc, deflection, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
+    const d = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, refSurface, args.signMode, surface, 'histogram');
     const n = d.samples.count;
     const unsigned = Float64Array.from(d.distance).sort();
     const signed = d.signed.filter((s) => s === s).sort();
@@ -73,6 +76,7 @@ export const deviationHistogram = defineTool({
       ambiguousSamples: n - m,
       ambiguousFraction: (n - m) / n,
       signMode: args.signMode,
+      surface,
       deflection,
       warnings,
     };

@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { BrepscopeError, checkCancelled } from '../errors';
+import { createExactDeviation, ExactReference } from '../exact/ExactReference';
+import { exactExtent } from '../exact/extent';
+import type { ExactGeometry } from '../exact/geometry';
+import { sampleExactSurface } from '../exact/sampleExact';
 import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
 import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import { createSignedDeviation, deviationReferenceOf, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
+import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
-import type { TriMesh } from '../mesh/TriMesh';
+import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
-import type { Body } from '../scene/Body';
+import type { Body, BrepBody } from '../scene/Body';
+import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import { pairKey } from '../scene/Scene';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
 import type { ToolContext } from './defineTool';
@@ -28,6 +33,15 @@ export const signModeSchema = z
   .default('robust')
   .describe(
     'robust (default): reference triangles facing against the sample are rejected, the nearest survivor within reach gives the sign, samples without one are ambiguous; nearest: the nearest triangle wins whatever it is',
+  );
+
+export type SurfaceMode = 'exact' | 'tessellated';
+
+export const surfaceSchema = z
+  .enum(['exact', 'tessellated'])
+  .default('exact')
+  .describe(
+    "exact (default): a BREP body is measured on its exact faces (samples on the faces, distances, foot points, normals and signs from the faces; the tessellation at deflection only finds candidates); tessellated: a BREP body is measured as its tessellation at deflection (the spec's behaviour). An STL body is its own exact surface either way",
   );
 
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
@@ -82,6 +96,9 @@ interface MeshQueries {
   winding?: FastWinding;
   boundary?: OpenBoundary;
   samples: Map<number, SurfaceSamples>;
+  /** A BREP tessellation's exact reference and exact-surface samples (the tessellation is per body and deflection). */
+  exact?: ExactReference;
+  exactSamples?: Map<number, SurfaceSamples>;
 }
 
 /**
@@ -132,6 +149,89 @@ export function fastWinding(s: MeasuredSurface): FastWinding {
   return q.winding;
 }
 
+/**
+ * A BREP body's exact geometry as plain data (src/engine/exact), read once per body and kept in
+ * its cache. Faces whose surface has no JS form keep kernel adaptors, freed with the entry.
+ */
+interface BodyGeometry {
+  geometry: ExactGeometry;
+  kernelSurfaces: KernelFaceSurfaces | null;
+  dispose(): void;
+}
+
+export function exactGeometryOf(oc: OC, body: BrepBody): BodyGeometry {
+  return body.cache.get('exactGeometry', () => {
+    const { geometry, kernelSurfaces } = extractExactGeometry(oc, body.shape);
+    return { geometry, kernelSurfaces, dispose: () => kernelSurfaces?.delete() };
+  });
+}
+
+/** A BREP body's exact deviation reference at a deflection (its tessellation finds candidate faces). */
+export function exactReference(oc: OC, body: BrepBody, deflection: number): ExactReference {
+  const s = measuredSurface(oc, body, deflection);
+  const q = queriesOf(s);
+  if (!q.exact) {
+    const { geometry, kernelSurfaces } = exactGeometryOf(oc, body);
+    q.exact = new ExactReference({
+      geometry,
+      mesh: s.mesh as FaceTessellation,
+      bvh: meshBvh(s),
+      pseudoNormals: meshPseudoNormals(s),
+      rules: { tieFactor: TIE_FACTOR, tieSlack: TIE_SLACK, reachFactor: REACH_FACTOR, reachFloor: REACH_FLOOR },
+      kernel: kernelSurfaces ?? undefined,
+    });
+  }
+  return q.exact;
+}
+
+/** What a deviation tool measures against: a mesh reference, or a BREP body's exact faces. */
+export type DeviationTarget = DeviationReference | ExactReference;
+
+/** A BREP body's exact reference in exact mode, else its surface as a mesh reference. */
+function exactOrNull(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode): ExactReference | null {
+  if (s.body.kind !== 'brep' || surface !== 'exact') return null;
+  return exactReference(requireKernel(oc, 'deviation'), s.body, (s.mesh as FaceTessellation).deflection);
+}
+
+/** The reference of one direction: a BREP body's exact faces in exact mode, otherwise its mesh. */
+export function deviationTarget(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode): DeviationTarget {
+  return exactOrNull(oc, s, surface) ?? deviationReference(s);
+}
+
+/**
+ * Samples of one body: on a BREP body's exact faces in exact mode (sampleExact.ts), otherwise on
+ * its mesh (sampleSurface.ts). EMPTY_MESH for a surface of zero area.
+ */
+export function deviationSamples(oc: OC | undefined, s: MeasuredSurface, maxSamples: number, surface: SurfaceMode): SurfaceSamples {
+  const ref = exactOrNull(oc, s, surface);
+  if (!ref) return surfaceSamples(s, maxSamples);
+  const q = queriesOf(s);
+  q.exactSamples ??= new Map();
+  let samples = q.exactSamples.get(maxSamples);
+  if (!samples) {
+    samples = sampleExactSurface(ref.geometry, ref.mesh, maxSamples, exactGeometryOf(requireKernel(oc, 'deviation'), s.body as BrepBody).kernelSurfaces ?? undefined);
+    q.exactSamples.set(maxSamples, samples);
+  }
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
+  return samples;
+}
+
+/** Lowest and highest projection of a body on a unit axis: exact for a BREP body in exact mode, its mesh's vertices otherwise. */
+export function bodyExtent(oc: OC | undefined, s: MeasuredSurface, axis: readonly [number, number, number], surface: SurfaceMode): [number, number] {
+  const ref = exactOrNull(oc, s, surface);
+  if (ref) return exactExtent(ref.geometry, ref.mesh, axis, exactGeometryOf(requireKernel(oc, 'deviation'), s.body as BrepBody).kernelSurfaces ?? undefined);
+  const pos = s.mesh.positions;
+  const idx = s.mesh.indices;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < idx.length; i++) {
+    const o = 3 * idx[i]!;
+    const t = pos[o]! * axis[0] + pos[o + 1]! * axis[1] + pos[o + 2]! * axis[2];
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  return [lo, hi];
+}
+
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
 export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
   const q = queriesOf(s);
@@ -146,23 +246,26 @@ export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceS
 
 /**
  * The per-sample deviation of `from`'s samples against `reference`: computed once per pair of
- * surfaces, sample count and sign mode, and kept on the from-body (dropped when either body goes),
- * so measure_deviation, deviation_histogram and a later tolerance change share one computation.
+ * surfaces, sample count, sign mode and surface mode, and kept on the from-body (dropped when
+ * either body goes), so measure_deviation, deviation_histogram and a later tolerance change share
+ * one computation.
  */
 export async function directedDeviation(
   ctx: Pick<ToolContext, 'signal' | 'progress' | 'trace'>,
+  oc: OC | undefined,
   from: MeasuredSurface,
   maxSamples: number,
   reference: MeasuredSurface,
   mode: SignMode,
+  surface: SurfaceMode,
   label: string,
   pacer: Pacer = new Pacer(ctx),
 ): Promise<DirectedDeviation> {
-  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}`);
+  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}:${surface}`);
   const cached = from.body.cache.peek<DirectedDeviation>(key);
   if (cached) return cached;
-  const samples = surfaceSamples(from, maxSamples);
-  const ref = deviationReference(reference);
+  const samples = deviationSamples(oc, from, maxSamples, surface);
+  const ref = deviationTarget(oc, reference, surface);
   ctx.trace?.({ kind: 'deviation', what: `${from.body.bodyId}>${reference.body.bodyId}:${key}` });
   return from.body.cache.set(key, await measureDirected(samples, ref, mode, pacer, label));
 }
@@ -203,7 +306,7 @@ const CHUNK = 2048;
 
 export async function measureDirected(
   samples: SurfaceSamples,
-  ref: DeviationReference,
+  ref: DeviationTarget,
   mode: SignMode,
   pacer: Pacer,
   label: string,
@@ -213,15 +316,23 @@ export async function measureDirected(
   const signed = new Float64Array(n);
   const p = samples.points;
   const nrm = samples.normals;
+  const exact = ref instanceof ExactReference ? ref : null;
   const r = createSignedDeviation();
+  const x = createExactDeviation();
   for (let start = 0; start < n; start += CHUNK) {
     await pacer.tick(start, n, label);
     const end = Math.min(n, start + CHUNK);
     for (let i = start; i < end; i++) {
       const o = 3 * i;
-      signedDeviation(ref, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
-      distance[i] = r.distance;
-      signed[i] = r.signed;
+      if (exact) {
+        exact.signed(p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, x);
+        distance[i] = x.distance;
+        signed[i] = x.signed;
+      } else {
+        signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
+        distance[i] = r.distance;
+        signed[i] = r.signed;
+      }
     }
   }
   return { samples, distance, signed };
@@ -284,14 +395,15 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
 
 /**
  * The common start of every deviation tool: both bodies, the kernel when a BREP is involved, the
- * deflection (default 0.5% of the from-body's box diagonal) and both surfaces at that deflection.
+ * deflection (default 0.5% of the from-body's box diagonal), both surfaces at that deflection and
+ * the surface mode (exact unless the caller asked for the tessellations).
  */
-export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined) {
+export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact') {
   const from = ctx.scene.get(fromBodyId);
   const reference = ctx.scene.get(referenceBodyId);
   const oc = await kernelFor(ctx, [from, reference]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
   const fromSurface = measuredSurface(oc, from, deflection);
   const refSurface = measuredSurface(oc, reference, deflection);
-  return { from, reference, oc, deflection, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
+  return { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
 }

@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
-import type { TriMesh } from '../mesh/TriMesh';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, DEFAULT_DEVIATION_SAMPLES, directedDeviation, directedRecord, Pacer, signModeSchema, type DirectedDeviation, type DirectedRecord } from './deviationSupport';
+import {
+  bodyExtent,
+  comparedSurfaces,
+  DEFAULT_DEVIATION_SAMPLES,
+  directedDeviation,
+  directedRecord,
+  Pacer,
+  signModeSchema,
+  surfaceSchema,
+  type DirectedDeviation,
+  type DirectedRecord,
+  type SurfaceMode,
+} from './deviationSupport';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 const schema = z
@@ -17,6 +28,7 @@ const schema = z
       .describe('Axis along which forward samples are binned'),
     sections: z.int().min(2).optional().describe('Number of bins (integer >= 2); requires sectionAxis'),
     signMode: signModeSchema,
+    surface: surfaceSchema,
   })
   .refine((a) => a.sections === undefined || a.sectionAxis !== undefined, { path: ['sections'], message: 'sections requires sectionAxis' });
 
@@ -32,7 +44,9 @@ export interface DeviationResult {
   toToFrom: DirectedRecord;
   symmetricHausdorff: number;
   signMode: SignMode;
-  /** The deflection BREP bodies were tessellated at (model units). */
+  /** What BREP bodies were measured as: their exact faces, or their tessellations (STL bodies are measured as they are either way). */
+  surface: SurfaceMode;
+  /** The deflection BREP bodies were tessellated at (model units): the measured surface in tessellated mode, the candidate search in exact mode. */
   deflection: number;
   sections?: SectionStation[];
 }
@@ -40,14 +54,14 @@ export interface DeviationResult {
 export const measureDeviation = defineTool({
   name: 'measure_deviation',
   description:
-    "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. Samples each body's tessellated surface (BREP at deflection; an STL as it is).",
+    "Signed surface deviation between two bodies in both directions: magnitudes (max, rms, mean, p95, worst point) to the nearest reference surface and signed figures (positive = proud, outside the reference; negative = shy) by signMode, symmetric Hausdorff distance, and optional stations along an axis. A BREP body is measured on its exact faces by default (surface: tessellated measures its tessellation at deflection, as the spec describes); an STL as it is.",
   category: 'scene',
   schema,
   async run(args, ctx): Promise<DeviationResult> {
-    const { deflection, fromSurface, refSurface: toSurface, fromMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection);
+    const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const pacer = new Pacer(ctx);
-    const forward = await directedDeviation(ctx, fromSurface, args.maxSamples, toSurface, args.signMode, 'fromToTo', pacer);
-    const backward = await directedDeviation(ctx, toSurface, args.maxSamples, fromSurface, args.signMode, 'toToFrom', pacer);
+    const forward = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, toSurface, args.signMode, surface, 'fromToTo', pacer);
+    const backward = await directedDeviation(ctx, oc, toSurface, args.maxSamples, fromSurface, args.signMode, surface, 'toToFrom', pacer);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {
@@ -55,32 +69,28 @@ export const measureDeviation = defineTool({
       toToFrom,
       symmetricHausdorff: Math.max(fromToTo.max, toToFrom.max),
       signMode: args.signMode,
+      surface,
       deflection,
     };
-    if (args.sectionAxis && args.sections !== undefined) result.sections = sectionStations(forward, fromMesh, args.sectionAxis, args.sections);
+    if (args.sectionAxis && args.sections !== undefined) {
+      const a = args.sectionAxis;
+      const len = Math.hypot(a[0], a[1], a[2]);
+      const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
+      result.sections = sectionStations(forward, bodyExtent(oc, fromSurface, axis, surface), axis, args.sections);
+    }
     return result;
   },
 });
 
 /**
- * Forward samples binned along the unit axis. The span is the from-mesh's own extent along the
- * axis (every vertex, so it is the body's minimum and maximum projection up to tessellation, and
- * every sample, ambiguous or not, lies inside it). Bin = floor((t - lo) / width), clamped;
+ * Forward samples binned along the unit axis. The span [lo, hi] is the from-body's own extent along
+ * the axis (bodyExtent: a BREP body's exact extent in exact mode, else its mesh's vertices), so
+ * every sample, ambiguous or not, lies inside it. Bin = floor((t - lo) / width), clamped;
  * offset = bin centre measured from lo. Only sign-reliable samples enter a station's figures; a
  * station without any has null figures and samples 0 (every requested station is reported).
  */
-export function sectionStations(d: DirectedDeviation, mesh: TriMesh, axis: readonly [number, number, number], sections: number): SectionStation[] {
-  const len = Math.hypot(axis[0], axis[1], axis[2]);
-  const ax = axis[0] / len, ay = axis[1] / len, az = axis[2] / len;
-  const pos = mesh.positions;
-  const idx = mesh.indices;
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < idx.length; i++) {
-    const o = 3 * idx[i]!;
-    const t = pos[o]! * ax + pos[o + 1]! * ay + pos[o + 2]! * az;
-    if (t < lo) lo = t;
-    if (t > hi) hi = t;
-  }
+export function sectionStations(d: DirectedDeviation, [lo, hi]: readonly [number, number], axis: readonly [number, number, number], sections: number): SectionStation[] {
+  const [ax, ay, az] = axis;
   const width = (hi - lo) / sections;
   const count = new Uint32Array(sections);
   const sum = new Float64Array(sections);

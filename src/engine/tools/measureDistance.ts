@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { withKernel } from '../kernel';
 import type { Vec3 } from '../math/vec3';
-import { kernelShape } from '../scene/facetShape';
+import { locationFreeShape } from '../scene/locationFreeShape';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
@@ -33,8 +33,8 @@ export const measureDistance = defineTool({
     return withKernel(oc, (own) => {
       const extrema = own(
         new oc.BRepExtrema_DistShapeShape_2(
-          kernelShape(oc, from),
-          kernelShape(oc, to),
+          locationFreeShape(oc, from),
+          locationFreeShape(oc, to),
           oc.Extrema_ExtFlag.Extrema_ExtFlag_MIN as never,
           oc.Extrema_ExtAlgo.Extrema_ExtAlgo_Grad as never,
           own(new oc.Message_ProgressRange_1()),

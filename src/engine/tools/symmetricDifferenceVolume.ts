@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { withKernel, type OC } from '../kernel';
 import { meshMassProperties } from '../mesh/meshProperties';
 import type { TriMesh } from '../mesh/TriMesh';
-import { windingNumber } from '../mesh/windingNumber';
+import { windingNumber, type FastWinding } from '../mesh/windingNumber';
 import type { Body } from '../scene/Body';
 import { INTEGRATION_EPS, isClosedShape } from './computeMetrics';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, fastWinding, meshBoxOf, Pacer } from './deviationSupport';
+import type { ExactReference } from '../exact/ExactReference';
+import { closestPoint, createHit } from '../mesh/closestPoint';
+import type { TriangleBvh } from '../mesh/TriangleBvh';
+import { bodyExtent, comparedSurfaces, exactReference, fastWinding, meshBoxOf, meshBvh, Pacer, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 
 /** A point is classified when its winding number is within this of an integer (origin: 0.25). */
@@ -29,6 +32,7 @@ const schema = z.strictObject({
   referenceBodyId: bodyIdSchema.describe('Reference body; may be non-watertight'),
   deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies. Default 0.5% of the from-body bounding-box diagonal'),
   maxSamples: z.int().min(1).default(300).describe('Number of Monte Carlo sample points (Halton sequence). Default 300'),
+  surface: surfaceSchema,
 });
 
 export interface SymmetricDifferenceResult {
@@ -50,6 +54,8 @@ export interface SymmetricDifferenceResult {
   fromWatertight: boolean;
   referenceWatertight: boolean;
   reliable: boolean;
+  /** exact: points in the chord band of a closed BREP body's tessellation were classified against its exact solid. */
+  surface: SurfaceMode;
   deflection: number;
   warnings: string[];
 }
@@ -57,15 +63,25 @@ export interface SymmetricDifferenceResult {
 export const symmetricDifferenceVolume = defineTool({
   name: 'symmetric_difference_volume',
   description:
-    'Monte Carlo estimate of the excess (candidate only), missing (reference only), shared and total volumes of two bodies: Halton points in their joint box classified by the generalized winding number (works on open and non-watertight meshes, whatever the orientation), with the standard error, exact BREP volumes as a cross-check, and a reliability verdict.',
+    'Monte Carlo estimate of the excess (candidate only), missing (reference only), shared and total volumes of two bodies: Halton points in their joint box classified by the generalized winding number (works on open and non-watertight meshes, whatever the orientation), with the standard error, exact BREP volumes as a cross-check, and a reliability verdict. By default points within the chord band of a closed BREP body\'s tessellation are classified against its exact solid (surface: tessellated classifies against the tessellation only).',
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const { from, reference, oc, deflection, fromSurface, refSurface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection);
+    const { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
     const fwA = fastWinding(fromSurface);
     const fwB = fastWinding(refSurface);
+    const fromExact = exactVolume(oc, from, fromMesh);
+    const refExact = exactVolume(oc, reference, refMesh);
+    const exactA = exactClassifier(oc, fromSurface, surface, fromExact, deflection);
+    const exactB = exactClassifier(oc, refSurface, surface, refExact, deflection);
 
-    const a = meshBoxOf(fromSurface), b = meshBoxOf(refSurface);
+    // The box holds both bodies: a BREP body's exact extent in exact mode (its faces bulge past their chords).
+    const boxOf = (s: MeasuredSurface) => {
+      if (s.body.kind !== 'brep' || surface !== 'exact') return meshBoxOf(s);
+      const ext = ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as const).map((axis) => bodyExtent(oc, s, axis, surface));
+      return { min: ext.map((e) => e[0]), max: ext.map((e) => e[1]) };
+    };
+    const a = boxOf(fromSurface), b = boxOf(refSurface);
     const lo = [0, 1, 2].map((k) => Math.min(a.min[k]!, b.min[k]!));
     const size = [0, 1, 2].map((k) => Math.max(a.max[k]!, b.max[k]!) - lo[k]!);
     const boxVolume = size[0]! * size[1]! * size[2]!;
@@ -81,8 +97,8 @@ export const symmetricDifferenceVolume = defineTool({
         const x = lo[0]! + size[0]! * radicalInverse(i, 2);
         const y = lo[1]! + size[1]! * radicalInverse(i, 3);
         const z = lo[2]! + size[2]! * radicalInverse(i, 5);
-        const ca = classify(windingNumber(fwA, x, y, z, { beta: WINDING_BETA }));
-        const cb = classify(windingNumber(fwB, x, y, z, { beta: WINDING_BETA }));
+        const ca = exactA ? classifyExact(exactA, fwA, x, y, z) : classify(windingNumber(fwA, x, y, z, { beta: WINDING_BETA }));
+        const cb = exactB ? classifyExact(exactB, fwB, x, y, z) : classify(windingNumber(fwB, x, y, z, { beta: WINDING_BETA }));
         if (ca >= 0) {
           confA++;
           inA += ca;
@@ -112,8 +128,6 @@ export const symmetricDifferenceVolume = defineTool({
     const stdErr = f === null ? null : boxVolume * Math.sqrt((f * (1 - f)) / joint);
     const unionCount = onlyA + onlyB + both;
 
-    const fromExact = exactVolume(oc, from, fromMesh);
-    const refExact = exactVolume(oc, reference, refMesh);
     let reliable = ambiguousFraction <= AMBIGUOUS_LIMIT;
     if (!reliable) warnings.push(`${(100 * ambiguousFraction).toFixed(1)}% of the points could not be classified for both bodies (limit ${100 * AMBIGUOUS_LIMIT}%): open or badly broken surfaces`);
     if (joint === 0) warnings.push('no point was classified for both bodies: the joint figures are null');
@@ -161,12 +175,44 @@ export const symmetricDifferenceVolume = defineTool({
       fromWatertight: fromExact.watertight,
       referenceWatertight: refExact.watertight,
       reliable,
+      surface,
       deflection,
       warnings,
     };
     return result;
   },
 });
+
+/** A closed BREP body's exact solid, for the points its tessellation's winding number could misplace. */
+interface ExactClassifier {
+  ref: ExactReference;
+  bvh: TriangleBvh;
+  /** The largest chord error: farther from the tessellation than this, the tessellation and the exact solid agree. */
+  band: number;
+  /** The solid is inside out (negative exact volume): its outward normals point in. */
+  flip: boolean;
+}
+
+function exactClassifier(oc: OC | undefined, s: MeasuredSurface, surface: SurfaceMode, exact: ExactVolume, deflection: number): ExactClassifier | null {
+  if (s.body.kind !== 'brep' || surface !== 'exact' || !exact.watertight || oc === undefined) return null;
+  const ref = exactReference(oc, s.body, deflection);
+  return { ref, bvh: meshBvh(s), band: ref.maxError, flip: (exact.volume ?? 0) < 0 };
+}
+
+const bandHit = createHit();
+
+/**
+ * A point within the chord band of the tessellation (where the exact surface may lie on the other
+ * side of it) is classified by the side of its nearest exact point; the others by the winding
+ * number, which agrees with the exact solid there.
+ */
+function classifyExact(c: ExactClassifier, fw: FastWinding, x: number, y: number, z: number): number {
+  if (closestPoint(c.bvh, x, y, z, bandHit).distance <= c.band) {
+    const side = c.ref.side(x, y, z);
+    return (c.flip ? side > 0 : side < 0) ? 1 : 0;
+  }
+  return classify(windingNumber(fw, x, y, z, { beta: WINDING_BETA }));
+}
 
 /** 1 inside, 0 outside, -1 ambiguous: inside when w is within tolerance of a nonzero integer. */
 function classify(w: number): number {
