@@ -39,8 +39,9 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
 test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
   const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
   expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
-  // fromToTo, toToFrom, the display vertices and the histogram's samples: four deviations, no more.
-  expect((await app.api.traceCounts()).deviation).toBe(4);
+  // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics and the
+  // heat map's default search distance reuse fromToTo's samples: same settings, same 20,000 samples).
+  expect((await app.api.traceCounts()).deviation).toBe(3);
 
   // The Compare click again, on a page without colours: the same two calls, nothing computed anew.
   await app.review.clear.click();
@@ -48,7 +49,7 @@ test('the comparison took one engine call and the heat map one, each deviation c
   await app.review.compareButton.click();
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 60_000 }).toBe('done');
   expect((await app.api.engineCalls()).map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_heatmap']);
-  expect((await app.api.traceCounts()).deviation).toBe(4);
+  expect((await app.api.traceCounts()).deviation).toBe(3);
   await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
 });
 
@@ -58,7 +59,7 @@ test('the tolerance band recolours at once and updates the share within toleranc
   await app.review.setTolerance(before.range * 0.5);
   await expect.poll(async () => (await app.api.heatmap())!.colorAttribute!.other).toBeGreaterThan(before.colorAttribute!.other);
   await expect(app.review.stat('within')).not.toHaveText(within ?? '', { timeout: 60_000 });
-  expect((await app.api.traceCounts()).deviation).toBe(4);
+  expect((await app.api.traceCounts()).deviation).toBe(3);
   await app.review.setTolerance(before.tolerance);
   await app.review.tolerance.blur();
 });
