@@ -22,6 +22,14 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
   await expect(app.review.legend).toBeVisible();
   await expect(app.review.legend).toContainText('model units');
   await app.review.expectStats();
+  // Issue 20.1: the patch the demo scan lacks is no data, not deviation (it was the worst point, 4.461):
+  // its own legend entry and count, and the largest deviation is a covered one (the scan's warp is under 0.6).
+  await expect(app.review.legendNoData).toBeVisible();
+  await expect(app.review.stat('no-data')).toHaveText(/^[1-9]/);
+  const max = Number((await app.review.stat('max').textContent())!.replace(/[^\d.]/g, ''));
+  expect(max).toBeGreaterThan(0.2);
+  expect(max).toBeLessThan(0.6);
+  await expect(app.review.flyWorst).toContainText(String(max));
   await expect(app.dock.histogram).toBeVisible();
   await expect(app.dock.histogram.locator('rect')).toHaveCount(41); // 40 buckets and the tolerance band
   expect(await app.api.lastToolResult()).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'part', toBodyId: 'scan' } });
@@ -31,8 +39,8 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
 test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
   const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
   expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
-  // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics are the
-  // fromToTo samples at the same settings, computed once: issue 20.2).
+  // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics and the
+  // heat map's default search distance reuse fromToTo's samples: same settings, same 20,000 samples).
   expect((await app.api.traceCounts()).deviation).toBe(3);
 
   // The Compare click again, on a page without colours: the same two calls, nothing computed anew.

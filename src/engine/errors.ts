@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'POINT_CLOUD_UNSUPPORTED'
   | 'EMPTY_FILE'
   | 'EMPTY_MESH'
+  /** A deviation direction in which no sample has a counterpart on the reference (docs/deviation.md, "No data"). */
+  | 'NO_COVERAGE'
   | 'FILE_NOT_FOUND'
   | 'FILE_TOO_LARGE'
   | 'INVALID_GEOMETRY'

@@ -121,7 +121,8 @@ export function createMeshWorkers(): NodeMeshWorkers {
       for (const t of threads ?? []) t.postMessage({ type: 'cancel', job: m.job } satisfies ToWorker);
       job.reject(new BrepscopeError(m.error.code, m.error.message));
     } else if (m.type === 'measured') {
-      job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed });
+      // No sample is beyond an open boundary: bothDirections sends only pairs without an open mesh reference.
+      job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed, beyond: new Uint8Array(m.distance.length) });
     } else if (m.type === 'samples') {
       job.onSamples?.(m.samples);
     } else if (++job.done === 2) {

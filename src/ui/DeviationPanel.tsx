@@ -2,7 +2,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
-import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
+import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance, swapRoles } from './deviationReview';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
@@ -42,7 +42,7 @@ function gradient(m: number, tol: number): string {
   return `linear-gradient(to right, ${stops.join(', ')})`;
 }
 
-/** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey; the band is adjustable. */
+/** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey, no data; the band is adjustable. */
 function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   const m = heat.range;
   const tol = heat.tolerance;
@@ -77,6 +77,11 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
         <span>
           <i style={{ background: cssColor(AMBIGUOUS) }} /> ambiguous
         </span>
+        {hasNoData(heat) && (
+          <span data-testid="heat.legend-no-data" title={`no counterpart on ${heat.toBodyId}: beyond its open boundary or farther than ${formatNumber(Number((heat.maxDistance ?? 0).toPrecision(3)))} ${units.length}; left out of every figure`}>
+            <i style={{ background: cssColor(NO_DATA) }} /> no data
+          </span>
+        )}
       </div>
       <p className="hint">
         {units.length} · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
@@ -115,6 +120,11 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   );
 }
 
+/** Whether the review has samples or coloured vertices without a counterpart on the reference. */
+function hasNoData(heat: HeatState): boolean {
+  return (heat.noDataVertices ?? 0) > 0 || (heat.histogram?.noDataSamples ?? 0) > 0;
+}
+
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="stat">
@@ -144,10 +154,12 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
+        <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />
       </dl>
       <p className="hint" data-testid="heat.settings">
         {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
-        {heat.settings.deflection === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
+        {heat.settings.deflection === undefined ? ' (default)' : ''} · max distance {formatNumber(Number(h.maxDistance.toPrecision(3)))}
+        {heat.settings.maxDistance === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>
     </div>

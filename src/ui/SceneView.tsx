@@ -48,7 +48,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             edges: showEdges ? b.edges : undefined,
             hoveredEdge: hoveredHere?.entity === 'edge' ? hoveredHere.index : null,
             pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
-            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values } : {}),
+            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values, vertexNoData: heat.noData } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
             ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
           },

@@ -44,7 +44,7 @@ export function ViewToolbar() {
         {hovered && hoverValue && hoverValue.bodyId === hovered.bodyId && (
           <span data-testid="viewport.hover-deviation">
             {' · deviation '}
-            {Number.isNaN(hoverValue.value) ? 'ambiguous' : `${signed(hoverValue.value)} ${hoverUnits.length}`}
+            {hoverValue.value === 'noData' ? 'no data' : Number.isNaN(hoverValue.value) ? 'ambiguous' : `${signed(hoverValue.value)} ${hoverUnits.length}`}
           </span>
         )}
       </div>

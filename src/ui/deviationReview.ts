@@ -68,11 +68,19 @@ export function settingsOf(args: unknown): ReviewSettings {
   if (typeof a.deflection === 'number') out.deflection = a.deflection;
   if (a.signMode === 'robust' || a.signMode === 'nearest') out.signMode = a.signMode;
   if (typeof a.maxSamples === 'number') out.maxSamples = a.maxSamples;
+  if (a.surface === 'exact' || a.surface === 'tessellated') out.surface = a.surface;
+  if (typeof a.maxDistance === 'number') out.maxDistance = a.maxDistance;
   return out;
 }
 
 function sameSettings(a: ReviewSettings, b: ReviewSettings): boolean {
-  return a.deflection === b.deflection && (a.signMode ?? 'robust') === (b.signMode ?? 'robust') && a.maxSamples === b.maxSamples;
+  return (
+    a.deflection === b.deflection &&
+    (a.signMode ?? 'robust') === (b.signMode ?? 'robust') &&
+    a.maxSamples === b.maxSamples &&
+    (a.surface ?? 'exact') === (b.surface ?? 'exact') &&
+    a.maxDistance === b.maxDistance
+  );
 }
 
 /**
@@ -133,9 +141,12 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,
+    noData: data.noData,
+    noDataVertices: data.noDataVertices,
+    maxDistance: data.maxDistance,
     tolerance: data.tolerance,
     maxSamples: data.maxSamples,
-    colors: colorVertices(data.values, data.colourRange, data.tolerance),
+    colors: colorVertices(data.values, data.colourRange, data.tolerance, undefined, data.noData),
     ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
   const reference = sceneStore.getState().bodies.find((b) => b.bodyId === toBodyId);
@@ -157,6 +168,8 @@ async function refreshHistogram(run: number): Promise<void> {
     tolerance: heat.tolerance,
     ...heat.settings,
     ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
+    // The heat map's search distance (the run's, or the default it derived): the same covered samples.
+    ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
   });
   if (run !== heatRun || mine !== histogramRun) return;
   if (outcome.ok) setHeat({ histogram: outcome.value.result, histogramStatus: 'done' });
@@ -167,7 +180,7 @@ async function refreshHistogram(run: number): Promise<void> {
 export function setTolerance(tolerance: number): void {
   const heat = inspectStore.getState().heat;
   if (!heat?.values || !(tolerance >= 0)) return;
-  setHeat({ tolerance, colors: colorVertices(heat.values, heat.range, tolerance, new Float32Array(heat.values.length * 3)) });
+  setHeat({ tolerance, colors: colorVertices(heat.values, heat.range, tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
   clearTimeout(toleranceTimer);
   const run = heatRun;
   toleranceTimer = setTimeout(() => void refreshHistogram(run), TOLERANCE_REST_MS);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../viewer/interpolate';
-import { AMBIGUOUS, colorVertices, defaultTolerance, deviationColor, NEUTRAL } from './heatColors';
+import { AMBIGUOUS, colorVertices, defaultTolerance, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 
 const lin = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
 
@@ -18,6 +18,15 @@ describe('deviation colour map', () => {
     // The half-range values sit between the band edge and the end of their arm.
     expect(rgb(5)[1]!).toBeGreaterThan(rgb(6)[1]!);
     expect(rgb(1)[0]!).toBeGreaterThan(rgb(0)[0]!);
+  });
+
+  it('colours no-data vertices NO_DATA, whatever their value, distinct from ambiguous and from the tolerance band', () => {
+    const values = Float32Array.from([0, NaN, 0.5, NaN]);
+    const c = colorVertices(values, 1, 0.1, undefined, Uint8Array.from([1, 1, 0, 0]));
+    const rgb = (i: number) => [c[3 * i]!, c[3 * i + 1]!, c[3 * i + 2]!];
+    for (const i of [0, 1]) rgb(i).forEach((x, k) => expect(x).toBeCloseTo(lin(NO_DATA[k]!), 6));
+    rgb(3).forEach((x, k) => expect(x).toBeCloseTo(lin(AMBIGUOUS[k]!), 6));
+    expect(rgb(2)[0]!).toBeGreaterThan(rgb(2)[2]! + 0.05);
   });
 
   it('matches the CSS colours of the legend (same ramp, sRGB there, linear in the vertex buffer)', () => {

@@ -209,6 +209,8 @@ export interface ReviewSettings {
   deflection?: number;
   signMode?: 'robust' | 'nearest';
   maxSamples?: number;
+  surface?: 'exact' | 'tessellated';
+  maxDistance?: number;
 }
 
 /** The heat map of one from-body against one reference, with what the deviation review shows. */
@@ -233,6 +235,11 @@ export interface HeatState {
   maxAbs: number;
   signedVertices: number;
   ambiguousVertices: number;
+  /** Per display-mesh vertex, 1 where it has no counterpart on the reference (drawn NO_DATA; its value is NaN). */
+  noData?: Uint8Array;
+  noDataVertices?: number;
+  /** The heat map's maximum search distance (the run's argument or the engine's default). */
+  maxDistance?: number;
   tolerance: number;
   /** Linear-RGB vertex colours for the current tolerance. */
   colors?: Float32Array;
@@ -306,8 +313,8 @@ export interface InspectState {
 
 export type { Vec3 };
 
-/** The deviation under the cursor (NaN: ambiguous), kept apart so pointer moves re-render only the readout. */
-export type HoverValue = { bodyId: string; value: number } | null;
+/** The deviation under the cursor (NaN: ambiguous; 'noData': no counterpart on the reference), kept apart so pointer moves re-render only the readout. */
+export type HoverValue = { bodyId: string; value: number | 'noData' } | null;
 
 const initialScene = (): SceneState => ({
   bodies: [],

@@ -28,6 +28,8 @@ export interface ViewBody {
   vertexColors?: Float32Array | undefined;
   /** Heat map: signed deviation per display vertex (NaN ambiguous), read under the cursor. */
   vertexValues?: Float32Array | undefined;
+  /** Heat map: 1 per display vertex without a counterpart on the reference (read as "no data" under the cursor). */
+  vertexNoData?: Uint8Array | undefined;
   /** Drawn with a glow (an assembly node hovered in the tree). */
   glow?: boolean | undefined;
   /** Faces of the feature under the pointer in the feature list, and of the one clicked there. */
@@ -50,7 +52,7 @@ interface BodyMeshProps {
   onPick?: ((bodyId: string, face: number) => void) | undefined;
   onHover?: ((bodyId: string, face: number | null) => void) | undefined;
   /** The interpolated vertex value under the cursor (heat maps); null when the cursor leaves. */
-  onHoverValue?: ((bodyId: string, value: number | null) => void) | undefined;
+  onHoverValue?: ((bodyId: string, value: number | 'noData' | null) => void) | undefined;
   /** A click within a few pixels of a visible edge: its edge index (edge[N]); wins over the face under it. */
   onPickEdge?: ((bodyId: string, edge: number) => void) | undefined;
   onHoverEdge?: ((bodyId: string, edge: number | null) => void) | undefined;
@@ -141,7 +143,11 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
       triangle.b.set(p[3 * b]!, p[3 * b + 1]!, p[3 * b + 2]!);
       triangle.c.set(p[3 * c]!, p[3 * c + 1]!, p[3 * c + 2]!);
       // The hit point is in world space; bodies are drawn untransformed, so it is also mesh space.
-      if (triangle.getBarycoord(e.point, bary)) onHoverValue(body.bodyId, interpolate(values, a, b, c, bary.x, bary.y, bary.z));
+      if (triangle.getBarycoord(e.point, bary)) {
+        // The colour under the cursor is the nearest corner's class: no data there reads as no data.
+        const nearest = bary.x >= bary.y && bary.x >= bary.z ? a : bary.y >= bary.z ? b : c;
+        onHoverValue(body.bodyId, body.vertexNoData?.[nearest] ? 'noData' : interpolate(values, a, b, c, bary.x, bary.y, bary.z));
+      }
     }
   };
 

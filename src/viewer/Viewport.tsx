@@ -26,7 +26,7 @@ interface ViewportProps {
   onPickEdge?: (bodyId: string, edge: number) => void;
   onHoverEdge?: (bodyId: string, edge: number | null) => void;
   onMiss?: () => void;
-  onHoverValue?: (bodyId: string, value: number | null) => void;
+  onHoverValue?: (bodyId: string, value: number | 'noData' | null) => void;
   markers?: ViewMarkers;
   flyTo?: FlyTarget | null;
   /**

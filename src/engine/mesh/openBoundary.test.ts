@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { closestPoint, createHit } from './closestPoint';
 import { box } from './generators';
-import { buildOpenBoundary, onOpenBoundary } from './openBoundary';
+import { BEYOND_LEAN, beyondOpenBoundary, buildOpenBoundary, onOpenBoundary } from './openBoundary';
 import { buildPseudoNormals } from './pseudoNormals';
 import { buildBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
@@ -42,5 +42,24 @@ describe('open boundary of a mesh', () => {
     expect(at(12, 5, 5)).toBe(false);
     expect(at(5, 5, -2)).toBe(false);
     expect(at(5, 5, 5)).toBe(false);
+  });
+
+  it('beyond the boundary: a point over the opening is; one square on to the rim (level with it, outside the wall) is not', () => {
+    const mesh = openBox();
+    const pn = buildPseudoNormals(mesh);
+    const boundary = buildOpenBoundary(pn);
+    const bvh = buildBvh(mesh);
+    const beyond = (x: number, y: number, z: number) => beyondOpenBoundary(boundary, pn, closestPoint(bvh, x, y, z, createHit()), x, y, z);
+    expect(beyond(5, 5, 13)).toBe(true);
+    expect(beyond(12, 12, 12)).toBe(true);
+    // Level with the rim, 2 outside the wall y = 10: the nearest point (5, 10, 10) is on the rim, but square on.
+    expect(beyond(5, 12, 10)).toBe(false);
+    // Leaning by 0.5 over 2: beyond; by just under the limit: not.
+    expect(beyond(5, 12, 10.5)).toBe(true);
+    const h = 2 * BEYOND_LEAN * 0.99;
+    expect(beyond(5, 12, 10 + h)).toBe(false);
+    // Inside the box below the rim, and on the rim itself.
+    expect(beyond(5, 5, 5)).toBe(false);
+    expect(beyond(5, 10, 10)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { Feature } from './closestPointOnTriangle';
 import type { MeshHit } from './closestPoint';
-import type { PseudoNormals } from './pseudoNormals';
+import { pseudoNormalAt, type PseudoNormals } from './pseudoNormals';
 
 /**
  * The open boundary of a mesh: its edges used by one triangle only (the rim of a hole in a scan, the
@@ -60,3 +60,33 @@ export function onOpenBoundary(boundary: OpenBoundary, pn: PseudoNormals, hit: M
       return boundary.vertexOpen[pn.triangleVertices[3 * t + hit.feature - Feature.vertexA]!] === 1;
   }
 }
+
+/**
+ * How far off the surface normal (p - c) may lean, as a share of |p - c|, before a point whose
+ * nearest point c is on the open boundary counts as beyond it: sin of about 6 degrees. A point
+ * square on to the rim (the rim of a thin open wall level with the point, a CAD edge under the
+ * scan's unwelded patch edge) leans by rounding only; a point over a hole in the scan leans by its
+ * distance from the rim against its gap, which passes the limit 1 % of a gap inside the hole.
+ */
+export const BEYOND_LEAN = 0.1;
+
+/**
+ * Whether the point p lies beyond the mesh's open boundary: its nearest point `hit` is on the
+ * boundary (onOpenBoundary) and p - c leans off the feature's pseudo-normal by more than
+ * BEYOND_LEAN. Such a point has no measured counterpart on the mesh (docs/deviation.md, "No data").
+ */
+export function beyondOpenBoundary(boundary: OpenBoundary, pn: PseudoNormals, hit: MeshHit, px: number, py: number, pz: number): boolean {
+  if (!onOpenBoundary(boundary, pn, hit)) return false;
+  const dx = px - hit.x, dy = py - hit.y, dz = pz - hit.z;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (!(d2 > 0)) return false;
+  pseudoNormalAt(pn, hit.triangle, hit.feature, lean);
+  const n2 = lean[0]! * lean[0]! + lean[1]! * lean[1]! + lean[2]! * lean[2]!;
+  // A feature without a normal (its triangles cancel) has no "square on": the point is beyond.
+  if (!(n2 > 0)) return true;
+  const along = dx * lean[0]! + dy * lean[1]! + dz * lean[2]!;
+  const tangential2 = d2 - (along * along) / n2;
+  return tangential2 > BEYOND_LEAN * BEYOND_LEAN * d2;
+}
+
+const lean = new Float64Array(3);

@@ -95,7 +95,7 @@ function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 }
 
-let luts: { shy: Float32Array; proud: Float32Array; neutral: Rgb; ambiguous: Rgb } | undefined;
+let luts: { shy: Float32Array; proud: Float32Array; neutral: Rgb; ambiguous: Rgb; noData: Rgb } | undefined;
 
 function tables() {
   luts ??= {
@@ -103,22 +103,29 @@ function tables() {
     proud: linearLut(PROUD_STOPS),
     neutral: NEUTRAL.map((c) => srgbToLinear(c / 255)) as unknown as Rgb,
     ambiguous: AMBIGUOUS.map((c) => srgbToLinear(c / 255)) as unknown as Rgb,
+    noData: NO_DATA.map((c) => srgbToLinear(c / 255)) as unknown as Rgb,
   };
   return luts;
 }
 
 /**
- * Linear-RGB vertex colours for per-vertex deviations, written into `out` (3 per vertex). One pass
- * over typed arrays with table lookups: about a millisecond per 100k vertices, so it can run on the
- * main thread when the tolerance slider moves.
+ * Linear-RGB vertex colours for per-vertex deviations, written into `out` (3 per vertex); vertices
+ * flagged in `noData` (nonzero) get NO_DATA. One pass over typed arrays with table lookups: about a
+ * millisecond per 100k vertices, so it can run on the main thread when the tolerance slider moves.
  */
-export function colorVertices(values: Float32Array, m: number, tolerance: number, out: Float32Array = new Float32Array(values.length * 3)): Float32Array {
-  const { shy, proud, neutral, ambiguous } = tables();
+export function colorVertices(values: Float32Array, m: number, tolerance: number, out: Float32Array = new Float32Array(values.length * 3), noData?: ArrayLike<number>): Float32Array {
+  const { shy, proud, neutral, ambiguous, noData: absent } = tables();
   const span = m - tolerance;
   const scale = span > 0 ? (LUT_SIZE - 1) / span : 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const o = 3 * i;
+    if (noData?.[i]) {
+      out[o] = absent[0];
+      out[o + 1] = absent[1];
+      out[o + 2] = absent[2];
+      continue;
+    }
     if (v !== v) {
       out[o] = ambiguous[0];
       out[o + 1] = ambiguous[1];

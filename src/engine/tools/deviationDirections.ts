@@ -13,6 +13,7 @@ import {
   keptDeviation,
   measureDirected,
   Pacer,
+  referenceBoundary,
   type DirectedDeviation,
   type MeasuredSurface,
   type SurfaceMode,
@@ -92,7 +93,10 @@ export async function bothDirections(
   const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode, surface);
   const workers = ctx.meshWorkers;
   const fromTriangles = measuredAsTriangles(from, surface), toTriangles = measuredAsTriangles(to, surface);
-  if (workers && !keptForward.peek() && !keptBackward.peek()) {
+  // The workers measure without the no-data rule's boundary test: an open mesh (a partial scan) as
+  // either reference is measured here, where the test runs (closed meshes give the same either way).
+  const openReference = referenceBoundary(from) !== null || referenceBoundary(to) !== null;
+  if (workers && !openReference && !keptForward.peek() && !keptBackward.peek()) {
     try {
       if (fromTriangles && toTriangles) {
         const job = { from: from.mesh, to: to.mesh, fromBodyId: from.body.bodyId, toBodyId: to.body.bodyId, maxSamples, signMode: mode };

@@ -9,7 +9,26 @@ import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
-import { DEFAULT_DEVIATION_SAMPLES, defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
+import {
+  bodyDiagonal,
+  coverageOf,
+  DEFAULT_DEVIATION_SAMPLES,
+  DEFLECTION_RATIO,
+  deviationTarget,
+  directedCoverage,
+  directedDeviation,
+  maxDistanceSchema,
+  meshPseudoNormals,
+  measuredSurface,
+  Pacer,
+  referenceBoundary,
+  signModeSchema,
+  surfaceOf,
+  surfaceSchema,
+  type MeasuredSurface,
+  type SurfaceMode,
+} from './deviationSupport';
+import { beyondOpenBoundary } from '../mesh/openBoundary';
 import { kernelFor } from './kernelFor';
 import { bodyIdSchema } from './schemas';
 
@@ -26,20 +45,27 @@ const schema = z.strictObject({
     .default(DEFAULT_DEVIATION_SAMPLES)
     .describe("Samples of the statistics, as measure_deviation's maxSamples (default 20000): with the same settings the statistics are measure_deviation's fromToTo figures, from the same samples"),
   surface: surfaceSchema,
+  maxDistance: maxDistanceSchema,
 });
 
 export interface HeatmapData {
   /**
    * One signed deviation per vertex of the from-body's display mesh (display_mesh: same vertex
-   * order), in model units, positive = proud; NaN where the sign is ambiguous or the vertex is
-   * used by no triangle.
+   * order), in model units, positive = proud; NaN where the sign is ambiguous, the vertex has no
+   * data (noData) or is used by no triangle.
    */
   values: Float32Array<ArrayBuffer>;
+  /** Per display vertex, 1 where it has no counterpart on the reference (the no-data rule of the deviation tools); its value is NaN. */
+  noData: Uint8Array<ArrayBuffer>;
   /** Symmetric range [-m, m], m = largest |value|; null when no vertex has a sign. */
   range: [number, number] | null;
   vertexCount: number;
   signedVertices: number;
+  /** Vertices with a counterpart but no trustworthy sign. */
   ambiguousVertices: number;
+  noDataVertices: number;
+  /** The maximum search distance applied: the argument, else the default of the statistics' samples (measure_deviation's fromToTo at the same settings). */
+  maxDistance: number;
   signMode: SignMode;
   /** exact: a BREP reference's exact faces; tessellated: its tessellation at deflection. */
   surface: SurfaceMode;
@@ -64,24 +90,36 @@ export const deviationHeatmap = defineTool({
   category: 'display',
   schema,
   async run(args, ctx): Promise<HeatmapResult> {
-    const data = await heatmapData(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface);
+    const data = await heatmapData(ctx, args);
     const m = colourRange(data.values, data.range ? data.range[1] : 0);
     const tolerance = args.tolerance ?? defaultTolerance(m);
     const result: HeatmapResult = { ...data, colourRange: m, tolerance, maxSamples: args.maxSamples };
     if (args.statistics) {
-      const histogramArgs = deviationHistogram.schema.parse({ fromBodyId: args.fromBodyId, referenceBodyId: args.toBodyId, signMode: args.signMode, deflection: data.deflection, tolerance, maxSamples: args.maxSamples, surface: args.surface });
+      const histogramArgs = deviationHistogram.schema.parse({
+        fromBodyId: args.fromBodyId,
+        referenceBodyId: args.toBodyId,
+        signMode: args.signMode,
+        deflection: data.deflection,
+        tolerance,
+        maxSamples: args.maxSamples,
+        surface: args.surface,
+        maxDistance: data.maxDistance,
+      });
       result.statistics = await deviationHistogram.run(histogramArgs, ctx);
     }
     return result;
   },
-  transferables: (result) => [result.values.buffer],
+  transferables: (result) => [result.values.buffer, result.noData.buffer],
 });
 
 interface PerVertex {
+  /** Signed value per display vertex (NaN: ambiguous, or used by no triangle). */
   values: Float32Array<ArrayBuffer>;
-  signedVertices: number;
-  ambiguousVertices: number;
-  maxAbs: number;
+  /** Unsigned distance per display vertex (NaN when used by no triangle). */
+  distance: Float64Array;
+  /** 1 where the vertex is beyond an open mesh reference's boundary. */
+  beyond: Uint8Array;
+  used: Uint8Array;
 }
 
 /**
@@ -90,11 +128,13 @@ interface PerVertex {
  * welded display mesh, so the copies of a vertex on a BREP face boundary get one value. Computed
  * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
-async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapData> {
+async function heatmapData(ctx: ToolContext, args: z.infer<typeof schema>): Promise<HeatmapData> {
+  const { fromBodyId, toBodyId, signMode, surface } = args;
   const from = ctx.scene.get(fromBodyId);
   const to = ctx.scene.get(toBodyId);
   const oc = await kernelFor(ctx, [from, to]);
-  const deflection = deflectionArg ?? defaultDeflection(oc, from);
+  const diagonal = bodyDiagonal(oc, from);
+  const deflection = args.deflection ?? DEFLECTION_RATIO * diagonal;
   const display = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
   if (display.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
   const reference = measuredSurface(oc, to, deflection);
@@ -104,13 +144,40 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
     ctx.trace?.({ kind: 'deviation', what: `${fromBodyId}>${toBodyId}:${key}` });
     perVertex = from.cache.set(key, await computePerVertex(ctx, oc, display, reference, signMode, surface));
   }
-  const { values, signedVertices, ambiguousVertices, maxAbs } = perVertex;
+  // The statistics' samples decide the default search distance, so the colours and the figures agree.
+  let maxDistance = args.maxDistance;
+  if (maxDistance === undefined) {
+    const samples = await directedDeviation(ctx, oc, measuredSurface(oc, from, deflection), args.maxSamples, reference, signMode, surface, 'heat map');
+    maxDistance = directedCoverage(samples, undefined, diagonal, `${fromBodyId} against ${toBodyId}`).maxDistance;
+  }
+  const { noData } = coverageOf(perVertex.distance, perVertex.beyond, maxDistance, diagonal);
+  const values = perVertex.values.slice();
+  let m = 0, signedVertices = 0, ambiguousVertices = 0, noDataVertices = 0;
+  for (let v = 0; v < values.length; v++) {
+    if (!perVertex.used[v]) {
+      noData[v] = 0;
+      continue;
+    }
+    if (noData[v]) {
+      values[v] = NaN;
+      noDataVertices++;
+      continue;
+    }
+    const x = values[v]!;
+    if (x === x) {
+      signedVertices++;
+      if (Math.abs(x) > m) m = Math.abs(x);
+    } else ambiguousVertices++;
+  }
   return {
-    values: values.slice(),
-    range: signedVertices > 0 ? [-maxAbs, maxAbs] : null,
+    values,
+    noData,
+    range: signedVertices > 0 ? [-m, m] : null,
     vertexCount: values.length,
     signedVertices,
     ambiguousVertices,
+    noDataVertices,
+    maxDistance,
     signMode,
     surface,
     deflection,
@@ -120,6 +187,7 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
 async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {
   const ref = deviationTarget(oc, reference, surface);
   const exact = ref instanceof ExactReference ? ref : null;
+  const boundary = exact ? null : referenceBoundary(reference);
   const pn = meshPseudoNormals(display);
   const W = pn.vertexNormals.length / 3;
 
@@ -131,6 +199,8 @@ async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: M
     if (rep[w]! < 0) rep[w] = idx[i]!;
   }
   const perWeld = new Float64Array(W).fill(NaN);
+  const distWeld = new Float64Array(W).fill(NaN);
+  const beyondWeld = new Uint8Array(W);
   const pos = display.mesh.positions;
   const vn = pn.vertexNormals;
   const r = createSignedDeviation();
@@ -142,24 +212,30 @@ async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: M
     if (v < 0) continue;
     const len = Math.hypot(vn[3 * w]!, vn[3 * w + 1]!, vn[3 * w + 2]!);
     const s = len > 0 ? 1 / len : 0;
-    if (exact) perWeld[w] = exact.signed(pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, x).signed;
-    else perWeld[w] = signedDeviation(ref as DeviationReference, pos[3 * v]!, pos[3 * v + 1]!, pos[3 * v + 2]!, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r).signed;
+    const px = pos[3 * v]!, py = pos[3 * v + 1]!, pz = pos[3 * v + 2]!;
+    if (exact) {
+      exact.signed(px, py, pz, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, x);
+      perWeld[w] = x.signed;
+      distWeld[w] = x.distance;
+    } else {
+      signedDeviation(ref as DeviationReference, px, py, pz, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r);
+      perWeld[w] = r.signed;
+      distWeld[w] = r.distance;
+      if (boundary && beyondOpenBoundary(boundary, (ref as DeviationReference).pseudoNormals, r.nearest, px, py, pz)) beyondWeld[w] = 1;
+    }
   }
 
   const V = pos.length / 3;
   const values = new Float32Array(V).fill(NaN);
-  for (let i = 0; i < idx.length; i++) values[idx[i]!] = perWeld[pn.triangleVertices[i]!]!;
-  let m = 0, signedVertices = 0, used = 0;
-  const isUsed = new Uint8Array(V);
-  for (let i = 0; i < idx.length; i++) isUsed[idx[i]!] = 1;
-  for (let v = 0; v < V; v++) {
-    if (!isUsed[v]) continue;
-    used++;
-    const x = values[v]!;
-    if (x === x) {
-      signedVertices++;
-      if (Math.abs(x) > m) m = Math.abs(x);
-    }
+  const distance = new Float64Array(V).fill(NaN);
+  const beyond = new Uint8Array(V);
+  const used = new Uint8Array(V);
+  for (let i = 0; i < idx.length; i++) {
+    const v = idx[i]!, w = pn.triangleVertices[i]!;
+    values[v] = perWeld[w]!;
+    distance[v] = distWeld[w]!;
+    beyond[v] = beyondWeld[w]!;
+    used[v] = 1;
   }
-  return { values, signedVertices, ambiguousVertices: used - signedVertices, maxAbs: m };
+  return { values, distance, beyond, used };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
 import { defineTool } from './defineTool';
-import { comparedSurfaces, directedDeviation, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { comparedSurfaces, directedCoverage, directedDeviation, maxDistanceSchema, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from './statistics';
 
@@ -24,6 +24,7 @@ const schema = z.strictObject({
   maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
   overwrite: overwriteSchema,
   surface: surfaceSchema,
+  maxDistance: maxDistanceSchema,
 });
 
 export interface HistogramResult {
@@ -40,6 +41,10 @@ export interface HistogramResult {
   signedSamples: number;
   ambiguousSamples: number;
   ambiguousFraction: number;
+  /** Samples without a counterpart on the reference (docs/deviation.md, "No data"): in no figure; `samples` counts the others. */
+  noDataSamples: number;
+  /** The maximum search distance applied. */
+  maxDistance: number;
   signMode: SignMode;
   /** What BREP bodies were measured as (exact faces or tessellations). */
   surface: SurfaceMode;
@@ -56,11 +61,13 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<HistogramResult> {
-    const { from, reference, oc, deflection, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
+    const { from, reference, oc, deflection, diagonal, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
     const d = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, refSurface, args.signMode, surface, 'histogram');
-    const n = d.samples.count;
-    const unsigned = Float64Array.from(d.distance).sort();
-    const signed = d.signed.filter((s) => s === s).sort();
+    const { noData, noDataSamples, maxDistance } = directedCoverage(d, args.maxDistance, diagonal, `${args.fromBodyId} against ${args.referenceBodyId}`);
+    const distance = d.distance.filter((_, i) => !noData[i]);
+    const n = distance.length;
+    const unsigned = Float64Array.from(distance).sort();
+    const signed = d.signed.filter((s, i) => s === s && !noData[i]).sort();
     const m = signed.length;
     const warnings: string[] = [];
     const result: HistogramResult = {
@@ -76,6 +83,8 @@ export const deviationHistogram = defineTool({
       signedSamples: m,
       ambiguousSamples: n - m,
       ambiguousFraction: (n - m) / n,
+      noDataSamples,
+      maxDistance,
       signMode: args.signMode,
       surface,
       deflection,
@@ -84,7 +93,7 @@ export const deviationHistogram = defineTool({
     if (args.tolerance !== undefined) {
       const tol = args.tolerance;
       let within = 0;
-      for (let i = 0; i < n; i++) if (d.distance[i]! <= tol) within++;
+      for (let i = 0; i < n; i++) if (distance[i]! <= tol) within++;
       result.withinTolerance = within / n;
     }
     if (m === 0) {
@@ -112,7 +121,7 @@ export const deviationHistogram = defineTool({
         p95: result.p95,
         tolerance: args.tolerance,
         units: 'model units',
-        subtitle: `${from.bodyId} vs ${reference.bodyId}: ${m} of ${n} samples signed (${args.signMode}), ${HISTOGRAM_BUCKETS} buckets`,
+        subtitle: `${from.bodyId} vs ${reference.bodyId}: ${m} of ${n} samples signed (${args.signMode})${noDataSamples ? `, ${noDataSamples} no data` : ''}, ${HISTOGRAM_BUCKETS} buckets`,
       });
       await ctx.files.write(args.outputPath, png);
       result.imagePath = args.outputPath;

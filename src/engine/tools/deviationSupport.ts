@@ -7,7 +7,7 @@ import { sampleExactSurface } from '../exact/sampleExact';
 import { requireKernel, type OC } from '../kernel';
 import { boxDiagonal, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox } from '../mesh/meshProperties';
-import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
+import { beyondOpenBoundary, buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR, signedDeviation, TIE_FACTOR, TIE_SLACK, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
@@ -46,12 +46,30 @@ export const surfaceSchema = z
 
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
 export function defaultDeflection(oc: OC | undefined, from: Body): number {
+  return DEFLECTION_RATIO * bodyDiagonal(oc, from);
+}
+
+/** A from-body's bounding-box diagonal (BRepBndLib box for BREP, vertex box for a mesh); EMPTY_MESH when it has no extent. */
+export function bodyDiagonal(oc: OC | undefined, from: Body): number {
   const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(surfaceOf(from))) : 0) : shapeDiagonal(requireKernel(oc, 'deviation'), from);
   if (!(diagonal > 0) || !Number.isFinite(diagonal)) {
     throw new BrepscopeError('EMPTY_MESH', `body '${from.bodyId}' has no extent: there is no surface to sample`);
   }
-  return DEFLECTION_RATIO * diagonal;
+  return diagonal;
 }
+
+export const maxDistanceSchema = z
+  .number()
+  .positive()
+  .finite()
+  .optional()
+  .describe(
+    'Maximum search distance: a sample farther than this from the reference has no counterpart there (no data), as has one whose nearest point lies beyond an open mesh reference\'s boundary; no-data samples are counted (noDataSamples) and left out of every figure. Default max(10 x the median distance, 5% of the from-body bounding-box diagonal), per direction',
+  );
+
+/** The default maximum search distance: max(MEDIAN_FACTOR x median distance, DIAGONAL_SHARE x from-body diagonal) (docs/deviation.md, "No data"). */
+export const MAX_DISTANCE_MEDIAN_FACTOR = 10;
+export const MAX_DISTANCE_DIAGONAL_SHARE = 0.05;
 
 /**
  * The triangles a deviation tool measures a body by: a BREP body's tessellation at `deflection`
@@ -271,7 +289,7 @@ export async function directedDeviation(
   if (cached) return cached;
   const samples = deviationSamples(oc, from, maxSamples, surface);
   const ref = deviationTarget(oc, reference, surface);
-  return kept.keep(await measureDirected(samples, ref, mode, pacer, label));
+  return kept.keep(await measureDirected(samples, ref, mode, pacer, label, referenceBoundary(reference)));
 }
 
 /**
@@ -288,6 +306,17 @@ export function keptDeviation(ctx: Pick<ToolContext, 'trace'>, from: MeasuredSur
       return from.body.cache.set(key, d);
     },
   };
+}
+
+/**
+ * The open boundary the no-data rule tests against: a mesh body's (a scan stops where the scanner
+ * did not see). A BREP reference is a CAD model: its exact faces decide distance in exact mode, and
+ * its free edges (a sheet model's) are its design, not missing data; maxDistance still applies.
+ */
+export function referenceBoundary(reference: MeasuredSurface): OpenBoundary | null {
+  if (reference.body.kind !== 'mesh') return null;
+  const boundary = meshOpenBoundary(reference);
+  return boundary.open ? boundary : null;
 }
 
 /**
@@ -320,6 +349,8 @@ export interface DirectedDeviation {
   distance: Float64Array;
   /** Signed distance; NaN for an ambiguous sample. */
   signed: Float64Array;
+  /** 1 where the sample's nearest reference point lies on an open mesh reference's boundary and the sample beyond it (beyondOpenBoundary). */
+  beyond: Uint8Array;
 }
 
 const CHUNK = 2048;
@@ -330,10 +361,12 @@ export async function measureDirected(
   mode: SignMode,
   pacer: Pacer,
   label: string,
+  boundary: OpenBoundary | null = null,
 ): Promise<DirectedDeviation> {
   const n = samples.count;
   const distance = new Float64Array(n);
   const signed = new Float64Array(n);
+  const beyond = new Uint8Array(n);
   const p = samples.points;
   const nrm = samples.normals;
   const exact = ref instanceof ExactReference ? ref : null;
@@ -352,10 +385,61 @@ export async function measureDirected(
         signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
         distance[i] = r.distance;
         signed[i] = r.signed;
+        if (boundary && beyondOpenBoundary(boundary, (ref as DeviationReference).pseudoNormals, r.nearest, p[o]!, p[o + 1]!, p[o + 2]!)) beyond[i] = 1;
       }
     }
   }
-  return { samples, distance, signed };
+  return { samples, distance, signed, beyond };
+}
+
+/**
+ * Which samples of a direction have a measured counterpart (docs/deviation.md, "No data"): a
+ * sample beyond an open mesh reference's boundary, or farther than maxDistance from the reference,
+ * has none. The one rule of every deviation figure: records, histograms, sections, heat maps and
+ * point clouds go through it.
+ */
+export interface Coverage {
+  /** 1 for a no-data sample. */
+  noData: Uint8Array<ArrayBuffer>;
+  noDataSamples: number;
+  /** The maximum search distance applied: the argument, else defaultMaxDistance. */
+  maxDistance: number;
+}
+
+export function coverageOf(distance: Float64Array, beyond: Uint8Array, maxDistance: number | undefined, diagonal: number): Coverage {
+  const limit = maxDistance ?? defaultMaxDistance(distance, beyond, diagonal);
+  const noData = new Uint8Array(distance.length);
+  let count = 0;
+  for (let i = 0; i < distance.length; i++) {
+    if (beyond[i] || !(distance[i]! <= limit)) {
+      noData[i] = 1;
+      count++;
+    }
+  }
+  return { noData, noDataSamples: count, maxDistance: limit };
+}
+
+/**
+ * max(10 x the median distance of the samples inside the reference's boundary, 5% of the from-body's
+ * diagonal): generous on purpose, so that it never hides a defect a reviewer would want to see; the
+ * boundary test does most of the work on open scans.
+ */
+export function defaultMaxDistance(distance: Float64Array, beyond: Uint8Array, diagonal: number): number {
+  const inside = distance.filter((_, i) => !beyond[i]).sort();
+  const median = inside.length ? inside[Math.round((inside.length - 1) / 2)]! : 0;
+  return Math.max(MAX_DISTANCE_MEDIAN_FACTOR * median, MAX_DISTANCE_DIAGONAL_SHARE * diagonal);
+}
+
+/** A direction's coverage under the call's maxDistance (NO_COVERAGE when no sample has a counterpart). */
+export function directedCoverage(d: DirectedDeviation, maxDistance: number | undefined, diagonal: number, what: string): Coverage {
+  const c = coverageOf(d.distance, d.beyond, maxDistance, diagonal);
+  if (c.noDataSamples === d.distance.length) {
+    throw new BrepscopeError(
+      'NO_COVERAGE',
+      `${what}: none of the ${d.distance.length} samples has a counterpart on the reference (each lies beyond its open boundary or farther than maxDistance ${c.maxDistance}): the bodies do not overlap${maxDistance !== undefined ? ', or maxDistance is too small' : ''}`,
+    );
+  }
+  return c;
 }
 
 /** The spec's directed deviation record. */
@@ -368,18 +452,30 @@ export interface DirectedRecord {
   signedMin: number | null;
   signedMax: number | null;
   worstPoint: Vec3;
+  /** Covered samples (those with a counterpart on the reference): every figure above is over them. */
   samples: number;
   signedSamples: number;
   ambiguousSamples: number;
   ambiguousFraction: number;
+  /** Samples without a counterpart (beyond an open mesh reference's boundary, or farther than maxDistance): in no figure. */
+  noDataSamples: number;
+  /** The maximum search distance applied (the argument, or the default from the data). */
+  maxDistance: number;
 }
 
-export function directedRecord(d: DirectedDeviation): DirectedRecord {
-  const n = d.distance.length;
+/** The spec's record over the covered samples of a direction (`coverage`, from directedCoverage). */
+export function directedRecord(d: DirectedDeviation, coverage: Coverage): DirectedRecord {
+  const total = d.distance.length;
+  const noData = coverage.noData;
+  const n = total - coverage.noDataSamples;
   let max = -Infinity, worst = 0, sum = 0, sumSq = 0;
   let signedCount = 0, signedSum = 0, signedMin = Infinity, signedMax = -Infinity;
-  for (let i = 0; i < n; i++) {
+  const covered = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i < total; i++) {
+    if (noData[i]) continue;
     const x = d.distance[i]!;
+    covered[k++] = x;
     if (x > max) {
       max = x;
       worst = i;
@@ -394,7 +490,7 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
       if (s > signedMax) signedMax = s;
     }
   }
-  const sorted = Float64Array.from(d.distance).sort();
+  const sorted = covered.sort();
   const p = d.samples.points;
   const has = signedCount > 0;
   return {
@@ -410,6 +506,8 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
     signedSamples: signedCount,
     ambiguousSamples: n - signedCount,
     ambiguousFraction: (n - signedCount) / n,
+    noDataSamples: coverage.noDataSamples,
+    maxDistance: coverage.maxDistance,
   };
 }
 
@@ -422,8 +520,9 @@ export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, ref
   const from = ctx.scene.get(fromBodyId);
   const reference = ctx.scene.get(referenceBodyId);
   const oc = await kernelFor(ctx, [from, reference]);
-  const deflection = deflectionArg ?? defaultDeflection(oc, from);
+  const diagonal = bodyDiagonal(oc, from);
+  const deflection = deflectionArg ?? DEFLECTION_RATIO * diagonal;
   const fromSurface = measuredSurface(oc, from, deflection);
   const refSurface = measuredSurface(oc, reference, deflection);
-  return { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
+  return { from, reference, oc, deflection, diagonal, surface, fromSurface, refSurface, fromMesh: fromSurface.mesh, refMesh: refSurface.mesh };
 }

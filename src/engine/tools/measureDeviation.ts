@@ -6,9 +6,12 @@ import {
   bodyExtent,
   comparedSurfaces,
   DEFAULT_DEVIATION_SAMPLES,
+  directedCoverage,
   directedRecord,
+  maxDistanceSchema,
   signModeSchema,
   surfaceSchema,
+  type Coverage,
   type DirectedDeviation,
   type DirectedRecord,
   type SurfaceMode,
@@ -28,6 +31,7 @@ const schema = z
     sections: z.int().min(2).optional().describe('Number of bins (integer >= 2); requires sectionAxis'),
     signMode: signModeSchema,
     surface: surfaceSchema,
+    maxDistance: maxDistanceSchema,
   })
   .refine((a) => a.sections === undefined || a.sectionAxis !== undefined, { path: ['sections'], message: 'sections requires sectionAxis' });
 
@@ -57,10 +61,11 @@ export const measureDeviation = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<DeviationResult> {
-    const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
+    const { oc, deflection, diagonal, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
-    const fromToTo = directedRecord(forward);
-    const toToFrom = directedRecord(backward);
+    const forwardCoverage = directedCoverage(forward, args.maxDistance, diagonal, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`);
+    const fromToTo = directedRecord(forward, forwardCoverage);
+    const toToFrom = directedRecord(backward, directedCoverage(backward, args.maxDistance, diagonal, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`));
     const result: DeviationResult = {
       fromToTo,
       toToFrom,
@@ -73,7 +78,7 @@ export const measureDeviation = defineTool({
       const a = args.sectionAxis;
       const len = Math.hypot(a[0], a[1], a[2]);
       const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
-      result.sections = sectionStations(forward, bodyExtent(oc, fromSurface, axis, surface), axis, args.sections);
+      result.sections = sectionStations(forward, forwardCoverage, bodyExtent(oc, fromSurface, axis, surface), axis, args.sections);
     }
     return result;
   },
@@ -82,11 +87,11 @@ export const measureDeviation = defineTool({
 /**
  * Forward samples binned along the unit axis. The span [lo, hi] is the from-body's own extent along
  * the axis (bodyExtent: a BREP body's exact extent in exact mode, else its mesh's vertices), so
- * every sample, ambiguous or not, lies inside it. Bin = floor((t - lo) / width), clamped;
+ * every sample, ambiguous or not, lies inside it. Only covered samples count (no data is in no figure). Bin = floor((t - lo) / width), clamped;
  * offset = bin centre measured from lo. Only sign-reliable samples enter a station's figures; a
  * station without any has null figures and samples 0 (every requested station is reported).
  */
-export function sectionStations(d: DirectedDeviation, [lo, hi]: readonly [number, number], axis: readonly [number, number, number], sections: number): SectionStation[] {
+export function sectionStations(d: DirectedDeviation, coverage: Coverage, [lo, hi]: readonly [number, number], axis: readonly [number, number, number], sections: number): SectionStation[] {
   const [ax, ay, az] = axis;
   const width = (hi - lo) / sections;
   const count = new Uint32Array(sections);
@@ -95,7 +100,7 @@ export function sectionStations(d: DirectedDeviation, [lo, hi]: readonly [number
   const p = d.samples.points;
   for (let i = 0; i < d.signed.length; i++) {
     const s = d.signed[i]!;
-    if (s !== s) continue;
+    if (s !== s || coverage.noData[i]) continue;
     const t = p[3 * i]! * ax + p[3 * i + 1]! * ay + p[3 * i + 2]! * az;
     const bin = width > 0 ? Math.min(sections - 1, Math.max(0, Math.floor((t - lo) / width))) : 0;
     count[bin]!++;
