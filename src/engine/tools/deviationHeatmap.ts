@@ -84,6 +84,24 @@ interface PerVertex {
  * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
 async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapData> {
+  const field = await heatmapField(ctx, fromBodyId, toBodyId, signMode, deflectionArg, surface);
+  return field.data;
+}
+
+/**
+ * The heat map's per-vertex field with what it was computed on: the from-body's display surface
+ * (whose vertices the values belong to) and the per-vertex cache entry (welded values, not copied).
+ * signed_deviation_heatmap and deviation_labels read the picture's numbers from here, so they are
+ * the app's to the last bit.
+ */
+export interface HeatmapField {
+  data: HeatmapData;
+  display: MeasuredSurface;
+  /** The kernel when a BREP body is involved. */
+  oc: OC | undefined;
+}
+
+export async function heatmapField(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapField> {
   const from = ctx.scene.get(fromBodyId);
   const to = ctx.scene.get(toBodyId);
   const oc = await kernelFor(ctx, [from, to]);
@@ -98,7 +116,7 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
     perVertex = from.cache.set(key, await computePerVertex(ctx, oc, display, reference, signMode, surface));
   }
   const { values, signedVertices, ambiguousVertices, maxAbs } = perVertex;
-  return {
+  const data: HeatmapData = {
     values: values.slice(),
     range: signedVertices > 0 ? [-maxAbs, maxAbs] : null,
     vertexCount: values.length,
@@ -108,6 +126,7 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
     surface,
     deflection,
   };
+  return { data, display, oc };
 }
 
 async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {

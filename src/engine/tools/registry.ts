@@ -5,6 +5,7 @@ import { crossSectionCompare } from './crossSectionCompare';
 import type { ToolDefinition } from './defineTool';
 import { deviationHeatmap } from './deviationHeatmap';
 import { deviationHistogram } from './deviationHistogram';
+import { deviationLabels } from './deviationLabels';
 import { displayEdges } from './displayEdges';
 import { displayMesh } from './displayMesh';
 import { graphCompact } from './graphCompact';
@@ -25,6 +26,7 @@ import { readBrep } from './readBrep';
 import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
+import { signedDeviationHeatmap } from './signedDeviationHeatmap';
 import { symmetricDifferenceVolume } from './symmetricDifferenceVolume';
 import { validateGeometry } from './validateGeometry';
 
@@ -44,6 +46,8 @@ export const TOOLS = [
   measureVertexFit,
   measureDeviation,
   deviationHistogram,
+  signedDeviationHeatmap,
+  deviationLabels,
   symmetricDifferenceVolume,
   crossSectionCompare,
   recognizeFeatures,
