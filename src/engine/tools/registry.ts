@@ -16,6 +16,7 @@ import { graphQuery } from './graphQuery';
 import { graphSelect } from './graphSelect';
 import { graphValidate } from './graphValidate';
 import { importFile } from './importFile';
+import { inspectionReport } from './inspectionReport';
 import { inspectAssembly } from './inspectAssembly';
 import { listBodies } from './listBodies';
 import { measureDeviation } from './measureDeviation';
@@ -48,6 +49,7 @@ export const TOOLS = [
   deviationHistogram,
   signedDeviationHeatmap,
   deviationLabels,
+  inspectionReport,
   symmetricDifferenceVolume,
   crossSectionCompare,
   recognizeFeatures,
