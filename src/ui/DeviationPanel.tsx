@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import type { ShownError } from './stores';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { useScene } from './useStores';
@@ -183,6 +184,39 @@ function SectionControls() {
   );
 }
 
+/** "Download report": the comparison on screen as one self-contained HTML file (inspection_report). */
+function ReportButton() {
+  const running = useStore(toolStore, (s) => s.running);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+  return (
+    <div className="report-row">
+      <button
+        type="button"
+        className="button small"
+        disabled={!!running || busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          void downloadReport().then((e) => {
+            setBusy(false);
+            setError(e);
+          });
+        }}
+        data-testid="deviation.download-report"
+        title="inspection_report: statistics, heat-map views with labels, histogram and settings in one HTML file that opens offline"
+      >
+        {busy ? 'Writing report…' : 'Download report'}
+      </button>
+      {error && (
+        <p className="error" role="alert" data-testid="deviation.report-error">
+          <code>{error.code}</code> {error.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
@@ -217,6 +251,7 @@ export function DeviationPanel() {
           <code>{heat.error?.code}</code> {heat.error?.message}
         </p>
       )}
+      {heat?.status === 'done' && <ReportButton />}
       {(heat || pair) && <SectionControls />}
     </section>
   );

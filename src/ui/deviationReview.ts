@@ -1,7 +1,8 @@
+import { downloadBytes } from './format';
 import { colorVertices } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
-import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type Vec3 } from './stores';
+import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type ShownError, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /**
@@ -133,6 +134,36 @@ export async function plotDeviationSections(axis: Vec3, sections: number): Promi
   setFormValue('measure_deviation', 'sectionAxis', [String(axis[0]), String(axis[1]), String(axis[2])]);
   setFormValue('measure_deviation', 'sections', String(sections));
   await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, sectionAxis: axis, sections });
+}
+
+/** The report's file name for a pair: letters, digits, dot, underscore and hyphen only. */
+export function reportFileName(fromBodyId: string, toBodyId: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `inspection-report-${safe(fromBodyId)}-vs-${safe(toBodyId)}.html`;
+}
+
+/**
+ * "Download report": inspection_report for the pair on screen with its settings (the tolerance band,
+ * measure_deviation's sign mode and surfaces), then the HTML file as a download. Returns the
+ * error, if any, for the panel to show.
+ */
+export async function downloadReport(): Promise<ShownError | null> {
+  const heat = inspectStore.getState().heat;
+  if (!heat || heat.status !== 'done') return null;
+  const name = reportFileName(heat.fromBodyId, heat.toBodyId);
+  const deviation = heat.deviation;
+  const outcome = await session().run('inspection_report', {
+    fromBodyId: heat.fromBodyId,
+    referenceBodyId: heat.toBodyId,
+    outputPath: name,
+    tolerance: heat.tolerance,
+    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+  });
+  if (!outcome.ok) return outcome.error;
+  const file = outcome.value.outputs.find((o) => o.path === name);
+  if (!file) return { code: 'INTERNAL', message: 'the report was not written' };
+  downloadBytes(name, file.bytes as Uint8Array<ArrayBuffer>, 'text/html');
+  return null;
 }
 
 /** Drops the review's timers and run counters (a reset page). */
