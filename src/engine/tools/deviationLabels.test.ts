@@ -2,9 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import type { MeshBody } from '../scene/Body';
-import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
-import { addMeshBody } from '../../test/deviationFixtures';
+import { addMeshBody, addOffsetSpheres } from '../../test/deviationFixtures';
 import { makeSphere } from '../../test/kernelShapes';
 import { scanOfPart } from '../../test/scanFixture';
 import type { DeviationLabelsResult } from './deviationLabels';
@@ -17,9 +16,7 @@ const SIGMA = 0.002;
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = createNodeEngine();
-  addShapeBody(oc, engine.scene, 'ref', makeSphere(oc, 10));
-  addShapeBody(oc, engine.scene, 'proud', makeSphere(oc, 10.1));
-  addShapeBody(oc, engine.scene, 'shy', makeSphere(oc, 9.9));
+  addOffsetSpheres(oc, engine.scene);
   // A scan of the r = 10 sphere moved +0.1 along its normal with noise of sigma 0.002 (seeded).
   addMeshBody(engine.scene, 'scan', scanOfPart(oc, makeSphere(oc, 10), { deflection: 0.02, offset: 0.1, sigma: SIGMA, seed: 7 }));
 });

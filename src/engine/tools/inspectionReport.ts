@@ -14,7 +14,7 @@ import { signModeSchema, surfaceSchema } from './deviationSupport';
 import { measureDeviation, type DeviationResult } from './measureDeviation';
 import { reportHtml, type ReportData } from './reportHtml';
 import { bodyIdSchema, vec3Schema } from './schemas';
-import { heatmapPictures, sizeSchema, viewNames, viewSchema } from './signedDeviationHeatmap';
+import { heatmapPictures, sizeSchema, viewsSchema } from './signedDeviationHeatmap';
 
 export const DEFAULT_REPORT_VIEWS = ['iso', 'front', 'top'] as const;
 const DEFAULT_MAX_SAMPLES = 20000;
@@ -39,13 +39,7 @@ const schema = z.strictObject({
   maxSamples: z.int().min(1).default(DEFAULT_MAX_SAMPLES).describe(`Surface samples per direction for the statistics and the histogram, as measure_deviation's maxSamples. Default ${DEFAULT_MAX_SAMPLES}`),
   signMode: signModeSchema,
   surface: surfaceSchema,
-  views: z
-    .array(viewSchema)
-    .min(1)
-    .max(12)
-    .refine((views) => new Set(viewNames(views)).size === views.length, 'each view must appear once (give directions distinct names)')
-    .default([...DEFAULT_REPORT_VIEWS])
-    .describe(`Heat-map views: names or {direction, up?, name?}. Default ${JSON.stringify(DEFAULT_REPORT_VIEWS)}`),
+  views: viewsSchema(DEFAULT_REPORT_VIEWS),
   size: sizeSchema,
   labels: z
     .union([labelSelectionSchema, z.literal(false)])

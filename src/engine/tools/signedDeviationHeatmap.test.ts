@@ -8,9 +8,8 @@ import { memoryFiles } from '../files';
 import type { OC } from '../kernel';
 import { projectPoint } from '../render/camera';
 import { deviationColor } from '../render/heatColors';
-import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
-import { makeSphere } from '../../test/kernelShapes';
+import { addOffsetSpheres } from '../../test/deviationFixtures';
 import type { ToolContext } from './defineTool';
 import { heatmapPictures, viewPath, type SignedHeatmapResult } from './signedDeviationHeatmap';
 
@@ -32,9 +31,7 @@ const near = (got: number[], want: readonly number[], tol: number) => got.forEac
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = createNodeEngine();
-  addShapeBody(oc, engine.scene, 'ref', makeSphere(oc, 10));
-  addShapeBody(oc, engine.scene, 'proud', makeSphere(oc, 10.1));
-  addShapeBody(oc, engine.scene, 'shy', makeSphere(oc, 9.9));
+  addOffsetSpheres(oc, engine.scene);
   dir = mkdtempSync(join(tmpdir(), 'brepscope-heat-'));
   ctx = { scene: engine.scene, files: memoryFiles(), kernel: nodeKernel };
 });

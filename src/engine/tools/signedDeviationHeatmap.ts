@@ -43,13 +43,16 @@ export function viewNames(views: readonly ViewArg[]): string[] {
   return views.map((v) => (typeof v === 'string' ? v : (v.name ?? `view${++custom}`)));
 }
 
-export const viewsSchema = z
-  .array(viewSchema)
-  .min(1)
-  .max(12)
-  .refine((views) => new Set(viewNames(views)).size === views.length, 'each view must appear once (give directions distinct names)')
-  .default(['iso'])
-  .describe(`Views to render: ${VIEW_NAMES.join(', ')}, or {direction, up?, name?}. Default ["iso"]`);
+/** 1 to 12 views with distinct names, `defaults` when none are given. */
+export function viewsSchema(defaults: readonly ViewArg[]) {
+  return z
+    .array(viewSchema)
+    .min(1)
+    .max(12)
+    .refine((views) => new Set(viewNames(views)).size === views.length, 'each view must appear once (give directions distinct names)')
+    .default([...defaults])
+    .describe(`Views to render: ${VIEW_NAMES.join(', ')}, or {direction, up?, name?}. Default ${JSON.stringify(defaults)}`);
+}
 
 const sizeValue = z.int().min(MIN_IMAGE_SIZE).max(MAX_IMAGE_SIZE);
 export const sizeSchema = z
@@ -61,7 +64,7 @@ const schema = z.strictObject({
   fromBodyId: bodyIdSchema.describe('Candidate body: the one coloured (its display mesh, as in the app)'),
   referenceBodyId: bodyIdSchema.describe('Reference body'),
   outputPath: z.string().min(1).describe('PNG path. With several views each gets its own file: <name>-<view>.png beside it'),
-  views: viewsSchema,
+  views: viewsSchema(['iso']),
   size: sizeSchema,
   deflection: z.number().positive().finite().optional().describe('Deflection of BREP bodies; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
   bands: z
