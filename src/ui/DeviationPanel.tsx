@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
@@ -184,6 +184,43 @@ function SectionControls() {
   );
 }
 
+/** Deviation labels: "Add labels" makes a click on the coloured body place one; each is listed with its value and can be removed. */
+function LabelList({ heat }: { heat: HeatState }) {
+  const labels = heat.labels;
+  const adding = labels?.adding ?? false;
+  const points = labels?.points ?? [];
+  return (
+    <fieldset className="label-list" data-testid="deviation.labels">
+      <legend>Labels</legend>
+      <button type="button" className="button small" aria-pressed={adding} onClick={() => setLabelAdding(!adding)} data-testid="deviation.add-labels">
+        {adding ? `Done adding labels` : 'Add labels'}
+      </button>
+      {adding && <p className="hint">Click the coloured surface of {heat.fromBodyId} to place a label.</p>}
+      {points.length > 0 && (
+        <ol>
+          {points.map((p, i) => {
+            const l = labels?.status === 'done' ? labels.result?.[i] : undefined;
+            return (
+              <li key={`${i}:${p.join(',')}`} data-testid="deviation.label">
+                <span data-testid="deviation.label-value">{l ? (l.signed === null ? `±${formatNumber(Number(l.distance.toPrecision(4)))} (sign ?)` : signed(l.signed)) : '…'}</span>{' '}
+                {l && <span className={l.pass ? 'pass' : 'fail'}>{l.pass ? 'PASS' : 'FAIL'}</span>}{' '}
+                <button type="button" className="icon-button" onClick={() => removeLabel(i)} title={`Remove label ${i + 1}`} data-testid="deviation.label-remove">
+                  ×
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {labels?.status === 'failed' && (
+        <p className="error" role="alert">
+          <code>{labels.error?.code}</code> {labels.error?.message}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
 /** "Download report": the comparison on screen as one self-contained HTML file (inspection_report). */
 function ReportButton() {
   const running = useStore(toolStore, (s) => s.running);
@@ -251,6 +288,7 @@ export function DeviationPanel() {
           <code>{heat.error?.code}</code> {heat.error?.message}
         </p>
       )}
+      {heat?.status === 'done' && <LabelList heat={heat} />}
       {heat?.status === 'done' && <ReportButton />}
       {(heat || pair) && <SectionControls />}
     </section>

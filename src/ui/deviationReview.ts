@@ -2,7 +2,7 @@ import { downloadBytes } from './format';
 import { colorVertices } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
-import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type ShownError, type Vec3 } from './stores';
+import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ShownError, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /**
@@ -90,6 +90,7 @@ async function refreshHistogram(run: number): Promise<void> {
   setHeat({ histogramStatus: 'running' });
   const outcome = await session().run('deviation_histogram', { fromBodyId: heat.fromBodyId, referenceBodyId: heat.toBodyId, tolerance: heat.tolerance });
   if (run !== heatRun || mine !== histogramRun) return;
+  void measureLabels();
   if (outcome.ok) setHeat({ histogram: outcome.value.result, histogramStatus: 'done' });
   else setHeat({ histogramStatus: 'failed', histogramError: outcome.error });
 }
@@ -136,6 +137,53 @@ export async function plotDeviationSections(axis: Vec3, sections: number): Promi
   await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, sectionAxis: axis, sections });
 }
 
+let labelRun = 0;
+
+function setLabels(patch: Partial<HeatLabels>): void {
+  setHeat({ labels: { adding: false, points: [], status: 'idle', ...inspectStore.getState().heat?.labels, ...patch } });
+}
+
+/** "Add labels": while on, a click on the coloured body adds a label there (SceneView). */
+export function setLabelAdding(adding: boolean): void {
+  setLabels({ adding });
+}
+
+export function addLabel(point: Vec3): void {
+  const heat = inspectStore.getState().heat;
+  if (!heat) return;
+  setLabels({ points: [...(heat.labels?.points ?? []), point] });
+  void measureLabels();
+}
+
+export function removeLabel(index: number): void {
+  const points = inspectStore.getState().heat?.labels?.points ?? [];
+  setLabels({ points: points.filter((_, i) => i !== index) });
+  void measureLabels();
+}
+
+/** deviation_labels for the placed points with the review's tolerance and measure_deviation's sign mode and surfaces. */
+async function measureLabels(): Promise<void> {
+  const heat = inspectStore.getState().heat;
+  const points = heat?.labels?.points ?? [];
+  const run = ++labelRun;
+  if (!heat || points.length === 0) {
+    if (heat?.labels) setLabels({ status: 'idle', result: [] });
+    return;
+  }
+  setLabels({ status: 'running' });
+  const deviation = heat.deviation;
+  const outcome = await session().run('deviation_labels', {
+    fromBodyId: heat.fromBodyId,
+    referenceBodyId: heat.toBodyId,
+    points,
+    tolerance: heat.tolerance,
+    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+  });
+  if (run !== labelRun) return;
+  if (outcome.ok) setLabels({ status: 'done', result: outcome.value.result.labels });
+  else setLabels({ status: 'failed', error: outcome.error });
+}
+
 /** The report's file name for a pair: letters, digits, dot, underscore and hyphen only. */
 export function reportFileName(fromBodyId: string, toBodyId: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -158,6 +206,8 @@ export async function downloadReport(): Promise<ShownError | null> {
     outputPath: name,
     tolerance: heat.tolerance,
     ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+    // The user's labels, else the report's automatic ones.
+    ...(heat.labels?.points.length ? { labels: { points: heat.labels.points } } : {}),
   });
   if (!outcome.ok) return outcome.error;
   const file = outcome.value.outputs.find((o) => o.path === name);
@@ -169,6 +219,7 @@ export async function downloadReport(): Promise<ShownError | null> {
 /** Drops the review's timers and run counters (a reset page). */
 export function resetDeviationReview(): void {
   heatRun++;
+  labelRun++;
   histogramRun++;
   clearTimeout(toleranceTimer);
 }
