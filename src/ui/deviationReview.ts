@@ -75,6 +75,11 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, deviation: Hea
     colors: colorVertices(data.values, data.colourRange, data.tolerance),
     ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
+  if (queuedLabels) {
+    setLabels({ points: queuedLabels });
+    queuedLabels = null;
+    void measureLabels();
+  }
   const reference = sceneStore.getState().bodies.find((b) => b.bodyId === toBodyId);
   if (reference?.visible && toBodyId !== fromBodyId) {
     setVisible(toBodyId, false);
@@ -138,6 +143,12 @@ export async function plotDeviationSections(axis: Vec3, sections: number): Promi
 }
 
 let labelRun = 0;
+/** Labels from a share link, placed when the next heat map is done. */
+let queuedLabels: Vec3[] | null = null;
+
+export function queueLabels(points: readonly Vec3[]): void {
+  queuedLabels = points.map((p) => [p[0], p[1], p[2]]);
+}
 
 function setLabels(patch: Partial<HeatLabels>): void {
   setHeat({ labels: { adding: false, points: [], status: 'idle', ...inspectStore.getState().heat?.labels, ...patch } });
@@ -220,6 +231,7 @@ export async function downloadReport(): Promise<ShownError | null> {
 export function resetDeviationReview(): void {
   heatRun++;
   labelRun++;
+  queuedLabels = null;
   histogramRun++;
   clearTimeout(toleranceTimer);
 }
