@@ -82,7 +82,8 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 table{border-collapse:collapse;margin:6px 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f2efe6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:11px;word-break:break-all}
-.verdict{display:inline-block;font-weight:700;padding:2px 10px;border-radius:4px;color:#fff}
+.verdict{display:inline-block;font-weight:700;padding:2px 10px;border-radius:4px;color:#fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+th{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 .PASS{background:#1a7f37}.FAIL{background:#b2182b}.none{background:#777}
 figure{margin:10px 0;break-inside:avoid;page-break-inside:avoid}figcaption{font-size:12px;color:#555}
 img{max-width:100%;height:auto;border:1px solid #ddd}
