@@ -4,6 +4,10 @@ import { expect, test } from './fixtures/fixtures';
 test.describe.configure({ mode: 'serial' });
 
 test('"Download report" saves the comparison as one HTML file that opens offline with its images and the numbers on screen', async ({ demoApp: app, browser }, testInfo) => {
+  // Other specs share the page: compare the demo pair afresh, so the last run is its measure_deviation.
+  await app.review.compareButton.click();
+  await expect.poll(async () => (await app.api.lastToolResult())?.tool, { timeout: 100_000 }).toBe('measure_deviation');
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 100_000 }).toBe('done');
   const deviation = (await app.api.lastToolResult()) as { tool: string; result: { fromToTo: { max: number; signedMean: number | null } } } | null;
   expect(deviation?.tool).toBe('measure_deviation');
   const downloadPromise = app.page.waitForEvent('download', { timeout: 110_000 });
