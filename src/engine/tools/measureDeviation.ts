@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { defineTool } from './defineTool';
+import { bothDirections } from './deviationDirections';
 import {
   bodyExtent,
   comparedSurfaces,
-  directedDeviation,
   directedRecord,
-  Pacer,
   signModeSchema,
   surfaceSchema,
   type DirectedDeviation,
@@ -58,9 +57,7 @@ export const measureDeviation = defineTool({
   schema,
   async run(args, ctx): Promise<DeviationResult> {
     const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
-    const pacer = new Pacer(ctx);
-    const forward = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, toSurface, args.signMode, surface, 'fromToTo', pacer);
-    const backward = await directedDeviation(ctx, oc, toSurface, args.maxSamples, fromSurface, args.signMode, surface, 'toToFrom', pacer);
+    const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {
