@@ -181,6 +181,25 @@ describe('brepscope MCP server over stdio', () => {
     expect((json(result) as { signedSamples: number }).signedSamples).toBeGreaterThan(0);
   });
 
+  it('signed_deviation_heatmap returns each view as image content after the JSON; inspection_report names its HTML file', async () => {
+    // sh1 and shape are loaded by the histogram test above.
+    const outputPath = join(dir, 'heat.png');
+    const result = await call('signed_deviation_heatmap', { fromBodyId: 'sh1', referenceBodyId: 'shape', outputPath, views: ['iso', 'top'], size: 320, labels: { count: 2 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.content.map((c) => c.type)).toEqual(['text', 'image', 'image']);
+    const r = json(result) as { images: { path: string }[]; labels: unknown[] };
+    expect(r.labels).toHaveLength(2);
+    r.images.forEach((image, i) => {
+      const content = result.content[i + 1]!;
+      if (content.type !== 'image') throw new Error('expected image content');
+      expect(Buffer.from(content.data, 'base64').equals(readFileSync(image.path))).toBe(true);
+    });
+    const report = await call('inspection_report', { fromBodyId: 'sh1', referenceBodyId: 'shape', outputPath: join(dir, 'report.html'), views: ['iso'], size: 320, maxSamples: 2000 });
+    expect(report.isError).toBeFalsy();
+    expect(report.content.map((c) => c.type)).toEqual(['text']);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+  });
+
   it('stdout carries protocol messages only, even when the kernel prints (IGES import)', async () => {
     const hammer = await call('import_file', { path: dataPath('occt/hammer.iges'), bodyId: 'hammer' });
     expect(hammer.isError).toBeFalsy();

@@ -5,6 +5,8 @@ import type { TriMesh } from '../engine/mesh/TriMesh';
 import { weldVertexIds } from '../engine/mesh/weld';
 import { MeshBody } from '../engine/scene/Body';
 import type { Scene } from '../engine/scene/Scene';
+import { addShapeBody } from '../engine/scene/addShapeBody';
+import { makeSphere } from './kernelShapes';
 
 /**
  * Adds a mesh as an STL body, welded by exact coordinates as STL import does, but with float64
@@ -60,4 +62,11 @@ export function thinWallCandidate(segments = 128): TriMesh {
 /** A closed r = 10 h = 40 cylinder mesh wound inside out. */
 export function invertedCylinder(segments = 128): TriMesh {
   return flipWinding(cylinder({ radius: 10, height: 40, segments, stacks: 4, caps: true }));
+}
+
+/** Exact BREP spheres for known deviations: 'ref' r = 10, 'proud' r = 10.1 (+0.1 everywhere), 'shy' r = 9.9 (-0.1). */
+export function addOffsetSpheres(oc: OC, scene: Scene): void {
+  addShapeBody(oc, scene, 'ref', makeSphere(oc, 10));
+  addShapeBody(oc, scene, 'proud', makeSphere(oc, 10.1));
+  addShapeBody(oc, scene, 'shy', makeSphere(oc, 9.9));
 }

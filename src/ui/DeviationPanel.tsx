@@ -3,7 +3,8 @@ import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance, swapRoles } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
+import type { ShownError } from './stores';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
@@ -235,6 +236,76 @@ function Roles({ from, to, running }: { from: string; to: string; running: boole
   );
 }
 
+/** Deviation labels: "Add labels" makes a click on the coloured body place one; each is listed with its value and can be removed. */
+function LabelList({ heat }: { heat: HeatState }) {
+  const labels = heat.labels;
+  const adding = labels?.adding ?? false;
+  const points = labels?.points ?? [];
+  return (
+    <fieldset className="label-list" data-testid="deviation.labels">
+      <legend>Labels</legend>
+      <button type="button" className="button small" aria-pressed={adding} onClick={() => setLabelAdding(!adding)} data-testid="deviation.add-labels">
+        {adding ? `Done adding labels` : 'Add labels'}
+      </button>
+      {adding && <p className="hint">Click the coloured surface of {heat.fromBodyId} to place a label.</p>}
+      {points.length > 0 && (
+        <ol>
+          {points.map((p, i) => {
+            const l = labels?.status === 'done' ? labels.result?.[i] : undefined;
+            return (
+              <li key={`${i}:${p.join(',')}`} data-testid="deviation.label">
+                <span data-testid="deviation.label-value">{l ? (l.signed === null ? `±${formatNumber(Number(l.distance.toPrecision(4)))} (sign ?)` : signed(l.signed)) : '…'}</span>{' '}
+                {l && <span className={l.pass ? 'pass' : 'fail'}>{l.pass ? 'PASS' : 'FAIL'}</span>}{' '}
+                <button type="button" className="icon-button" onClick={() => removeLabel(i)} title={`Remove label ${i + 1}`} data-testid="deviation.label-remove">
+                  ×
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {labels?.status === 'failed' && (
+        <p className="error" role="alert">
+          <code>{labels.error?.code}</code> {labels.error?.message}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** "Download report": the comparison on screen as one self-contained HTML file (inspection_report). */
+function ReportButton() {
+  const running = useStore(toolStore, (s) => s.running);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+  return (
+    <div className="report-row">
+      <button
+        type="button"
+        className="button small"
+        disabled={!!running || busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          void downloadReport().then((e) => {
+            setBusy(false);
+            setError(e);
+          });
+        }}
+        data-testid="deviation.download-report"
+        title="inspection_report: statistics, heat-map views with labels, histogram and settings in one HTML file that opens offline"
+      >
+        {busy ? 'Writing report…' : 'Download report'}
+      </button>
+      {error && (
+        <p className="error" role="alert" data-testid="deviation.report-error">
+          <code>{error.code}</code> {error.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
@@ -272,6 +343,8 @@ export function DeviationPanel() {
           <code>{heat.error?.code}</code> {heat.error?.message}
         </p>
       )}
+      {heat?.status === 'done' && <LabelList heat={heat} />}
+      {heat?.status === 'done' && <ReportButton />}
       {(heat || pair) && <SectionControls />}
     </section>
   );

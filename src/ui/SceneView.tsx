@@ -4,6 +4,7 @@ import { boundsOf, Viewport, type ViewBody, type ViewMarkers } from '../viewer/V
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
 import { HeatOverlay } from './DeviationPanel';
+import { addLabel } from './deviationReview';
 import { highlightedFeatureFaces } from './features';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
@@ -73,6 +74,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
         };
       }
     }
+    if (heat?.status === 'done' && heat.labels?.points.length) out.labels = heat.labels.points;
     if (assembly?.hovered) out.placement = nodeAt(assembly.tree, assembly.hovered)?.worldTransform;
     return out;
   }, [heat, sections, assembly, bodies, viewBodies]);
@@ -86,7 +88,11 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
         direction={direction}
         showGrid={showGrid}
         showAxes={showAxes}
-        onPick={(bodyId, face) => {
+        onPick={(bodyId, face, point) => {
+          if (heat?.status === 'done' && heat.labels?.adding && bodyId === heat.fromBodyId) {
+            addLabel([point[0], point[1], point[2]]);
+            return;
+          }
           selectBody(bodyId);
           void pickFace(bodyId, face);
         }}

@@ -1,7 +1,8 @@
+import { downloadBytes } from './format';
 import { colorVertices } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
-import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatState, type ReviewSettings, type Vec3 } from './stores';
+import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ReviewSettings, type ShownError, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /**
@@ -149,6 +150,11 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     colors: colorVertices(data.values, data.colourRange, data.tolerance, undefined, data.noData),
     ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
+  if (queuedLabels) {
+    setLabels({ points: queuedLabels });
+    queuedLabels = null;
+    void measureLabels();
+  }
   const reference = sceneStore.getState().bodies.find((b) => b.bodyId === toBodyId);
   if (reference?.visible && toBodyId !== fromBodyId) {
     setVisible(toBodyId, false);
@@ -172,6 +178,7 @@ async function refreshHistogram(run: number): Promise<void> {
     ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
   });
   if (run !== heatRun || mine !== histogramRun) return;
+  void measureLabels();
   if (outcome.ok) setHeat({ histogram: outcome.value.result, histogramStatus: 'done' });
   else setHeat({ histogramStatus: 'failed', histogramError: outcome.error });
 }
@@ -220,9 +227,96 @@ export async function plotDeviationSections(axis: Vec3, sections: number): Promi
   await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, ...settings, sectionAxis: axis, sections });
 }
 
+let labelRun = 0;
+/** Labels from a share link, placed when the next heat map is done. */
+let queuedLabels: Vec3[] | null = null;
+
+export function queueLabels(points: readonly Vec3[]): void {
+  queuedLabels = points.map((p) => [p[0], p[1], p[2]]);
+}
+
+function setLabels(patch: Partial<HeatLabels>): void {
+  setHeat({ labels: { adding: false, points: [], status: 'idle', ...inspectStore.getState().heat?.labels, ...patch } });
+}
+
+/** "Add labels": while on, a click on the coloured body adds a label there (SceneView). */
+export function setLabelAdding(adding: boolean): void {
+  setLabels({ adding });
+}
+
+export function addLabel(point: Vec3): void {
+  const heat = inspectStore.getState().heat;
+  if (!heat) return;
+  setLabels({ points: [...(heat.labels?.points ?? []), point] });
+  void measureLabels();
+}
+
+export function removeLabel(index: number): void {
+  const points = inspectStore.getState().heat?.labels?.points ?? [];
+  setLabels({ points: points.filter((_, i) => i !== index) });
+  void measureLabels();
+}
+
+/** deviation_labels for the placed points with the review's tolerance and measure_deviation's sign mode and surfaces. */
+async function measureLabels(): Promise<void> {
+  const heat = inspectStore.getState().heat;
+  const points = heat?.labels?.points ?? [];
+  const run = ++labelRun;
+  if (!heat || points.length === 0) {
+    if (heat?.labels) setLabels({ status: 'idle', result: [] });
+    return;
+  }
+  setLabels({ status: 'running' });
+  const deviation = heat.deviation;
+  const outcome = await session().run('deviation_labels', {
+    fromBodyId: heat.fromBodyId,
+    referenceBodyId: heat.toBodyId,
+    points,
+    tolerance: heat.tolerance,
+    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+  });
+  if (run !== labelRun) return;
+  if (outcome.ok) setLabels({ status: 'done', result: outcome.value.result.labels });
+  else setLabels({ status: 'failed', error: outcome.error });
+}
+
+/** The report's file name for a pair: letters, digits, dot, underscore and hyphen only. */
+export function reportFileName(fromBodyId: string, toBodyId: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `inspection-report-${safe(fromBodyId)}-vs-${safe(toBodyId)}.html`;
+}
+
+/**
+ * "Download report": inspection_report for the pair on screen with its settings (the tolerance band,
+ * measure_deviation's sign mode and surfaces), then the HTML file as a download. Returns the
+ * error, if any, for the panel to show.
+ */
+export async function downloadReport(): Promise<ShownError | null> {
+  const heat = inspectStore.getState().heat;
+  if (!heat || heat.status !== 'done') return null;
+  const name = reportFileName(heat.fromBodyId, heat.toBodyId);
+  const deviation = heat.deviation;
+  const outcome = await session().run('inspection_report', {
+    fromBodyId: heat.fromBodyId,
+    referenceBodyId: heat.toBodyId,
+    outputPath: name,
+    tolerance: heat.tolerance,
+    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+    // The user's labels, else the report's automatic ones.
+    ...(heat.labels?.points.length ? { labels: { points: heat.labels.points } } : {}),
+  });
+  if (!outcome.ok) return outcome.error;
+  const file = outcome.value.outputs.find((o) => o.path === name);
+  if (!file) return { code: 'INTERNAL', message: 'the report was not written' };
+  downloadBytes(name, file.bytes as Uint8Array<ArrayBuffer>, 'text/html');
+  return null;
+}
+
 /** Drops the review's timers and run counters (a reset page). */
 export function resetDeviationReview(): void {
   heatRun++;
+  labelRun++;
+  queuedLabels = null;
   histogramRun++;
   clearTimeout(toleranceTimer);
 }

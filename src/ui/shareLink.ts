@@ -1,6 +1,6 @@
 /**
- * Share links: `#model=<url>&model=<url>&tool=<name>&args=<json>` (each value URI-encoded, as
- * URLSearchParams writes them). Nothing here is evaluated: URLs are only fetched, args only parsed
+ * Share links: `#model=<url>&model=<url>&tool=<name>&args=<json>&label=<x,y,z>...` (each value
+ * URI-encoded, as URLSearchParams writes them; labels are the deviation review's, issue 16). Nothing here is evaluated: URLs are only fetched, args only parsed
  * as JSON and handed to the engine, whose schemas validate them like any other call.
  */
 
@@ -8,7 +8,12 @@ export interface ShareLink {
   models: string[];
   tool?: string;
   args?: Record<string, unknown>;
+  /** Deviation labels placed on the heat map, in order. */
+  labels?: [number, number, number][];
 }
+
+/** As deviation_labels takes at most. */
+export const MAX_SHARED_LABELS = 100;
 
 export interface ShareLinkError {
   code: 'INVALID_ARGUMENT';
@@ -50,6 +55,15 @@ export function parseShareHash(hash: string): ParsedShareLink | null {
     // Without usable args the tool would run with other arguments than the link asked for.
     if (typeof args === 'string') delete link.tool;
   }
+  const labels = params.getAll('label');
+  if (labels.length > MAX_SHARED_LABELS) bad(`label: ${labels.length} labels, at most ${MAX_SHARED_LABELS}`);
+  else {
+    for (const raw of labels) {
+      const p = raw.split(',').map((c) => (c.trim() === '' ? NaN : Number(c)));
+      if (p.length !== 3 || !p.every(Number.isFinite)) bad(`label: '${raw}' is not three numbers x,y,z`);
+      else (link.labels ??= []).push([p[0]!, p[1]!, p[2]!]);
+    }
+  }
   return { link, errors };
 }
 
@@ -82,5 +96,6 @@ export function buildShareHash(link: Omit<ShareLink, 'args'> & { args?: unknown 
   for (const m of link.models) params.append('model', m);
   if (link.tool !== undefined) params.set('tool', link.tool);
   if (link.args !== undefined) params.set('args', JSON.stringify(link.args));
+  for (const p of link.labels ?? []) params.append('label', p.join(','));
   return `#${params.toString()}`;
 }

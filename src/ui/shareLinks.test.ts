@@ -4,7 +4,7 @@ import { importBytes } from './bodies';
 import { session } from './session';
 import { openShareLink, shareLink } from './shareLinks';
 import { buildShareHash } from './shareLink';
-import { sceneStore, toolStore } from './stores';
+import { inspectStore, sceneStore, toolStore } from './stores';
 
 /** Share links applied to the page (models fetched, the tool run) and the link the page offers. */
 const BASE = 'http://brepscope.test/app/';
@@ -63,6 +63,27 @@ describe('share links', () => {
     await openShareLink(link([['tool', 'query_topology'], ['args', JSON.stringify({ bodyId: 'scan', entity: 'solid' })]]));
     const last = sceneStore.getState().lastToolResult;
     expect(last).toMatchObject({ tool: 'query_topology', ok: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('carry the deviation labels: placed and measured once the heat map is on, offered back in the link', async () => {
+    const args = { fromBodyId: 'part', toBodyId: 'scan' };
+    const labels: [number, number, number][] = [
+      [0, -25, 12],
+      [40, 0, 12],
+    ];
+    await openShareLink(buildShareHash({ models: ['demo/part.brep', 'demo/scan.stl'], tool: 'measure_deviation', args, labels }));
+    await until(() => inspectStore.getState().heat?.labels?.status === 'done', 120_000, 'the labels');
+    const heat = inspectStore.getState().heat!;
+    expect(heat.labels!.points).toEqual(labels);
+    const measured = heat.labels!.result!;
+    expect(measured).toHaveLength(2);
+    // Each moved onto the part's surface (both points lie on its faces: y = -25 and x = 40) and measured against the scan.
+    expect(measured.map((l) => l.offset)).toEqual([expect.closeTo(0, 6), expect.closeTo(0, 6)]);
+    for (const l of measured) expect(Math.abs(l.signed!)).toBeLessThan(0.5);
+    const offered = shareLink(BASE);
+    expect(offered.ok && new URLSearchParams(offered.url.split('#')[1]).getAll('label')).toEqual(['0,-25,12', '40,0,12']);
+    await openShareLink(link([['model', 'demo/scan.stl'], ['label', '1,2']]));
+    expect(sceneStore.getState().errors.at(-1)?.code).toBe('INVALID_ARGUMENT');
   });
 
   it('a scene with a local file has no link, and says why', async () => {

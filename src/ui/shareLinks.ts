@@ -2,7 +2,8 @@ import { addError, importUrls } from './bodies';
 import { fieldsOf, valuesOf } from './schemaForm';
 import { session } from './session';
 import { buildShareHash, parseShareHash } from './shareLink';
-import { toolStore } from './stores';
+import { queueLabels } from './deviationReview';
+import { inspectStore, toolStore } from './stores';
 import { isToolName, loadManifests, runFromPanel } from './toolRuns';
 
 /** Share links applied to the page, and the link for the page's current scene and last run. */
@@ -21,6 +22,8 @@ export async function openShareLink(hash: string): Promise<void> {
     addError('share link', manifest ? 'INVALID_ARGUMENT' : 'UNKNOWN_TOOL', `tool: '${link.tool}' ${manifest ? 'changes the scene and cannot run from a link' : 'is not a tool'}; tools: ${known.join(', ')}`);
     return;
   }
+  // Labels wait for the heat map the tool run starts (a measure_deviation link).
+  if (link.labels) queueLabels(link.labels);
   const args = link.args ?? {};
   toolStore.setState((s) => ({ selected: manifest.name, forms: { ...s.forms, [manifest.name]: valuesOf(fieldsOf(manifest.inputSchema), args) } }));
   await runFromPanel(manifest.name, args);
@@ -36,9 +39,11 @@ export function shareLink(pageUrl: string): { ok: true; url: string } | { ok: fa
   const local = files.filter((f) => !f.sourceUrl).map((f) => f.bodyId);
   if (local.length) return { ok: false, reason: `${local.join(', ')} came from local files, which a link cannot carry` };
   const last = toolStore.getState().lastRun;
+  const labels = inspectStore.getState().heat?.labels?.points;
   const hash = buildShareHash({
     models: files.map((f) => f.sourceUrl ?? ''),
     ...(last ? { tool: last.tool, args: last.args } : {}),
+    ...(labels?.length ? { labels: labels.map((p) => [p[0], p[1], p[2]] as [number, number, number]) } : {}),
   });
   return { ok: true, url: `${pageUrl.split('#')[0]}${hash}` };
 }

@@ -3,6 +3,7 @@ import type {
   AssemblyNode,
   BodySummary,
   CrossSectionResult,
+  DeviationLabel,
   DeviationResult,
   DeviationStation,
   DisplayEdges,
@@ -248,8 +249,21 @@ export interface HeatState {
   histogram?: HistogramResult;
   histogramStatus: 'idle' | 'running' | 'done' | 'failed';
   histogramError?: ShownError;
+  /** Deviation labels the user placed by clicking the coloured surface, measured by deviation_labels. */
+  labels?: HeatLabels;
   /** The review hid the reference (it would hide half the colours); Remove colours shows it again. */
   hidReference?: boolean;
+}
+
+export interface HeatLabels {
+  /** While on, a click on the coloured body adds a label instead of picking a face. */
+  adding: boolean;
+  /** The clicked points, in label order. */
+  points: Vec3[];
+  status: 'idle' | 'running' | 'done' | 'failed';
+  /** deviation_labels for `points` at the current tolerance. */
+  result?: DeviationLabel[];
+  error?: ShownError;
 }
 
 export interface SectionsState {

@@ -49,7 +49,8 @@ const bary = new Vector3();
 interface BodyMeshProps {
   body: ViewBody;
   /** A click on the body: its face index (BREP: faceIds of the triangle; mesh: the triangle). */
-  onPick?: ((bodyId: string, face: number) => void) | undefined;
+  /** A click on the body: its face and the world point hit. */
+  onPick?: ((bodyId: string, face: number, point: readonly [number, number, number]) => void) | undefined;
   onHover?: ((bodyId: string, face: number | null) => void) | undefined;
   /** The interpolated vertex value under the cursor (heat maps); null when the cursor leaves. */
   onHoverValue?: ((bodyId: string, value: number | 'noData' | null) => void) | undefined;
@@ -130,7 +131,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
     if (e.delta > 4) return;
     e.stopPropagation();
     const face = faceAt(e);
-    if (face !== null) onPick?.(body.bodyId, face);
+    if (face !== null) onPick?.(body.bodyId, face, [e.point.x, e.point.y, e.point.z]);
   };
   const onPointerMove = (e: ThreeEvent<PointerEvent>) => {
     e.stopPropagation();

@@ -10,6 +10,8 @@ export interface ViewMarkers {
   worstPoint?: V3 | undefined;
   /** cross_section_compare's station planes. */
   stations?: StationPlanes | undefined;
+  /** Deviation labels the user placed (numbered in order). */
+  labels?: readonly V3[] | undefined;
   /** An assembly node's world placement (4x4 row-major), drawn as a small axis triad. */
   placement?: readonly (readonly number[])[] | undefined;
 }
@@ -105,6 +107,12 @@ export function Markers({ markers, bounds }: { markers: ViewMarkers; bounds: Vie
     <>
       {markers.worstPoint && <WorstPoint point={markers.worstPoint} radius={r * 0.018} />}
       {markers.stations && <Planes planes={markers.stations} />}
+      {markers.labels?.map((p, i) => (
+        <mesh key={i} position={[p[0], p[1], p[2]]} renderOrder={10}>
+          <sphereGeometry args={[r * 0.012, 12, 8]} />
+          <meshBasicMaterial color="#1d1d1f" depthTest={false} transparent />
+        </mesh>
+      ))}
       {markers.placement && <Triad placement={markers.placement} size={r * 0.3} />}
     </>
   );

@@ -20,7 +20,7 @@ interface ViewportProps {
   direction: ViewDirection;
   showGrid: boolean;
   showAxes: boolean;
-  onPick?: (bodyId: string, face: number) => void;
+  onPick?: (bodyId: string, face: number, point: readonly [number, number, number]) => void;
   onHover?: (bodyId: string, face: number | null) => void;
   /** A BREP edge clicked (within a few pixels of its line; wins over the face under it). */
   onPickEdge?: (bodyId: string, edge: number) => void;

@@ -129,7 +129,33 @@ interface PerVertex {
  * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
 async function heatmapData(ctx: ToolContext, args: z.infer<typeof schema>): Promise<HeatmapData> {
-  const { fromBodyId, toBodyId, signMode, surface } = args;
+  const field = await heatmapField(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface, { maxDistance: args.maxDistance, maxSamples: args.maxSamples });
+  return field.data;
+}
+
+/**
+ * The heat map's per-vertex field with what it was computed on: the from-body's display surface
+ * (whose vertices the values belong to). signed_deviation_heatmap, deviation_labels and
+ * inspection_report read the picture's numbers from here, so they are the app's to the last bit,
+ * no-data vertices (NaN, `data.noData`) included.
+ */
+export interface HeatmapField {
+  data: HeatmapData;
+  display: MeasuredSurface;
+  /** The kernel when a BREP body is involved. */
+  oc: OC | undefined;
+}
+
+export async function heatmapField(
+  ctx: ToolContext,
+  fromBodyId: string,
+  toBodyId: string,
+  signMode: SignMode,
+  deflectionArg: number | undefined,
+  surface: SurfaceMode,
+  coverage: { maxDistance?: number | undefined; maxSamples?: number | undefined } = {},
+): Promise<HeatmapField> {
+  const args = { maxDistance: coverage.maxDistance, maxSamples: coverage.maxSamples ?? DEFAULT_DEVIATION_SAMPLES, deflection: deflectionArg };
   const from = ctx.scene.get(fromBodyId);
   const to = ctx.scene.get(toBodyId);
   const oc = await kernelFor(ctx, [from, to]);
@@ -169,7 +195,7 @@ async function heatmapData(ctx: ToolContext, args: z.infer<typeof schema>): Prom
       if (Math.abs(x) > m) m = Math.abs(x);
     } else ambiguousVertices++;
   }
-  return {
+  const data: HeatmapData = {
     values,
     noData,
     range: signedVertices > 0 ? [-m, m] : null,
@@ -182,6 +208,7 @@ async function heatmapData(ctx: ToolContext, args: z.infer<typeof schema>): Prom
     surface,
     deflection,
   };
+  return { data, display, oc };
 }
 
 async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {

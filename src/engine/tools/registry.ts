@@ -5,6 +5,7 @@ import { crossSectionCompare } from './crossSectionCompare';
 import type { ToolDefinition } from './defineTool';
 import { deviationHeatmap } from './deviationHeatmap';
 import { deviationHistogram } from './deviationHistogram';
+import { deviationLabels } from './deviationLabels';
 import { displayEdges } from './displayEdges';
 import { displayMesh } from './displayMesh';
 import { graphCompact } from './graphCompact';
@@ -15,6 +16,7 @@ import { graphQuery } from './graphQuery';
 import { graphSelect } from './graphSelect';
 import { graphValidate } from './graphValidate';
 import { importFile } from './importFile';
+import { inspectionReport } from './inspectionReport';
 import { inspectAssembly } from './inspectAssembly';
 import { listBodies } from './listBodies';
 import { measureDeviation } from './measureDeviation';
@@ -25,6 +27,7 @@ import { readBrep } from './readBrep';
 import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
+import { signedDeviationHeatmap } from './signedDeviationHeatmap';
 import { symmetricDifferenceVolume } from './symmetricDifferenceVolume';
 import { validateGeometry } from './validateGeometry';
 
@@ -44,6 +47,9 @@ export const TOOLS = [
   measureVertexFit,
   measureDeviation,
   deviationHistogram,
+  signedDeviationHeatmap,
+  deviationLabels,
+  inspectionReport,
   symmetricDifferenceVolume,
   crossSectionCompare,
   recognizeFeatures,

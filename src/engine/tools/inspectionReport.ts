@@ -1,0 +1,181 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { z } from 'zod';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { memoryFiles } from '../files';
+import type { Body } from '../scene/Body';
+import { computeMetrics, type MetricsResult } from './computeMetrics';
+import { crossSectionCompare, type CrossSectionResult } from './crossSectionCompare';
+import { defineTool, type ToolContext } from './defineTool';
+import { heatmapField } from './deviationHeatmap';
+import { deviationHistogram, type HistogramResult } from './deviationHistogram';
+import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
+import { signModeSchema, surfaceSchema } from './deviationSupport';
+import { measureDeviation, type DeviationResult } from './measureDeviation';
+import { reportHtml, type ReportData } from './reportHtml';
+import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
+import { heatmapPictures, sizeSchema, viewsSchema } from './signedDeviationHeatmap';
+
+export const DEFAULT_REPORT_VIEWS = ['iso', 'front', 'top'] as const;
+const DEFAULT_MAX_SAMPLES = 20000;
+
+const schema = z.strictObject({
+  fromBodyId: bodyIdSchema.describe('Candidate body (e.g. the scan or the part as made)'),
+  referenceBodyId: bodyIdSchema.describe('Reference body (e.g. the CAD model)'),
+  outputPath: z.string().min(1).describe('Path of the HTML file to write (one self-contained file: images inline, no network)'),
+  overwrite: overwriteSchema,
+  tolerance: z
+    .number()
+    .min(0)
+    .finite()
+    .optional()
+    .describe('Tolerance (model units): the share of samples within it per direction, PASS/FAIL, the heat map\'s neutral band and the labels\' verdicts. Omit for a report without a verdict (the heat map then uses its default band)'),
+  passShare: z
+    .number()
+    .gt(0)
+    .max(1)
+    .default(1)
+    .describe('PASS when at least this share of the candidate\'s samples lies within the tolerance of the reference. Default 1 (all)'),
+  deflection: z.number().positive().finite().optional().describe('Deflection of BREP bodies; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
+  maxSamples: z.int().min(1).default(DEFAULT_MAX_SAMPLES).describe(`Surface samples per direction for the statistics and the histogram, as measure_deviation's maxSamples. Default ${DEFAULT_MAX_SAMPLES}`),
+  signMode: signModeSchema,
+  surface: surfaceSchema,
+  views: viewsSchema(DEFAULT_REPORT_VIEWS),
+  size: sizeSchema,
+  labels: z
+    .union([labelSelectionSchema, z.literal(false)])
+    .default({ count: DEFAULT_AUTO_LABELS })
+    .describe(`Deviation labels on the heat maps and in their table: {points} or {count, minDistance} as deviation_labels, or false for none. Default the ${DEFAULT_AUTO_LABELS} most deviating local extrema`),
+  sections: z
+    .strictObject({
+      axis: vec3Schema.refine((v) => Math.hypot(v[0], v[1], v[2]) > 0, 'axis must not be the zero vector'),
+      stations: z.int().min(1).max(50).default(6),
+      through: vec3Schema.optional(),
+    })
+    .optional()
+    .describe('Sections along an axis (cross_section_compare): overlay images and the station table. Default none'),
+  title: z.string().max(200).optional().describe('Report title. Default "Inspection report: <candidate> against <reference>"'),
+});
+
+export interface InspectionReportResult {
+  outputPath: string;
+  bytes: number;
+  /** Null without a tolerance. */
+  verdict: 'PASS' | 'FAIL' | null;
+  tolerance: number | null;
+  passShare: number;
+  withinTolerance: { fromToTo: number; toToFrom: number } | null;
+  views: string[];
+  labels: number;
+  sections: number | null;
+  sha256: { from: string | null; reference: string | null };
+  version: string;
+  generatedAt: string;
+}
+
+export const inspectionReport = defineTool({
+  name: 'inspection_report',
+  description:
+    'Writes one self-contained HTML inspection report (images inline, no network, prints to PDF from a browser): the bodies with SHA-256 of their files, the settings, both directions\' deviation statistics (measure_deviation\'s) with the share within tolerance and PASS/FAIL, heat-map views with deviation labels, the histogram, optional sections, and each body\'s metrics. Every number is the result of the tool it names, run with the same settings.',
+  category: 'scene',
+  schema,
+  async run(args, ctx): Promise<InspectionReportResult> {
+    const data = await reportData(ctx, args);
+    const html = new TextEncoder().encode(reportHtml(data));
+    await ctx.files.write(args.outputPath, html);
+    const within = data.histograms.fromToTo.withinTolerance;
+    return {
+      outputPath: args.outputPath,
+      bytes: html.length,
+      verdict: data.verdict,
+      tolerance: data.settings.tolerance,
+      passShare: args.passShare,
+      withinTolerance: within === undefined ? null : { fromToTo: within, toToFrom: data.histograms.toToFrom.withinTolerance! },
+      views: data.heatmap.images.map((i) => i.view),
+      labels: data.labels.length,
+      sections: data.sections ? data.sections.sections.length : null,
+      sha256: { from: data.bodies[0]!.sha256, reference: data.bodies[1]!.sha256 },
+      version: data.version,
+      generatedAt: data.generatedAt,
+    };
+  },
+});
+
+type Args = z.output<typeof schema>;
+
+/** Runs the tools the report shows, with the report's settings, on scratch files in memory. */
+async function reportData(ctx: ToolContext, args: Args): Promise<ReportData> {
+  const scratch = memoryFiles();
+  const inner: ToolContext = { ...ctx, files: scratch };
+  const common = { deflection: args.deflection, signMode: args.signMode, surface: args.surface };
+  const pair = { fromBodyId: args.fromBodyId, referenceBodyId: args.referenceBodyId };
+  const run = <S extends z.ZodType, R>(tool: { schema: S; run(a: z.output<S>, c: ToolContext): Promise<R> }, a: unknown): Promise<R> => tool.run(tool.schema.parse(a), inner);
+
+  const deviation: DeviationResult = await run(measureDeviation, { fromBodyId: args.fromBodyId, toBodyId: args.referenceBodyId, maxSamples: args.maxSamples, ...common });
+  const histogramPath = 'histogram.png';
+  const tolerance = args.tolerance;
+  const forward: HistogramResult = await run(deviationHistogram, { ...pair, maxSamples: args.maxSamples, tolerance, outputPath: histogramPath, ...common });
+  const backward: HistogramResult = await run(deviationHistogram, { fromBodyId: args.referenceBodyId, referenceBodyId: args.fromBodyId, maxSamples: args.maxSamples, tolerance, ...common });
+  const histogramPng = forward.imagePath ? await scratch.read(histogramPath) : null;
+
+  const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface);
+  const heatmap = await heatmapPictures(
+    ctx,
+    { ...pair, views: args.views, size: args.size, deflection: args.deflection, tolerance, labels: args.labels === false ? undefined : args.labels, signMode: args.signMode, surface: args.surface },
+    field,
+  );
+
+  let sections: CrossSectionResult | null = null;
+  const sectionImages: (Uint8Array | null)[] = [];
+  if (args.sections) {
+    sections = await run(crossSectionCompare, { ...pair, ...args.sections, deflection: args.deflection, surface: args.surface, outputDir: 'sections' });
+    for (const s of sections.sections) sectionImages.push(s.imagePath ? await scratch.read(s.imagePath) : null);
+  }
+
+  const bodies = [ctx.scene.get(args.fromBodyId), ctx.scene.get(args.referenceBodyId)];
+  const metrics: MetricsResult[] = [];
+  for (const b of bodies) metrics.push(await run(computeMetrics, { bodyId: b.bodyId }));
+
+  const within = forward.withinTolerance;
+  const verdict = within === undefined ? null : within >= args.passShare ? 'PASS' : 'FAIL';
+  const generatedAt = new Date().toISOString();
+  return {
+    title: args.title ?? `Inspection report: ${bodies[0]!.name} against ${bodies[1]!.name}`,
+    version: packageJson.version,
+    generatedAt,
+    verdict,
+    bodies: bodies.map((b, i) => bodyFacts(b, i === 0 ? 'candidate' : 'reference')),
+    settings: {
+      signMode: args.signMode,
+      surface: args.surface,
+      deflection: deviation.deflection,
+      maxSamples: args.maxSamples,
+      tolerance: tolerance ?? null,
+      passShare: args.passShare,
+      colourRange: heatmap.summary.clamp,
+      colourBand: heatmap.summary.tolerance,
+    },
+    deviation,
+    histograms: { fromToTo: forward, toToFrom: backward },
+    histogramPng,
+    heatmap: { summary: heatmap.summary, images: heatmap.images.map((i) => ({ view: i.view, png: i.png, width: i.width, height: i.height, labels: i.labels })) },
+    labels: heatmap.summary.labels ?? [],
+    sections,
+    sectionImages,
+    metrics,
+  };
+}
+
+function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bodies'][number] {
+  const file = body.origin?.path ?? body.source ?? null;
+  return {
+    role,
+    bodyId: body.bodyId,
+    name: body.name,
+    file: file ? (file.split(/[\\/]/).pop() ?? file) : null,
+    format: body.origin?.format ?? body.sourceFormat,
+    sha256: body.origin ? bytesToHex(sha256(body.origin.bytes)) : null,
+    fileBytes: body.origin ? body.origin.bytes.length : null,
+    kind: body.kind,
+  };
+}
