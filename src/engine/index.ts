@@ -5,7 +5,7 @@
 
 // The service.
 export { Engine } from './Engine';
-export type { EngineOptions, KeptBody, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
+export type { EngineOptions, KeptBody, KeptPlacement, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
@@ -36,7 +36,8 @@ export { EDGE_CLASSES, SELECT_QUERIES } from './graph/graphSelect';
 export { SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphValidate';
 
 // Result types, for hosts that show them.
-export type { BodySummary } from './scene/describeBody';
+export type { BodySummary, PlacementSummary } from './scene/describeBody';
+export type { PlacementRecord } from './scene/Body';
 export type { DisplayMesh } from './scene/tessellation';
 export type { DisplayEdges } from './scene/displayEdges';
 export type { MetricsResult } from './tools/computeMetrics';

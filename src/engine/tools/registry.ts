@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
+import { alignBodies } from './alignBodies';
 import { computeMetrics } from './computeMetrics';
 import { crossSectionCompare } from './crossSectionCompare';
 import type { ToolDefinition } from './defineTool';
@@ -25,6 +26,7 @@ import { readBrep } from './readBrep';
 import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
+import { setPlacement } from './setPlacement';
 import { symmetricDifferenceVolume } from './symmetricDifferenceVolume';
 import { validateGeometry } from './validateGeometry';
 
@@ -37,6 +39,7 @@ export const TOOLS = [
   readBrep,
   listBodies,
   removeBody,
+  setPlacement,
   validateGeometry,
   computeMetrics,
   queryTopology,
@@ -46,6 +49,7 @@ export const TOOLS = [
   deviationHistogram,
   symmetricDifferenceVolume,
   crossSectionCompare,
+  alignBodies,
   recognizeFeatures,
   inspectAssembly,
   selectTopology,
