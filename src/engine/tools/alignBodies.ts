@@ -87,14 +87,14 @@ export interface AlignResult {
 }
 
 /** Samples the global step scores each candidate with, and its short ICP's iterations. */
-const GLOBAL_SAMPLES = 200;
-const GLOBAL_ITERATIONS = 12;
+const GLOBAL_SAMPLES = 150;
+const GLOBAL_ITERATIONS = 8;
 /** Shifted centroid guesses for partial scans, in standard deviations of the fixed surface. */
 const CENTROID_SHIFT = 0.5;
 /** The best distinct poses after the short ICP, refined further before the choice. */
-const FINALISTS = 6;
-const FINALIST_SAMPLES = 1000;
-const FINALIST_ITERATIONS = 60;
+const FINALISTS = 4;
+const FINALIST_SAMPLES = 500;
+const FINALIST_ITERATIONS = 40;
 /** Candidates ending within these of the best pose are the same pose. */
 const SAME_POSE_DEGREES = 1;
 const SAME_POSE_DIAGONAL = 0.005;
@@ -150,7 +150,15 @@ export const alignBodies = defineTool({
     if (args.mode === 'preAlign') {
       result = await icp(points, start, fine, { ...settings, maxIterations: 0 });
     } else {
-      result = await icp(points, start, fine, settings, (iteration) => pacer.tick(iteration, settings.maxIterations, 'fine ICP'));
+      const tick = (iteration: number) => pacer.tick(iteration, settings.maxIterations, 'fine ICP');
+      // Most iterations only need the direction to go: against the tessellation (fast), then
+      // against the exact faces from there, which usually takes a few iterations only.
+      result = await icp(points, start, coarse, settings, tick);
+      if (exact) {
+        const onTessellation = result.iterations;
+        result = await icp(points, result.motion, fine, settings, tick);
+        result.iterations += onTessellation;
+      }
       if (!result.converged) warnings.push(`fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`);
     }
     if (result.starved) warnings.push(`fewer than 6 pairs within maxCorrespondenceDistance: the fixed body is out of reach; the result is not an alignment`);
