@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { alignCases } from './align';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
 import { exactDeviationCases } from './exactDeviation';
@@ -20,7 +21,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases, ...alignCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

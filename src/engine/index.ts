@@ -45,6 +45,7 @@ export type { TopologyEntry } from './tools/queryTopology';
 export type { DeviationResult, SectionStation as DeviationStation } from './tools/measureDeviation';
 export type { DirectedRecord } from './tools/deviationSupport';
 export type { HistogramResult } from './tools/deviationHistogram';
+export type { AlignMode, AlignResult, PreAlignment } from './tools/alignBodies';
 export type { HistogramBucket } from './render/histogramChart';
 export type { HeatmapData, HeatmapResult } from './tools/deviationHeatmap';
 export type { CrossSectionResult, SectionStation as CrossSectionStation } from './tools/crossSectionCompare';

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ToolName } from '../engine';
+import { showAlignment, showPlacement } from './alignment';
 import { showAssembly } from './assembly';
 import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
@@ -33,6 +34,8 @@ function MetricsView({ call }: { call: DoneCallOf<'compute_metrics'> }) {
 const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   compute_metrics: { View: MetricsView },
   measure_deviation: { apply: showDeviation },
+  align_bodies: { apply: showAlignment },
+  set_placement: { apply: showPlacement },
   cross_section_compare: { apply: showSections },
   inspect_assembly: { apply: showAssembly },
 };

@@ -23,7 +23,8 @@ export const setPlacement = defineTool({
   name: 'set_placement',
   description:
     "Place a body in the scene by a rigid motion (4x4 row-major, file coordinates to scene coordinates), or reset it: without transform the body goes back to where its file put it. compose: true applies the transform on top of the current placement. The file is never changed; every tool measures the body where it is placed (docs/alignment.md). Returns the body's placement.",
-  category: 'scene-building',
+  // A scene tool (offered in the app's panel and share links): it moves a body, never its geometry.
+  category: 'scene',
   schema: z.strictObject({
     bodyId: bodyIdSchema,
     transform: matrix4Schema.optional().describe('Rigid motion, four rows of four (the last [0, 0, 0, 1]); omitted: reset to the file position'),
