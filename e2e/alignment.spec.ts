@@ -25,8 +25,11 @@ function expectMatrix(actual: number[][], expected: number[][]): void {
 
 const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
-test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare shows the aligned heat map, Undo restores it', async ({ demoApp: app }, testInfo) => {
-  await expect.poll(async () => (await app.api.heatmap())?.status).toBe('done');
+test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare shows the aligned heat map, Undo restores it', async ({ app }, testInfo) => {
+  // A page of its own: the shared demo page (demoApp) must not see a moved scan.
+  test.setTimeout(360_000);
+  await app.scene.openDemo.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
   const compared = (await app.api.heatmap())!;
   await app.review.clear.click();
   await expect.poll(async () => Object.keys(await app.api.drawnCentres()).sort()).toEqual(['part', 'scan']);
