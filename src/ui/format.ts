@@ -17,13 +17,14 @@ export function formatCount(n: number): string {
 
 /**
  * The unit a result value carries, from its key: lengths in model units, areas and volumes in their
- * squares and cubes, angles in radians; counts, shares and ids carry none.
+ * squares and cubes, angles in radians (in degrees where the key says so); counts, shares and ids carry none.
  */
 export function unitOf(key: string): string {
   const k = key.toLowerCase();
-  if (/(count|samples|fraction|share|ratio|percent|index|sections|within|ambiguous|faces|edges|vertices|triangles|solids|shells|id$|ids$|ms$|seconds|depthlevel|level|n$)/.test(k)) return '';
+  if (/(count|samples|fraction|share|ratio|percent|index|sections|within|ambiguous|ambiguity|iterations|candidates|faces|edges|vertices|triangles|solids|shells|id$|ids$|ms$|seconds|depthlevel|level|n$)/.test(k)) return '';
   if (/volume/.test(k)) return 'model units³';
   if (/area/.test(k)) return 'model units²';
+  if (/angle.*degrees$/.test(k)) return '°';
   if (/angle/.test(k)) return 'rad';
   if (/(distance|deviation|length|radius|diameter|depth|deflection|mean|max|min|rms|sigma|std|^p\d+$|tolerance|width|height|gap|offset|size|center|centre|centroid|point|origin|position|extent|signed|unsigned|worst|box)/.test(k)) return 'model units';
   return '';
