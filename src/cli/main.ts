@@ -78,18 +78,26 @@ export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.Pr
       .argument('<tool_name>', 'tool to run, e.g. compute_metrics')
       .option('--body <id=path>', 'load a file as a body (repeatable)', collect, [])
       .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
+      .option('--align <moving=fixed>', 'before the tool, align body <moving> to body <fixed> (align_bodies, bestFit, applied; repeatable, in order)', collect, [])
       .option('--args <json>', 'the tool arguments as one JSON object', '{}'),
     'the command (loading the files and running the tool)',
-  ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; args: string } & LimitFlags) => {
+  ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; align: string[]; args: string } & LimitFlags) => {
     const args = parseJsonArgs(opts.args);
     const bodies: { id: string; path: string; format?: 'brep' }[] = [
       ...opts.body.map((spec) => parseBodySpec(spec, '--body')),
       ...opts.invalidBody.map((spec) => ({ ...parseBodySpec(spec, '--invalid-body'), format: 'brep' as const })),
     ];
+    const alignments = opts.align.map((spec) => parseBodySpec(spec, '--align', '<moving>=<fixed>'));
     const { host: engine, budget } = startEngine(opts);
     await engine.validate(toolName, args);
     // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
     for (const { id, path, format } of bodies) await engine.load({ path, bodyId: id, ...(format ? { format } : {}) }, budget());
+    // Each CLI call is a fresh scene: --align places a body before the tool runs, and says on
+    // stderr what it did (stdout stays the tool's one JSON value).
+    for (const { id: movingBodyId, path: fixedBodyId } of alignments) {
+      const { result: a } = await engine.run('align_bodies', { movingBodyId, fixedBodyId, apply: true }, budget());
+      io.stderr(`align ${movingBodyId} to ${fixedBodyId}: rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning: ${w}`).join('')}\n`);
+    }
     printJson((await engine.runJson(toolName, args, budget())).result);
   });
 
@@ -141,9 +149,9 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function parseBodySpec(spec: string, flag: string): { id: string; path: string } {
+function parseBodySpec(spec: string, flag: string, form = '<id>=<path>'): { id: string; path: string } {
   const eq = spec.indexOf('=');
-  if (eq <= 0 || eq === spec.length - 1) throw new BrepscopeError('INVALID_ARGUMENT', `${flag} ${spec}: expected <id>=<path>`);
+  if (eq <= 0 || eq === spec.length - 1) throw new BrepscopeError('INVALID_ARGUMENT', `${flag} ${spec}: expected ${form}`);
   return { id: spec.slice(0, eq), path: spec.slice(eq + 1) };
 }
 

@@ -1,7 +1,9 @@
 import { BrepscopeError, settle, type ErrorPayload } from './errors';
 import { recordingFiles, type OutputFile } from './files';
 import { getKernel, kernelStatus, onKernelStatus, type KernelState, type OC } from './kernel';
-import type { SourceFormat } from './scene/Body';
+import { fromMatrix4, toMatrix4, type Matrix4 } from './math/rigid';
+import type { PlacementRecord, SourceFormat } from './scene/Body';
+import { placeBody } from './scene/placement';
 import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
@@ -41,6 +43,14 @@ export interface KeptBody {
   format?: SourceFormat | undefined;
   /** read_brep without allowInvalid. */
   refuseInvalid?: boolean | undefined;
+  /** Where the body was placed in the scene (an applied alignment, set_placement); absent: as read. */
+  placement?: KeptPlacement | undefined;
+}
+
+/** A body's placement as a host keeps it: the motion (file to scene, 4x4 row-major) and what set it. */
+export interface KeptPlacement {
+  transform: Matrix4;
+  setBy: PlacementRecord;
 }
 
 export interface SceneSnapshot {
@@ -151,12 +161,15 @@ export class Engine {
     return body.bodyId;
   }
 
-  /** The scene as files: enough for `restore` to rebuild it in another engine. */
+  /** The scene as files and placements: enough for `restore` to rebuild it in another engine. */
   snapshot(): SceneSnapshot {
     return {
-      bodies: this.scene.list().flatMap((b) =>
-        b.origin ? [{ bodyId: b.bodyId, path: b.origin.path, bytes: b.origin.bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid }] : [],
-      ),
+      bodies: this.scene.list().flatMap((b) => {
+        if (!b.origin) return [];
+        const kept: KeptBody = { bodyId: b.bodyId, path: b.origin.path, bytes: b.origin.bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid };
+        if (b.placement) kept.placement = { transform: toMatrix4(b.placement.motion), setBy: { ...b.placement.setBy } };
+        return [kept];
+      }),
     };
   }
 
@@ -170,7 +183,7 @@ export class Engine {
     const outcomes = await Promise.all(
       snapshot.bodies.map(async (kept) => {
         if (options.giveFiles !== false) this.putFile(kept.path, kept.bytes);
-        return { bodyId: kept.bodyId, outcome: await settle(this.load(kept)) };
+        return { bodyId: kept.bodyId, outcome: await settle(this.loadPlaced(kept)) };
       }),
     );
     const report: RestoreReport = { restored: [], failed: [] };
@@ -179,6 +192,24 @@ export class Engine {
       else report.failed.push({ bodyId, error: outcome.error });
     }
     return report;
+  }
+
+  /** A kept body loaded and put back where it stood. */
+  private async loadPlaced(kept: KeptBody): Promise<string> {
+    const bodyId = await this.load(kept);
+    if (kept.placement) {
+      const motion = fromMatrix4(kept.placement.transform);
+      if (typeof motion === 'string') throw new BrepscopeError('INVALID_ARGUMENT', `${bodyId}: the kept placement is ${motion}`);
+      const body = this.scene.get(bodyId);
+      try {
+        placeBody(body.kind === 'brep' ? await this.kernel() : undefined, this.scene, body, { motion, setBy: kept.placement.setBy });
+      } catch (e) {
+        // A body restored anywhere but where it stood would give other answers than before.
+        this.scene.remove(bodyId);
+        throw e;
+      }
+    }
+    return bodyId;
   }
 
   kernelState(): KernelState {

@@ -5,7 +5,7 @@
 
 // The service.
 export { Engine } from './Engine';
-export type { EngineOptions, KeptBody, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
+export type { EngineOptions, KeptBody, KeptPlacement, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
@@ -33,7 +33,8 @@ export { setSurfaceFactory } from './render/canvas';
 export type { Context2D, DrawingSurface } from './render/canvas';
 
 // Result types, for hosts that show them.
-export type { BodySummary } from './scene/describeBody';
+export type { BodySummary, PlacementSummary } from './scene/describeBody';
+export type { PlacementRecord } from './scene/Body';
 export type { DisplayMesh } from './scene/tessellation';
 export type { DisplayEdges } from './scene/displayEdges';
 export type { MetricsResult } from './tools/computeMetrics';
@@ -42,6 +43,7 @@ export type { DeviationResult, SectionStation as DeviationStation } from './tool
 export type { DirectedRecord } from './tools/deviationSupport';
 export type { HistogramResult } from './tools/deviationHistogram';
 export type { DeviationLabel } from './tools/deviationLabels';
+export type { AlignMode, AlignResult, PreAlignment } from './tools/alignBodies';
 export type { HistogramBucket } from './render/histogramChart';
 export type { HeatmapData, HeatmapResult } from './tools/deviationHeatmap';
 export type { CrossSectionResult, SectionStation as CrossSectionStation } from './tools/crossSectionCompare';

@@ -3,10 +3,11 @@ import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
+import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
 import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
-import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
+import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
 import { useCompactView } from './useCompactView';
 import { useScene, useUnits } from './useStores';
@@ -306,12 +307,64 @@ function ReportButton() {
   );
 }
 
+/** align_bodies' answer: RMS before and after, the motion, warnings; Apply / Discard, then Undo. */
+function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: boolean }) {
+  const r = alignment.result;
+  const shift = Math.hypot(...r.translation);
+  return (
+    <div className="alignment-card" data-testid="deviation.alignment" data-status={alignment.status}>
+      <p>
+        <strong>{alignment.movingBodyId}</strong> to <strong>{alignment.fixedBodyId}</strong>
+        {alignment.status === 'applied' ? ' · applied' : alignment.status === 'proposed' ? ' · not applied yet' : ''}
+      </p>
+      <dl>
+        <Stat label="RMS before" value={formatNumber(Number(r.rmsBefore.toPrecision(4)))} testId="deviation.align-rms-before" />
+        <Stat label="RMS after" value={formatNumber(Number(r.rmsAfter.toPrecision(4)))} testId="deviation.align-rms-after" />
+        <Stat label="Rotation" value={`${formatNumber(Number(r.rotationAngleDegrees.toPrecision(4)))}°`} testId="deviation.align-rotation" />
+        <Stat label="Translation" value={formatNumber(Number(shift.toPrecision(4)))} testId="deviation.align-translation" />
+      </dl>
+      <p className="hint">
+        model units · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired ·{' '}
+        {r.surface === 'exact' ? 'against the exact surface' : 'against the triangles'}
+      </p>
+      {r.warnings.map((w) => (
+        <p key={w} className="warning" data-testid="deviation.align-warning">
+          {w}
+        </p>
+      ))}
+      {alignment.error && (
+        <p className="error" role="alert">
+          <code>{alignment.error.code}</code> {alignment.error.message}
+        </p>
+      )}
+      <div className="row">
+        {(alignment.status === 'proposed' || alignment.status === 'applying') && (
+          <>
+            <button type="button" className="button small primary" disabled={busy || alignment.status === 'applying'} onClick={() => void applyAlignment()} data-testid="deviation.align-apply">
+              Apply alignment
+            </button>
+            <button type="button" className="button small" disabled={alignment.status === 'applying'} onClick={() => discardAlignment()} data-testid="deviation.align-discard">
+              Discard
+            </button>
+          </>
+        )}
+        {alignment.status === 'applied' && (
+          <button type="button" className="button small" disabled={busy} onClick={() => void undoAlignment()} data-testid="deviation.align-undo" title="set_placement without a transform: back where the file put it">
+            Undo alignment
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
   const measured = useStore(inspectStore, (s) => s.measured);
+  const alignment = useStore(inspectStore, (s) => s.alignment);
   const pair = useMemo(() => comparePair(), [bodies, measured]);
   if (!pair && !heat) return null;
   const shown = heat ? { from: heat.fromBodyId, to: heat.toBodyId } : pair;
@@ -319,6 +372,19 @@ export function DeviationPanel() {
     <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
       <h2>Deviation review</h2>
       {shown && <Roles from={shown.from} to={shown.to} running={!!running} />}
+      {pair && (
+        <button
+          type="button"
+          className="button small"
+          disabled={!!running}
+          onClick={() => void alignBodies(pair.to, pair.from)}
+          data-testid="deviation.align"
+          title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the scan moves"
+        >
+          Align {pair.to} to {pair.from}
+        </button>
+      )}
+      {alignment && <AlignmentCard alignment={alignment} busy={!!running} />}
       {pair && (
         <button
           type="button"

@@ -228,6 +228,25 @@ export function inUserTerms(message: string, workerName: string, fileName: strin
   return workerName === fileName ? message : message.split(workerName).join(fileName);
 }
 
+/**
+ * A body that moved (an alignment applied or undone): its new summary (placement) and its triangles
+ * where it now stands; the camera stays where it is.
+ */
+export async function redrawMovedBody(summary: BodySummary): Promise<void> {
+  sceneStore.setState((s) => ({ bodies: s.bodies.map((b) => (b.bodyId === summary.bodyId ? { ...b, summary } : b)), metrics: withoutKey(s.metrics, summary.bodyId) }));
+  const mesh = await session().run('display_mesh', { bodyId: summary.bodyId });
+  updateBody(summary.bodyId, mesh.ok ? { mesh: mesh.value.result } : { meshError: mesh.error });
+  if (summary.kind !== 'brep') return;
+  const edges = await session().run('display_edges', { bodyId: summary.bodyId });
+  if (edges.ok) updateBody(summary.bodyId, { edges: edges.value.result });
+}
+
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const out = { ...record };
+  delete out[key];
+  return out;
+}
+
 /** The body's triangles (and a BREP body's edge lines after them) for the viewport. */
 async function drawBody(summary: BodySummary): Promise<void> {
   const mesh = await session().run('display_mesh', { bodyId: summary.bodyId });

@@ -29,7 +29,7 @@ export function formatCount(n: number): string {
 }
 
 /** What a result value measures, from its key: its unit follows from the bodies' length unit (units.ts). */
-export type UnitKind = 'length' | 'area' | 'volume' | 'angle' | 'curvature' | 'curvature2' | 'ms' | '';
+export type UnitKind = 'length' | 'area' | 'volume' | 'angle' | 'degrees' | 'curvature' | 'curvature2' | 'ms' | '';
 
 /** Keys whose values are counts, shares, ratios, flags, ids or unit vectors: no unit. */
 const UNITLESS = /(count|samples|fraction|share|ratio|percent|index|indices|ids?|kind|level|stride|iterations|contours|paths|stations?|solids|shells|faces|edges|vertices|triangles|watertight|valid|through|closed|smell|profile|rank|uses|version|rewrites|axes|axis|direction|normals?|params|mode|bins)$/i;
@@ -38,7 +38,7 @@ const LENGTH = /(distance|deviation|length|radius|diameter|depth|deflection|mean
 
 /**
  * The kind of quantity a result value is, from its key: lengths in the model's unit, areas and
- * volumes in its square and cube, angles in radians, curvatures per length, times in ms; counts,
+ * volumes in its square and cube, angles in radians (degrees where the key ends in Degrees), curvatures per length, times in ms; counts,
  * shares, ids and unit vectors have none. A container's kind (`parentKind` '') does not leak into
  * counts below it: the valence of a graph is a count whatever its `mean` is called.
  */
@@ -48,6 +48,7 @@ export function unitOf(key: string, container?: string): UnitKind {
   if (/(^ms$|Ms$)/.test(key)) return 'ms';
   if (/(volume|Mm3$)/i.test(key)) return 'volume';
   if (UNITLESS.test(key)) return '';
+  if (/Degrees$/.test(key)) return 'degrees';
   if (/angle/i.test(key)) return 'angle';
   if (/area/i.test(key)) return 'area';
   if (/^K$|gaussian/i.test(key)) return 'curvature2';

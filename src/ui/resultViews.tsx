@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ToolName } from '../engine';
+import { showAlignment, showPlacement } from './alignment';
 import { showAssembly } from './assembly';
 import { recordValidation } from './bodies';
 import { showFeatures } from './features';
@@ -45,6 +46,8 @@ function showValidation(call: DoneCallOf<'validate_geometry'>): void {
 const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   compute_metrics: { View: MetricsView },
   measure_deviation: { apply: showDeviation },
+  align_bodies: { apply: showAlignment },
+  set_placement: { apply: showPlacement },
   cross_section_compare: { apply: showSections },
   inspect_assembly: { apply: showAssembly },
   validate_geometry: { apply: showValidation },

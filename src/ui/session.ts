@@ -1,4 +1,4 @@
-import { isKernelAbort, type KeptBody, type RunOutcome, type ToolArgs, type ToolName, type ToolResult } from '../engine';
+import { isKernelAbort, type KeptBody, type KeptPlacement, type RunOutcome, type ToolArgs, type ToolName, type ToolResult } from '../engine';
 import type { EngineClient, Progress } from '../workers/client';
 import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } from './stores';
 
@@ -136,6 +136,14 @@ export class Session {
     else this.kept.splice(at, 0, file);
   }
 
+  /** A kept body's placement (an applied alignment), so that a restore puts it back where it stood; undefined: as read. */
+  setPlacement(bodyId: string, placement: KeptPlacement | undefined): void {
+    const file = this.kept.find((f) => f.bodyId === bodyId);
+    if (!file) return;
+    if (placement) file.placement = placement;
+    else delete file.placement;
+  }
+
   forget(bodyIds: readonly string[]): void {
     for (let i = this.kept.length - 1; i >= 0; i--) if (bodyIds.includes(this.kept[i]!.bodyId)) this.kept.splice(i, 1);
   }
@@ -209,7 +217,7 @@ export class Session {
 
   private async restore(gen: Generation): Promise<void> {
     // Copies go to the worker (and are moved there): the page keeps its own bytes for the next restore.
-    const snapshot = { bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid }) => ({ bodyId, path, bytes: bytes.slice(), format, refuseInvalid })) };
+    const snapshot = { bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes.slice(), format, refuseInvalid, placement })) };
     let outcome;
     try {
       outcome = await Promise.race([gen.client.restore(snapshot), gen.dead]);

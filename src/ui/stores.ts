@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
+  AlignResult,
   AssemblyNode,
   BodySummary,
   CrossSectionResult,
@@ -266,6 +267,20 @@ export interface HeatLabels {
   error?: ShownError;
 }
 
+/**
+ * "Align scan to part": align_bodies' answer (not applied yet: proposed), then applied through
+ * set_placement on the user's confirmation; Undo resets the placement.
+ */
+export interface AlignmentState {
+  movingBodyId: string;
+  fixedBodyId: string;
+  status: 'proposed' | 'applying' | 'applied' | 'failed';
+  result: AlignResult;
+  /** The moving body's placement before the alignment was applied (Undo goes back to it); null: as read from its file. */
+  previous?: number[][] | null;
+  error?: ShownError;
+}
+
 export interface SectionsState {
   fromBodyId: string;
   referenceBodyId: string;
@@ -310,6 +325,7 @@ export interface FeaturesState {
 export interface InspectState {
   heat: HeatState | null;
   features: FeaturesState | null;
+  alignment: AlignmentState | null;
   /** measure_deviation's stations along an axis, from the last run that asked for them. */
   deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
   sections: SectionsState | null;
@@ -351,7 +367,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, features: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, measured: 'model' });
+const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, measured: 'model' });
 
 const resets: (() => void)[] = [];
 

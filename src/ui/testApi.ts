@@ -55,6 +55,10 @@ export interface BrepscopeTestApi {
     histogramStatus: string;
     colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
   } | null;
+  /** Align scan to part: the proposal or applied alignment shown, or null. */
+  alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
+  /** The centre of each drawn body's triangles (its position attribute's box), by bodyId. */
+  drawnCentres(): Record<string, number[]>;
   /** cross_section_compare's stations as drawn: count, worst, focused, images received. */
   sections(): { stations: number; worst: number | null; focused: number | null; images: number } | null;
   assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
@@ -151,6 +155,21 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         histogramStatus: h.histogramStatus,
         colorAttribute,
       };
+    },
+    alignment: () => {
+      const a = inspectStore.getState().alignment;
+      if (!a) return null;
+      const r = a.result;
+      return { status: a.status, movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rmsBefore: r.rmsBefore, rmsAfter: r.rmsAfter, rotationAngleDegrees: r.rotationAngleDegrees, transform: r.transform.map((row) => [...row]), warnings: [...r.warnings] };
+    },
+    drawnCentres: () => {
+      const out: Record<string, number[]> = {};
+      for (const [bodyId, geometry] of drawnGeometries) {
+        geometry.computeBoundingBox();
+        const b = geometry.boundingBox!;
+        out[bodyId] = [(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2, (b.min.z + b.max.z) / 2];
+      }
+      return out;
     },
     sections: () => {
       const s = inspectStore.getState().sections;

@@ -6,7 +6,7 @@ import { bodiesOfArgs, MODEL_UNITS, unitsOf, unitText } from './units';
 
 const entry = (bodyId: string, lengthUnit: 'mm' | null): BodyEntry => ({
   bodyId,
-  summary: { bodyId, name: bodyId, kind: 'mesh', sourceFormat: 'stl', valid: true, source: null, solids: 0, shells: 1, faces: 1, edges: 3, vertices: 3, lengthUnit } satisfies BodySummary,
+  summary: { bodyId, name: bodyId, kind: 'mesh', sourceFormat: 'stl', valid: true, source: null, solids: 0, shells: 1, faces: 1, edges: 3, vertices: 3, lengthUnit, placement: null } satisfies BodySummary,
   color: '#000',
   visible: true,
   opacity: 1,

@@ -49,6 +49,8 @@ export function unitText(kind: UnitKind, units: Units, short = false): string {
       return `${l}³`;
     case 'angle':
       return 'rad';
+    case 'degrees':
+      return '°';
     case 'curvature':
       return `1/${units.short}`;
     case 'curvature2':

@@ -1,6 +1,7 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { meshTopology, type MeshTopology } from '../mesh/meshTopology';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
+import type { Rigid } from '../math/rigid';
 
 /** `xyz` is a text point file (.xyz .pts .txt .csv); `ply`, `obj`, `3mf` are meshes like STL. */
 export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf' | 'ply' | 'obj' | '3mf' | 'xyz';
@@ -90,6 +91,29 @@ interface BodyInit {
   lengthUnit?: LengthUnit | undefined;
 }
 
+/**
+ * Where a body stands in the scene: a rigid motion from the file's coordinates to the scene's
+ * (docs/alignment.md). The file's bytes never change; every tool sees the placed geometry.
+ */
+export interface Placement {
+  motion: Rigid;
+  /** What set it: an alignment that was applied (with its figures), or set_placement. */
+  setBy: PlacementRecord;
+}
+
+export type PlacementRecord =
+  | { tool: 'set_placement' }
+  | {
+      tool: 'align_bodies';
+      fixedBodyId: string;
+      mode: 'bestFit' | 'preAlign' | 'fine';
+      rmsBefore: number;
+      rmsAfter: number;
+      converged: boolean;
+      /** Alignments composed into this placement, this one included. */
+      alignments: number;
+    };
+
 let nextUid = 0;
 
 abstract class BodyBase {
@@ -107,6 +131,9 @@ abstract class BodyBase {
   /** The file's declared length unit, if it has one (docs/units.md). */
   readonly lengthUnit: LengthUnit | undefined;
   readonly cache = new BodyCache();
+  private placed: Placement | null = null;
+  /** Counts placement changes, so a host can tell a moved body from the one it kept. */
+  placementRevision = 0;
 
   constructor(init: BodyInit) {
     this.bodyId = init.bodyId;
@@ -116,6 +143,22 @@ abstract class BodyBase {
     this.notes = init.notes;
     this.origin = init.origin;
     this.lengthUnit = init.lengthUnit;
+  }
+
+  /** The body's placement in the scene; null where it stands as read from its file. */
+  get placement(): Placement | null {
+    return this.placed;
+  }
+
+  /**
+   * Moves the body: everything derived from its geometry goes (tessellations, BVHs, exact geometry,
+   * samples, deviations). Called through scene/placement.ts, which builds the placed geometry and
+   * drops what other bodies derived against this one.
+   */
+  protected movedTo(placement: Placement | null): void {
+    this.placed = placement;
+    this.placementRevision++;
+    this.cache.clear();
   }
 
   /** Frees what the body holds in the kernel and drops every derived structure. */
@@ -132,19 +175,36 @@ export class BrepBody extends BodyBase {
   /** BRepMesh results per absolute deflection (BRepMesh is slow: never re-mesh in a loop). */
   readonly tessellations = new Map<number, FaceTessellation>();
 
-  constructor(
-    init: BodyInit,
-    readonly shape: TopoDS_Shape,
-    valid: boolean,
-  ) {
+  /** The shape as read from the file. */
+  readonly sourceShape: TopoDS_Shape;
+  /** The source shape with the placement folded into its geometry (a copy), when placed. */
+  private placedShape: TopoDS_Shape | undefined;
+
+  constructor(init: BodyInit, shape: TopoDS_Shape, valid: boolean) {
     super(init);
+    this.sourceShape = shape;
     this.valid = valid;
+  }
+
+  /** The shape in scene coordinates: what every tool measures. */
+  get shape(): TopoDS_Shape {
+    return this.placedShape ?? this.sourceShape;
+  }
+
+  /** Takes `placed` (the source shape transformed by the placement; undefined for none) and frees the previous one. */
+  place(placement: Placement | null, placed: TopoDS_Shape | undefined): void {
+    this.tessellations.clear();
+    this.movedTo(placement);
+    this.placedShape?.delete();
+    this.placedShape = placed;
   }
 
   override dispose(): void {
     super.dispose();
     this.tessellations.clear();
-    this.shape.delete();
+    this.placedShape?.delete();
+    this.placedShape = undefined;
+    this.sourceShape.delete();
   }
 }
 
@@ -154,11 +214,26 @@ export class MeshBody extends BodyBase {
   /** The facet shell as an OCCT compound of triangles, built only when a BREP-only tool asks for it. */
   facetShape: TopoDS_Shape | undefined;
 
-  constructor(
-    init: BodyInit,
-    readonly mesh: TriMesh,
-  ) {
+  /** The triangles as read from the file. */
+  readonly sourceMesh: TriMesh;
+  private placedMesh: TriMesh | undefined;
+
+  constructor(init: BodyInit, mesh: TriMesh) {
     super(init);
+    this.sourceMesh = mesh;
+  }
+
+  /** The triangles in scene coordinates: what every tool measures. */
+  get mesh(): TriMesh {
+    return this.placedMesh ?? this.sourceMesh;
+  }
+
+  /** Takes `placed` (the source mesh moved by the placement; undefined for none); the facet shell goes with the old position. */
+  place(placement: Placement | null, placed: TriMesh | undefined): void {
+    this.movedTo(placement);
+    this.placedMesh = placed;
+    this.facetShape?.delete();
+    this.facetShape = undefined;
   }
 
   /** The facet-shell topology report, computed once when first asked (a deviation never asks). */

@@ -47,10 +47,15 @@ export class Scene {
     const body = this.get(bodyId);
     this.bodies.delete(bodyId);
     for (const [id, sel] of this.selections) if (sel.bodyId === bodyId) this.selections.delete(id);
-    const prefix = pairKeyPrefix(body);
-    for (const other of this.bodies.values()) other.cache.drop((key) => key.startsWith(prefix));
+    this.forgetPartner(body);
     body.dispose();
     return body;
+  }
+
+  /** Drops what every other body derived against `partner` (it left the scene, or it moved). */
+  forgetPartner(partner: Body): void {
+    const prefix = pairKeyPrefix(partner);
+    for (const other of this.bodies.values()) if (other !== partner) other.cache.drop((key) => key.startsWith(prefix));
   }
 
   /** A bodyId derived from `base` that is not taken yet: box, box_2, box_3 ... */

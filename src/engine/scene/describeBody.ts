@@ -1,5 +1,7 @@
 import { withKernel, topAbs, type OC, type ShapeKind } from '../kernel';
-import type { Body } from './Body';
+import { rotationAngle, rotationAxis, toMatrix4, type Matrix4 } from '../math/rigid';
+import type { Vec3 } from '../math/vec3';
+import type { Body, PlacementRecord } from './Body';
 
 export interface BodySummary {
   bodyId: string;
@@ -26,6 +28,33 @@ export interface BodySummary {
   lengthUnit: 'mm' | null;
   /** The unit the file declared, as written (INCH, millimetre ...), when it declared one. */
   declaredUnit?: string;
+  /** Where the body stands in the scene (every tool measures it there); null: as read from its file. */
+  placement: PlacementSummary | null;
+}
+
+/** A body's placement as hosts show it (docs/alignment.md). */
+export interface PlacementSummary {
+  /** File coordinates to scene coordinates, 4x4 row-major (as inspect_assembly). */
+  transform: Matrix4;
+  rotationAngleDegrees: number;
+  /** Unit axis of the rotation; null without rotation. */
+  rotationAxis: Vec3 | null;
+  translation: Vec3;
+  /** What set it: the last align_bodies that was applied (with its RMS before and after), or set_placement. */
+  setBy: PlacementRecord;
+}
+
+export function placementSummary(body: Body): PlacementSummary | null {
+  const p = body.placement;
+  if (!p) return null;
+  const { r, t } = p.motion;
+  return {
+    transform: toMatrix4(p.motion),
+    rotationAngleDegrees: (rotationAngle(r) * 180) / Math.PI,
+    rotationAxis: rotationAxis(r),
+    translation: [t[0]!, t[1]!, t[2]!],
+    setBy: { ...p.setBy },
+  };
 }
 
 /** The counts a body list shows. A mesh body counts as a facet shell: one face per triangle. */
@@ -40,6 +69,7 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
     ...(body.notes?.length ? { notes: body.notes } : {}),
     lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
     ...(body.lengthUnit ? { declaredUnit: body.lengthUnit.declared } : {}),
+    placement: placementSummary(body),
   };
   if (body.kind === 'mesh') {
     const t = body.topology;

@@ -2,13 +2,14 @@ import type { TCollection_ExtendedString, TDF_Label, TDocStd_Document, TopoDS_Sh
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import type { OC, Own } from '../kernel';
+import { toMatrix4, type Matrix4 } from '../math/rigid';
 import { baseName, resolveFormat } from '../scene/import/detectFormat';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { shapeTypeName } from '../scene/typeNames';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
-export type Matrix4 = [number[], number[], number[], number[]];
+export type { Matrix4 };
 
 export interface AssemblyNode {
   name: string;
@@ -54,7 +55,9 @@ export const inspectAssembly = defineTool({
     if (args.bodyId !== undefined) {
       const body = ctx.scene.get(args.bodyId);
       const shape = body.kind === 'brep' ? shapeTypeOf(oc, body.shape) : 'shell';
-      return { name: body.name, shape, transform: IDENTITY, worldTransform: IDENTITY, children: [] } satisfies AssemblyNode;
+      // A placed body (an applied alignment, set_placement) stands where its placement puts it.
+      const placed = body.placement ? toMatrix4(body.placement.motion) : IDENTITY;
+      return { name: body.name, shape, transform: placed, worldTransform: placed, children: [] } satisfies AssemblyNode;
     }
     const path = args.inputPath!;
     const bytes = await ctx.files.read(path);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
+import { alignBodies } from './alignBodies';
 import { computeMetrics } from './computeMetrics';
 import { crossSectionCompare } from './crossSectionCompare';
 import type { ToolDefinition } from './defineTool';
@@ -28,6 +29,7 @@ import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
 import { signedDeviationHeatmap } from './signedDeviationHeatmap';
+import { setPlacement } from './setPlacement';
 import { symmetricDifferenceVolume } from './symmetricDifferenceVolume';
 import { validateGeometry } from './validateGeometry';
 
@@ -40,6 +42,7 @@ export const TOOLS = [
   readBrep,
   listBodies,
   removeBody,
+  setPlacement,
   validateGeometry,
   computeMetrics,
   queryTopology,
@@ -52,6 +55,7 @@ export const TOOLS = [
   inspectionReport,
   symmetricDifferenceVolume,
   crossSectionCompare,
+  alignBodies,
   recognizeFeatures,
   inspectAssembly,
   selectTopology,

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { compose, fromMatrix4, IDENTITY, type Rigid } from '../math/rigid';
+import { placementSummary } from '../scene/describeBody';
+import { placeBody } from '../scene/placement';
+import { defineTool } from './defineTool';
+import { kernelFor } from './kernelFor';
+import { bodyIdSchema } from './schemas';
+
+/** A rigid motion as four rows of four; checked to be rigid (rotation, no scale, shear or mirror). */
+export const matrix4Schema = z
+  .array(z.array(z.number()).length(4, 'each row has four numbers'))
+  .length(4, 'four rows')
+  .transform((m, ctx): Rigid => {
+    const rigid = fromMatrix4(m);
+    if (typeof rigid === 'string') {
+      ctx.addIssue({ code: 'custom', message: `not a rigid motion: ${rigid}` });
+      return z.NEVER;
+    }
+    return rigid;
+  });
+
+export const setPlacement = defineTool({
+  name: 'set_placement',
+  description:
+    "Place a body in the scene by a rigid motion (4x4 row-major, file coordinates to scene coordinates), or reset it: without transform the body goes back to where its file put it. compose: true applies the transform on top of the current placement. The file is never changed; every tool measures the body where it is placed (docs/alignment.md). Returns the body's placement.",
+  // A scene tool (offered in the app's panel and share links): it moves a body, never its geometry.
+  category: 'scene',
+  schema: z.strictObject({
+    bodyId: bodyIdSchema,
+    transform: matrix4Schema.optional().describe('Rigid motion, four rows of four (the last [0, 0, 0, 1]); omitted: reset to the file position'),
+    compose: z.boolean().default(false).describe('true: transform is applied after the current placement; false (default): it replaces it'),
+  }),
+  async run(args, ctx) {
+    const body = ctx.scene.get(args.bodyId);
+    const oc = await kernelFor(ctx, [body]);
+    const current = body.placement?.motion ?? IDENTITY;
+    const motion = args.transform === undefined ? IDENTITY : args.compose ? compose(args.transform, current) : args.transform;
+    placeBody(oc, ctx.scene, body, { motion, setBy: { tool: 'set_placement' } });
+    return { bodyId: body.bodyId, placement: placementSummary(body) };
+  },
+});

@@ -1,0 +1,83 @@
+import { redrawMovedBody } from './bodies';
+import { clearHeatmap } from './deviationReview';
+import { session } from './session';
+import { inspectStore, sceneStore, toolStore, type AlignmentState, type DoneCallOf } from './stores';
+import { runFromPanel, selectTool, setFormValue } from './toolRuns';
+
+/**
+ * "Align scan to part" in the deviation review: align_bodies from the tool panel (progress,
+ * Cancel) without applying; the answer is shown (RMS before and after, the motion, warnings) and
+ * applied only when the user confirms, through set_placement composed with where the scan stands.
+ * Undo resets the scan's placement. Moving the scan invalidates a heat map of it, which goes.
+ */
+
+function setAlignment(patch: Partial<AlignmentState>): void {
+  inspectStore.setState((s) => (s.alignment ? { alignment: { ...s.alignment, ...patch } } : s));
+}
+
+export async function alignBodies(movingBodyId: string, fixedBodyId: string): Promise<void> {
+  if (toolStore.getState().running) return;
+  selectTool('align_bodies');
+  setFormValue('align_bodies', 'movingBodyId', movingBodyId);
+  setFormValue('align_bodies', 'fixedBodyId', fixedBodyId);
+  await runFromPanel('align_bodies', { movingBodyId, fixedBodyId });
+}
+
+/** align_bodies finished (the button, its form): a proposal, or an applied alignment when the run applied it itself. */
+export function showAlignment(call: DoneCallOf<'align_bodies'>): void {
+  const r = call.result;
+  inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r } });
+  if (r.applied) void afterMove(r.movingBodyId);
+}
+
+/** The user confirms: the scan moves by the proposed motion (on top of its current placement). */
+export async function applyAlignment(): Promise<void> {
+  const a = inspectStore.getState().alignment;
+  if (a?.status !== 'proposed') return;
+  const previous = sceneStore.getState().bodies.find((b) => b.bodyId === a.movingBodyId)?.summary.placement?.transform ?? null;
+  setAlignment({ status: 'applying', previous });
+  const outcome = await session().run('set_placement', { bodyId: a.movingBodyId, transform: a.result.transform, compose: true });
+  if (!outcome.ok) {
+    setAlignment({ status: 'failed', error: outcome.error });
+    return;
+  }
+  setAlignment({ status: 'applied' });
+  await afterMove(a.movingBodyId);
+}
+
+export function discardAlignment(): void {
+  if (inspectStore.getState().alignment?.status === 'proposed') inspectStore.setState({ alignment: null });
+}
+
+/** Back where the scan stood before the alignment (where its file put it, unless it had been placed before). */
+export async function undoAlignment(): Promise<void> {
+  const a = inspectStore.getState().alignment;
+  if (!a || a.status !== 'applied') return;
+  const previous = a.previous ?? null;
+  const outcome = await session().run('set_placement', previous ? { bodyId: a.movingBodyId, transform: previous } : { bodyId: a.movingBodyId });
+  if (!outcome.ok) {
+    setAlignment({ error: outcome.error });
+    return;
+  }
+  inspectStore.setState({ alignment: null });
+  await afterMove(a.movingBodyId);
+}
+
+/** set_placement from the tool panel: the page follows the body; an alignment shown for it is over. */
+export function showPlacement(call: DoneCallOf<'set_placement'>): void {
+  const a = inspectStore.getState().alignment;
+  if (a && a.movingBodyId === call.result.bodyId) inspectStore.setState({ alignment: null });
+  void afterMove(call.result.bodyId);
+}
+
+/** The page follows a moved body: its kept placement (for restores), summary and triangles; a heat map of it goes. */
+async function afterMove(bodyId: string): Promise<void> {
+  const heat = inspectStore.getState().heat;
+  if (heat && (heat.fromBodyId === bodyId || heat.toBodyId === bodyId)) clearHeatmap();
+  const listed = await session().run('list_bodies', {});
+  if (!listed.ok) return;
+  const summary = listed.value.result.bodies.find((b) => b.bodyId === bodyId);
+  if (!summary) return;
+  session().setPlacement(bodyId, summary.placement ? { transform: summary.placement.transform, setBy: summary.placement.setBy } : undefined);
+  await redrawMovedBody(summary);
+}
