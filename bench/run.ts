@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { batchCases } from './batch';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
 import { foundationCases } from './foundation';
@@ -19,7 +20,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...graphCases, ...renderCases, ...scanImportCases, ...batchCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
