@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { alignCases } from './align';
+import { batchCases } from './batch';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
 import { deviationProcessCases } from './deviationProcess';
@@ -23,7 +24,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...alignCases];
+const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...alignCases, ...batchCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

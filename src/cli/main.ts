@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
+import { addBatchCommands } from './batchCommands';
 import { GRAPH_COMMANDS } from './graphCommands';
 import { engineLimits, withLimitOptions } from './limits';
 
@@ -113,6 +114,10 @@ export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.Pr
     const { serveMcpStdio } = await import('../mcp/server');
     await serveMcpStdio({ ...engineLimits(opts, env), roots: opts.root, thread: started, logCalls: opts.logCalls === true });
     started = undefined;
+  });
+
+  addBatchCommands(program, io, env, printJson, (code) => {
+    exitCode = code;
   });
 
   for (const graph of GRAPH_COMMANDS) {

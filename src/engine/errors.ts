@@ -39,6 +39,12 @@ export type ErrorCode =
   /** A read or write outside the directories the host allows (the MCP server's roots). */
   | 'PATH_OUTSIDE_ROOTS'
   | 'WRITE_FAILED'
+  /** A batch manifest line that is not a job (bad JSON, a missing field, a run whose arguments its tool refuses). */
+  | 'MANIFEST_INVALID'
+  /** A batch run not attempted because an earlier run of its job failed (later runs may depend on it). */
+  | 'SKIPPED'
+  /** The batch queue's Redis server cannot be reached or refused a command. */
+  | 'QUEUE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 /** An expected failure: bad input, a missing body, a file that cannot be read. */

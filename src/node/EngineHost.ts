@@ -285,6 +285,12 @@ export class EngineHost {
     return this.manifests;
   }
 
+  /** Empties the scene and forgets the kept files (a batch job's fresh start); the kernel stays loaded. */
+  async clear(): Promise<void> {
+    await this.call('clear', [], {}, 'clear');
+    this.kept.clear();
+  }
+
   /** Changes the directories reads and writes are confined to (a host started with roots only). */
   async setRoots(roots: readonly string[]): Promise<void> {
     if (!this.roots) throw new Error('EngineHost: setRoots on a host started without roots');

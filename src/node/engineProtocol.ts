@@ -37,6 +37,8 @@ export interface ThreadMethods {
   /** The kept files of these bodies (copies cross to the host). */
   kept(bodyIds: string[]): KeptBody[];
   restore(snapshot: SceneSnapshot): RestoreReport;
+  /** Empties the scene (every body's kernel objects freed); the kernel stays loaded. */
+  clear(): void;
   setRoots(roots: string[] | null): void;
   memory(): ThreadMemory;
   /** Test hooks: a real trap inside the kernel's WebAssembly, and an uncaught error in the thread (at its next message). */

@@ -88,6 +88,7 @@ const handlers: Handlers = {
   kept: (bodyIds) => engine.snapshot().bodies.filter((b) => bodyIds.includes(b.bodyId)),
   // The kept bytes rebuild the bodies; a path still reads the file on disk.
   restore: (snapshot) => engine.restore(snapshot, { giveFiles: false }),
+  clear: () => engine.dispose(),
   setRoots(next) {
     roots = next;
   },

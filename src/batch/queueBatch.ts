@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { BrepscopeError } from '../engine/hostFacts';
+import { EngineHost } from '../node/EngineHost';
+import { runJob, type JobResult } from './jobRunner';
+import { peakRssMb, validateJobs, type BatchSummary, type EngineLimitsForJobs } from './localBatch';
+import type { BatchJob } from './manifest';
+import { ProgressReporter, type ProgressCounts } from './progress';
+import { openResults } from './resultsFile';
+
+export const DEFAULT_QUEUE_NAME = 'brepscope-batch';
+/** Attempts of a job whose worker died (a crash, a killed process); a job's own failures are results, not retried. */
+export const JOB_ATTEMPTS = 3;
+const BACKOFF_MS = 5_000;
+const SWEEP_MS = 500;
+
+/** What a queued job carries: the job with absolute paths, and the batch's default deadline. */
+interface QueuedJob {
+  job: BatchJob;
+  deadlineMs: number | undefined;
+}
+
+/** Opens a Redis connection and checks it answers, so a wrong URL is QUEUE_UNAVAILABLE in seconds, not a silent wait. */
+export async function connectQueue(url: string, purpose: 'client' | 'worker'): Promise<Redis> {
+  let redis: Redis;
+  try {
+    // Workers block on Redis: BullMQ requires maxRetriesPerRequest null for them.
+    redis = new Redis(url, { maxRetriesPerRequest: purpose === 'worker' ? null : 3, lazyConnect: true, connectTimeout: 5_000, retryStrategy: (n) => Math.min(n * 500, 5_000) });
+  } catch (e) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `--queue ${url}: not a Redis URL (redis://host:port/db): ${(e as Error).message}`);
+  }
+  const failed = (e: unknown): BrepscopeError => new BrepscopeError('QUEUE_UNAVAILABLE', `cannot reach the queue at ${url}: ${(e as Error).message}`);
+  redis.on('error', () => undefined); // reported through the calls that fail, not as an unhandled event
+  try {
+    await withTimeout(redis.connect(), 6_000);
+    await withTimeout(redis.ping(), 6_000);
+  } catch (e) {
+    redis.disconnect();
+    throw failed(e);
+  }
+  return redis;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The queue id of a manifest's job: the same manifest (path and content) gives the same ids, so a
+ * resumed collector finds the jobs it queued before, and BullMQ's unique job ids keep a job from being
+ * queued twice.
+ */
+export function queuedJobId(batchKey: string, jobId: string): string {
+  // BullMQ refuses ':' in a custom id (its key separator).
+  return `${batchKey}.${encodeURIComponent(jobId)}`;
+}
+
+export function batchKeyOf(manifestPath: string, manifestText: string): string {
+  return createHash('sha256').update(manifestPath).update('\0').update(manifestText).digest('hex').slice(0, 16);
+}
+
+export interface QueueBatchOptions extends EngineLimitsForJobs {
+  url: string;
+  queueName?: string | undefined;
+  batchKey: string;
+  resume?: boolean | undefined;
+  overwrite?: boolean | undefined;
+  progress?: { write: (text: string) => void; tty: boolean } | undefined;
+}
+
+/**
+ * Enqueues the manifest's jobs and collects their results into the results file as workers finish
+ * them, each job once. Returns when every job has a result.
+ */
+export async function runQueuedBatch(jobs: readonly BatchJob[], resultsPath: string, options: QueueBatchOptions): Promise<BatchSummary> {
+  const started = Date.now();
+  const checker = EngineHost.start({ keepScene: false });
+  try {
+    await validateJobs(checker, jobs);
+  } finally {
+    await checker.dispose();
+  }
+  const connection = await connectQueue(options.url, 'client');
+  const results = openResults(resultsPath, options);
+  const todo = jobs.filter((j) => !results.done.has(j.id));
+  const counts: ProgressCounts = { total: jobs.length, done: 0, failed: 0, running: 0, skipped: jobs.length - todo.length };
+  const queue = new Queue<QueuedJob, JobResult>(options.queueName ?? DEFAULT_QUEUE_NAME, { connection });
+  const reporter = options.progress ? new ProgressReporter(() => counts, options.progress.write, options.progress.tty) : undefined;
+  try {
+    const pending = new Map(todo.map((j) => [queuedJobId(options.batchKey, j.id), j]));
+    // A job id already in the queue (a resumed collector) is left as it is: BullMQ ignores the add.
+    await queue.addBulk(
+      todo.map((job) => ({
+        name: job.id,
+        data: { job, deadlineMs: options.jobDeadlineMs },
+        opts: { jobId: queuedJobId(options.batchKey, job.id), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: BACKOFF_MS } },
+      })),
+    );
+    reporter?.start();
+    while (pending.size > 0) {
+      counts.running = await queue.getActiveCount();
+      for (const queued of await queue.getJobs(['completed', 'failed'])) {
+        if (!queued?.id || !pending.has(queued.id)) continue;
+        const job = pending.get(queued.id)!;
+        const result = await finishedResult(queued, job);
+        if (!result) continue;
+        results.append(result);
+        pending.delete(queued.id);
+        if (result.status === 'ok') counts.done++;
+        else counts.failed++;
+        await queue.remove(queued.id).catch(() => undefined);
+      }
+      if (pending.size > 0) await new Promise((r) => setTimeout(r, SWEEP_MS));
+    }
+  } catch (e) {
+    if (e instanceof BrepscopeError) throw e;
+    throw new BrepscopeError('QUEUE_UNAVAILABLE', `the queue at ${options.url} failed: ${(e as Error).message}`);
+  } finally {
+    reporter?.stop();
+    await queue.close();
+    connection.disconnect();
+  }
+  return { jobs: jobs.length, ok: counts.done, failed: counts.failed, resumed: counts.skipped, workers: 0, ms: Date.now() - started, peakRssMb: peakRssMb(), results: resultsPath };
+}
+
+/** A finished queue job as a result line; a job that failed in BullMQ (its workers died every attempt) is a failed result saying so. */
+async function finishedResult(queued: Job<QueuedJob, JobResult>, job: BatchJob): Promise<JobResult | undefined> {
+  const state = await queued.getState();
+  if (state === 'completed') return queued.returnvalue;
+  if (state !== 'failed') return undefined;
+  return {
+    id: job.id,
+    status: 'failed',
+    runs: [],
+    outputs: [],
+    ms: 0,
+    error: { code: 'ENGINE_CRASHED', message: `no worker finished the job in ${queued.attemptsMade} attempt(s): ${queued.failedReason}` },
+  };
+}
+
+function engineCrashed(result: JobResult): boolean {
+  return result.error?.code === 'ENGINE_CRASHED' || result.runs.some((r) => 'error' in r && r.error.code === 'ENGINE_CRASHED');
+}
+
+export interface QueueWorkerOptions extends EngineLimitsForJobs {
+  url: string;
+  queueName?: string | undefined;
+  workers: number;
+  /** How soon a job whose worker died goes back to the queue (BullMQ's lock duration). */
+  stallMs?: number | undefined;
+  log?: (line: string) => void;
+}
+
+/** A running queue worker; `close` finishes the jobs in hand and stops. */
+export interface QueueWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * Runs queued jobs with `workers` engines, each job with the same runner as a local batch, until closed.
+ */
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
+  const connection = await connectQueue(options.url, 'worker');
+  const free = Array.from({ length: Math.max(1, options.workers) }, () => EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb }));
+  const all = [...free];
+  const stallMs = options.stallMs ?? 30_000;
+  const worker = new Worker<QueuedJob, JobResult>(
+    options.queueName ?? DEFAULT_QUEUE_NAME,
+    async (queued) => {
+      const host = free.pop();
+      if (!host) throw new Error('no free engine (concurrency above the engine count)');
+      try {
+        options.log?.(`job ${queued.data.job.id} started (attempt ${queued.attemptsMade + 1})`);
+        const result = await runJob(host, queued.data.job, queued.data.deadlineMs ?? options.jobDeadlineMs);
+        options.log?.(`job ${queued.data.job.id} ${result.status} in ${result.ms} ms`);
+        // An engine that crashed is our failure, maybe passing: BullMQ retries with backoff; the last attempt's result stands.
+        if (engineCrashed(result) && queued.attemptsMade + 1 < JOB_ATTEMPTS) throw new Error(`job ${queued.data.job.id}: the engine crashed; retrying`);
+        return result;
+      } finally {
+        free.push(host);
+      }
+    },
+    { connection, concurrency: all.length, lockDuration: stallMs, stalledInterval: stallMs, maxStalledCount: JOB_ATTEMPTS - 1, autorun: true },
+  );
+  worker.on('error', (e) => options.log?.(`queue error: ${e.message}`));
+  return {
+    async close() {
+      await worker.close();
+      await Promise.all(all.map((h) => h.dispose()));
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { BatchSummary } from '../batch/localBatch';
+import type { CliIo } from './main';
+import { engineLimits } from './limits';
+
+interface BatchFlags {
+  out: string;
+  workers?: number;
+  jobDeadline?: number;
+  maxMemory?: number;
+  resume?: boolean;
+  overwrite?: boolean;
+  queue?: string;
+  queueName?: string;
+  progress?: boolean;
+}
+
+interface WorkerFlags {
+  queue: string;
+  queueName?: string;
+  workers?: number;
+  jobDeadline?: number;
+  maxMemory?: number;
+  stallCheck?: number;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || n < 1 || n > 256) throw new InvalidArgumentError('expected a whole number from 1 to 256');
+  return n;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(n > 0)) throw new InvalidArgumentError('expected a number of seconds > 0');
+  return n;
+}
+
+const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
+
+/**
+ * `brepscope batch` and `brepscope worker` (docs/batch.md). The batch modules (and BullMQ) load only
+ * when one of these commands runs.
+ */
+export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.ProcessEnv, printJson: (value: unknown) => void, setExit: (code: number) => void): void {
+  program
+    .command('batch')
+    .description('run a JSON Lines manifest of jobs (docs/batch.md) on a pool of local engines, or through a Redis queue (--queue)')
+    .argument('<manifest>', 'JSON Lines: {"id", "bodies": {bodyId: path}, "runs": [{"tool", "args"}]} per line')
+    .requiredOption('--out <results.jsonl>', 'results, one JSON line per job, written as jobs finish')
+    .option('--workers <n>', 'engines run at once (default: one per core, as memory allows, about 1.5 GiB each)', count)
+    .option('--job-deadline <seconds>', 'stop a job after this many seconds: TIMEOUT in its result (default 300; a job may set "deadline")', seconds)
+    .option('--max-memory <MiB>', "each engine's memory ceiling (as for tool)", count)
+    .option('--resume', 'skip the jobs already in --out')
+    .option('--overwrite', 'replace an existing --out')
+    .option('--queue <redis-url>', 'enqueue the jobs on BullMQ at redis://host:port/db and collect the results that `brepscope worker` processes write')
+    .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (manifest: string, flags: BatchFlags) => {
+      const { readManifest } = await import('../batch/manifest');
+      const jobs = readManifest(manifest);
+      const limits = { jobDeadlineMs: ms(flags.jobDeadline), maxMemoryMb: flags.maxMemory ?? engineLimits({}, env).maxMemoryMb };
+      const progress = flags.progress === false ? undefined : { write: io.stderr, tty: process.stderr.isTTY === true };
+      let summary: BatchSummary;
+      if (flags.queue) {
+        const { batchKeyOf, runQueuedBatch } = await import('../batch/queueBatch');
+        const path = resolve(manifest);
+        summary = await runQueuedBatch(jobs, flags.out, {
+          ...limits,
+          url: flags.queue,
+          queueName: flags.queueName,
+          batchKey: batchKeyOf(path, readFileSync(path, 'utf8')),
+          resume: flags.resume,
+          overwrite: flags.overwrite,
+          progress,
+        });
+      } else {
+        const { defaultWorkerCount, runLocalBatch } = await import('../batch/localBatch');
+        summary = await runLocalBatch(jobs, flags.out, { ...limits, workers: flags.workers ?? defaultWorkerCount(), resume: flags.resume, overwrite: flags.overwrite, progress });
+      }
+      printJson(summary);
+      // A failed job is the input's problem (the batch itself ran): exit 2, as for a tool's bad input.
+      if (summary.failed > 0) setExit(2);
+    });
+
+  program
+    .command('worker')
+    .description('process batch jobs from a Redis queue until stopped (SIGTERM or SIGINT: finish the jobs in hand, then exit)')
+    .requiredOption('--queue <redis-url>', 'redis://host:port/db')
+    .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
+    .option('--workers <n>', 'jobs run at once on this machine (default: one per core, as memory allows)', count)
+    .option('--job-deadline <seconds>', 'per job, unless the batch or the job sets one (default 300)', seconds)
+    .option('--max-memory <MiB>', "each engine's memory ceiling", count)
+    .option('--stall-check <seconds>', 'how soon a job of a worker that died is given to another (default 30)', seconds)
+    .action(async (flags: WorkerFlags) => {
+      const { defaultWorkerCount } = await import('../batch/localBatch');
+      const { startQueueWorker } = await import('../batch/queueBatch');
+      const workers = flags.workers ?? defaultWorkerCount();
+      const worker = await startQueueWorker({
+        url: flags.queue,
+        queueName: flags.queueName,
+        workers,
+        jobDeadlineMs: ms(flags.jobDeadline),
+        maxMemoryMb: flags.maxMemory ?? engineLimits({}, env).maxMemoryMb,
+        stallMs: ms(flags.stallCheck),
+        log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`),
+      });
+      io.stderr(`brepscope worker: ${workers} engine(s) on ${flags.queue}\n`);
+      await new Promise<void>((done) => {
+        const stop = (): void => {
+          io.stderr('brepscope worker: stopping after the jobs in hand\n');
+          void worker.close().then(done);
+        };
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+      printJson({ stopped: true });
+    });
+}
