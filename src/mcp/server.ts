@@ -16,7 +16,7 @@ import { createNodeEngine } from '../node/nodeEngine';
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
-  'Load files into the scene first (import_file for BREP/STEP/IGES/STL/XBF, read_brep for BREP with validity control), using absolute paths;',
+  'Load files into the scene first (import_file for BREP/STEP/IGES/XBF, STL/PLY/OBJ/3MF meshes and point clouds (PLY without faces, XYZ/PTS/TXT/CSV), read_brep for BREP with validity control), using absolute paths;',
   'each body gets a bodyId, which the scene tools take. list_bodies shows the scene, remove_body frees a body.',
   'Results are JSON; errors are JSON {code, message} with a stable code. Lengths are in model units (mm for most CAD files).',
 ].join(' ');

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL } from './heatColors';
-import { clearHeatmap, comparePair, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
+import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, setTolerance } from './deviationReview';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { useScene } from './useStores';
@@ -188,7 +188,8 @@ export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
-  const pair = useMemo(() => comparePair(), [bodies]);
+  const pairs = useMemo(() => comparePairs(), [bodies]);
+  const pair = pairs[0];
   if (!pair && !heat) return null;
   return (
     <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
@@ -205,6 +206,20 @@ export function DeviationPanel() {
           {heat ? 'Compare again' : `Compare ${pair.from} with ${pair.to}`}
         </button>
       )}
+      {pairs.slice(1).map((p) => (
+        <button
+          key={p.from}
+          type="button"
+          className="button small"
+          disabled={!!running}
+          onClick={() => void compareBodies(p.from, p.to)}
+          data-testid="deviation.compare-pair"
+          data-from={p.from}
+          title="measure_deviation of the point cloud against the part, then its points coloured by deviation"
+        >
+          Compare {p.from} with {p.to}
+        </button>
+      ))}
       {heat && (
         <p className="heat-title" data-testid="deviation.heat" data-status={heat.status}>
           <strong>{heat.fromBodyId}</strong> coloured against <strong>{heat.toBodyId}</strong>

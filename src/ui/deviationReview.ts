@@ -14,12 +14,24 @@ function setHeat(patch: Partial<HeatState>): void {
   inspectStore.setState((s) => (s.heat ? { heat: { ...s.heat, ...patch } } : s));
 }
 
-/** The pair the deviation review offers: the first BREP body as candidate, the first mesh as reference. */
-export function comparePair(): { from: string; to: string } | null {
+/**
+ * The pairs the deviation review offers: the first BREP body as candidate against the first mesh as
+ * reference, then every point cloud against the first BREP body (else the first mesh). A cloud is
+ * always the measured side: it has no surface to be a reference.
+ */
+export function comparePairs(): { from: string; to: string }[] {
   const bodies = sceneStore.getState().bodies;
   const brep = bodies.find((b) => b.summary.kind === 'brep');
   const mesh = bodies.find((b) => b.summary.kind === 'mesh');
-  return brep && mesh ? { from: brep.bodyId, to: mesh.bodyId } : null;
+  const pairs = brep && mesh ? [{ from: brep.bodyId, to: mesh.bodyId }] : [];
+  const part = brep ?? mesh;
+  if (part) for (const cloud of bodies.filter((b) => b.summary.kind === 'points')) pairs.push({ from: cloud.bodyId, to: part.bodyId });
+  return pairs;
+}
+
+/** The first pair the review offers (the Compare button), null when there is none. */
+export function comparePair(): { from: string; to: string } | null {
+  return comparePairs()[0] ?? null;
 }
 
 /**

@@ -15,6 +15,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** How a body kind is named on the page. */
+export function kindLabel(kind: 'brep' | 'mesh' | 'points'): string {
+  return kind === 'brep' ? 'BREP' : kind === 'mesh' ? 'mesh' : 'points';
+}
+
 /**
  * The unit a result value carries, from its key: lengths in model units, areas and volumes in their
  * squares and cubes, angles in radians; counts, shares and ids carry none.

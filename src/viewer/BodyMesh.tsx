@@ -10,7 +10,8 @@ export { drawnEdgeSegments } from './EdgeLines';
 
 export interface ViewBody {
   bodyId: string;
-  kind: 'brep' | 'mesh';
+  /** `points`: a cloud, drawn as points (BodyPoints); `mesh.positions` are the points, `mesh.indices` empty. */
+  kind: 'brep' | 'mesh' | 'points';
   mesh: DisplayMesh;
   color: string;
   opacity: number;

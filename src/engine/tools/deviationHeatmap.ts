@@ -11,6 +11,9 @@ import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { defaultDeflection, deviationTarget, meshPseudoNormals, measuredSurface, Pacer, signModeSchema, surfaceOf, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
+import { cloudComparison, cloudToSurface, type CloudComparison } from './cloudDeviation';
+import { DISPLAY_POINT_LIMIT } from '../points/displayPoints';
+import { referenceBody } from '../scene/pointsBody';
 import { bodyIdSchema } from './schemas';
 
 const schema = z.strictObject({
@@ -85,7 +88,10 @@ interface PerVertex {
  */
 async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: string, signMode: SignMode, deflectionArg: number | undefined, surface: SurfaceMode): Promise<HeatmapData> {
   const from = ctx.scene.get(fromBodyId);
-  const to = ctx.scene.get(toBodyId);
+  const cloud = await cloudComparison(ctx, from, toBodyId, deflectionArg, 'deviation_heatmap', 'toBodyId');
+  if (cloud) return cloudHeatmapData(ctx, cloud, signMode, surface);
+  if (from.kind === 'points') throw new Error('deviation_heatmap: a cloud is measured by cloudHeatmapData');
+  const to = referenceBody(ctx.scene.get(toBodyId), 'deviation_heatmap', 'toBodyId');
   const oc = await kernelFor(ctx, [from, to]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
   const display = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
@@ -107,6 +113,31 @@ async function heatmapData(ctx: ToolContext, fromBodyId: string, toBodyId: strin
     signMode,
     surface,
     deflection,
+  };
+}
+
+/**
+ * A point cloud's heat map: one signed deviation per drawn point (display_mesh's points, every
+ * displayStride-th of the cloud), measured as measure_deviation measures the cloud's points.
+ */
+async function cloudHeatmapData(ctx: ToolContext, c: CloudComparison, signMode: SignMode, surface: SurfaceMode): Promise<HeatmapData> {
+  const d = await cloudToSurface(ctx, c, DISPLAY_POINT_LIMIT, signMode, surface, 'heat map');
+  const values = Float32Array.from(d.signed);
+  let m = 0, signedVertices = 0;
+  for (const x of values) {
+    if (x !== x) continue;
+    signedVertices++;
+    if (Math.abs(x) > m) m = Math.abs(x);
+  }
+  return {
+    values,
+    range: signedVertices > 0 ? [-m, m] : null,
+    vertexCount: values.length,
+    signedVertices,
+    ambiguousVertices: values.length - signedVertices,
+    signMode,
+    surface,
+    deflection: c.deflection,
   };
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
-import { defineTool } from './defineTool';
+import { cloudComparison, cloudToSurface } from './cloudDeviation';
+import { defineTool, type ToolContext } from './defineTool';
 import { comparedSurfaces, directedDeviation, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema } from './schemas';
 import { percentile } from './statistics';
@@ -55,8 +56,10 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<HistogramResult> {
-    const { from, reference, oc, deflection, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
-    const d = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, refSurface, args.signMode, surface, 'histogram');
+    const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.referenceBodyId, args.deflection, 'deviation_histogram', 'referenceBodyId');
+    const { from, reference, deflection, surface, d } = cloud
+      ? { ...cloud, surface: args.surface, d: await cloudToSurface(ctx, cloud, args.maxSamples, args.signMode, args.surface, 'histogram') }
+      : await surfaceHistogramData(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface, args.maxSamples, args.signMode);
     const n = d.samples.count;
     const unsigned = Float64Array.from(d.distance).sort();
     const signed = d.signed.filter((s) => s === s).sort();
@@ -119,6 +122,11 @@ export const deviationHistogram = defineTool({
     return result;
   },
 });
+
+async function surfaceHistogramData(ctx: ToolContext, fromId: string, refId: string, deflectionArg: number | undefined, surfaceArg: SurfaceMode, maxSamples: number, signMode: SignMode) {
+  const { from, reference, oc, deflection, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, fromId, refId, deflectionArg, surfaceArg);
+  return { from, reference, deflection, surface, d: await directedDeviation(ctx, oc, fromSurface, maxSamples, refSurface, signMode, surface, 'histogram') };
+}
 
 /** HISTOGRAM_BUCKETS equal buckets over [min, max] of the sorted values; the last bucket is closed. */
 function bucketize(sorted: Float64Array): { buckets: HistogramBucket[]; signs: BucketSigns[] } {

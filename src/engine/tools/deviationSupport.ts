@@ -13,7 +13,8 @@ import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR,
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
-import type { Body, BrepBody } from '../scene/Body';
+import type { Body, BrepBody, SurfaceBody } from '../scene/Body';
+import { referenceBody, surfaceBody } from '../scene/pointsBody';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import { pairKey } from '../scene/Scene';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
@@ -41,7 +42,7 @@ export const surfaceSchema = z
   );
 
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
-export function defaultDeflection(oc: OC | undefined, from: Body): number {
+export function defaultDeflection(oc: OC | undefined, from: SurfaceBody): number {
   const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(surfaceOf(from))) : 0) : shapeDiagonal(requireKernel(oc, 'deviation'), from);
   if (!(diagonal > 0) || !Number.isFinite(diagonal)) {
     throw new BrepscopeError('EMPTY_MESH', `body '${from.bodyId}' has no extent: there is no surface to sample`);
@@ -64,12 +65,13 @@ export function surfaceMesh(oc: OC | undefined, body: Body, deflection: number):
  * tessellation at one deflection).
  */
 export interface MeasuredSurface {
-  body: Body;
+  body: SurfaceBody;
   mesh: TriMesh;
   key: string;
 }
 
-export function measuredSurface(oc: OC | undefined, body: Body, deflection: number): MeasuredSurface {
+export function measuredSurface(oc: OC | undefined, anyBody: Body, deflection: number): MeasuredSurface {
+  const body = surfaceBody(anyBody, 'deviation', 'a surface');
   const s = body.kind === 'mesh' ? surfaceOf(body) : surfaceOf(body, getTessellation(requireKernel(oc, 'deviation'), body, deflection));
   if (s.mesh.indices.length === 0) {
     throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no triangles${body.kind === 'brep' ? ' (its shape has no faces to tessellate)' : ''}`);
@@ -78,7 +80,7 @@ export function measuredSurface(oc: OC | undefined, body: Body, deflection: numb
 }
 
 /** An STL body's own triangles, or a BREP body's tessellation (`mesh`, made by getTessellation). */
-export function surfaceOf(body: Body, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
+export function surfaceOf(body: SurfaceBody, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
   if (body.kind === 'mesh') return { body, mesh: body.mesh, key: 'mesh' };
   if (!tessellation) throw new Error('deviation: a BREP body is measured through a tessellation');
   return { body, mesh: tessellation, key: `tessellation@${tessellation.deflection}` };
@@ -288,6 +290,12 @@ export interface DirectedDeviation {
   distance: Float64Array;
   /** Signed distance; NaN for an ambiguous sample. */
   signed: Float64Array;
+  /**
+   * 1 for a sample with no data: nothing of the reference within the search distance (the part
+   * where a point cloud has no points). Left out of every figure; absent when the direction has no
+   * search distance.
+   */
+  noData?: Uint8Array;
 }
 
 const CHUNK = 2048;
@@ -340,13 +348,18 @@ export interface DirectedRecord {
   signedSamples: number;
   ambiguousSamples: number;
   ambiguousFraction: number;
+  /** Samples with no data within the search distance (a cloud as the reference side), left out of every other figure; present only for such a direction. */
+  noDataSamples?: number;
 }
 
 export function directedRecord(d: DirectedDeviation): DirectedRecord {
-  const n = d.distance.length;
-  let max = -Infinity, worst = 0, sum = 0, sumSq = 0;
+  const total = d.distance.length;
+  const noData = d.noData;
+  let max = -Infinity, worst = 0, sum = 0, sumSq = 0, n = 0;
   let signedCount = 0, signedSum = 0, signedMin = Infinity, signedMax = -Infinity;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < total; i++) {
+    if (noData?.[i]) continue;
+    n++;
     const x = d.distance[i]!;
     if (x > max) {
       max = x;
@@ -362,10 +375,10 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
       if (s > signedMax) signedMax = s;
     }
   }
-  const sorted = Float64Array.from(d.distance).sort();
+  const sorted = (noData ? d.distance.filter((_, i) => !noData[i]) : Float64Array.from(d.distance)).sort();
   const p = d.samples.points;
   const has = signedCount > 0;
-  return {
+  const record: DirectedRecord = {
     max,
     rms: Math.sqrt(sumSq / n),
     mean: sum / n,
@@ -374,11 +387,13 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
     signedMin: has ? signedMin : null,
     signedMax: has ? signedMax : null,
     worstPoint: [p[3 * worst]!, p[3 * worst + 1]!, p[3 * worst + 2]!],
-    samples: n,
+    samples: total,
     signedSamples: signedCount,
     ambiguousSamples: n - signedCount,
     ambiguousFraction: (n - signedCount) / n,
   };
+  if (noData) record.noDataSamples = total - n;
+  return record;
 }
 
 /**
@@ -386,9 +401,9 @@ export function directedRecord(d: DirectedDeviation): DirectedRecord {
  * deflection (default 0.5% of the from-body's box diagonal), both surfaces at that deflection and
  * the surface mode (exact unless the caller asked for the tessellations).
  */
-export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact') {
-  const from = ctx.scene.get(fromBodyId);
-  const reference = ctx.scene.get(referenceBodyId);
+export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact', tool = 'deviation') {
+  const from = surfaceBody(ctx.scene.get(fromBodyId), tool, 'a surface to sample (a point cloud can be measured with measure_deviation or deviation_histogram as fromBodyId)');
+  const reference = referenceBody(ctx.scene.get(referenceBodyId), tool, 'referenceBodyId');
   const oc = await kernelFor(ctx, [from, reference]);
   const deflection = deflectionArg ?? defaultDeflection(oc, from);
   const fromSurface = measuredSurface(oc, from, deflection);

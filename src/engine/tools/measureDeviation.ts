@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
-import { defineTool } from './defineTool';
+import { cloudComparison, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from './cloudDeviation';
+import { defineTool, type ToolContext } from './defineTool';
 import {
   bodyExtent,
   comparedSurfaces,
@@ -47,8 +48,15 @@ export interface DeviationResult {
   surface: SurfaceMode;
   /** The deflection BREP bodies were tessellated at (model units): the measured surface in tessellated mode, the candidate search in exact mode. */
   deflection: number;
+  /**
+   * A point cloud as fromBodyId: the search distance of toToFrom (the part against the cloud); a
+   * part sample with no cloud point within it is no data (toToFrom.noDataSamples).
+   */
+  maxDistance?: number;
   sections?: SectionStation[];
 }
+
+type DeviationArgs = z.output<typeof schema>;
 
 export const measureDeviation = defineTool({
   name: 'measure_deviation',
@@ -57,6 +65,8 @@ export const measureDeviation = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<DeviationResult> {
+    const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.toBodyId, args.deflection, 'measure_deviation', 'toBodyId');
+    if (cloud) return cloudDeviation(ctx, cloud, args);
     const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const pacer = new Pacer(ctx);
     const forward = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, toSurface, args.signMode, surface, 'fromToTo', pacer);
@@ -80,6 +90,32 @@ export const measureDeviation = defineTool({
     return result;
   },
 });
+
+/** measure_deviation with a point cloud as the from-body (docs/point-clouds.md). */
+async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: DeviationArgs): Promise<DeviationResult> {
+  const pacer = new Pacer(ctx);
+  const forward = await cloudToSurface(ctx, c, args.maxSamples, args.signMode, args.surface, 'fromToTo', pacer);
+  const maxDistance = defaultSearchDistance(c.from, forward);
+  const backward = await surfaceToCloud(ctx, c, args.maxSamples, maxDistance, args.surface, 'toToFrom', pacer);
+  const fromToTo = directedRecord(forward);
+  const toToFrom = directedRecord(backward);
+  const result: DeviationResult = {
+    fromToTo,
+    toToFrom,
+    symmetricHausdorff: Math.max(fromToTo.max, toToFrom.max),
+    signMode: args.signMode,
+    surface: args.surface,
+    deflection: c.deflection,
+    maxDistance,
+  };
+  if (args.sectionAxis && args.sections !== undefined) {
+    const a = args.sectionAxis;
+    const len = Math.hypot(a[0], a[1], a[2]);
+    const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
+    result.sections = sectionStations(forward, cloudExtent(c.from, axis), axis, args.sections);
+  }
+  return result;
+}
 
 /**
  * Forward samples binned along the unit axis. The span [lo, hi] is the from-body's own extent along

@@ -1,0 +1,54 @@
+import { useThree } from '@react-three/fiber';
+import { useEffect, useMemo } from 'react';
+import { BufferAttribute, BufferGeometry } from 'three';
+import type { ViewBody } from './BodyMesh';
+import { drawnGeometries } from './BodyMesh';
+
+/** Screen size of a drawn point, in pixels (constant with distance: a scan reads as a surface of dots at any zoom). */
+const POINT_PIXELS = 2.5;
+
+/**
+ * A point cloud as three.js points: the body colour, or the heat-map colour of each point. Not
+ * pickable (a cloud has no faces to select); the raycast is switched off so a cloud in front of a
+ * part does not swallow the part's hover and clicks, and pointer moves cost nothing on a big scan.
+ */
+export function BodyPoints({ body }: { body: ViewBody }) {
+  const geometry = useMemo(() => {
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
+    g.computeBoundingSphere();
+    return g;
+  }, [body.mesh]);
+
+  useEffect(() => {
+    drawnGeometries.set(body.bodyId, geometry);
+    return () => {
+      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
+      geometry.dispose();
+    };
+  }, [geometry, body.bodyId]);
+
+  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
+    else geometry.deleteAttribute('color');
+    invalidate();
+  }, [geometry, colors, invalidate]);
+
+  const transparent = body.opacity < 0.999;
+  return (
+    <points geometry={geometry} name={body.bodyId} raycast={() => undefined}>
+      <pointsMaterial
+        key={colors ? 'heat' : 'plain'}
+        vertexColors={!!colors}
+        color={colors ? '#ffffff' : body.selected ? '#2a4d8f' : body.color}
+        size={POINT_PIXELS * (body.selected || body.glow ? 1.4 : 1)}
+        sizeAttenuation={false}
+        transparent={transparent}
+        opacity={body.opacity}
+        depthWrite={!transparent}
+      />
+    </points>
+  );
+}
