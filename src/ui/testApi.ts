@@ -53,6 +53,8 @@ export interface BrepscopeTestApi {
     histogramStatus: string;
     colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
   } | null;
+  /** The triangles (or points: indices empty) drawn for each body, as plain arrays: e2e tests derive scans of a part from them. */
+  drawnMeshes(): Record<string, { positions: number[]; indices: number[] }>;
   /** cross_section_compare's stations as drawn: count, worst, focused, images received. */
   sections(): { stations: number; worst: number | null; focused: number | null; images: number } | null;
   assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
@@ -137,6 +139,10 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         colorAttribute,
       };
     },
+    drawnMeshes: () =>
+      Object.fromEntries(
+        [...drawnGeometries].map(([bodyId, g]) => [bodyId, { positions: [...(g.getAttribute('position').array as Float32Array)], indices: g.index ? [...(g.index.array as Uint32Array)] : [] }]),
+      ),
     sections: () => {
       const s = inspectStore.getState().sections;
       return s ? { stations: s.result.sections.length, worst: s.result.worstStation, focused: s.focused, images: Object.keys(s.images).length } : null;
