@@ -17,7 +17,7 @@ const ENGINE_INTERNALS = ['**/engine/*', '**/engine/**/*'];
 const THROUGH_INDEX = 'hosts use the engine through src/engine/index.ts only (ARCHITECTURE.md)';
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-e2e', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
+  { ignores: ['dist', 'dist-e2e', 'dist-bench', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,6 +4,7 @@ import { deviationCases } from './deviation';
 import { exactDeviationCases } from './exactDeviation';
 import { foundationCases } from './foundation';
 import { graphCases } from './graph';
+import { kernelGlueCases } from './kernelGlue';
 import type { BenchCase, Figures } from './harness';
 import { meshQueryCases } from './meshQueries';
 import { renderCases } from './render';
@@ -20,7 +21,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -21,7 +21,7 @@ export { SUPPORTED_EXTENSIONS as MODEL_EXTENSIONS } from './scene/import/detectF
 export { GRAPH_DATABASE_EXTENSIONS, isGraphDatabaseName } from './graph/graphSqlite';
 
 // Host seams: how this process loads the kernel and sql.js and draws PNGs.
-export { getKernel, setKernelLoader } from './kernel';
+export { getKernel, setKernelLoader, lazyEmbind, KERNEL_GLUE_ID } from './kernel';
 export type { KernelLoader, KernelState, KernelStatus, OC } from './kernel';
 export { getSqlJs, setSqlJsLoader } from './graph/sqlJs';
 export type { SqlJsStatic } from './graph/sqlJs';

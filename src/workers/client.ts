@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { Outcome, RestoreReport, RunOutcome, SceneSnapshot, ToolArgs, ToolName, ToolResult } from '../engine';
+import type { CompiledKernelApi } from './browserKernel';
 import type { GuardedEngine, Progress } from './guarded';
 import type { WorkerTestHooks } from './testHooks';
 
@@ -18,13 +19,27 @@ export interface EngineClient extends GuardedEngine {
   testHooks?: WorkerTestHooks;
 }
 
+/**
+ * The kernel as the page's first worker compiled it (55 MB of wasm). Each later worker (Cancel,
+ * crash, kernel abort) is given it before it starts loading: no download and no compilation again.
+ */
+let compiledKernel: WebAssembly.Module | undefined;
+
 /** The one place the app constructs a Worker: the engine (scene, tools, kernel) runs in it. */
 export function createEngineClient(): EngineClient {
   const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'brepscope-engine' });
   // Comlink's Remote<T> maps methods through conditional types, which keep one overload and erase
   // type parameters; the worker exposes guarded(engine) itself, so that is the remote's type.
   const proxy = Comlink.wrap<unknown>(worker);
-  const remote = proxy as unknown as GuardedEngine & WorkerTestHooks;
+  const remote = proxy as unknown as GuardedEngine & WorkerTestHooks & CompiledKernelApi;
+  // The first message the worker gets, so it arrives before any call that loads the kernel.
+  // A browser that cannot send a module to a worker fails the call; the worker then compiles its own.
+  if (compiledKernel) void remote.useCompiledKernel(compiledKernel).catch(() => undefined);
+  else
+    void remote.compiledKernel().then(
+      (module) => (compiledKernel ??= module),
+      () => undefined,
+    );
   const proxied = (onProgress: Progress | undefined) => (onProgress ? Comlink.proxy(onProgress) : undefined);
 
   function run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, onProgress?: Progress): Promise<Outcome<RunOutcome<ToolResult<N>>>>;

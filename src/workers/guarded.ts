@@ -16,13 +16,18 @@ import {
 
 export type Progress = (fraction: number, message?: string) => void;
 
-/** At most one progress message per 100 ms (and always the last, 1), so a tight loop does not flood the page. */
+/**
+ * At most one progress message per 100 ms, so a tight loop does not flood the page; always the last
+ * (1) and the first of a new stage (its message changed), so the page names the stage as it starts.
+ */
 function throttled(report: Progress): Progress {
   let last = 0;
+  let stage: string | undefined;
   return (fraction, message) => {
     const now = performance.now();
-    if (fraction < 1 && now - last < 100) return;
+    if (fraction < 1 && now - last < 100 && message === stage) return;
     last = now;
+    stage = message;
     void Promise.resolve(report(fraction, message)).catch(() => undefined);
   };
 }

@@ -1,5 +1,5 @@
 import type { Engine, EngineTrace } from '../engine';
-import { guarded } from './guarded';
+import { guarded, type Progress } from './guarded';
 
 /** What a test build's worker adds to the engine: ways to break it, and counts of the work it did. */
 export interface WorkerTestHooks {
@@ -9,7 +9,23 @@ export interface WorkerTestHooks {
   traceCounts(): Promise<Record<string, number>>;
 }
 
-/** The engine of a test build (vite --mode e2e): guarded(engine) plus the test hooks. */
+/** One tool run as the worker saw it, on the worker's clock (performance.now()). */
+export interface WorkerRunTiming {
+  tool: string;
+  /** The body the arguments name (bodyId, fromBodyId), if any. */
+  bodyId?: string;
+  startMs: number;
+  endMs?: number;
+  /** When each progress message was first reported (a deviation's directions, a heat map). */
+  firstProgressMs: Record<string, number>;
+}
+
+declare global {
+  /** Test builds only: every tool run of this worker, read by the browser benchmark (bench/browser) through Playwright. */
+  var __brepscopeRuns: WorkerRunTiming[] | undefined;
+}
+
+/** The engine of a test build (vite --mode e2e): guarded(engine) plus the test hooks; tool runs are timed. */
 export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine) {
   const counts: Record<string, number> = {};
   const engine = createEngine((event) => {
@@ -25,5 +41,33 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
       return { ...counts };
     },
   };
-  return { ...guarded(engine), ...hooks };
+  const api = guarded(engine);
+  const runs: WorkerRunTiming[] = (globalThis.__brepscopeRuns = []);
+  const timed =
+    <R>(call: (name: string, args: unknown, onProgress?: Progress) => Promise<R>) =>
+    async (name: string, args: unknown, onProgress?: Progress): Promise<R> => {
+      const run: WorkerRunTiming = { tool: name, startMs: performance.now(), firstProgressMs: {} };
+      const bodyId = namedBody(args);
+      if (bodyId) run.bodyId = bodyId;
+      runs.push(run);
+      const progress: Progress | undefined =
+        onProgress &&
+        ((fraction, message) => {
+          run.firstProgressMs[message ?? ''] ??= performance.now();
+          return onProgress(fraction, message);
+        });
+      try {
+        return await call(name, args, progress);
+      } finally {
+        run.endMs = performance.now();
+      }
+    };
+  return { ...api, run: timed(api.runJson) as typeof api.run, runJson: timed(api.runJson) as typeof api.runJson, ...hooks };
+}
+
+function namedBody(args: unknown): string | undefined {
+  if (args === null || typeof args !== 'object') return undefined;
+  const { bodyId, fromBodyId } = args as { bodyId?: unknown; fromBodyId?: unknown };
+  const id = bodyId ?? fromBodyId;
+  return typeof id === 'string' ? id : undefined;
 }
