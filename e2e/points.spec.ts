@@ -23,16 +23,16 @@ function vertexNormals({ positions: p, indices: idx }: Drawn): Float64Array {
     const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
     for (const v of [a, b, c]) {
-      n[v] += nx;
-      n[v + 1] += ny;
-      n[v + 2] += nz;
+      n[v] = n[v]! + nx;
+      n[v + 1] = n[v + 1]! + ny;
+      n[v + 2] = n[v + 2]! + nz;
     }
   }
   for (let v = 0; v < n.length; v += 3) {
     const len = Math.hypot(n[v]!, n[v + 1]!, n[v + 2]!) || 1;
-    n[v] /= len;
-    n[v + 1] /= len;
-    n[v + 2] /= len;
+    n[v] = n[v]! / len;
+    n[v + 1] = n[v + 1]! / len;
+    n[v + 2] = n[v + 2]! / len;
   }
   return n;
 }

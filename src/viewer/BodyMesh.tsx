@@ -35,6 +35,29 @@ export interface ViewBody {
 /** The geometries on screen by bodyId, for the test API (it reads the colour attribute back). */
 export const drawnGeometries = new Map<string, BufferGeometry>();
 
+/**
+ * Registers a body's geometry as drawn (disposed when it goes) and keeps its heat-map colour
+ * attribute in step with the body's vertex colours; returns the colours in use (undefined: none).
+ */
+export function useDrawnGeometry(body: ViewBody, geometry: BufferGeometry): Float32Array | undefined {
+  useEffect(() => {
+    drawnGeometries.set(body.bodyId, geometry);
+    return () => {
+      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
+      geometry.dispose();
+    };
+  }, [geometry, body.bodyId]);
+
+  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
+    else geometry.deleteAttribute('color');
+    invalidate();
+  }, [geometry, colors, invalidate]);
+  return colors;
+}
+
 const triangle = new Triangle();
 const bary = new Vector3();
 
@@ -99,21 +122,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
     return g;
   }, [body.mesh]);
 
-  useEffect(() => {
-    drawnGeometries.set(body.bodyId, geometry);
-    return () => {
-      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
-      geometry.dispose();
-    };
-  }, [geometry, body.bodyId]);
-
-  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
-  const invalidate = useThree((s) => s.invalidate);
-  useEffect(() => {
-    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
-    else geometry.deleteAttribute('color');
-    invalidate();
-  }, [geometry, colors, invalidate]);
+  const colors = useDrawnGeometry(body, geometry);
 
   const faceAt = (e: ThreeEvent<PointerEvent | MouseEvent>): number | null => (e.faceIndex === undefined || e.faceIndex === null ? null : faceOfTriangle(body.mesh, e.faceIndex));
 

@@ -1,8 +1,6 @@
-import { useThree } from '@react-three/fiber';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { BufferAttribute, BufferGeometry } from 'three';
-import type { ViewBody } from './BodyMesh';
-import { drawnGeometries } from './BodyMesh';
+import { useDrawnGeometry, type ViewBody } from './BodyMesh';
 
 /** Screen size of a drawn point, in pixels (constant with distance: a scan reads as a surface of dots at any zoom). */
 const POINT_PIXELS = 2.5;
@@ -20,21 +18,7 @@ export function BodyPoints({ body }: { body: ViewBody }) {
     return g;
   }, [body.mesh]);
 
-  useEffect(() => {
-    drawnGeometries.set(body.bodyId, geometry);
-    return () => {
-      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
-      geometry.dispose();
-    };
-  }, [geometry, body.bodyId]);
-
-  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
-  const invalidate = useThree((s) => s.invalidate);
-  useEffect(() => {
-    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
-    else geometry.deleteAttribute('color');
-    invalidate();
-  }, [geometry, colors, invalidate]);
+  const colors = useDrawnGeometry(body, geometry);
 
   const transparent = body.opacity < 0.999;
   return (

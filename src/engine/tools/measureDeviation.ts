@@ -82,14 +82,17 @@ export const measureDeviation = defineTool({
       deflection,
     };
     if (args.sectionAxis && args.sections !== undefined) {
-      const a = args.sectionAxis;
-      const len = Math.hypot(a[0], a[1], a[2]);
-      const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
+      const axis = unitAxis(args.sectionAxis);
       result.sections = sectionStations(forward, bodyExtent(oc, fromSurface, axis, surface), axis, args.sections);
     }
     return result;
   },
 });
+
+function unitAxis(a: readonly [number, number, number]): readonly [number, number, number] {
+  const len = Math.hypot(a[0], a[1], a[2]);
+  return [a[0] / len, a[1] / len, a[2] / len];
+}
 
 /** measure_deviation with a point cloud as the from-body (docs/point-clouds.md). */
 async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: DeviationArgs): Promise<DeviationResult> {
@@ -109,9 +112,7 @@ async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: Deviat
     maxDistance,
   };
   if (args.sectionAxis && args.sections !== undefined) {
-    const a = args.sectionAxis;
-    const len = Math.hypot(a[0], a[1], a[2]);
-    const axis = [a[0] / len, a[1] / len, a[2] / len] as const;
+    const axis = unitAxis(args.sectionAxis);
     result.sections = sectionStations(forward, cloudExtent(c.from, axis), axis, args.sections);
   }
   return result;
