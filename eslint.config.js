@@ -17,7 +17,7 @@ const ENGINE_INTERNALS = ['**/engine/*', '**/engine/**/*'];
 const THROUGH_INDEX = 'hosts use the engine through src/engine/index.ts only (ARCHITECTURE.md)';
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-e2e', 'dist-bench', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
+  { ignores: ['dist', 'dist-e2e', 'dist-bench', 'dist-cli', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -48,13 +48,17 @@ export default tseslint.config(
   layer(['src/cli/**'], [...UI_LIBS, ...ENGINE_INTERNALS, '**/ui/*', '**/viewer/*', '**/workers/*'], `the CLI is a Node host; ${THROUGH_INDEX}.`),
   layer(['src/mcp/**'], [...UI_LIBS, ...ENGINE_INTERNALS, '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*'], `the MCP server is a Node host; ${THROUGH_INDEX}.`),
   layer(['src/node/**'], [...UI_LIBS, ...ENGINE_INTERNALS, '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*'], `src/node holds the Node host's seams; ${THROUGH_INDEX}.`),
+  // The mesh worker threads load the engine's mesh work only (src/engine/meshWork.ts, the second door):
+  // the whole engine through the index would cost each thread the tool registry's start-up.
+  layer(['src/node/meshWorker.ts', 'src/node/meshWorkerProtocol.ts'], [...UI_LIBS, ...ENGINE_INTERNALS, '!**/engine/meshWork', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*'], `the mesh worker uses src/engine/meshWork.ts only.`),
   // Benchmarks time tools through Engine.run (index) and the mesh layer and file codecs on their own;
   // tool internals (and their caches), the kernel module and the Engine class past the door are off limits.
   layer(['bench/**'], ['react', 'react-dom', 'react-dom/*', '@react-three/*', 'zustand', 'zustand/*', '**/engine/tools/*', '**/engine/Engine', '**/engine/kernel', '**/engine/kernel/*', '**/engine/scene/*', '!**/engine/scene/import', '!**/engine/scene/import/*', '**/ui/*', '**/workers/*'], `bench runs tools through the Engine; ${THROUGH_INDEX}.`),
   layer(['e2e/**'], ['**/src/engine', '**/src/engine/**', '**/src/node/**', '**/src/cli/**', '**/src/mcp/**', '**/src/workers/**'], 'e2e tests drive the built app; they read its state through the test API (src/ui/testApi.ts) only.'),
   {
     files: ['src/ui/**', 'src/viewer/**', 'src/engine/**', 'src/cli/**', 'src/node/**'],
-    ignores: ['src/workers/client.ts'],
+    // client.ts owns the app's engine Worker; meshWorkers.ts the Node host's mesh worker threads.
+    ignores: ['src/workers/client.ts', 'src/node/meshWorkers.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

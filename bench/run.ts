@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
+import { deviationProcessCases } from './deviationProcess';
 import { exactDeviationCases } from './exactDeviation';
 import { foundationCases } from './foundation';
 import { graphCases } from './graph';
@@ -21,7 +22,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...graphCases, ...renderCases, ...scanImportCases];
+const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -8,6 +8,8 @@ import type { BodySummary } from '../engine/scene/describeBody';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { TOOLS } from '../engine/tools/registry';
 import { createNodeEngine } from '../node/nodeEngine';
+import { uvSphere } from '../engine/mesh/generators';
+import { writeBinaryStl } from '../engine/scene/import/stl';
 import { dataPath } from '../test/data';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 import { box } from '../engine/mesh/generators';
@@ -25,9 +27,9 @@ interface CliRun {
 }
 
 /** Runs the real binary, `node bin/brepscope.js ...`, from the repo root. */
-function brepscope(args: string[]): Promise<CliRun> {
+function brepscope(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/brepscope.js', ...args], { cwd: ROOT, timeout: 120_000, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['bin/brepscope.js', ...args], { cwd: ROOT, timeout: 120_000, maxBuffer: 64 * 2 ** 20, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         reject(new Error(`brepscope ${args.join(' ')} did not exit normally: ${error.message}\n${stderr}`));
         return;
@@ -50,6 +52,23 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('brepscope CLI without the kernel (fast)', () => {
+  it('measure_deviation of two STL files: the same JSON from the mesh worker threads (default) and from the main thread', async () => {
+    const scan = join(dir, 'scan.stl'), part = join(dir, 'part.stl');
+    writeFileSync(scan, writeBinaryStl(uvSphere(50, 160, 80)));
+    writeFileSync(part, writeBinaryStl(uvSphere(50.1, 96, 48)));
+    const args = ['tool', 'measure_deviation', '--body', `scan=${scan}`, '--body', `part=${part}`, '--args', JSON.stringify({ fromBodyId: 'part', toBodyId: 'scan' })];
+    const [threads, serial] = await Promise.all([brepscope(args), brepscope(args, { BREPSCOPE_MESH_WORKERS: '0' })]);
+    expect(threads.code).toBe(0);
+    expect(serial.code).toBe(0);
+    expect(threads.stdout).toBe(serial.stdout);
+    const result = threads.json() as { fromToTo: { signedMin: number; signedMax: number } };
+    // A quad's centre sags below the sphere by R (1 - cos d), d its half-diagonal angle. The candidate
+    // lies between r = 50.1 - 0.0537 (d = 0.0463) and 50.1, the reference between r = 50 - 0.0193
+    // (d = 0.0278) and 50: every sample is proud by 0.046 to 0.1194 (float32 rounding is 4e-6).
+    expect(result.fromToTo.signedMin).toBeGreaterThanOrEqual(0.046);
+    expect(result.fromToTo.signedMax).toBeLessThanOrEqual(0.1194);
+  });
+
   it('tools: every registry tool with a description and an object inputSchema', async () => {
     const r = await brepscope(['tools']);
     expect(r.code).toBe(0);

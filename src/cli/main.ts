@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine';
-import { createNodeEngine } from '../node/nodeEngine';
+import { createNodeEngine, processMeshWorkers } from '../node/nodeEngine';
 import { GRAPH_COMMANDS } from './graphCommands';
 
 export interface CliIo {
@@ -44,9 +44,12 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
     .option('--args <json>', 'the tool arguments as one JSON object', '{}')
     .action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; args: string }) => {
-      const engine = createNodeEngine();
+      const meshWorkers = processMeshWorkers();
+      const engine = createNodeEngine({ meshWorkers });
       const args = parseJsonArgs(opts.args);
       engine.validate(toolName, args);
+      // The threads load their code while the bodies are read (measure_deviation is the tool that uses them).
+      if (toolName === 'measure_deviation') meshWorkers?.warm();
       // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
       for (const spec of opts.body) {
         const { id, path } = parseBodySpec(spec, '--body');

@@ -5,6 +5,7 @@ import type { SourceFormat } from './scene/Body';
 import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
+import type { MeshWorkers } from './tools/deviationDirections';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
 import { parseArgs } from './tools/parseArgs';
 
@@ -15,6 +16,8 @@ export interface EngineOptions {
   kernel?: () => Promise<OC>;
   /** Told of costly work actually done (tests count deviations with it). */
   trace?: (event: EngineTrace) => void;
+  /** Mesh work off the calling thread (the Node host's worker threads); absent, tools run it in line. */
+  meshWorkers?: MeshWorkers | undefined;
 }
 
 export interface RunOptions {
@@ -67,6 +70,7 @@ export class Engine {
   private readonly host: FileAccess;
   private readonly kernel: () => Promise<OC>;
   private readonly trace: ((event: EngineTrace) => void) | undefined;
+  private readonly meshWorkers: MeshWorkers | undefined;
   /** Files a host handed over by name (the browser's dropped files), read before the host's own. */
   private readonly given = new Map<string, Uint8Array>();
   private readonly files: FileAccess;
@@ -75,6 +79,7 @@ export class Engine {
     this.host = options.files;
     this.kernel = options.kernel ?? getKernel;
     this.trace = options.trace;
+    this.meshWorkers = options.meshWorkers;
     this.files = {
       read: async (path) => this.given.get(path) ?? this.readHost(path),
       write: (path, bytes) => this.host.write(path, bytes),
@@ -192,7 +197,7 @@ export class Engine {
   }
 
   private context(files: FileAccess, options: RunOptions): ToolContext {
-    return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace };
+    return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace, meshWorkers: this.meshWorkers };
   }
 
   private async readHost(path: string): Promise<Uint8Array> {

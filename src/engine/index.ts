@@ -9,6 +9,10 @@ export type { EngineOptions, KeptBody, LoadRequest, RestoreReport, RunOptions, R
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
+export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers } from './tools/deviationDirections';
+export type { SurfaceSamples } from './mesh/sampleSurface';
+export type { DirectedDeviation } from './tools/deviationSupport';
+export type { TriMesh } from './mesh/TriMesh';
 
 // Files and errors.
 export { memoryFiles, mimeTypeOf } from './files';

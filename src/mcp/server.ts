@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { resultJson, toErrorPayload, type Engine, type OutputFile, type RunOptions } from '../engine';
-import { createNodeEngine } from '../node/nodeEngine';
+import { createNodeEngine, processMeshWorkers } from '../node/nodeEngine';
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
@@ -86,7 +86,7 @@ export async function serveMcpStdio(): Promise<void> {
   // stderr before the kernel loads; repeated here for any other entry point that loads the kernel later.
   for (const level of ['log', 'info', 'debug'] as const) console[level] = console.error.bind(console);
 
-  const server = createMcpServer(createNodeEngine());
+  const server = createMcpServer(createNodeEngine({ meshWorkers: processMeshWorkers() }));
   // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
   server.onerror = (e) => console.error(`brepscope mcp: ${e.message}`);
   const transport = new StdioServerTransport();

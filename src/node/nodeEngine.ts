@@ -1,4 +1,5 @@
 import { Engine, getKernel, setKernelLoader, type EngineTrace, type OC } from '../engine';
+import { createMeshWorkers, meshWorkersUseful, type NodeMeshWorkers } from './meshWorkers';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
 import { loadNodeKernel } from './nodeKernel';
@@ -15,10 +16,29 @@ export function nodeKernel(): Promise<OC> {
   return getKernel();
 }
 
+export interface NodeEngineOptions {
+  trace?: (event: EngineTrace) => void;
+  /** Threads for mesh work (processMeshWorkers()); without, tools run it on the calling thread. */
+  meshWorkers?: NodeMeshWorkers | undefined;
+}
+
 /** An engine with a fresh scene, reading and writing the real file system, with every Node seam installed. */
-export function createNodeEngine(options: { trace?: (event: EngineTrace) => void } = {}): Engine {
+export function createNodeEngine(options: NodeEngineOptions = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
   useNodeSqlJs();
-  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}) });
+  return new Engine({ files: nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers });
+}
+
+let processWorkers: NodeMeshWorkers | undefined;
+
+/**
+ * The process's mesh worker threads, started on first use: what the CLI and the MCP server run
+ * mesh work on. None on a single-core machine, or with BREPSCOPE_MESH_WORKERS=0 (the serial path,
+ * same results).
+ */
+export function processMeshWorkers(): NodeMeshWorkers | undefined {
+  if (process.env.BREPSCOPE_MESH_WORKERS === '0' || !meshWorkersUseful()) return undefined;
+  processWorkers ??= createMeshWorkers();
+  return processWorkers;
 }

@@ -8,6 +8,12 @@ export interface TriMesh {
   positions: Float64Array;
   /** Three vertex indices per triangle, counter-clockwise seen from outside. */
   indices: Uint32Array;
+  /**
+   * Set by producers that weld (parseStl): no two vertices have the same coordinates (and none is
+   * -0), so welding by coordinates would map every vertex to itself and can be skipped. Absent
+   * means unknown; a copy of the arrays should drop it unless it keeps them as they are.
+   */
+  distinctPositions?: true;
   /** Per-vertex normals a scan file carried (PLY, OBJ): kept for display; tools use the triangles. */
   normals?: Float32Array | undefined;
   /** Per-vertex r, g, b (0..255) a scan file carried (PLY, OBJ): kept for display. */

@@ -1,3 +1,4 @@
+import { hypot3 } from '../math/hypot3';
 import { closestPointOnTriangle, type Feature } from './closestPointOnTriangle';
 import { LINK_OFFSET, NODE_STRIDE, nodeDistanceSq, type TriangleBvh } from './TriangleBvh';
 
@@ -363,7 +364,7 @@ function normalBounds(bvh: TriangleBvh): Int8Array {
         const ux = tri[t + 3]! - tri[t]!, uy = tri[t + 4]! - tri[t + 1]!, uz = tri[t + 5]! - tri[t + 2]!;
         const vx = tri[t + 6]! - tri[t]!, vy = tri[t + 7]! - tri[t + 1]!, vz = tri[t + 8]! - tri[t + 2]!;
         const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-        const len = Math.hypot(cx, cy, cz);
+        const len = hypot3(cx, cy, cz);
         if (len === 0) continue; // a zero-area triangle never passes the facing test
         const k = Q / len;
         x0 = Math.min(x0, Math.floor(cx * k));

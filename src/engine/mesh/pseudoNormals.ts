@@ -1,3 +1,5 @@
+import { hypot3 } from '../math/hypot3';
+import { buildEdgeMap } from './edgeMap';
 import { weldVertexIds } from './weld';
 import { Feature } from './closestPointOnTriangle';
 import type { MeshHit } from './closestPoint';
@@ -12,7 +14,8 @@ import type { TriMesh } from './TriMesh';
  * disagree (a point diagonal from a cube corner).
  *
  * Corners are welded by exact coordinates first: BREP tessellations repeat vertices on face
- * boundaries, and a vertex that is not shared would give each face its own "vertex normal".
+ * boundaries, and a vertex that is not shared would give each face its own "vertex normal". A mesh
+ * marked distinctPositions (an STL, welded when parsed) skips that step.
  */
 export interface PseudoNormals {
   /** Unit face normal per triangle (zero for a zero-area triangle). */
@@ -21,7 +24,7 @@ export interface PseudoNormals {
   triangleEdges: Uint32Array;
   /** Per edge: sum of the unit normals of the triangles using it (not normalised: only signs are read). */
   edgeNormals: Float64Array;
-  /** Per triangle: welded vertex id of corners a, b, c. */
+  /** Per triangle: welded vertex id of corners a, b, c (the mesh's own indices when its positions are distinct). */
   triangleVertices: Uint32Array;
   /** Per welded vertex: angle-weighted sum of incident unit face normals. */
   vertexNormals: Float64Array;
@@ -31,45 +34,65 @@ export function buildPseudoNormals(mesh: TriMesh): PseudoNormals {
   const idx = mesh.indices;
   const pos = mesh.positions;
   const T = idx.length / 3;
-  const { ids: weld, count: W } = weldVertexIds(pos);
-  const triangleVertices = new Uint32Array(3 * T);
-  for (let i = 0; i < 3 * T; i++) triangleVertices[i] = weld[idx[i]!]!;
+  let triangleVertices: Uint32Array;
+  let W: number;
+  if (mesh.distinctPositions) {
+    // Welding would map every vertex to itself.
+    triangleVertices = idx;
+    W = pos.length / 3;
+  } else {
+    const weld = weldVertexIds(pos);
+    W = weld.count;
+    triangleVertices = new Uint32Array(3 * T);
+    for (let i = 0; i < 3 * T; i++) triangleVertices[i] = weld.ids[idx[i]!]!;
+  }
 
   const faceNormals = new Float64Array(3 * T);
   const vertexNormals = new Float64Array(3 * W);
   for (let t = 0; t < T; t++) {
     const a = idx[3 * t]! * 3, b = idx[3 * t + 1]! * 3, c = idx[3 * t + 2]! * 3;
-    const ux = pos[b]! - pos[a]!, uy = pos[b + 1]! - pos[a + 1]!, uz = pos[b + 2]! - pos[a + 2]!;
-    const vx = pos[c]! - pos[a]!, vy = pos[c + 1]! - pos[a + 1]!, vz = pos[c + 2]! - pos[a + 2]!;
+    const ax = pos[a]!, ay = pos[a + 1]!, az = pos[a + 2]!;
+    const bx = pos[b]!, by = pos[b + 1]!, bz = pos[b + 2]!;
+    const cx = pos[c]!, cy = pos[c + 1]!, cz = pos[c + 2]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
     let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const len = Math.hypot(nx, ny, nz);
+    const len = hypot3(nx, ny, nz);
     if (!(len > 0)) continue;
+    // The angle at a shares the face normal's cross product; b's and c's are computed from their
+    // own edges, as cornerAngle always did, so the weights are unchanged to the last bit.
+    const angleA = Math.atan2(len, ux * vx + uy * vy + uz * vz);
+    const angleB = cornerAngle(bx, by, bz, cx, cy, cz, ax, ay, az);
+    const angleC = cornerAngle(cx, cy, cz, ax, ay, az, bx, by, bz);
     nx /= len;
     ny /= len;
     nz /= len;
     faceNormals[3 * t] = nx;
     faceNormals[3 * t + 1] = ny;
     faceNormals[3 * t + 2] = nz;
-    for (let k = 0; k < 3; k++) {
-      const o = idx[3 * t + k]! * 3;
-      const p = idx[3 * t + ((k + 1) % 3)]! * 3;
-      const q = idx[3 * t + ((k + 2) % 3)]! * 3;
-      const angle = cornerAngle(pos, o, p, q);
-      const w = triangleVertices[3 * t + k]! * 3;
-      vertexNormals[w] = vertexNormals[w]! + angle * nx;
-      vertexNormals[w + 1] = vertexNormals[w + 1]! + angle * ny;
-      vertexNormals[w + 2] = vertexNormals[w + 2]! + angle * nz;
-    }
+    let w = triangleVertices[3 * t]! * 3;
+    vertexNormals[w] = vertexNormals[w]! + angleA * nx;
+    vertexNormals[w + 1] = vertexNormals[w + 1]! + angleA * ny;
+    vertexNormals[w + 2] = vertexNormals[w + 2]! + angleA * nz;
+    w = triangleVertices[3 * t + 1]! * 3;
+    vertexNormals[w] = vertexNormals[w]! + angleB * nx;
+    vertexNormals[w + 1] = vertexNormals[w + 1]! + angleB * ny;
+    vertexNormals[w + 2] = vertexNormals[w + 2]! + angleB * nz;
+    w = triangleVertices[3 * t + 2]! * 3;
+    vertexNormals[w] = vertexNormals[w]! + angleC * nx;
+    vertexNormals[w + 1] = vertexNormals[w + 1]! + angleC * ny;
+    vertexNormals[w + 2] = vertexNormals[w + 2]! + angleC * nz;
   }
 
-  const { triangleEdges, count: E } = edgeIds(triangleVertices, W);
+  const { triangleEdges, count: E } = buildEdgeMap(triangleVertices, W);
   const edgeNormals = new Float64Array(3 * E);
   for (let t = 0; t < T; t++) {
+    const fx = faceNormals[3 * t]!, fy = faceNormals[3 * t + 1]!, fz = faceNormals[3 * t + 2]!;
     for (let k = 0; k < 3; k++) {
       const e = triangleEdges[3 * t + k]! * 3;
-      edgeNormals[e] = edgeNormals[e]! + faceNormals[3 * t]!;
-      edgeNormals[e + 1] = edgeNormals[e + 1]! + faceNormals[3 * t + 1]!;
-      edgeNormals[e + 2] = edgeNormals[e + 2]! + faceNormals[3 * t + 2]!;
+      edgeNormals[e] = edgeNormals[e]! + fx;
+      edgeNormals[e + 1] = edgeNormals[e + 1]! + fy;
+      edgeNormals[e + 2] = edgeNormals[e + 2]! + fz;
     }
   }
   return { faceNormals, triangleEdges, edgeNormals, triangleVertices, vertexNormals };
@@ -113,47 +136,11 @@ export function sideOf(pn: PseudoNormals, hit: MeshHit, px: number, py: number, 
   return s >= 0 ? 1 : -1;
 }
 
-function cornerAngle(pos: Float64Array, o: number, p: number, q: number): number {
-  const ux = pos[p]! - pos[o]!, uy = pos[p + 1]! - pos[o + 1]!, uz = pos[p + 2]! - pos[o + 2]!;
-  const vx = pos[q]! - pos[o]!, vy = pos[q + 1]! - pos[o + 1]!, vz = pos[q + 2]! - pos[o + 2]!;
+/** The angle at corner o between its edges to p and q. */
+function cornerAngle(ox: number, oy: number, oz: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number): number {
+  const ux = px - ox, uy = py - oy, uz = pz - oz;
+  const vx = qx - ox, vy = qy - oy, vz = qz - oz;
   // atan2 of |u x v| and u . v keeps accuracy at angles near 0 and pi, where acos does not.
   const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-  return Math.atan2(Math.hypot(cx, cy, cz), ux * vx + uy * vy + uz * vz);
-}
-
-/** Numbers the undirected edges of welded triangles; per triangle, the ids of ab, bc, ca. */
-function edgeIds(tv: Uint32Array, W: number): { triangleEdges: Uint32Array; count: number } {
-  const n = tv.length;
-  let cap = 16;
-  while (cap < 2 * n) cap *= 2;
-  const mask = cap - 1;
-  const keyLo = new Uint32Array(cap);
-  const keyHi = new Uint32Array(cap);
-  const value = new Int32Array(cap).fill(-1);
-  const triangleEdges = new Uint32Array(n);
-  let count = 0;
-  for (let t = 0; t < n; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const u = tv[t + k]!, w = tv[t + ((k + 1) % 3)]!;
-      const lo = u < w ? u : w, hi = u < w ? w : u;
-      let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi + W, 0x85ebca6b)) >>> 0;
-      slot = (slot ^ (slot >>> 16)) & mask;
-      for (;;) {
-        const e = value[slot]!;
-        if (e < 0) {
-          keyLo[slot] = lo;
-          keyHi[slot] = hi;
-          value[slot] = count;
-          triangleEdges[t + k] = count++;
-          break;
-        }
-        if (keyLo[slot] === lo && keyHi[slot] === hi) {
-          triangleEdges[t + k] = e;
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
-    }
-  }
-  return { triangleEdges, count };
+  return Math.atan2(hypot3(cx, cy, cz), ux * vx + uy * vy + uz * vz);
 }

@@ -1,3 +1,4 @@
+import { hypot3 } from '../math/hypot3';
 import { buildPseudoNormals, type PseudoNormals } from './pseudoNormals';
 import type { TriMesh } from './TriMesh';
 
@@ -56,7 +57,7 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     const a = idx[3 * t]! * 3, b = idx[3 * t + 1]! * 3, c = idx[3 * t + 2]! * 3;
     const ux = pos[b]! - pos[a]!, uy = pos[b + 1]! - pos[a + 1]!, uz = pos[b + 2]! - pos[a + 2]!;
     const vx = pos[c]! - pos[a]!, vy = pos[c + 1]! - pos[a + 1]!, vz = pos[c + 2]! - pos[a + 2]!;
-    const at = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    const at = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
     areas[t] = at;
     area += at;
   }
@@ -101,7 +102,7 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     points[3 * s + 1] = pos[v + 1]!;
     points[3 * s + 2] = pos[v + 2]!;
     const nx = pn.vertexNormals[3 * w]!, ny = pn.vertexNormals[3 * w + 1]!, nz = pn.vertexNormals[3 * w + 2]!;
-    const len = Math.hypot(nx, ny, nz);
+    const len = hypot3(nx, ny, nz);
     if (len > 0) {
       normals[3 * s] = nx / len;
       normals[3 * s + 1] = ny / len;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { OC } from '../kernel';
 import type { Scene } from '../scene/Scene';
+import type { MeshWorkers } from './deviationDirections';
 
 /** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
 export interface FileAccess {
@@ -22,6 +23,8 @@ export interface ToolContext {
   progress?: ((fraction: number, message?: string) => void) | undefined;
   /** Told of costly work actually done (not served from a cache). */
   trace?: ((event: EngineTrace) => void) | undefined;
+  /** Mesh work the host can run off this thread (Node: worker threads); absent, tools run it here. */
+  meshWorkers?: MeshWorkers | undefined;
 }
 
 /**

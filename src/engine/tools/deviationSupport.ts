@@ -222,6 +222,11 @@ export function bodyExtent(oc: OC | undefined, s: MeasuredSurface, axis: readonl
   return [lo, hi];
 }
 
+/** Keeps a mesh's samples computed elsewhere (the host's mesh workers, by sampleSurface on the same mesh) as surfaceSamples would. */
+export function keepSurfaceSamples(s: MeasuredSurface, maxSamples: number, samples: SurfaceSamples): void {
+  queriesOf(s).samples.set(maxSamples, samples);
+}
+
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
 export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
   const q = queriesOf(s);
@@ -251,13 +256,28 @@ export async function directedDeviation(
   label: string,
   pacer: Pacer = new Pacer(ctx),
 ): Promise<DirectedDeviation> {
-  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}:${surface}`);
-  const cached = from.body.cache.peek<DirectedDeviation>(key);
+  const kept = keptDeviation(ctx, from, maxSamples, reference, mode, surface);
+  const cached = kept.peek();
   if (cached) return cached;
   const samples = deviationSamples(oc, from, maxSamples, surface);
   const ref = deviationTarget(oc, reference, surface);
-  ctx.trace?.({ kind: 'deviation', what: `${from.body.bodyId}>${reference.body.bodyId}:${key}` });
-  return from.body.cache.set(key, await measureDirected(samples, ref, mode, pacer, label));
+  return kept.keep(await measureDirected(samples, ref, mode, pacer, label));
+}
+
+/**
+ * Where directedDeviation keeps a direction (on the from-body, dropped when either body goes), for
+ * a caller that computes it elsewhere (the host's worker threads): `keep` stores it and traces it
+ * as computed.
+ */
+export function keptDeviation(ctx: Pick<ToolContext, 'trace'>, from: MeasuredSurface, maxSamples: number, reference: MeasuredSurface, mode: SignMode, surface: SurfaceMode) {
+  const key = pairKey(reference.body, `deviation:${from.key}>${reference.key}:${maxSamples}:${mode}:${surface}`);
+  return {
+    peek: (): DirectedDeviation | undefined => from.body.cache.peek<DirectedDeviation>(key),
+    keep: (d: DirectedDeviation): DirectedDeviation => {
+      ctx.trace?.({ kind: 'deviation', what: `${from.body.bodyId}>${reference.body.bodyId}:${key}` });
+      return from.body.cache.set(key, d);
+    },
+  };
 }
 
 /**

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { cloudComparison, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from './cloudDeviation';
 import { defineTool, type ToolContext } from './defineTool';
+import { bothDirections } from './deviationDirections';
 import {
   bodyExtent,
   comparedSurfaces,
-  directedDeviation,
   directedRecord,
   Pacer,
   signModeSchema,
@@ -68,9 +68,7 @@ export const measureDeviation = defineTool({
     const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.toBodyId, args.deflection, 'measure_deviation', 'toBodyId');
     if (cloud) return cloudDeviation(ctx, cloud, args);
     const { oc, deflection, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
-    const pacer = new Pacer(ctx);
-    const forward = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, toSurface, args.signMode, surface, 'fromToTo', pacer);
-    const backward = await directedDeviation(ctx, oc, toSurface, args.maxSamples, fromSurface, args.signMode, surface, 'toToFrom', pacer);
+    const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
     const fromToTo = directedRecord(forward);
     const toToFrom = directedRecord(backward);
     const result: DeviationResult = {

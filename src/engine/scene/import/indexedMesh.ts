@@ -43,7 +43,7 @@ export function weldIndexedMesh(input: IndexedMesh, name: string): TriMesh {
     out[i * 3 + 1] = positions[v + 1]! + 0;
     out[i * 3 + 2] = positions[v + 2]! + 0;
   }
-  const mesh: TriMesh = { positions: out, indices };
+  const mesh: TriMesh = { positions: out, indices, distinctPositions: true };
   if (input.normals) mesh.normals = gather(input.normals, source, used, new Float32Array(used * 3));
   if (input.colors) mesh.colors = gather(input.colors, source, used, new Uint8Array(used * 3));
   return mesh;

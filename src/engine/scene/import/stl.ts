@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
-import { weldVertexIds } from '../../mesh/weld';
+import { hashWords, weldVertexIds } from '../../mesh/weld';
 
 const HEADER_BYTES = 84;
 const RECORD_BYTES = 50;
@@ -14,7 +14,7 @@ export function parseStl(bytes: Uint8Array, name = 'STL'): TriMesh {
   if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${name}: the file is empty`);
   const binaryCount = bytes.byteLength >= HEADER_BYTES ? new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true) : -1;
   if (binaryCount >= 0 && HEADER_BYTES + binaryCount * RECORD_BYTES === bytes.byteLength) {
-    return weldCorners(readBinaryCorners(bytes, binaryCount), name);
+    return readBinaryWelded(bytes, binaryCount, name);
   }
   if (looksLikeAsciiStl(bytes)) return weldCorners(readAsciiCorners(bytes, name), name);
   if (binaryCount >= 0) {
@@ -40,14 +40,137 @@ function looksLikeAsciiStl(bytes: Uint8Array): boolean {
   return head.startsWith('solid') && (bytes.byteLength < 1024 || /facet|endsolid/.test(head));
 }
 
-function readBinaryCorners(bytes: Uint8Array, count: number): Float64Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const corners = new Float64Array(count * 9);
-  for (let t = 0; t < count; t++) {
-    const base = HEADER_BYTES + t * RECORD_BYTES + 12; // skip the facet normal
-    for (let k = 0; k < 9; k++) corners[t * 9 + k] = view.getFloat32(base + k * 4, true);
+/**
+ * Reads a binary STL's corners and welds them in one pass over the file, keyed by the float32
+ * bits of their coordinates (-0 folded into 0): the same mesh weldCorners makes from float64
+ * copies, without 72 bytes a triangle of copies.
+ */
+function readBinaryWelded(bytes: Uint8Array, count: number, name: string): TriMesh {
+  if (count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
+  const weld = new BitsWeld(3 * count);
+  const bad = weld.add(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
+  return { positions: float32BitsToFloat64(weld.vertexBits, weld.count[0]!), indices: weld.indices, distinctPositions: true };
+}
+
+/**
+ * Welding by float32 coordinate bits. Each hot loop lives in a function of its own: a parse runs
+ * each loop once, so V8 compiles it on the fly, and code after such a loop in the same function
+ * would run without feedback and deoptimise.
+ */
+class BitsWeld {
+  readonly indices: Uint32Array;
+  vertexBits: Uint32Array;
+  table: Int32Array;
+  /** Vertices so far, in a typed array: a property store after weldRun's loop would deoptimise it. */
+  readonly count = new Int32Array(1);
+  readonly recent = new Int32Array(RECENT_MASK + 1).fill(-1);
+
+  constructor(corners: number) {
+    this.indices = new Uint32Array(corners);
+    // A closed mesh has about one vertex per six corners; a soup one per corner: grow on demand.
+    let cap = 16;
+    while (cap < corners / 2) cap *= 2;
+    this.table = new Int32Array(cap).fill(-1);
+    this.vertexBits = new Uint32Array(3 * Math.max(16, cap >>> 2));
   }
-  return corners;
+
+  /** Welds every corner of the file; returns the first non-finite coordinate (3 corner + axis), or -1. */
+  add(view: DataView): number {
+    const n = this.indices.length;
+    let c = 0;
+    while (c < n) {
+      // Runs until the table or the vertex store needs to grow, which happens a few times at most.
+      c = weldRun(view, c, this);
+      if (c < 0) return -c - 1;
+      if (c < n) this.grow();
+    }
+    return -1;
+  }
+
+  grow(): void {
+    const count = this.count[0]!;
+    if (3 * count === this.vertexBits.length) {
+      const grown = new Uint32Array(2 * this.vertexBits.length);
+      grown.set(this.vertexBits);
+      this.vertexBits = grown;
+    }
+    if (2 * (count + 1) > this.table.length) this.table = rehash(this.vertexBits, count, 2 * this.table.length);
+  }
+}
+
+/**
+ * Welds corners from `from` on until one would need a new vertex that does not fit (returns its
+ * corner, not welded) or all are done (returns the corner count); -(3 corner + axis) - 1 for a
+ * non-finite coordinate.
+ */
+const RECENT_MASK = 1023;
+
+function weldRun(view: DataView, from: number, w: BitsWeld): number {
+  const indices = w.indices, table = w.table, bits = w.vertexBits, state = w.count, recent = w.recent;
+  const n = indices.length;
+  const mask = table.length - 1;
+  const maxCount = Math.min(bits.length / 3, table.length >>> 1);
+  let V = state[0]!;
+  let c = from;
+  corners: for (; c < n; c++) {
+    const base = HEADER_BYTES + ((c / 3) | 0) * RECORD_BYTES + 12 + 12 * (c % 3); // skip the facet normal
+    let x = view.getUint32(base, true), y = view.getUint32(base + 4, true), z = view.getUint32(base + 8, true);
+    if (x === 0x80000000) x = 0;
+    if (y === 0x80000000) y = 0;
+    if (z === 0x80000000) z = 0;
+    if ((x & 0x7f800000) === 0x7f800000) return -(3 * c) - 1;
+    if ((y & 0x7f800000) === 0x7f800000) return -(3 * c + 1) - 1;
+    if ((z & 0x7f800000) === 0x7f800000) return -(3 * c + 2) - 1;
+    const h = hashWords(x, y, z, 0, 0, 0);
+    // Neighbouring triangles share corners: a small cache of recent vertices answers most corners
+    // without touching the large table.
+    const r = recent[h & RECENT_MASK]!;
+    if (r >= 0 && bits[3 * r] === x && bits[3 * r + 1] === y && bits[3 * r + 2] === z) {
+      indices[c] = r;
+      continue;
+    }
+    let slot = h & mask;
+    for (;;) {
+      const v = table[slot]!;
+      if (v < 0) {
+        if (V === maxCount) break corners; // corner c is left for after the growth
+        bits[3 * V] = x;
+        bits[3 * V + 1] = y;
+        bits[3 * V + 2] = z;
+        table[slot] = V;
+        recent[h & RECENT_MASK] = V;
+        indices[c] = V++;
+        break;
+      }
+      if (bits[3 * v] === x && bits[3 * v + 1] === y && bits[3 * v + 2] === z) {
+        recent[h & RECENT_MASK] = v;
+        indices[c] = v;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  state[0] = V;
+  return c;
+}
+
+function float32BitsToFloat64(bits: Uint32Array, vertices: number): Float64Array {
+  const floats = new Float32Array(bits.buffer, 0, 3 * vertices);
+  const positions = new Float64Array(3 * vertices);
+  for (let i = 0; i < 3 * vertices; i++) positions[i] = floats[i]!;
+  return positions;
+}
+
+function rehash(vertexBits: Uint32Array, V: number, cap: number): Int32Array {
+  const table = new Int32Array(cap).fill(-1);
+  const mask = cap - 1;
+  for (let v = 0; v < V; v++) {
+    let slot = hashWords(vertexBits[3 * v]!, vertexBits[3 * v + 1]!, vertexBits[3 * v + 2]!, 0, 0, 0) & mask;
+    while (table[slot]! >= 0) slot = (slot + 1) & mask;
+    table[slot] = v;
+  }
+  return table;
 }
 
 function readAsciiCorners(bytes: Uint8Array, name: string): Float64Array {
@@ -85,7 +208,7 @@ function weldCorners(corners: Float64Array, name: string): TriMesh {
     placed[v] = 1;
     for (let k = 0; k < 3; k++) positions[v * 3 + k] = corners[c * 3 + k]! + 0;
   }
-  return { positions, indices: ids };
+  return { positions, indices: ids, distinctPositions: true };
 }
 
 /** Writes a binary STL (used by tests and the demo to make scan-like meshes). */

@@ -1,0 +1,616 @@
+/**
+ * The split decisions of the triangle BVH (TriangleBvh.ts lays the result out for queries).
+ *
+ * Every triangle is a 32-byte record: its box (float32 min xyz, max xyz), its index and a scratch
+ * word. The boxes only steer the splits; the stored node boxes are computed later from the float64
+ * corners. The tree comes out in build order (`BuildNodes`), with leaves as runs of positions in
+ * the record order, which `slotTriangle` reports.
+ *
+ * Large nodes are split in grid rounds: one pass drops every record of the node into a grid of
+ * cells over its centre box (at most GRID_CELLS, shaped like the box), and the top levels of the
+ * node's subtree are then chosen by SAH over planes between cell layers on all three axes, from the
+ * cells' boxes and counts alone; a second pass moves each record to the run of the subtree leaf
+ * (or of the pending part, whose own round comes later) its cell fell into. Two passes decide
+ * several levels, where binning and partitioning level by level reads every record twice per level.
+ * A round stops refining a part once its cells are too coarse to choose well (fewer than
+ * MIN_LAYERS layers along every axis); the next round grids that part afresh over its own centre box.
+ * Parts of at most SMALL_NODE records are finished in cache by exact SAH over their centres
+ * sorted along the longest axis. On a 1M-triangle scan every record goes through two or three
+ * rounds instead of twenty-odd binning levels.
+ */
+
+/** Floats (and words) per record: min xyz, max xyz, triangle index, scratch (grid cell). */
+export const REC = 8;
+const GRID_CELLS = 32768;
+/** Records per cell a grid aims for: coarser grids cost less to sweep, finer ones choose better. */
+const CELL_LOAD = 4;
+/** A round refines a part while it spans at least this many cell layers along some axis... */
+const MIN_LAYERS = 3;
+/** ...or, in a round of at most FINE_ROUND records, down to single cells: what is left is small. */
+const FINE_ROUND = 2048;
+/** Parts of at most this many records are split by exact SAH on sorted centres (splitPart). */
+const SMALL_NODE = 32;
+const MAX_BINS = 64;
+
+/**
+ * Nodes in build order, two words each: an inner node holds [left, right] (right > 0), a leaf
+ * [first position, -count].
+ */
+export interface BuildNodes {
+  links: Int32Array;
+  count: number;
+}
+
+export interface BuiltTree {
+  nodes: BuildNodes;
+  /** Position -> triangle index: leaves are runs of positions. */
+  slotTriangle: Uint32Array;
+}
+
+/** The two record buffers (a round moves records from one to the other) and the tree being built. */
+interface Ranges {
+  rec: readonly [Float32Array, Float32Array];
+  words: readonly [Int32Array, Int32Array];
+  nodes: BuildNodes;
+  slotTriangle: Uint32Array;
+  maxLeaf: number;
+  bins: number;
+}
+
+/**
+ * Records for mesh triangles into `rec`: float32 boxes rounded to nearest (they only steer the
+ * splits), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
+ */
+function triangleRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array): Float64Array {
+  const T = indices.length / 3;
+  const V = positions.length / 3;
+  const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let t = 0; t < T; t++) {
+    const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
+    if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
+    const a = 3 * ia, b = 3 * ib, c = 3 * ic;
+    const o = REC * t;
+    let va = positions[a]!, vb = positions[b]!, vc = positions[c]!;
+    rec[o] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    rec[o + 3] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    va = positions[a + 1]!;
+    vb = positions[b + 1]!;
+    vc = positions[c + 1]!;
+    rec[o + 1] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    rec[o + 4] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    va = positions[a + 2]!;
+    vb = positions[b + 2]!;
+    vc = positions[c + 2]!;
+    rec[o + 2] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    rec[o + 5] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    words[o + 6] = t;
+    // Twice the centre: only ever compared with other doubled centres.
+    const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  return new Float64Array([x0, y0, z0, x1, y1, z1]);
+}
+
+// Pending parts: start, end, buffer, node, then the centre box (6). Integers are read back with
+// `| 0`: doubles flowing into functions compiled for small integers would deoptimise them.
+const TASK = 10;
+
+/** Bytes of scratch memory buildTree needs per triangle (two record buffers). */
+export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
+
+/**
+ * Splits the mesh's triangles into a tree. `scratch` (at least SCRATCH_BYTES_PER_TRIANGLE per
+ * triangle) holds the records while building; the caller may reuse it afterwards. TriangleBvh
+ * lends it the memory of the slot corners it fills next, which saves touching 64 fresh bytes a
+ * triangle (page faults cost as much as a pass over the records).
+ */
+export function buildTree(positions: Float64Array, indices: Uint32Array, scratch: ArrayBuffer, maxLeaf: number, bins: number): BuiltTree {
+  const T = indices.length / 3;
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
+  const first = new Float32Array(scratch, 0, REC * T);
+  const second = new Float32Array(scratch, 4 * REC * T, REC * T);
+  const centres = triangleRecords(positions, indices, first);
+  // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
+  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, T)), count: 0 };
+  const r: Ranges = {
+    rec: [first, second],
+    words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
+    nodes,
+    slotTriangle: new Uint32Array(T),
+    maxLeaf,
+    bins,
+  };
+  if (T === 0) return { nodes, slotTriangle: r.slotTriangle };
+  let tasks = new Float64Array(64 * TASK);
+  let top = 0;
+  const push = (start: number, end: number, buffer: number, node: number, cb: Float64Array, cbo: number): void => {
+    if (top + TASK > tasks.length) {
+      const grown = new Float64Array(2 * tasks.length);
+      grown.set(tasks);
+      tasks = grown;
+    }
+    tasks[top] = start;
+    tasks[top + 1] = end;
+    tasks[top + 2] = buffer;
+    tasks[top + 3] = node;
+    for (let k = 0; k < 6; k++) tasks[top + 4 + k] = cb[cbo + k]!;
+    top += TASK;
+  };
+  push(0, T, 0, allocNode(nodes), centres, 0);
+  while (top > 0) {
+    top -= TASK;
+    const start = tasks[top]! | 0, end = tasks[top + 1]! | 0, buffer = tasks[top + 2]! | 0, node = tasks[top + 3]! | 0;
+    if (end - start <= SMALL_NODE) {
+      splitPart(r, buffer, start, end, node);
+      continue;
+    }
+    const pending = gridRound(r, buffer, start, end, node, tasks, top + 4);
+    for (let p = 0; p < pending; p++) {
+      const o = PENDING * p;
+      push(pendingTasks[o]! | 0, pendingTasks[o + 1]! | 0, 1 - buffer, pendingTasks[o + 2]! | 0, pendingTasks, o + 3);
+    }
+  }
+  return { nodes, slotTriangle: r.slotTriangle };
+}
+
+function allocNode(nodes: BuildNodes): number {
+  if (2 * nodes.count === nodes.links.length) {
+    const grown = new Int32Array(2 * nodes.links.length);
+    grown.set(nodes.links);
+    nodes.links = grown;
+  }
+  return nodes.count++;
+}
+
+function setInner(nodes: BuildNodes, node: number, left: number, right: number): void {
+  nodes.links[2 * node] = left;
+  nodes.links[2 * node + 1] = right;
+}
+
+function setLeaf(nodes: BuildNodes, node: number, first: number, count: number): void {
+  nodes.links[2 * node] = first;
+  nodes.links[2 * node + 1] = -count;
+}
+
+// ---- grid rounds ----
+
+/** Per cell: record count (zero between rounds), box, bucket, and its x y z layer. */
+const cellCount = new Int32Array(GRID_CELLS);
+const cellBox = new Float64Array(6 * GRID_CELLS);
+const cellBucket = new Int32Array(GRID_CELLS);
+const cellLayer = new Int32Array(3 * GRID_CELLS);
+/** The occupied cells of the round; a part of the grid is a run of this list. */
+const occupied = new Int32Array(GRID_CELLS);
+/** Per axis, per layer: count and box, for the SAH sweep of one part. */
+const layerCount = new Int32Array(3 * MAX_BINS);
+const layerBox = new Float64Array(18 * MAX_BINS);
+const suffixArea = new Float64Array(MAX_BINS);
+/** Buckets: the parts a round ends with (leaves and pending parts), in depth-first order. */
+const bucketNode = new Int32Array(GRID_CELLS);
+const bucketLeaf = new Uint8Array(GRID_CELLS);
+const bucketSize = new Int32Array(GRID_CELLS);
+const bucketNext = new Int32Array(GRID_CELLS);
+const bucketCentres = new Float64Array(6 * GRID_CELLS);
+/** start, end, node, centre box (6) of each pending part a round returns. */
+const PENDING = 9;
+const pendingTasks = new Float64Array(PENDING * GRID_CELLS);
+/**
+ * The current grid's shape and counters, in a typed array rather than module `let`s: V8 treats a
+ * module variable that keeps changing as a deoptimisation hazard in every function reading it.
+ */
+const grid = new Int32Array(5);
+const GX = 0, GY = 1, GZ = 2, BUCKETS = 3, MINL = 4;
+
+/**
+ * One grid round over records [start, end) of buffer `b`, whose centre box is cb[cbo..cbo+6):
+ * decides the node's top levels, moves the records into the other buffer part by part, sets the
+ * leaves and returns how many pending parts it wrote to pendingTasks.
+ */
+function gridRound(r: Ranges, b: number, start: number, end: number, node: number, cb: Float64Array, cbo: number): number {
+  const count = end - start;
+  const ex = cb[cbo + 3]! - cb[cbo]!, ey = cb[cbo + 4]! - cb[cbo + 1]!, ez = cb[cbo + 5]! - cb[cbo + 2]!;
+  if (!(ex > 0 || ey > 0 || ez > 0)) {
+    // Every centre in one point: no plane separates them; halve by position.
+    return halveRound(r, b, start, end, node, cb, cbo);
+  }
+  gridShape(ex, ey, ez, Math.min(GRID_CELLS, Math.max(8, Math.floor(count / CELL_LOAD))), r.bins);
+  const gx = grid[GX]!, gy = grid[GY]!, gz = grid[GZ]!;
+  // Slightly under cells / extent so the largest centre lands in the last layer, not past it.
+  const sx = ex > 0 ? (gx * (1 - 1e-9)) / ex : 0;
+  const sy = ey > 0 ? (gy * (1 - 1e-9)) / ey : 0;
+  const sz = ez > 0 ? (gz * (1 - 1e-9)) / ez : 0;
+  const cells = binCells(r.rec[b]!, r.words[b]!, start, end, cb[cbo]!, cb[cbo + 1]!, cb[cbo + 2]!, sx, sy, sz);
+
+  grid[BUCKETS] = 0;
+  grid[MINL] = count <= FINE_ROUND ? 2 : MIN_LAYERS;
+  splitCells(r, node, 0, cells, count, true);
+  for (let i = 0; i < cells; i++) cellCount[occupied[i]!] = 0;
+  const buckets = grid[BUCKETS]!;
+  let at = start;
+  for (let k = 0; k < buckets; k++) {
+    bucketNext[k] = at;
+    at += bucketSize[k]!;
+    const o = 6 * k;
+    bucketCentres[o] = bucketCentres[o + 1] = bucketCentres[o + 2] = Infinity;
+    bucketCentres[o + 3] = bucketCentres[o + 4] = bucketCentres[o + 5] = -Infinity;
+  }
+  scatter(r.rec[b]!, r.words[b]!, r.words[1 - b]!, start, end);
+  let pending = 0;
+  for (let k = 0; k < buckets; k++) {
+    const last = bucketNext[k]!, first = last - bucketSize[k]!;
+    if (bucketLeaf[k]) {
+      setLeaf(r.nodes, bucketNode[k]!, first, last - first);
+      const to = r.words[1 - b]!;
+      for (let p = first; p < last; p++) r.slotTriangle[p] = to[REC * p + 6]!;
+      continue;
+    }
+    if (last - first <= SMALL_NODE) {
+      // While its records are still in cache.
+      splitPart(r, 1 - b, first, last, bucketNode[k]!);
+      continue;
+    }
+    const o = PENDING * pending++;
+    pendingTasks[o] = first;
+    pendingTasks[o + 1] = last;
+    pendingTasks[o + 2] = bucketNode[k]!;
+    for (let i = 0; i < 6; i++) pendingTasks[o + 3 + i] = bucketCentres[6 * k + i]!;
+  }
+  return pending;
+}
+
+/** Cells per axis in proportion to the box's extents, about `target` in all, 1 to maxLayers each (2 on the longest). */
+function gridShape(ex: number, ey: number, ez: number, target: number, maxLayers: number): void {
+  const e = Math.max(ex, ey, ez);
+  const rx = ex / e, ry = ey / e, rz = ez / e;
+  // Axes too flat for a second layer get one; the others share the budget.
+  let k = Math.cbrt(target / Math.max(rx * ry * rz, 1e-30));
+  let flat = 0, product = 1;
+  if (k * rx < 1) flat++;
+  else product *= rx;
+  if (k * ry < 1) flat++;
+  else product *= ry;
+  if (k * rz < 1) flat++;
+  else product *= rz;
+  if (flat === 1) k = Math.sqrt(target / product);
+  else if (flat === 2) k = target / product;
+  // The longest axis always gets two layers, so a round can always split its node.
+  grid[GX] = Math.max(ex === e ? 2 : 1, Math.min(maxLayers, Math.floor(k * rx)));
+  grid[GY] = Math.max(ex !== e && ey === e ? 2 : 1, Math.min(maxLayers, Math.floor(k * ry)));
+  grid[GZ] = Math.max(ex !== e && ey !== e ? 2 : 1, Math.min(maxLayers, Math.floor(k * rz)));
+}
+
+/**
+ * Drops each record into its cell (kept in word 7), lists the occupied cells and returns how many.
+ * Nothing after the loop: V8 compiles the loop while the first, largest round runs it, before any
+ * code after it has run, and code it has never seen run deoptimises on every later call.
+ */
+function binCells(rec: Float32Array, words: Int32Array, start: number, end: number, x0: number, y0: number, z0: number, sx: number, sy: number, sz: number): number {
+  const gx = grid[GX]!, stride = gx * grid[GY]!;
+  let cells = 0;
+  for (let o = REC * start; o < REC * end; o += REC) {
+    const ax = rec[o]!, ay = rec[o + 1]!, az = rec[o + 2]!, bx = rec[o + 3]!, by = rec[o + 4]!, bz = rec[o + 5]!;
+    const ix = ((ax + bx - x0) * sx) | 0, iy = ((ay + by - y0) * sy) | 0, iz = ((az + bz - z0) * sz) | 0;
+    const cell = ix + gx * iy + stride * iz;
+    words[o + 7] = cell;
+    const n = cellCount[cell]!;
+    cellCount[cell] = n + 1;
+    const c = 6 * cell;
+    if (n === 0) {
+      occupied[cells++] = cell;
+      cellLayer[3 * cell] = ix;
+      cellLayer[3 * cell + 1] = iy;
+      cellLayer[3 * cell + 2] = iz;
+      cellBox[c] = ax;
+      cellBox[c + 1] = ay;
+      cellBox[c + 2] = az;
+      cellBox[c + 3] = bx;
+      cellBox[c + 4] = by;
+      cellBox[c + 5] = bz;
+      continue;
+    }
+    if (ax < cellBox[c]!) cellBox[c] = ax;
+    if (ay < cellBox[c + 1]!) cellBox[c + 1] = ay;
+    if (az < cellBox[c + 2]!) cellBox[c + 2] = az;
+    if (bx > cellBox[c + 3]!) cellBox[c + 3] = bx;
+    if (by > cellBox[c + 4]!) cellBox[c + 4] = by;
+    if (bz > cellBox[c + 5]!) cellBox[c + 5] = bz;
+  }
+  return cells;
+}
+
+/**
+ * Chooses the subtree of the part made of the occupied cells occupied[lo, hi), holding `count`
+ * records, rooted at `node`: the cheapest SAH plane between cell layers on any axis, recursively,
+ * until a part is a leaf, small, or too coarse to split well in this grid (then it is a bucket).
+ */
+function splitCells(r: Ranges, node: number, lo: number, hi: number, count: number, root: boolean): void {
+  const leaf = count <= r.maxLeaf;
+  let bucket = leaf || count <= SMALL_NODE;
+  // The part's extent in layers.
+  let x0 = MAX_BINS, y0 = MAX_BINS, z0 = MAX_BINS, x1 = 0, y1 = 0, z1 = 0;
+  for (let i = lo; i < hi; i++) {
+    const c = 3 * occupied[i]!;
+    const x = cellLayer[c]!, y = cellLayer[c + 1]!, z = cellLayer[c + 2]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
+  const layers = Math.max(nx, ny, nz);
+  if (layers < 2 || (!root && layers < grid[MINL]!)) bucket = true;
+  if (bucket) {
+    addBucket(node, leaf, lo, hi);
+    return;
+  }
+  clearLayers(0, nx);
+  clearLayers(MAX_BINS, ny);
+  clearLayers(2 * MAX_BINS, nz);
+  for (let i = lo; i < hi; i++) {
+    const cell = occupied[i]!;
+    const n = cellCount[cell]!;
+    addLayer(cellLayer[3 * cell]! - x0, cell, n);
+    addLayer(MAX_BINS + cellLayer[3 * cell + 1]! - y0, cell, n);
+    addLayer(2 * MAX_BINS + cellLayer[3 * cell + 2]! - z0, cell, n);
+  }
+
+  let bestCost = Infinity, bestAxis = 0, bestPlane = 0, bestLeft = 0;
+  for (let axis = 0; axis < 3; axis++) {
+    const l1 = axis === 0 ? nx : axis === 1 ? ny : nz;
+    if (l1 < 2) continue;
+    const base = axis * MAX_BINS;
+    let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
+    for (let i = l1 - 1; i > 0; i--) {
+      const o = 6 * (base + i);
+      if (layerBox[o]! < ax) ax = layerBox[o]!;
+      if (layerBox[o + 1]! < ay) ay = layerBox[o + 1]!;
+      if (layerBox[o + 2]! < az) az = layerBox[o + 2]!;
+      if (layerBox[o + 3]! > bx) bx = layerBox[o + 3]!;
+      if (layerBox[o + 4]! > by) by = layerBox[o + 4]!;
+      if (layerBox[o + 5]! > bz) bz = layerBox[o + 5]!;
+      suffixArea[i] = halfArea(ax, ay, az, bx, by, bz);
+    }
+    ax = ay = az = Infinity;
+    bx = by = bz = -Infinity;
+    let left = 0;
+    for (let i = 0; i < l1 - 1; i++) {
+      const o = 6 * (base + i);
+      if (layerBox[o]! < ax) ax = layerBox[o]!;
+      if (layerBox[o + 1]! < ay) ay = layerBox[o + 1]!;
+      if (layerBox[o + 2]! < az) az = layerBox[o + 2]!;
+      if (layerBox[o + 3]! > bx) bx = layerBox[o + 3]!;
+      if (layerBox[o + 4]! > by) by = layerBox[o + 4]!;
+      if (layerBox[o + 5]! > bz) bz = layerBox[o + 5]!;
+      left += layerCount[base + i]!;
+      // An empty layer next to the plane repeats the previous plane's split.
+      if (left === 0 || left === count || layerCount[base + i] === 0) continue;
+      const cost = left * halfArea(ax, ay, az, bx, by, bz) + (count - left) * suffixArea[i + 1]!;
+      if (cost < bestCost) {
+        bestCost = cost;
+        bestAxis = axis;
+        bestPlane = i + 1 + (axis === 0 ? x0 : axis === 1 ? y0 : z0);
+        bestLeft = left;
+      }
+    }
+  }
+  // Occupied cells below the plane first (order within a side does not matter).
+  let i = lo, j = hi - 1;
+  while (i <= j) {
+    if (cellLayer[3 * occupied[i]! + bestAxis]! < bestPlane) i++;
+    else {
+      const t = occupied[i]!;
+      occupied[i] = occupied[j]!;
+      occupied[j--] = t;
+    }
+  }
+  const left = allocNode(r.nodes), right = allocNode(r.nodes);
+  setInner(r.nodes, node, left, right);
+  splitCells(r, left, lo, i, bestLeft, false);
+  splitCells(r, right, i, hi, count - bestLeft, false);
+}
+
+function clearLayers(base: number, n: number): void {
+  for (let i = base; i < base + n; i++) {
+    layerCount[i] = 0;
+    const o = 6 * i;
+    layerBox[o] = layerBox[o + 1] = layerBox[o + 2] = Infinity;
+    layerBox[o + 3] = layerBox[o + 4] = layerBox[o + 5] = -Infinity;
+  }
+}
+
+function addLayer(layer: number, cell: number, n: number): void {
+  layerCount[layer]! += n;
+  const o = 6 * layer, c = 6 * cell;
+  if (cellBox[c]! < layerBox[o]!) layerBox[o] = cellBox[c]!;
+  if (cellBox[c + 1]! < layerBox[o + 1]!) layerBox[o + 1] = cellBox[c + 1]!;
+  if (cellBox[c + 2]! < layerBox[o + 2]!) layerBox[o + 2] = cellBox[c + 2]!;
+  if (cellBox[c + 3]! > layerBox[o + 3]!) layerBox[o + 3] = cellBox[c + 3]!;
+  if (cellBox[c + 4]! > layerBox[o + 4]!) layerBox[o + 4] = cellBox[c + 4]!;
+  if (cellBox[c + 5]! > layerBox[o + 5]!) layerBox[o + 5] = cellBox[c + 5]!;
+}
+
+/** Ends a part in this round: its cells all move to one run, a leaf or a pending part. */
+function addBucket(node: number, leaf: boolean, lo: number, hi: number): void {
+  const k = grid[BUCKETS]!++;
+  bucketNode[k] = node;
+  bucketLeaf[k] = leaf ? 1 : 0;
+  let size = 0;
+  for (let i = lo; i < hi; i++) {
+    const cell = occupied[i]!;
+    cellBucket[cell] = k;
+    size += cellCount[cell]!;
+  }
+  bucketSize[k] = size;
+}
+
+/** Moves every record to the next position of its bucket's run (stable), gathering each bucket's centre box. */
+function scatter(rec: Float32Array, from: Int32Array, to: Int32Array, start: number, end: number): void {
+  for (let o = REC * start; o < REC * end; o += REC) {
+    const k = cellBucket[from[o + 7]!]!;
+    const p = bucketNext[k]!++;
+    const d = REC * p;
+    to[d] = from[o]!;
+    to[d + 1] = from[o + 1]!;
+    to[d + 2] = from[o + 2]!;
+    to[d + 3] = from[o + 3]!;
+    to[d + 4] = from[o + 4]!;
+    to[d + 5] = from[o + 5]!;
+    to[d + 6] = from[o + 6]!;
+    // Only a part that gets a round of its own needs its centre box (splitPart finds its own).
+    if (bucketSize[k]! <= SMALL_NODE) continue;
+    const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
+    const c = 6 * k;
+    if (x < bucketCentres[c]!) bucketCentres[c] = x;
+    if (y < bucketCentres[c + 1]!) bucketCentres[c + 1] = y;
+    if (z < bucketCentres[c + 2]!) bucketCentres[c + 2] = z;
+    if (x > bucketCentres[c + 3]!) bucketCentres[c + 3] = x;
+    if (y > bucketCentres[c + 4]!) bucketCentres[c + 4] = y;
+    if (z > bucketCentres[c + 5]!) bucketCentres[c + 5] = z;
+  }
+}
+
+/** A round for a node whose centres all coincide: two pending halves by position, in the other buffer. */
+function halveRound(r: Ranges, b: number, start: number, end: number, node: number, cb: Float64Array, cbo: number): number {
+  r.words[1 - b]!.set(r.words[b]!.subarray(REC * start, REC * end), REC * start);
+  const mid = (start + end) >>> 1;
+  const left = allocNode(r.nodes), right = allocNode(r.nodes);
+  setInner(r.nodes, node, left, right);
+  for (const [p, s, e, n] of [
+    [0, start, mid, left],
+    [1, mid, end, right],
+  ] as const) {
+    const o = PENDING * p;
+    pendingTasks[o] = s;
+    pendingTasks[o + 1] = e;
+    pendingTasks[o + 2] = n;
+    for (let i = 0; i < 6; i++) pendingTasks[o + 3 + i] = cb[cbo + i]!;
+  }
+  return 2;
+}
+
+// ---- small parts: exact SAH on sorted centres ----
+
+const partBox = new Float64Array(6 * SMALL_NODE);
+const partCentre = new Float64Array(3 * SMALL_NODE);
+const partTriangle = new Int32Array(SMALL_NODE);
+const order = new Int32Array(SMALL_NODE);
+const suffixCost = new Float64Array(SMALL_NODE);
+const sortKeys = new Float64Array(SMALL_NODE);
+const partTasks = new Int32Array(3 * 2 * (SMALL_NODE + 1));
+
+/**
+ * Splits a part of at most SMALL_NODE records under `node`, in a local copy: each node sorts its
+ * records by centre along the longest axis of their centre box and takes the cheapest SAH split
+ * of that order (exact, where bins would approximate). Only the order is permuted; the records
+ * stay put, and the part's triangles go to slotTriangle in leaf order.
+ */
+function splitPart(r: Ranges, b: number, start: number, end: number, node: number): void {
+  const rec = r.rec[b]!, words = r.words[b]!;
+  const n = end - start;
+  for (let i = 0; i < n; i++) {
+    const o = REC * (start + i);
+    for (let k = 0; k < 6; k++) partBox[6 * i + k] = rec[o + k]!;
+    partCentre[3 * i] = rec[o]! + rec[o + 3]!;
+    partCentre[3 * i + 1] = rec[o + 1]! + rec[o + 4]!;
+    partCentre[3 * i + 2] = rec[o + 2]! + rec[o + 5]!;
+    partTriangle[i] = words[o + 6]!;
+    order[i] = i;
+  }
+  let top = 0;
+  partTasks[top++] = 0;
+  partTasks[top++] = n;
+  partTasks[top++] = node;
+  while (top > 0) {
+    const nd = partTasks[--top]!, hi = partTasks[--top]!, lo = partTasks[--top]!;
+    if (hi - lo <= r.maxLeaf) {
+      setLeaf(r.nodes, nd, start + lo, hi - lo);
+      continue;
+    }
+    const mid = lo + sortedSahSplit(lo, hi, r.maxLeaf);
+    const left = allocNode(r.nodes), right = allocNode(r.nodes);
+    setInner(r.nodes, nd, left, right);
+    partTasks[top++] = mid;
+    partTasks[top++] = hi;
+    partTasks[top++] = right;
+    partTasks[top++] = lo;
+    partTasks[top++] = mid;
+    partTasks[top++] = left;
+  }
+  for (let i = 0; i < n; i++) r.slotTriangle[start + i] = partTriangle[order[i]!]!;
+}
+
+/** Sorts order[lo, hi) along the longest centre axis and returns the best SAH split's left size. */
+function sortedSahSplit(lo: number, hi: number, maxLeaf: number): number {
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = lo; i < hi; i++) {
+    const c = 3 * order[i]!;
+    const x = partCentre[c]!, y = partCentre[c + 1]!, z = partCentre[c + 2]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
+  const axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
+  // Insertion sort on (key, record) pairs: stable, and nearly free on the sorted runs a parent
+  // leaves behind.
+  for (let i = lo; i < hi; i++) {
+    const v = order[i]!;
+    const key = partCentre[3 * v + axis]!;
+    let j = i;
+    while (j > lo && sortKeys[j - 1]! > key) {
+      sortKeys[j] = sortKeys[j - 1]!;
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    sortKeys[j] = key;
+    order[j] = v;
+  }
+  // Two leaves' worth: the even split of the sorted order makes exactly two leaves.
+  if (hi - lo <= 2 * maxLeaf) return (hi - lo) >>> 1;
+  x0 = y0 = z0 = Infinity;
+  x1 = y1 = z1 = -Infinity;
+  for (let i = hi - 1; i > lo; i--) {
+    const o = 6 * order[i]!;
+    if (partBox[o]! < x0) x0 = partBox[o]!;
+    if (partBox[o + 1]! < y0) y0 = partBox[o + 1]!;
+    if (partBox[o + 2]! < z0) z0 = partBox[o + 2]!;
+    if (partBox[o + 3]! > x1) x1 = partBox[o + 3]!;
+    if (partBox[o + 4]! > y1) y1 = partBox[o + 4]!;
+    if (partBox[o + 5]! > z1) z1 = partBox[o + 5]!;
+    suffixCost[i] = (hi - i) * halfArea(x0, y0, z0, x1, y1, z1);
+  }
+  x0 = y0 = z0 = Infinity;
+  x1 = y1 = z1 = -Infinity;
+  let best = 1, bestCost = Infinity;
+  for (let i = lo + 1; i < hi; i++) {
+    const o = 6 * order[i - 1]!;
+    if (partBox[o]! < x0) x0 = partBox[o]!;
+    if (partBox[o + 1]! < y0) y0 = partBox[o + 1]!;
+    if (partBox[o + 2]! < z0) z0 = partBox[o + 2]!;
+    if (partBox[o + 3]! > x1) x1 = partBox[o + 3]!;
+    if (partBox[o + 4]! > y1) y1 = partBox[o + 4]!;
+    if (partBox[o + 5]! > z1) z1 = partBox[o + 5]!;
+    const cost = (i - lo) * halfArea(x0, y0, z0, x1, y1, z1) + suffixCost[i]!;
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = i - lo;
+    }
+  }
+  return best;
+}
+
+function halfArea(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+  const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
+  return dx * dy + dy * dz + dz * dx;
+}

@@ -1,0 +1,196 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BrepscopeError } from '../engine/errors';
+import { box, cylinder, grid, seededRandom, uvSphere } from '../engine/mesh/generators';
+import type { SignMode } from '../engine/mesh/signedDeviation';
+import type { TriMesh } from '../engine/mesh/TriMesh';
+import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
+import { MeshBody } from '../engine/scene/Body';
+import type { Directions, DirectionsJob } from '../engine/tools/deviationDirections';
+import { directedDeviation, surfaceOf } from '../engine/tools/deviationSupport';
+import { addShapeBody } from '../engine/scene/addShapeBody';
+import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
+import { makeCylinder } from '../test/kernelShapes';
+import { createMeshWorkers } from './meshWorkers';
+import { createNodeEngine, nodeKernel } from './nodeEngine';
+
+const workers = createMeshWorkers();
+afterAll(() => workers.close());
+
+/** Runs on the threads (a failure rejects: nothing falls back here). */
+async function onThreads(j: DirectionsJob, signal?: AbortSignal): Promise<Directions> {
+  const before = workers.stats.parallel;
+  const result = await workers.deviationDirections(j, signal ? { signal } : {});
+  expect(workers.stats.parallel).toBe(before + 1);
+  return result;
+}
+
+/** The serial path itself: the tool's cached directedDeviation on bodies holding the same meshes. */
+async function serialDirections(j: DirectionsJob): Promise<Directions> {
+  const body = (id: string, mesh: TriMesh) => surfaceOf(new MeshBody({ bodyId: id, name: id, sourceFormat: 'stl', source: undefined }, mesh));
+  const from = body(j.fromBodyId, j.from);
+  const to = j.to === j.from ? from : body(j.toBodyId, j.to);
+  const forward = await directedDeviation({}, undefined, from, j.maxSamples, to, j.signMode, 'exact', 'fromToTo');
+  const backward = await directedDeviation({}, undefined, to, j.maxSamples, from, j.signMode, 'exact', 'toToFrom');
+  return { forward, backward };
+}
+
+/** A sphere with a ripple, so that distances and signs vary from sample to sample. */
+function rippled(radius: number, segments: number, rings: number, amplitude: number): TriMesh {
+  const m = uvSphere(radius, segments, rings);
+  const p = m.positions;
+  for (let v = 0; v < p.length; v += 3) {
+    const r = Math.hypot(p[v]!, p[v + 1]!, p[v + 2]!);
+    const s = (radius + amplitude * Math.sin(5 * Math.atan2(p[v + 1]!, p[v]!)) * Math.cos(3 * Math.acos(p[v + 2]! / r))) / r;
+    p[v]! *= s;
+    p[v + 1]! *= s;
+    p[v + 2]! *= s;
+  }
+  return m;
+}
+
+/** Through a binary STL, as the CLI reads meshes (float32 coordinates, welded, distinctPositions). */
+function viaStl(mesh: TriMesh): TriMesh {
+  return parseStl(writeBinaryStl(mesh));
+}
+
+function expectSameArray(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
+  expect(a.length, what).toBe(b.length);
+  let first = -1;
+  for (let i = 0; i < a.length && first < 0; i++) if (!Object.is(a[i], b[i])) first = i;
+  expect(first, `${what}: first difference at ${first}`).toBe(-1);
+}
+
+function expectSameDirections(parallel: Directions, serial: Directions): void {
+  for (const side of ['forward', 'backward'] as const) {
+    const p = parallel[side], s = serial[side];
+    expectSameArray(p.distance, s.distance, `${side} distance`);
+    expectSameArray(p.signed, s.signed, `${side} signed`);
+    expectSameArray(p.samples.points, s.samples.points, `${side} sample points`);
+    expectSameArray(p.samples.normals, s.samples.normals, `${side} sample normals`);
+    expect({ ...p.samples, points: 0, normals: 0 }).toEqual({ ...s.samples, points: 0, normals: 0 });
+  }
+}
+
+const job = (from: TriMesh, to: TriMesh, maxSamples: number, signMode: SignMode): DirectionsJob => ({ from, to, fromBodyId: 'from', toBodyId: 'to', maxSamples, signMode });
+
+describe('mesh workers: the two directions in two threads', () => {
+  const rnd = seededRandom(11);
+  const cases: [string, TriMesh, TriMesh][] = [
+    ['small candidate against a large reference (STL)', viaStl(rippled(50.1, 96, 48, 0.3)), viaStl(uvSphere(50, 300, 150))],
+    ['large candidate against a small reference', rippled(10, 200, 100, 0.05), box([-9, -9, -9], [9, 9, 9], 6)],
+    ['thin-walled open reference (the robust rule rejects the near skin)', thinWallCandidate(), thinWallReference()],
+    ['open sheets, unwelded (pseudo-normals weld them)', grid(40, 10), { ...grid(30, 10), positions: grid(30, 10).positions.map((v, i) => (i % 3 === 2 ? v + 0.1 * rnd() : v)) }],
+    ['a mesh against itself', cylinder({ radius: 3, height: 8, segments: 64, stacks: 8, caps: true }), undefined as unknown as TriMesh],
+  ];
+  for (const [name, from, toOrSelf] of cases) {
+    const to = toOrSelf ?? from;
+    for (const signMode of ['robust', 'nearest'] as const) {
+      for (const maxSamples of [20000, 700]) {
+        it(`equals the serial path bit for bit: ${name}, ${signMode}, maxSamples ${maxSamples}`, async () => {
+          const parallel = await onThreads(job(from, to, maxSamples, signMode));
+          const serial = await serialDirections(job(from, to, maxSamples, signMode));
+          expectSameDirections(parallel, serial);
+        });
+      }
+    }
+  }
+
+  it('answers a second call on the same meshes from what the threads kept, identically', async () => {
+    const [, from, to] = cases[0]!;
+    const first = await onThreads(job(from, to, 20000, 'robust'));
+    const again = await onThreads(job(from, to, 20000, 'robust'));
+    expectSameDirections(again, first);
+  });
+
+  it('reports a surface of zero area as the serial path does (EMPTY_MESH naming the body): the threads fail, the tool computes it', async () => {
+    const flat: TriMesh = { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) };
+    const sphere = uvSphere(1, 16, 8);
+    for (const [from, to] of [
+      [flat, sphere],
+      [sphere, flat],
+      [flat, flat],
+    ] as const) {
+      const failed = workers.stats.failed;
+      await expect(workers.deviationDirections(job(from, to, 100, 'robust'), {})).rejects.toMatchObject({ code: 'EMPTY_MESH' });
+      expect(workers.stats.failed).toBe(failed + 1);
+      const measure = (withWorkers: boolean) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        engine.scene.add(new MeshBody({ bodyId: 'from', name: 'from', sourceFormat: 'stl', source: undefined }, from));
+        engine.scene.add(new MeshBody({ bodyId: 'to', name: 'to', sourceFormat: 'stl', source: undefined }, to));
+        return engine.run('measure_deviation', { fromBodyId: 'from', toBodyId: 'to', maxSamples: 100 }).catch((e: unknown) => e);
+      };
+      const [threads, serial] = [await measure(true), await measure(false)];
+      expect(serial).toBeInstanceOf(BrepscopeError);
+      expect(threads).toBeInstanceOf(BrepscopeError);
+      expect((threads as BrepscopeError).code).toBe('EMPTY_MESH');
+      expect((threads as BrepscopeError).message).toBe((serial as BrepscopeError).message);
+    }
+  });
+
+  it('stops at once when cancelled, and the next call starts fresh threads', async () => {
+    const [, from, to] = cases[0]!;
+    const controller = new AbortController();
+    const pending = workers.deviationDirections(job(viaStl(uvSphere(20, 400, 200)), to, 20000, 'robust'), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
+    const after = await onThreads(job(from, to, 20000, 'robust'));
+    expectSameDirections(after, await serialDirections(job(from, to, 20000, 'robust')));
+  });
+
+  it('gives measure_deviation the same result with and without the threads, sections included', async () => {
+    const run = async (withWorkers: boolean) => {
+      const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+      addMeshBody(engine.scene, 'scan', uvSphere(50, 200, 100));
+      addMeshBody(engine.scene, 'part', rippled(50, 120, 60, 0.3));
+      return (await engine.run('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5 })).result;
+    };
+    const before = workers.stats.parallel;
+    expect(await run(true)).toEqual(await run(false));
+    expect(workers.stats.parallel).toBe(before + 1);
+  });
+  it('measures BREP bodies as the serial path does in both surface modes: tessellations on the threads, exact faces here, a mesh against exact faces split', async () => {
+    const oc = await nodeKernel();
+    const cyl = makeCylinder(oc, 10, 40);
+    const wider = makeCylinder(oc, 10.2, 40, -0.1);
+    try {
+      const run = async (withWorkers: boolean, surface: 'exact' | 'tessellated', fromBodyId: string, toBodyId: string) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        addShapeBody(oc, engine.scene, 'cyl', cyl);
+        addShapeBody(oc, engine.scene, 'wider', wider);
+        addMeshBody(engine.scene, 'scan', cylinder({ radius: 10.1, height: 40, segments: 200, stacks: 40, caps: true }));
+        return (await engine.run('measure_deviation', { fromBodyId, toBodyId, surface, maxSamples: 3000, sectionAxis: [0, 0, 1], sections: 4 })).result;
+      };
+      for (const [fromBodyId, toBodyId] of [
+        ['wider', 'cyl'],
+        ['scan', 'cyl'],
+        ['cyl', 'scan'],
+      ] as const) {
+        for (const surface of ['tessellated', 'exact'] as const) {
+          const before = workers.stats.parallel;
+          const threads = await run(true, surface, fromBodyId, toBodyId);
+          // Two BREP bodies in exact mode are measured here alone; a mesh against exact faces sends the mesh's side.
+          const onThreads = surface === 'tessellated' || fromBodyId === 'scan' || toBodyId === 'scan';
+          expect(workers.stats.parallel, `${fromBodyId} > ${toBodyId}, ${surface}: on the threads`).toBe(before + (onThreads ? 1 : 0));
+          const serial = await run(false, surface, fromBodyId, toBodyId);
+          expect(threads, `${fromBodyId} > ${toBodyId}, ${surface}`).toEqual(serial);
+          expect(threads.surface).toBe(surface);
+        }
+      }
+      // A mesh of zero area against exact faces: the threads fail, the tool reports the serial path's error.
+      const failed = workers.stats.failed;
+      const flat = async (withWorkers: boolean) => {
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        addShapeBody(oc, engine.scene, 'cyl', cyl);
+        engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) }));
+        return engine.run('measure_deviation', { fromBodyId: 'cyl', toBodyId: 'flat', deflection: 0.5 }).catch((e: unknown) => e);
+      };
+      const [threads, serial] = [await flat(true), await flat(false)];
+      expect(workers.stats.failed).toBe(failed + 1);
+      expect((threads as BrepscopeError).code).toBe('EMPTY_MESH');
+      expect((threads as BrepscopeError).message).toBe((serial as BrepscopeError).message);
+    } finally {
+      cyl.delete();
+      wider.delete();
+    }
+  });
+});
