@@ -41,6 +41,7 @@ export default tseslint.config(
   layer(['src/engine/kernel/**'], [...ENGINE_WIDE, '../*', '!../kernel/*'], 'src/engine/kernel imports nothing of ours (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/mesh/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'mesh may import the kernel only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/exact/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'exact is plain JS on extracted data (no kernel: it runs in threads without one); it may import mesh only.'),
+  layer(['src/engine/points/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*', '**/mesh/*', '**/exact/*'], 'points is plain JS on a cloud\'s typed arrays (no kernel); it may import math only.'),
   layer(['src/engine/scene/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*'], 'scene may import kernel and mesh only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: ARCHITECTURE.md).'),

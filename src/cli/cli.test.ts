@@ -20,6 +20,8 @@ import { dataPath } from '../test/data';
 import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
 import { mutant } from '../test/mutate';
 import { brokenWedgeBrep } from '../test/invalidBrep';
+import { box } from '../engine/mesh/generators';
+import { writePly } from '../test/meshWriters';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -113,6 +115,26 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'a --max-memory below the kernel\'s start', args: () => ['tool', 'list_bodies', '--max-memory', '64'], code: 'INVALID_ARGUMENT' },
     { what: 'a --deadline that is not a number', args: () => ['graph-validate', BOTTLE, '--deadline', 'soon'], code: 'INVALID_ARGUMENT' },
   ];
+
+  it('--body takes scans by content and extension: a PLY point cloud named scan.bin and a PLY mesh as box.ply, measured without the kernel', async () => {
+    // Points 0.25 above the top face of the [0, 10]^3 box, inside its edges; float32-exact values.
+    const points: number[] = [];
+    for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) points.push(i, j, 10.25);
+    const scan = join(dir, 'scan.bin'), cad = join(dir, 'box.ply');
+    writeFileSync(scan, writePly({ positions: Float64Array.from(points), indices: new Uint32Array(0) }, { encoding: 'binary_big_endian', faces: false }));
+    writeFileSync(cad, writePly(box([0, 0, 0], [10, 10, 10], 4), { encoding: 'ascii' }));
+    const r = await brepscope(['tool', 'measure_deviation', '--body', `scan=${scan}`, '--body', `cad=${cad}`, '--args', '{"fromBodyId":"scan","toBodyId":"cad"}']);
+    expect(r.code, r.stderr).toBe(0);
+    const d = r.json() as DeviationResult;
+    expect(d.fromToTo.samples).toBe(81);
+    expect(d.fromToTo.signedMean).toBeCloseTo(0.25, 12);
+    expect(d.fromToTo.max).toBeCloseTo(0.25, 12);
+    // The box against the cloud: the top and the sides' upper bands within the search distance D are
+    // covered (a side point at height z is sqrt(1 + (10.25 - z)^2) from the nearest cloud row); the rest is no data.
+    const D = d.maxDistance!;
+    const band = 10.25 - Math.sqrt(D * D - 1) <= 0 ? 10 : 10 - (10.25 - Math.sqrt(D * D - 1));
+    expect(d.toToFrom.noDataSamples! / d.toToFrom.samples).toBeCloseTo((500 - 4 * 10 * band) / 600, 1);
+  });
 
   it.each(errorCases)('$what -> exit 2 with code $code', async ({ args, code, details }) => {
     const r = await brepscope(args());

@@ -13,7 +13,10 @@ export type ErrorCode =
   | 'FILE_UNREADABLE'
   /** The kernel aborted (trap, stack overflow, out of memory) on a user's file: the host must replace it. */
   | 'FILE_ABORTED_KERNEL'
+  /** A tool (or a metric) that needs a surface or topology was given a point cloud. */
   | 'POINT_CLOUD_UNSUPPORTED'
+  /** A point cloud was given as a deviation reference: it has no surface to measure against; swap the roles. */
+  | 'POINT_CLOUD_REFERENCE'
   | 'EMPTY_FILE'
   | 'EMPTY_MESH'
   /** A deviation direction in which no sample has a counterpart on the reference (docs/deviation.md, "No data"). */

@@ -135,6 +135,25 @@ describe('brepscope MCP server over stdio', () => {
     m.centerOfMass.forEach((c, i) => expect(c).toBeCloseTo([22, 7, 7][i]!, 6));
   });
 
+  it('import_file takes a text point cloud (CSV with a header); the cloud measures against the box, and as a reference is refused', async () => {
+    // Points 0.2 above the box's top face (z = 12), inside its edges.
+    const rows = ['x,y,z'];
+    for (let x = 10; x <= 34; x += 2) for (let y = 0; y <= 14; y += 2) rows.push(`${x},${y},12.2`);
+    const cloudPath = join(dir, 'top.csv');
+    writeFileSync(cloudPath, rows.join('\n') + '\n');
+    const imported = await call('import_file', { path: cloudPath, bodyId: 'top' });
+    expect(imported.isError).toBeFalsy();
+    expect(json(imported)).toMatchObject({ bodyId: 'top', kind: 'points', sourceFormat: 'xyz', points: rows.length - 1, hasNormals: false });
+    const box = await call('import_file', { path: boxPath, bodyId: 'boxForCloud' });
+    expect(box.isError).toBeFalsy();
+    const d = await call('measure_deviation', { fromBodyId: 'top', toBodyId: 'boxForCloud' });
+    expect(d.isError).toBeFalsy();
+    expect((json(d) as { fromToTo: { signedMean: number } }).fromToTo.signedMean).toBeCloseTo(0.2, 9);
+    const refused = await call('measure_deviation', { fromBodyId: 'boxForCloud', toBodyId: 'top' });
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toMatchObject({ code: 'POINT_CLOUD_REFERENCE', message: expect.stringMatching(/Swap the roles/) });
+  });
+
   it('bad arguments give INVALID_ARGUMENT as an error result, before anything runs', async () => {
     expectError(await call('compute_metrics', { bodyId: 7 }), 'INVALID_ARGUMENT');
     expectError(await call('compute_metrics', {}), 'INVALID_ARGUMENT');

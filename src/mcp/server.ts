@@ -22,7 +22,7 @@ import { EngineHost, type CallOptions, type EngineLimits, type RestartEvent } fr
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
-  'Load files into the scene first (import_file for BREP/STEP/IGES/STL/XBF, read_brep for BREP with validity control), using absolute paths',
+  'Load files into the scene first (import_file for BREP/STEP/IGES/XBF, STL/PLY/OBJ/3MF meshes and point clouds (PLY without faces, XYZ/PTS/TXT/CSV), read_brep for BREP with validity control), using absolute paths',
   "inside the server's roots (its --root directories and the client's roots; PATH_OUTSIDE_ROOTS otherwise);",
   'each body gets a bodyId, which the scene tools take. list_bodies shows the scene, remove_body frees a body.',
   'Tools that write files never replace an existing file unless called with overwrite: true, and never a file loaded in the scene.',

@@ -1,3 +1,4 @@
+import type { SurfaceBody } from '../engine/scene/Body';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/Engine';
@@ -47,7 +48,7 @@ describe('issue 20.1: the demo comparison leaves the missing patch out', () => {
 
   it('every no-data sample of the part is in the patch (or at its rim), and the patch inside its rim is no data', async () => {
     const oc = await nodeKernel();
-    const from = engine.scene.get('part'), to = engine.scene.get('scan');
+    const from = engine.scene.get('part') as SurfaceBody, to = engine.scene.get('scan') as SurfaceBody;
     const diagonal = bodyDiagonal(oc, from);
     const deflection = 0.005 * diagonal;
     const d = await directedDeviation({}, oc, measuredSurface(oc, from, deflection), 20000, measuredSurface(oc, to, deflection), 'robust', 'exact', 't');

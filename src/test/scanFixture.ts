@@ -60,3 +60,73 @@ export function scanOfPart(oc: OC, shape: TopoDS_Shape, options: { deflection: n
   });
 }
 
+
+/**
+ * A scanner-like point cloud of a part: about `count` points spread uniformly by area over its
+ * faces (seeded), each on the exact surface (a random point of a fine tessellation's triangle,
+ * mapped through the triangle's (u, v) nodes onto the face's surface by the kernel's
+ * BRepAdaptor_Surface), then moved by `offset` plus Gaussian noise of `sigma` along the exact
+ * outward normal there. Positions only, as a scanner without normals writes them.
+ */
+export function cloudOfPart(oc: OC, shape: TopoDS_Shape, options: { deflection: number; count: number; offset: number; sigma: number; seed: number }): Float64Array {
+  const rand = seededRandom(options.seed);
+  return withKernel(oc, (own) => {
+    oc.BRepTools.Clean(shape, true);
+    own(new oc.BRepMesh_IncrementalMesh_2(shape, options.deflection, false, 0.1, false));
+    const faces = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE as never, faces);
+    // Triangles of every face with their (u, v) corners and 3D areas.
+    const tris: { face: number; uv: number[]; area: number }[] = [];
+    let total = 0;
+    for (let f = 1; f <= faces.Extent(); f++) {
+      const face = own(oc.TopoDS.Face_1(own(faces.FindKey(f))));
+      const loc = own(new oc.TopLoc_Location_1());
+      const handle = own(oc.BRep_Tool.Triangulation(face, loc, 0));
+      if (handle.IsNull()) continue;
+      const tri = handle.get();
+      for (let i = 1; i <= tri.NbTriangles(); i++) {
+        const t = own(tri.Triangle(i));
+        const ids = [t.Value(1), t.Value(2), t.Value(3)];
+        const p = ids.map((k) => own(tri.Node(k)));
+        const uv = ids.flatMap((k) => {
+          const q = own(tri.UVNode(k));
+          return [q.X(), q.Y()];
+        });
+        const ux = p[1]!.X() - p[0]!.X(), uy = p[1]!.Y() - p[0]!.Y(), uz = p[1]!.Z() - p[0]!.Z();
+        const vx = p[2]!.X() - p[0]!.X(), vy = p[2]!.Y() - p[0]!.Y(), vz = p[2]!.Z() - p[0]!.Z();
+        const area = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+        tris.push({ face: f, uv, area });
+        total += area;
+      }
+    }
+    const out: number[] = [];
+    const P = own(new oc.gp_Pnt_1()), du = own(new oc.gp_Vec_1()), dv = own(new oc.gp_Vec_1());
+    const surfaces = new Map<number, { surface: { D1(u: number, v: number, p: unknown, du: unknown, dv: unknown): void }; reversed: boolean }>();
+    for (const t of tris) {
+      const expected = (options.count * t.area) / total;
+      const k = Math.floor(expected + rand());
+      if (k === 0) continue;
+      let s = surfaces.get(t.face);
+      if (!s) {
+        const face = own(oc.TopoDS.Face_1(own(faces.FindKey(t.face))));
+        s = { surface: own(new oc.BRepAdaptor_Surface_2(face, true)), reversed: face.Orientation_1() === oc.TopAbs_Orientation.TopAbs_REVERSED };
+        surfaces.set(t.face, s);
+      }
+      for (let j = 0; j < k; j++) {
+        const r1 = rand(), r2 = rand();
+        // Folded into the triangle: uniform over its area.
+        const [a, b] = r1 + r2 > 1 ? [1 - r1, 1 - r2] : [r1, r2];
+        const u = t.uv[0]! + a * (t.uv[2]! - t.uv[0]!) + b * (t.uv[4]! - t.uv[0]!);
+        const v = t.uv[1]! + a * (t.uv[3]! - t.uv[1]!) + b * (t.uv[5]! - t.uv[1]!);
+        s.surface.D1(u, v, P, du, dv);
+        const n = own(du.Crossed(dv));
+        const len = n.Magnitude() * (s.reversed ? -1 : 1);
+        if (len === 0) continue;
+        const gauss = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+        const d = (options.offset + options.sigma * gauss) / len;
+        out.push(P.X() + d * n.X(), P.Y() + d * n.Y(), P.Z() + d * n.Z());
+      }
+    }
+    return Float64Array.from(out);
+  });
+}

@@ -2,12 +2,13 @@ import { useStore } from 'zustand';
 import { toolStore, type BodyEntry, type PendingImport } from './stores';
 import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
-import { formatCount } from './format';
+import { formatCount, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
 
 function counts(entry: BodyEntry): string {
   const s = entry.summary;
   if (s.kind === 'mesh') return `${formatCount(s.triangles ?? s.faces)} triangles`;
+  if (s.kind === 'points') return `${formatCount(s.points ?? 0)} points · ${s.hasNormals ? 'with normals' : 'no normals'}`;
   return `${formatCount(s.faces)} faces · ${formatCount(s.solids)} solid${s.solids === 1 ? '' : 's'}`;
 }
 
@@ -23,12 +24,16 @@ function validity(entry: BodyEntry): { label: string; ok: boolean; title: string
 /** The check made when the file was imported (BRepCheck_Analyzer; a mesh's edge topology). */
 function importCheck(entry: BodyEntry): { label: string; ok: boolean; title: string } {
   const s = entry.summary;
+  if (s.kind === 'points') return { label: 'cloud', ok: true, title: 'a point cloud: no surface or topology to check; compare it against a part (it is always the measured side)' };
   if (s.kind === 'mesh') {
     if (!s.valid) return { label: 'invalid', ok: false, title: 'non-manifold, degenerate or inconsistently wound triangles' };
     return s.watertight ? { label: 'valid', ok: true, title: 'closed, manifold, consistently wound' } : { label: 'valid · open', ok: true, title: 'manifold but not closed' };
   }
   return s.valid ? { label: 'valid', ok: true, title: 'BRepCheck_Analyzer finds no fault' } : { label: 'invalid', ok: false, title: 'BRepCheck_Analyzer rejects the shape' };
 }
+
+/** Files read without the CAD kernel (meshes and point clouds): their import never waits for it. */
+const MESH_FILE = /\.(stl|ply|obj|3mf|xyz|pts|txt|csv)$/i;
 
 function stageText(p: PendingImport, kernel: string): string {
   switch (p.stage) {
@@ -37,7 +42,7 @@ function stageText(p: PendingImport, kernel: string): string {
     case 'reading':
       return `reading${p.fraction !== undefined ? ` ${Math.round(p.fraction * 100)} %` : '…'}`;
     case 'importing':
-      return kernel !== 'ready' && !/\.stl$/i.test(p.fileName) ? 'importing, waiting for the CAD kernel…' : 'importing…';
+      return kernel !== 'ready' && !MESH_FILE.test(p.fileName) ? 'importing, waiting for the CAD kernel…' : 'importing…';
     case 'drawing':
       return 'preparing the view…';
   }
@@ -71,7 +76,7 @@ export function BodyList() {
                 <span className="body-text">
                   <span className="body-name">{b.summary.name}</span>
                   <span className="body-meta">
-                    <span className="kind">{b.summary.kind === 'brep' ? 'BREP' : 'mesh'}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)} ·{' '}
+                    <span className="kind">{kindLabel(b.summary.kind)}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)} ·{' '}
                     <span data-testid="bodies.unit" title={unitTitle(b)}>
                       {b.summary.lengthUnit ?? 'model units'}
                     </span>

@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
-import { clearHeatmap, comparePair, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
+import { clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
@@ -365,7 +365,8 @@ export function DeviationPanel() {
   const running = useStore(toolStore, (s) => s.running);
   const measured = useStore(inspectStore, (s) => s.measured);
   const alignment = useStore(inspectStore, (s) => s.alignment);
-  const pair = useMemo(() => comparePair(), [bodies, measured]);
+  const pairs = useMemo(() => comparePairs(), [bodies, measured]);
+  const pair = pairs[0];
   if (!pair && !heat) return null;
   const shown = heat ? { from: heat.fromBodyId, to: heat.toBodyId } : pair;
   return (
@@ -397,6 +398,20 @@ export function DeviationPanel() {
           {heat ? 'Compare again' : `Compare ${pair.from} with ${pair.to}`}
         </button>
       )}
+      {pairs.slice(1).map((p) => (
+        <button
+          key={p.from}
+          type="button"
+          className="button small"
+          disabled={!!running}
+          onClick={() => void compareBodies(p.from, p.to)}
+          data-testid="deviation.compare-pair"
+          data-from={p.from}
+          title="measure_deviation of the point cloud against the part, then its points coloured by deviation"
+        >
+          Compare {p.from} with {p.to}
+        </button>
+      ))}
       {heat && (
         <p className="heat-title" data-testid="deviation.heat" data-status={heat.status}>
           <strong>{heat.fromBodyId}</strong> coloured against <strong>{heat.toBodyId}</strong>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { placeholderOf, type FieldSpec, type FieldValue, type FormValues } from './schemaForm';
 import type { BodyEntry } from './stores';
+import { kindLabel } from './format';
 
 interface FormProps {
   fields: readonly FieldSpec[];
@@ -127,7 +128,7 @@ function Field({ field, values, bodies, invalid, onChange, errorId }: FormProps 
             <option value="">{field.required ? 'choose a body' : `none (${placeholderOf(field)})`}</option>
             {bodies.map((b) => (
               <option key={b.bodyId} value={b.bodyId}>
-                {b.bodyId} ({b.summary.kind === 'brep' ? 'BREP' : 'mesh'})
+                {b.bodyId} ({kindLabel(b.summary.kind)})
               </option>
             ))}
             {text && !bodies.some((b) => b.bodyId === text) && <option value={text}>{text} (not in the scene)</option>}

@@ -16,15 +16,24 @@ function setHeat(patch: Partial<HeatState>): void {
 }
 
 /**
- * The pair the deviation review offers: the first BREP body and the first mesh, the model measured
- * against the scan (the spec's framing) or, after a swap, the scan against the model.
+ * The pairs the deviation review offers: the first BREP body and the first mesh, the model measured
+ * against the scan (the spec's framing) or, after a swap, the scan against the model; then every
+ * point cloud against the first BREP body (else the first mesh). A cloud is always the measured
+ * side: it has no surface to be a reference.
  */
-export function comparePair(): { from: string; to: string } | null {
+export function comparePairs(): { from: string; to: string }[] {
   const bodies = sceneStore.getState().bodies;
   const brep = bodies.find((b) => b.summary.kind === 'brep');
   const mesh = bodies.find((b) => b.summary.kind === 'mesh');
-  if (!brep || !mesh) return null;
-  return inspectStore.getState().measured === 'scan' ? { from: mesh.bodyId, to: brep.bodyId } : { from: brep.bodyId, to: mesh.bodyId };
+  const pairs = brep && mesh ? [inspectStore.getState().measured === 'scan' ? { from: mesh.bodyId, to: brep.bodyId } : { from: brep.bodyId, to: mesh.bodyId }] : [];
+  const part = brep ?? mesh;
+  if (part) for (const cloud of bodies.filter((b) => b.summary.kind === 'points')) pairs.push({ from: cloud.bodyId, to: part.bodyId });
+  return pairs;
+}
+
+/** The first pair the review offers (the Compare button), null when there is none. */
+export function comparePair(): { from: string; to: string } | null {
+  return comparePairs()[0] ?? null;
 }
 
 /**

@@ -28,6 +28,11 @@ export function formatCount(n: number): string {
   return COUNT.format(n);
 }
 
+/** How a body kind is named on the page. */
+export function kindLabel(kind: 'brep' | 'mesh' | 'points'): string {
+  return kind === 'brep' ? 'BREP' : kind === 'mesh' ? 'mesh' : 'points';
+}
+
 /** What a result value measures, from its key: its unit follows from the bodies' length unit (units.ts). */
 export type UnitKind = 'length' | 'area' | 'volume' | 'angle' | 'degrees' | 'curvature' | 'curvature2' | 'ms' | '';
 

@@ -59,6 +59,8 @@ export interface BrepscopeTestApi {
   alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
   /** The centre of each drawn body's triangles (its position attribute's box), by bodyId. */
   drawnCentres(): Record<string, number[]>;
+  /** The triangles (or points: indices empty) drawn for each body, as plain arrays: e2e tests derive scans of a part from them. */
+  drawnMeshes(): Record<string, { positions: number[]; indices: number[] }>;
   /** cross_section_compare's stations as drawn: count, worst, focused, images received. */
   sections(): { stations: number; worst: number | null; focused: number | null; images: number } | null;
   assembly(): { source: string; bodyId: string | null; hovered: string | null; rootChildren: number } | null;
@@ -171,6 +173,10 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       }
       return out;
     },
+    drawnMeshes: () =>
+      Object.fromEntries(
+        [...drawnGeometries].map(([bodyId, g]) => [bodyId, { positions: [...(g.getAttribute('position').array as Float32Array)], indices: g.index ? [...(g.index.array as Uint32Array)] : [] }]),
+      ),
     sections: () => {
       const s = inspectStore.getState().sections;
       return s ? { stations: s.result.sections.length, worst: s.result.worstStation, focused: s.focused, images: Object.keys(s.images).length } : null;

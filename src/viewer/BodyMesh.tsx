@@ -11,7 +11,8 @@ export { drawnEdgeSegments } from './EdgeLines';
 
 export interface ViewBody {
   bodyId: string;
-  kind: 'brep' | 'mesh';
+  /** `points`: a cloud, drawn as points (BodyPoints); `mesh.positions` are the points, `mesh.indices` empty. */
+  kind: 'brep' | 'mesh' | 'points';
   mesh: ViewMesh;
   color: string;
   opacity: number;
@@ -41,6 +42,29 @@ export const drawnFeatureHighlights = new Map<string, { hovered: number; selecte
 
 /** The geometries on screen by bodyId, for the test API (it reads the colour attribute back). */
 export const drawnGeometries = new Map<string, BufferGeometry>();
+
+/**
+ * Registers a body's geometry as drawn (disposed when it goes) and keeps its heat-map colour
+ * attribute in step with the body's vertex colours; returns the colours in use (undefined: none).
+ */
+export function useDrawnGeometry(body: ViewBody, geometry: BufferGeometry): Float32Array | undefined {
+  useEffect(() => {
+    drawnGeometries.set(body.bodyId, geometry);
+    return () => {
+      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
+      geometry.dispose();
+    };
+  }, [geometry, body.bodyId]);
+
+  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
+    else geometry.deleteAttribute('color');
+    invalidate();
+  }, [geometry, colors, invalidate]);
+  return colors;
+}
 
 const triangle = new Triangle();
 const NONE: readonly number[] = [];
@@ -108,21 +132,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
   // The worker's buffers (normals, sphere, BVH) when it sent them: no loop over the vertices here.
   const geometry = useMemo(() => viewGeometry(body.mesh), [body.mesh]);
 
-  useEffect(() => {
-    drawnGeometries.set(body.bodyId, geometry);
-    return () => {
-      if (drawnGeometries.get(body.bodyId) === geometry) drawnGeometries.delete(body.bodyId);
-      geometry.dispose();
-    };
-  }, [geometry, body.bodyId]);
-
-  const colors = body.vertexColors && body.vertexColors.length === body.mesh.positions.length ? body.vertexColors : undefined;
-  const invalidate = useThree((s) => s.invalidate);
-  useEffect(() => {
-    if (colors) geometry.setAttribute('color', new BufferAttribute(colors, 3));
-    else geometry.deleteAttribute('color');
-    invalidate();
-  }, [geometry, colors, invalidate]);
+  const colors = useDrawnGeometry(body, geometry);
 
   const faceAt = (e: ThreeEvent<PointerEvent | MouseEvent>): number | null => (e.faceIndex === undefined || e.faceIndex === null ? null : faceOfTriangle(body.mesh, e.faceIndex));
 

@@ -2,6 +2,7 @@ import { Canvas, useThree } from '@react-three/fiber';
 import { useEffect, useRef } from 'react';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import type { ViewMesh } from './displayBuffers';
+import { BodyPoints } from './BodyPoints';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
 import { Markers, type ViewMarkers } from './Overlays';
@@ -97,9 +98,13 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       <directionalLight position={[1, -2, 3]} intensity={1.6} />
       <directionalLight position={[-2, 1, -1]} intensity={0.5} />
       {bounds && <Guides bounds={bounds} showGrid={showGrid} showAxes={showAxes} />}
-      {bodies.map((b) => (
-        <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} onPickEdge={onPickEdge} onHoverEdge={onHoverEdge} />
-      ))}
+      {bodies.map((b) =>
+        b.kind === 'points' ? (
+          <BodyPoints key={b.bodyId} body={b} />
+        ) : (
+          <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} onPickEdge={onPickEdge} onHoverEdge={onHoverEdge} />
+        ),
+      )}
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />

@@ -2,6 +2,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { meshTopology, type MeshTopology } from '../mesh/meshTopology';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import type { Rigid } from '../math/rigid';
+import type { PointCloud } from './import/PointCloud';
 
 /** `xyz` is a text point file (.xyz .pts .txt .csv); `ply`, `obj`, `3mf` are meshes like STL. */
 export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf' | 'ply' | 'obj' | '3mf' | 'xyz';
@@ -254,4 +255,37 @@ export class MeshBody extends BodyBase {
   }
 }
 
-export type Body = BrepBody | MeshBody;
+/**
+ * A point cloud (a scan or CMM points): positions and, when the file had them, normals; no surface
+ * and no topology, so only the tools that need neither take it (docs/point-clouds.md).
+ */
+export class PointsBody extends BodyBase {
+  readonly kind = 'points' as const;
+  /** A cloud has no topology to be invalid: the importer refuses non-finite coordinates. */
+  readonly valid = true;
+
+  private placedCloud: PointCloud | undefined;
+
+  constructor(
+    init: BodyInit,
+    /** The points as read from the file. */
+    readonly sourceCloud: PointCloud,
+  ) {
+    super(init);
+  }
+
+  /** The points in scene coordinates: what every tool measures. */
+  get cloud(): PointCloud {
+    return this.placedCloud ?? this.sourceCloud;
+  }
+
+  /** Takes `placed` (the source cloud moved by the placement; undefined for none). */
+  place(placement: Placement | null, placed: PointCloud | undefined): void {
+    this.movedTo(placement);
+    this.placedCloud = placed;
+  }
+}
+
+export type Body = BrepBody | MeshBody | PointsBody;
+/** A body with a surface: everything but a point cloud. */
+export type SurfaceBody = BrepBody | MeshBody;

@@ -6,7 +6,7 @@ import type { Body, PlacementRecord } from './Body';
 export interface BodySummary {
   bodyId: string;
   name: string;
-  kind: 'brep' | 'mesh';
+  kind: 'brep' | 'mesh' | 'points';
   sourceFormat: string;
   valid: boolean;
   source: string | null;
@@ -19,6 +19,10 @@ export interface BodySummary {
   triangles?: number;
   /** Mesh bodies: closed, manifold and consistently wound. */
   watertight?: boolean;
+  /** Point clouds: the number of points (a cloud has no faces, edges or vertices: those counts are 0). */
+  points?: number;
+  /** Point clouds: whether the file gave a normal per point. */
+  hasNormals?: boolean;
   /** What the importer left out or changed (materials ignored, units converted), when anything. */
   notes?: string[];
   /**
@@ -71,6 +75,9 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
     ...(body.lengthUnit ? { declaredUnit: body.lengthUnit.declared } : {}),
     placement: placementSummary(body),
   };
+  if (body.kind === 'points') {
+    return { ...base, solids: 0, shells: 0, faces: 0, edges: 0, vertices: 0, points: body.cloud.count, hasNormals: body.cloud.normals !== undefined };
+  }
   if (body.kind === 'mesh') {
     const t = body.topology;
     return { ...base, solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles, watertight: t.watertight };

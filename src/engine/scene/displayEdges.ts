@@ -22,10 +22,10 @@ const ANGULAR_DEFLECTION = 0.2;
  * The body's edges as polylines for display: each non-degenerated edge's 3D curve (with the edge's
  * location) discretized by GCPnts_TangentialDeflection at the display deflection (0.2 % of the box
  * diagonal, as displayMesh). Mesh bodies have no edges worth drawing (every triangle side would be
- * one): empty arrays.
+ * one), point clouds none at all: empty arrays.
  */
 export function displayEdges(oc: OC | undefined, body: Body, deflection?: number): DisplayEdges {
-  if (body.kind === 'mesh') return { positions: new Float32Array(0), edgeIds: new Uint32Array(0) };
+  if (body.kind !== 'brep') return { positions: new Float32Array(0), edgeIds: new Uint32Array(0) };
   if (!oc) throw new Error('displayEdges: a BREP body needs the kernel');
   const linear = deflection ?? displayDeflection(oc, body);
   const points: number[] = [];

@@ -1,6 +1,6 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
-import type { Body, MeshBody } from './Body';
+import type { MeshBody, SurfaceBody } from './Body';
 
 /**
  * The spec's view of an STL body: a shell of planar triangular faces. Built on first use by a
@@ -37,6 +37,6 @@ export function facetShape(oc: OC, body: MeshBody): TopoDS_Shape {
 }
 
 /** The OCCT shape a kernel tool works on: the body's own shape, or an STL's facet shell. */
-export function kernelShape(oc: OC, body: Body): TopoDS_Shape {
+export function kernelShape(oc: OC, body: SurfaceBody): TopoDS_Shape {
   return body.kind === 'brep' ? body.shape : facetShape(oc, body);
 }

@@ -1,6 +1,6 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
-import type { Body } from './Body';
+import type { SurfaceBody } from './Body';
 import { kernelShape } from './facetShape';
 
 /**
@@ -15,7 +15,7 @@ import { kernelShape } from './facetShape';
  * Compounds are rebuilt with each child folded separately, so shared parts stay cheap to copy;
  * a shape whose own location is the identity and whose sub-shapes carry none is used as it is.
  */
-export function locationFreeShape(oc: OC, body: Body): TopoDS_Shape {
+export function locationFreeShape(oc: OC, body: SurfaceBody): TopoDS_Shape {
   const held = body.cache.get('locationFreeShape', () => {
     const shape = foldLocations(oc, kernelShape(oc, body));
     return { shape, dispose: () => shape.delete() };

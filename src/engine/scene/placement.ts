@@ -2,6 +2,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
 import { applyToPoints, isIdentity, rotate, type Rigid } from '../math/rigid';
 import type { TriMesh } from '../mesh/TriMesh';
+import type { PointCloud } from './import/PointCloud';
 import type { Body, Placement } from './Body';
 import { foldLocations } from './locationFreeShape';
 import type { Scene } from './Scene';
@@ -21,11 +22,31 @@ export function placeBody(oc: OC | undefined, scene: Scene, body: Body, placemen
   const next = placement && !isIdentity(placement.motion) ? placement : null;
   if (body.kind === 'mesh') {
     body.place(next, next ? placedMesh(body.sourceMesh, next.motion) : undefined);
+  } else if (body.kind === 'points') {
+    body.place(next, next ? placedCloud(body.sourceCloud, next.motion) : undefined);
   } else {
     if (next && !oc) throw new Error('placeBody: a BREP body needs the kernel');
     body.place(next, next ? placedShape(oc!, body.sourceShape, next.motion) : undefined);
   }
   scene.forgetPartner(body);
+}
+
+/** The cloud moved by `motion` (positions and any normals; colours shared). */
+export function placedCloud(cloud: PointCloud, motion: Rigid): PointCloud {
+  const placed: PointCloud = { positions: applyToPoints(motion, cloud.positions), count: cloud.count };
+  if (cloud.colors) placed.colors = cloud.colors;
+  if (cloud.normals) {
+    const n = cloud.normals;
+    const out = new Float32Array(n.length);
+    for (let i = 0; i < n.length; i += 3) {
+      const [x, y, z] = rotate(motion, n[i]!, n[i + 1]!, n[i + 2]!);
+      out[i] = x;
+      out[i + 1] = y;
+      out[i + 2] = z;
+    }
+    placed.normals = out;
+  }
+  return placed;
 }
 
 /** The mesh moved by `motion` (positions and any per-vertex normals; indices and colours shared). */

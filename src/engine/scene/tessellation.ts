@@ -1,3 +1,4 @@
+import { displayPointPositions, displayStride } from '../points/displayPoints';
 import { withKernel, type OC } from '../kernel';
 import { tessellateShape } from '../mesh/tessellate';
 import type { FaceTessellation } from '../mesh/TriMesh';
@@ -15,6 +16,8 @@ export interface DisplayMesh {
   indices: Uint32Array<ArrayBuffer>;
   /** BREP bodies: per triangle, the 0-based face index (face[N]). */
   faceIds?: Uint32Array<ArrayBuffer>;
+  /** Point clouds: `positions` are points to draw as points (no indices); `pointCount` is the cloud's, `positions` may hold every stride-th (points/displayPoints.ts). */
+  points?: { pointCount: number; stride: number };
 }
 
 /**
@@ -56,6 +59,10 @@ export function displayDeflection(oc: OC, body: BrepBody): number {
  * are tessellated at the display deflection and the cached tessellation is copied out.
  */
 export function displayMesh(oc: OC | undefined, body: Body): DisplayMesh {
+  if (body.kind === 'points') {
+    const { positions, count } = body.cloud;
+    return { positions: displayPointPositions(positions, count), indices: new Uint32Array(0), points: { pointCount: count, stride: displayStride(count) } };
+  }
   if (body.kind === 'mesh') {
     return { positions: Float32Array.from(body.mesh.positions), indices: body.mesh.indices.slice() };
   }

@@ -8,6 +8,7 @@ import { principalCandidates, surfaceMoments } from '../mesh/principalFrames';
 import { icp, rmsDistance, type IcpResult, type IcpSettings, type NearestFoot } from '../mesh/rigidIcp';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
+import { referenceBody, surfaceBody } from '../scene/pointsBody';
 import { defineTool } from './defineTool';
 import { defaultDeflection, deviationTarget, meshBoxOf, meshBvh, meshPseudoNormals, measuredSurface, Pacer, surfaceSamples, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
@@ -110,8 +111,9 @@ export const alignBodies = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<AlignResult> {
-    const moving = ctx.scene.get(args.movingBodyId);
-    const fixed = ctx.scene.get(args.fixedBodyId);
+    // A cloud as the moving body is not aligned yet (its principal axes and samples come from its points: to do).
+    const moving = surfaceBody(ctx.scene.get(args.movingBodyId), 'align_bodies', 'a surface to sample (aligning a point cloud is not supported yet)');
+    const fixed = referenceBody(ctx.scene.get(args.fixedBodyId), 'align_bodies', 'fixedBodyId');
     const oc = await kernelFor(ctx, [moving, fixed]);
     // The fixed body's size, not the moving one's (the deviation tools' rule): a moving mesh's box
     // changes as it turns, and the answer must not depend on where the moving body stands.

@@ -5,7 +5,9 @@ import { symmetricEigen3 } from '../math/symmetricEigen';
 import { boxDiagonal, cross, type Box3, type Vec3 } from '../math/vec3';
 import { meshBox, meshMassProperties } from '../mesh/meshProperties';
 import type { MeshTopology } from '../mesh/meshTopology';
-import type { Body } from '../scene/Body';
+import type { Body, PointsBody } from '../scene/Body';
+import { BrepscopeError } from '../errors';
+import { cloudBox } from './cloudDeviation';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 
@@ -55,12 +57,53 @@ export const computeMetrics = defineTool({
   schema,
   async run(args, ctx) {
     const body = ctx.scene.get(args.bodyId);
+    if (body.kind === 'points') return cloudMetrics(body, args.metrics ?? []);
     const wanted = new Set<Metric>(args.metrics?.length ? args.metrics : DEFAULT_METRICS);
     if (body.kind === 'mesh') return assemble(meshProperties(body), wanted, 'mesh');
     const oc = await ctx.kernel();
     return withKernel(oc, (own) => assemble(brepProperties(oc, own, body.shape), wanted, 'shape'));
   },
 });
+
+/** What a point cloud answers: its points' box and centroid; a cloud has no volume, area or inertia of a solid. */
+const CLOUD_METRICS: readonly Metric[] = ['boundingBox', 'centerOfMass', 'boundingBoxOptimal'];
+
+/**
+ * compute_metrics of a point cloud: boundingBox (and boundingBoxOptimal, the same box: a box of
+ * points is tight) and centerOfMass (the mean of the points, each weighing the same). Asked for
+ * volume, surfaceArea or principalAxes it refuses with POINT_CLOUD_UNSUPPORTED rather than give a
+ * number; asked for nothing in particular it gives what it can, with a warning saying what it left out.
+ */
+function cloudMetrics(body: PointsBody, asked: readonly Metric[]): MetricsResult {
+  const refused = asked.filter((m) => !CLOUD_METRICS.includes(m));
+  if (refused.length) {
+    throw new BrepscopeError(
+      'POINT_CLOUD_UNSUPPORTED',
+      `compute_metrics: body '${body.bodyId}' is a point cloud (${body.cloud.count} points): ${refused.join(', ')} need${refused.length === 1 ? 's' : ''} a surface or a solid, which a cloud does not have; a cloud gives boundingBox and centerOfMass (of its points)`,
+      { bodyId: body.bodyId, metrics: refused },
+    );
+  }
+  const wanted = new Set<Metric>(asked.length ? asked : ['boundingBox', 'centerOfMass']);
+  const { positions, count } = body.cloud;
+  const result: MetricsResult = { warnings: [] };
+  if (!asked.length) result.warnings.push('a point cloud has no volume, surface area or inertia: only boundingBox and centerOfMass (of the points) are given');
+  if (wanted.has('centerOfMass')) {
+    let x = 0, y = 0, z = 0;
+    for (let i = 0; i < positions.length; i += 3) {
+      x += positions[i]!;
+      y += positions[i + 1]!;
+      z += positions[i + 2]!;
+    }
+    result.centerOfMass = [x / count, y / count, z / count];
+  }
+  const box = (): Box3 => {
+    const b = cloudBox(body);
+    return { min: [...b.min], max: [...b.max] };
+  };
+  if (wanted.has('boundingBox')) result.boundingBox = box();
+  if (wanted.has('boundingBoxOptimal')) result.boundingBoxOptimal = box();
+  return result;
+}
 
 function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): MetricsResult {
   const result: MetricsResult = { warnings: [] };

@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import { BrepscopeError, checkCancelled } from '../errors';
 import { requireKernel, withKernel, type OC } from '../kernel';
@@ -18,7 +19,7 @@ import {
 import { chainPolylines, chainSegments, type SectionCurves } from '../mesh/sliceChain';
 import { meshExtent, planeFrame, sliceMesh, type PlaneFrame } from '../mesh/sliceMesh';
 import { renderSectionOverlay } from '../render/sectionOverlay';
-import type { Body } from '../scene/Body';
+import type { Body, SurfaceBody } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
 import { defineTool } from './defineTool';
@@ -106,8 +107,8 @@ export const crossSectionCompare = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<CrossSectionResult> {
-    const from = ctx.scene.get(args.fromBodyId);
-    const reference = ctx.scene.get(args.referenceBodyId);
+    const from = surfaceBody(ctx.scene.get(args.fromBodyId), TOOL, 'a surface to cut into profiles');
+    const reference = surfaceBody(ctx.scene.get(args.referenceBodyId), TOOL, 'a surface to cut into profiles');
     const oc = await kernelFor(ctx, [from, reference]);
     const len = Math.hypot(...args.axis);
     const axis: Vec3 = [args.axis[0] / len, args.axis[1] / len, args.axis[2] / len];
@@ -344,7 +345,7 @@ function stationCentre(axisCentre: [number, number], from: SectionProfile, ref: 
 }
 
 /** Each station's curves of one body: an STL sliced on its arrays, a BREP body cut by the kernel. */
-function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: string[]): SectionCurves[] {
+function sectionCurves(oc: OC | undefined, body: SurfaceBody, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: string[]): SectionCurves[] {
   if (body.kind === 'mesh') return sliceMesh(body.mesh, frame, levels).map((segments) => chainSegments(segments, weld));
   const sections = sectionBrep(requireKernel(oc, TOOL), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
   const failed = sections.flatMap((s, k) => (s.error !== undefined ? [`${k} (${s.error})`] : []));
@@ -358,7 +359,7 @@ function sectionCurves(oc: OC | undefined, body: Body, frame: PlaneFrame, levels
  * mode) or its tessellation at the deflection (tessellated mode, whose chords fall short of a
  * curved extreme by up to the chord error).
  */
-function bodyExtent(oc: OC | undefined, body: Body, axis: Vec3, deflection: number, surface: SurfaceMode): [number, number] {
+function bodyExtent(oc: OC | undefined, body: SurfaceBody, axis: Vec3, deflection: number, surface: SurfaceMode): [number, number] {
   if (body.kind === 'mesh') return checkedExtent(body, meshExtent(body.mesh, axis));
   const mesh = getTessellation(requireKernel(oc, TOOL), body, deflection);
   return checkedExtent(body, surface === 'exact' && mesh.indices.length > 0 ? deviationBodyExtent(oc, surfaceOf(body, mesh), axis, surface) : meshExtent(mesh, axis));
@@ -370,7 +371,7 @@ function checkedExtent(body: Body, extent: [number, number]): [number, number] {
 }
 
 /** Axis-aligned box: an STL's vertices, a BREP body's BRepBndLib box without gap (as the spec's deflection default reads it). */
-function bodyBox(oc: OC | undefined, body: Body): Box3 {
+function bodyBox(oc: OC | undefined, body: SurfaceBody): Box3 {
   if (body.kind === 'mesh') return meshBox(body.mesh);
   const k = requireKernel(oc, TOOL);
   return withKernel(k, (own) => {

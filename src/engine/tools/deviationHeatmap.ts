@@ -7,6 +7,7 @@ import { createSignedDeviation, signedDeviation, type DeviationReference, type S
 import { colourRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
+import { surfaceBody } from '../scene/pointsBody';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import {
@@ -30,6 +31,9 @@ import {
 } from './deviationSupport';
 import { beyondOpenBoundary } from '../mesh/openBoundary';
 import { kernelFor } from './kernelFor';
+import { cloudComparison, cloudDiagonal, cloudToSurface, type CloudComparison } from './cloudDeviation';
+import { DISPLAY_POINT_LIMIT } from '../points/displayPoints';
+import { referenceBody } from '../scene/pointsBody';
 import { bodyIdSchema } from './schemas';
 
 const schema = z.strictObject({
@@ -129,6 +133,8 @@ interface PerVertex {
  * once per pair and settings and kept on the from-body; every call gets its own copy of the values.
  */
 async function heatmapData(ctx: ToolContext, args: z.infer<typeof schema>): Promise<HeatmapData> {
+  const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.toBodyId, args.deflection, 'deviation_heatmap', 'toBodyId');
+  if (cloud) return cloudHeatmapData(ctx, cloud, args.signMode, args.surface, args.maxDistance, args.maxSamples);
   const field = await heatmapField(ctx, args.fromBodyId, args.toBodyId, args.signMode, args.deflection, args.surface, { maxDistance: args.maxDistance, maxSamples: args.maxSamples });
   return field.data;
 }
@@ -156,8 +162,9 @@ export async function heatmapField(
   coverage: { maxDistance?: number | undefined; maxSamples?: number | undefined } = {},
 ): Promise<HeatmapField> {
   const args = { maxDistance: coverage.maxDistance, maxSamples: coverage.maxSamples ?? DEFAULT_DEVIATION_SAMPLES, deflection: deflectionArg };
-  const from = ctx.scene.get(fromBodyId);
-  const to = ctx.scene.get(toBodyId);
+  // Pictures, labels and reports draw the from-body's surface: a cloud has none to draw here (its heat map is the app's points).
+  const from = surfaceBody(ctx.scene.get(fromBodyId), 'a heat-map picture', 'a surface to draw');
+  const to = referenceBody(ctx.scene.get(toBodyId), 'deviation_heatmap', 'toBodyId');
   const oc = await kernelFor(ctx, [from, to]);
   const diagonal = bodyDiagonal(oc, from);
   const deflection = args.deflection ?? DEFLECTION_RATIO * diagonal;
@@ -209,6 +216,44 @@ export async function heatmapField(
     deflection,
   };
   return { data, display, oc };
+}
+
+/**
+ * A point cloud's heat map: one signed deviation per drawn point (display_mesh's points, every
+ * displayStride-th of the cloud), measured as measure_deviation measures the cloud's points.
+ */
+async function cloudHeatmapData(ctx: ToolContext, c: CloudComparison, signMode: SignMode, surface: SurfaceMode, maxDistanceArg: number | undefined, maxSamples: number): Promise<HeatmapData> {
+  const d = await cloudToSurface(ctx, c, DISPLAY_POINT_LIMIT, signMode, surface, 'heat map');
+  const diagonal = cloudDiagonal(c.from);
+  // The statistics' samples decide the default search distance, so the colours and the figures agree.
+  const maxDistance = maxDistanceArg ?? directedCoverage(await cloudToSurface(ctx, c, maxSamples, signMode, surface, 'fromToTo'), undefined, diagonal, `${c.from.bodyId} against ${c.reference.bodyId}`).maxDistance;
+  const { noData } = coverageOf(d.distance, d.beyond, maxDistance, diagonal);
+  const values = Float32Array.from(d.signed);
+  let m = 0, signedVertices = 0, noDataVertices = 0;
+  for (let v = 0; v < values.length; v++) {
+    if (noData[v]) {
+      values[v] = NaN;
+      noDataVertices++;
+      continue;
+    }
+    const x = values[v]!;
+    if (x !== x) continue;
+    signedVertices++;
+    if (Math.abs(x) > m) m = Math.abs(x);
+  }
+  return {
+    values,
+    noData,
+    range: signedVertices > 0 ? [-m, m] : null,
+    vertexCount: values.length,
+    signedVertices,
+    ambiguousVertices: values.length - signedVertices - noDataVertices,
+    noDataVertices,
+    maxDistance,
+    signMode,
+    surface,
+    deflection: c.deflection,
+  };
 }
 
 async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: MeasuredSurface, reference: MeasuredSurface, signMode: SignMode, surface: SurfaceMode): Promise<PerVertex> {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
-import { defineTool } from './defineTool';
+import { cloudComparison, cloudDiagonal, cloudToSurface } from './cloudDeviation';
+import { defineTool, type ToolContext } from './defineTool';
 import { comparedSurfaces, directedCoverage, directedDeviation, maxDistanceSchema, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from './statistics';
@@ -61,8 +62,10 @@ export const deviationHistogram = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<HistogramResult> {
-    const { from, reference, oc, deflection, diagonal, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
-    const d = await directedDeviation(ctx, oc, fromSurface, args.maxSamples, refSurface, args.signMode, surface, 'histogram');
+    const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.referenceBodyId, args.deflection, 'deviation_histogram', 'referenceBodyId');
+    const { from, reference, deflection, surface, d, diagonal } = cloud
+      ? { ...cloud, surface: args.surface, d: await cloudToSurface(ctx, cloud, args.maxSamples, args.signMode, args.surface, 'histogram'), diagonal: cloudDiagonal(cloud.from) }
+      : await surfaceHistogramData(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface, args.maxSamples, args.signMode);
     const { noData, noDataSamples, maxDistance } = directedCoverage(d, args.maxDistance, diagonal, `${args.fromBodyId} against ${args.referenceBodyId}`);
     const distance = d.distance.filter((_, i) => !noData[i]);
     const n = distance.length;
@@ -129,6 +132,11 @@ export const deviationHistogram = defineTool({
     return result;
   },
 });
+
+async function surfaceHistogramData(ctx: ToolContext, fromId: string, refId: string, deflectionArg: number | undefined, surfaceArg: SurfaceMode, maxSamples: number, signMode: SignMode) {
+  const { from, reference, oc, deflection, diagonal, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, fromId, refId, deflectionArg, surfaceArg);
+  return { from, reference, deflection, surface, diagonal, d: await directedDeviation(ctx, oc, fromSurface, maxSamples, refSurface, signMode, surface, 'histogram') };
+}
 
 /** HISTOGRAM_BUCKETS equal buckets over [min, max] of the sorted values; the last bucket is closed. */
 function bucketize(sorted: Float64Array): { buckets: HistogramBucket[]; signs: BucketSigns[] } {

@@ -14,7 +14,8 @@ import { createSignedDeviation, deviationReferenceOf, REACH_FACTOR, REACH_FLOOR,
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
-import type { Body, BrepBody } from '../scene/Body';
+import type { Body, BrepBody, SurfaceBody } from '../scene/Body';
+import { referenceBody, surfaceBody } from '../scene/pointsBody';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import { pairKey } from '../scene/Scene';
 import { getTessellation, shapeDiagonal } from '../scene/tessellation';
@@ -45,12 +46,12 @@ export const surfaceSchema = z
   );
 
 /** The spec's default deflection for a from-body; EMPTY_MESH when the body has no extent. */
-export function defaultDeflection(oc: OC | undefined, from: Body): number {
+export function defaultDeflection(oc: OC | undefined, from: SurfaceBody): number {
   return DEFLECTION_RATIO * bodyDiagonal(oc, from);
 }
 
 /** A from-body's bounding-box diagonal (BRepBndLib box for BREP, vertex box for a mesh); EMPTY_MESH when it has no extent. */
-export function bodyDiagonal(oc: OC | undefined, from: Body): number {
+export function bodyDiagonal(oc: OC | undefined, from: SurfaceBody): number {
   const diagonal = from.kind === 'mesh' ? (from.mesh.indices.length ? boxDiagonal(meshBoxOf(surfaceOf(from))) : 0) : shapeDiagonal(requireKernel(oc, 'deviation'), from);
   if (!(diagonal > 0) || !Number.isFinite(diagonal)) {
     throw new BrepscopeError('EMPTY_MESH', `body '${from.bodyId}' has no extent: there is no surface to sample`);
@@ -86,12 +87,13 @@ export function surfaceMesh(oc: OC | undefined, body: Body, deflection: number):
  * tessellation at one deflection).
  */
 export interface MeasuredSurface {
-  body: Body;
+  body: SurfaceBody;
   mesh: TriMesh;
   key: string;
 }
 
-export function measuredSurface(oc: OC | undefined, body: Body, deflection: number): MeasuredSurface {
+export function measuredSurface(oc: OC | undefined, anyBody: Body, deflection: number): MeasuredSurface {
+  const body = surfaceBody(anyBody, 'deviation', 'a surface');
   const s = body.kind === 'mesh' ? surfaceOf(body) : surfaceOf(body, getTessellation(requireKernel(oc, 'deviation'), body, deflection));
   if (s.mesh.indices.length === 0) {
     throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no triangles${body.kind === 'brep' ? ' (its shape has no faces to tessellate)' : ''}`);
@@ -100,7 +102,7 @@ export function measuredSurface(oc: OC | undefined, body: Body, deflection: numb
 }
 
 /** An STL body's own triangles, or a BREP body's tessellation (`mesh`, made by getTessellation). */
-export function surfaceOf(body: Body, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
+export function surfaceOf(body: SurfaceBody, tessellation?: TriMesh & { deflection: number }): MeasuredSurface {
   if (body.kind === 'mesh') return { body, mesh: body.mesh, key: 'mesh' };
   if (!tessellation) throw new Error('deviation: a BREP body is measured through a tessellation');
   return { body, mesh: tessellation, key: `tessellation@${tessellation.deflection}` };
@@ -493,7 +495,7 @@ export function directedRecord(d: DirectedDeviation, coverage: Coverage): Direct
   const sorted = covered.sort();
   const p = d.samples.points;
   const has = signedCount > 0;
-  return {
+  const record: DirectedRecord = {
     max,
     rms: Math.sqrt(sumSq / n),
     mean: sum / n,
@@ -502,13 +504,15 @@ export function directedRecord(d: DirectedDeviation, coverage: Coverage): Direct
     signedMin: has ? signedMin : null,
     signedMax: has ? signedMax : null,
     worstPoint: [p[3 * worst]!, p[3 * worst + 1]!, p[3 * worst + 2]!],
-    samples: n,
+    samples: total,
     signedSamples: signedCount,
     ambiguousSamples: n - signedCount,
     ambiguousFraction: (n - signedCount) / n,
     noDataSamples: coverage.noDataSamples,
     maxDistance: coverage.maxDistance,
   };
+  if (noData) record.noDataSamples = total - n;
+  return record;
 }
 
 /**
@@ -516,9 +520,9 @@ export function directedRecord(d: DirectedDeviation, coverage: Coverage): Direct
  * deflection (default 0.5% of the from-body's box diagonal), both surfaces at that deflection and
  * the surface mode (exact unless the caller asked for the tessellations).
  */
-export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact') {
-  const from = ctx.scene.get(fromBodyId);
-  const reference = ctx.scene.get(referenceBodyId);
+export async function comparedSurfaces(ctx: ToolContext, fromBodyId: string, referenceBodyId: string, deflectionArg: number | undefined, surface: SurfaceMode = 'exact', tool = 'deviation') {
+  const from = surfaceBody(ctx.scene.get(fromBodyId), tool, 'a surface to sample (a point cloud can be measured with measure_deviation or deviation_histogram as fromBodyId)');
+  const reference = referenceBody(ctx.scene.get(referenceBodyId), tool, 'referenceBodyId');
   const oc = await kernelFor(ctx, [from, reference]);
   const diagonal = bodyDiagonal(oc, from);
   const deflection = deflectionArg ?? DEFLECTION_RATIO * diagonal;

@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { withBrepFile } from '../graph/brepFile';
@@ -35,7 +36,7 @@ export async function withShape<T>(
   fn: (oc: OC, shape: TopoDS_Shape, name: string) => T | Promise<T>,
 ): Promise<T> {
   if (source.bodyId !== undefined) {
-    const body = ctx.scene.get(source.bodyId);
+    const body = surfaceBody(ctx.scene.get(source.bodyId), 'the graph tools', 'a shape with faces, edges and vertices')
     const oc = await ctx.kernel();
     return fn(oc, kernelShape(oc, body), body.source ?? body.name);
   }

@@ -17,7 +17,7 @@ const schema = z
 export const importFile = defineTool({
   name: 'import_file',
   description:
-    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ or 3MF file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds are refused (POINT_CLOUD_UNSUPPORTED). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
+    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ, 3MF or text point file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds (PLY without faces, .xyz .pts .txt .csv) become points bodies (point count, hasNormals). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
   category: 'scene-building',
   schema,
   async run(args, ctx) {

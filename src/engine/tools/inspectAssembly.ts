@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import type { TCollection_ExtendedString, TDF_Label, TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
@@ -53,7 +54,7 @@ export const inspectAssembly = defineTool({
   async run(args, ctx) {
     const oc = await ctx.kernel();
     if (args.bodyId !== undefined) {
-      const body = ctx.scene.get(args.bodyId);
+      const body = surfaceBody(ctx.scene.get(args.bodyId), 'inspect_assembly', 'a shape (a part or an assembly of parts)');
       const shape = body.kind === 'brep' ? shapeTypeOf(oc, body.shape) : 'shell';
       // A placed body (an applied alignment, set_placement) stands where its placement puts it.
       const placed = body.placement ? toMatrix4(body.placement.motion) : IDENTITY;

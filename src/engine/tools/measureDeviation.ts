@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
-import { defineTool } from './defineTool';
+import { cloudComparison, cloudDiagonal, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from './cloudDeviation';
+import { defineTool, type ToolContext } from './defineTool';
 import { bothDirections } from './deviationDirections';
 import {
   bodyExtent,
@@ -9,6 +10,7 @@ import {
   directedCoverage,
   directedRecord,
   maxDistanceSchema,
+  Pacer,
   signModeSchema,
   surfaceSchema,
   type Coverage,
@@ -51,8 +53,15 @@ export interface DeviationResult {
   surface: SurfaceMode;
   /** The deflection BREP bodies were tessellated at (model units): the measured surface in tessellated mode, the candidate search in exact mode. */
   deflection: number;
+  /**
+   * A point cloud as fromBodyId: the search distance of toToFrom (the part against the cloud); a
+   * part sample with no cloud point within it is no data (toToFrom.noDataSamples).
+   */
+  maxDistance?: number;
   sections?: SectionStation[];
 }
+
+type DeviationArgs = z.output<typeof schema>;
 
 export const measureDeviation = defineTool({
   name: 'measure_deviation',
@@ -61,6 +70,8 @@ export const measureDeviation = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx): Promise<DeviationResult> {
+    const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.toBodyId, args.deflection, 'measure_deviation', 'toBodyId');
+    if (cloud) return cloudDeviation(ctx, cloud, args);
     const { oc, deflection, diagonal, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
     const forwardCoverage = directedCoverage(forward, args.maxDistance, diagonal, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`);
@@ -83,6 +94,38 @@ export const measureDeviation = defineTool({
     return result;
   },
 });
+
+function unitAxis(a: readonly [number, number, number]): readonly [number, number, number] {
+  const len = Math.hypot(a[0], a[1], a[2]);
+  return [a[0] / len, a[1] / len, a[2] / len];
+}
+
+/** measure_deviation with a point cloud as the from-body (docs/point-clouds.md). */
+async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: DeviationArgs): Promise<DeviationResult> {
+  const pacer = new Pacer(ctx);
+  const forward = await cloudToSurface(ctx, c, args.maxSamples, args.signMode, args.surface, 'fromToTo', pacer);
+  const diagonal = cloudDiagonal(c.from);
+  const forwardCoverage = directedCoverage(forward, args.maxDistance, diagonal, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`);
+  // The part's samples against the cloud: a sample with no cloud point within the search distance
+  // is no data (the no-data rule, with the cloud's own default distance: docs/point-clouds.md).
+  const searchDistance = args.maxDistance ?? defaultSearchDistance(c.from, forward);
+  const backward = await surfaceToCloud(ctx, c, args.maxSamples, searchDistance, args.surface, 'toToFrom', pacer);
+  const fromToTo = directedRecord(forward, forwardCoverage);
+  const toToFrom = directedRecord(backward, directedCoverage(backward, searchDistance, diagonal, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`));
+  const result: DeviationResult = {
+    fromToTo,
+    toToFrom,
+    symmetricHausdorff: Math.max(fromToTo.max, toToFrom.max),
+    signMode: args.signMode,
+    surface: args.surface,
+    deflection: c.deflection,
+  };
+  if (args.sectionAxis && args.sections !== undefined) {
+    const axis = unitAxis(args.sectionAxis);
+    result.sections = sectionStations(forward, forwardCoverage, cloudExtent(c.from, axis), axis, args.sections);
+  }
+  return result;
+}
 
 /**
  * Forward samples binned along the unit axis. The span [lo, hi] is the from-body's own extent along

@@ -1,7 +1,8 @@
+import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import { withKernel, type OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
-import type { Body } from '../scene/Body';
+import type { SurfaceBody } from '../scene/Body';
 import { checkCancelled } from '../errors';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { Feature } from '../mesh/closestPointOnTriangle';
@@ -38,8 +39,8 @@ export const measureVertexFit = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const from = ctx.scene.get(args.fromBodyId);
-    const to = ctx.scene.get(args.toBodyId);
+    const from = surfaceBody(ctx.scene.get(args.fromBodyId), 'measure_vertex_fit', 'topological vertices (for a cloud, measure_deviation measures every point)');
+    const to = surfaceBody(ctx.scene.get(args.toBodyId), 'measure_vertex_fit', 'a surface to measure to');
     const oc = await ctx.kernel();
     const points = bodyVertices(oc, from);
     const n = points.length;
@@ -86,7 +87,7 @@ export const measureVertexFit = defineTool({
  * Exact distance to the target's true geometry: a BREP through per-face and per-edge extremum
  * solvers; an STL (a facet shell) through the triangle BVH, whose closest point is exact too.
  */
-function distanceTo(oc: OC, body: Body): { query(p: Vec3): { distance: number; kind: NearestKind } | undefined; delete(): void } {
+function distanceTo(oc: OC, body: SurfaceBody): { query(p: Vec3): { distance: number; kind: NearestKind } | undefined; delete(): void } {
   if (body.kind === 'brep') return new PointToShapeQuery(oc, body.shape);
   // The body's BVH, built once and kept with the body (the deviation tools share it).
   const bvh = meshBvh(surfaceOf(body));
@@ -103,7 +104,7 @@ function distanceTo(oc: OC, body: Body): { query(p: Vec3): { distance: number; k
 }
 
 /** A body's own vertices: BREP vertices in vertex[N] order, or an STL's welded corner points. */
-function bodyVertices(oc: OC, body: Body): Vec3[] {
+function bodyVertices(oc: OC, body: SurfaceBody): Vec3[] {
   if (body.kind === 'mesh') {
     const p = body.mesh.positions;
     const out: Vec3[] = [];

@@ -1,3 +1,4 @@
+import type { SurfaceBody } from '../scene/Body';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
@@ -152,7 +153,7 @@ describe('no data: a +0.1 offset scan with a hole against its part', () => {
   });
 
   it('exactly the samples over the removed cells are no data (away from the hole rim by more than the lean band)', async () => {
-    const from = engine.scene.get('part'), to = engine.scene.get('holed');
+    const from = engine.scene.get('part') as SurfaceBody, to = engine.scene.get('holed') as SurfaceBody;
     const deflection = 0.005 * bodyDiagonal(oc, from);
     for (const surface of ['exact', 'tessellated'] as const) {
       const d = await directedDeviation({}, oc, measuredSurface(oc, from, deflection), 20000, measuredSurface(oc, to, deflection), 'robust', surface, 't');

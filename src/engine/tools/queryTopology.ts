@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import type { TopoDS_Edge, TopoDS_Face, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { withKernel, type OC, type Own } from '../kernel';
@@ -90,7 +91,7 @@ export const queryTopology = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const body = ctx.scene.get(args.bodyId);
+    const body = surfaceBody(ctx.scene.get(args.bodyId), 'query_topology', 'faces, edges and vertices');
     const filter: Filter = {
       ...args.filter,
       surfaceType: args.filter?.surfaceType !== undefined ? (SURFACE_ALIASES[args.filter.surfaceType] ?? args.filter.surfaceType) : undefined,

@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { drainList, topAbs, withKernel, type OC, type Own } from '../kernel';
@@ -59,7 +60,7 @@ export const recognizeFeatures = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const body = ctx.scene.get(args.bodyId);
+    const body = surfaceBody(ctx.scene.get(args.bodyId), 'recognize_features', 'faces and their adjacency');
     const kinds = new Set(args.kinds ?? KINDS);
     if (body.kind === 'mesh') return { features: [], warnings: ['an STL body has only planar facets: no holes or pockets are recognized on meshes'] };
     const oc = await ctx.kernel();

@@ -1,7 +1,8 @@
+import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import { BrepscopeError, invalidArgument } from '../errors';
 import { withKernel } from '../kernel';
-import type { Body } from '../scene/Body';
+import type { SurfaceBody } from '../scene/Body';
 import { mapEntities, parseEntityId, type EntityKind } from '../scene/topology';
 import { defineTool, type ToolContext } from './defineTool';
 import { bodyIdSchema } from './schemas';
@@ -31,7 +32,7 @@ export const selectTopology = defineTool({
       if (!selection) throw new BrepscopeError('SELECTION_NOT_FOUND', `selection '${args.selectionId}' does not exist (or its body was removed)`);
       return selection;
     }
-    const body = ctx.scene.get(args.bodyId!);
+    const body = surfaceBody(ctx.scene.get(args.bodyId!), 'select_topology', 'faces, edges and vertices to select');
     const ids = [...new Set(args.ids!.map((id) => id.trim()))];
     const counts = await entityCounts(ctx, body);
     for (const id of ids) {
@@ -42,7 +43,7 @@ export const selectTopology = defineTool({
   },
 });
 
-async function entityCounts(ctx: ToolContext, body: Body): Promise<Record<EntityKind, number>> {
+async function entityCounts(ctx: ToolContext, body: SurfaceBody): Promise<Record<EntityKind, number>> {
   if (body.kind === 'mesh') return { face: body.topology.triangles, edge: body.topology.edges, vertex: body.mesh.positions.length / 3 };
   const oc = await ctx.kernel();
   return withKernel(oc, (own) => ({

@@ -1,9 +1,10 @@
+import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import { withKernel, type OC } from '../kernel';
 import { meshMassProperties } from '../mesh/meshProperties';
 import type { TriMesh } from '../mesh/TriMesh';
 import { windingNumber, type FastWinding } from '../mesh/windingNumber';
-import type { Body } from '../scene/Body';
+import type { SurfaceBody } from '../scene/Body';
 import { INTEGRATION_EPS, isClosedShape } from './computeMetrics';
 import { defineTool } from './defineTool';
 import type { ExactReference } from '../exact/ExactReference';
@@ -67,6 +68,7 @@ export const symmetricDifferenceVolume = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
+    for (const id of [args.fromBodyId, args.referenceBodyId]) surfaceBody(ctx.scene.get(id), 'symmetric_difference_volume', 'closed surfaces that enclose volumes');
     const { from, reference, oc, deflection, surface, fromSurface, refSurface, fromMesh, refMesh } = await comparedSurfaces(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface);
     const fwA = fastWinding(fromSurface);
     const fwB = fastWinding(refSurface);
@@ -242,7 +244,7 @@ interface ExactVolume {
  * compute_metrics' volume logic: a closed BREP by adaptive integration (INTEGRATION_EPS), a
  * watertight STL by its exact polyhedral volume; nothing for a shape that is not closed.
  */
-function exactVolume(oc: OC | undefined, body: Body, mesh: TriMesh): ExactVolume {
+function exactVolume(oc: OC | undefined, body: SurfaceBody, mesh: TriMesh): ExactVolume {
   // Cached on the body: its shape and mesh never change, and a 1M-triangle STL costs 50 ms.
   return body.cache.get('exactVolume', (): ExactVolume => {
     if (body.kind === 'mesh') {

@@ -1,3 +1,4 @@
+import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import type { MeshBody } from '../scene/Body';
 import { brepIssues, issue, type ValidationIssue } from '../scene/shapeIssues';
@@ -28,7 +29,8 @@ export const validateGeometry = defineTool({
   category: 'scene',
   schema,
   async run(args, ctx) {
-    const bodies = args.bodyId !== undefined ? [ctx.scene.get(args.bodyId)] : ctx.scene.list();
+    // A cloud has no topology or geometry to check: named, it is refused; in a whole-scene check it is left out.
+    const bodies = args.bodyId !== undefined ? [surfaceBody(ctx.scene.get(args.bodyId), 'validate_geometry', 'topology and surfaces to check')] : ctx.scene.list().filter((b) => b.kind !== 'points');
     const results: BodyValidation[] = [];
     for (const body of bodies) {
       const issues = body.kind === 'mesh' ? meshIssues(body) : brepIssues(await ctx.kernel(), body.shape, args.checkSelfIntersection);

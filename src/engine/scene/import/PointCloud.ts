@@ -1,8 +1,8 @@
 /**
  * A point cloud as a scanner or CMM writes it (PLY with vertices and no faces, `.xyz .pts .txt .csv`):
  * positions in file order, float64 like every position in the engine, and the normals when the
- * file has them. Not a scene body yet: the `points` body kind waits for the engine redesign, so an
- * import that finds a cloud refuses it with POINT_CLOUD_UNSUPPORTED.
+ * file has them. It becomes a `points` body (PointsBody); what each tool does with one is in
+ * docs/point-clouds.md.
  */
 export interface PointCloud {
   /** x, y, z per point. */

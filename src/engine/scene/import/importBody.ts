@@ -1,13 +1,13 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import type { OC } from '../../kernel';
-import { BrepBody, MeshBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
+import { BrepBody, MeshBody, PointsBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
 import { asBadInput } from './kernelFailure';
-import { isMeshFileFormat, parseMeshFile, type MeshFileFormat } from './scanFile';
+import { isMeshFileFormat, parseScanFile, type MeshFileFormat } from './scanFile';
 import { readExchangeShape } from './stepIges';
 import { validateBeforeKernel } from './validate';
 import { readXbfShape } from './xbf';
@@ -54,8 +54,9 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
 
   if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
-    const { mesh, notes, declaredUnit } = parseMeshFile(format, req.bytes, req.fileName);
-    const body = new MeshBody({ ...common, ...(notes.length ? { notes } : {}), lengthUnit: millimetres(declaredUnit) }, mesh);
+    const parsed = parseScanFile(format, req.bytes, req.fileName);
+    const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
+    const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);
     return body;
   }

@@ -1,6 +1,7 @@
 import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
 import type { SourceFormat } from '../Body';
+import type { PointCloud } from './PointCloud';
 import { weldIndexedMesh } from './indexedMesh';
 import { parseObj } from './obj';
 import { parsePly, type MeshOrCloud } from './ply';
@@ -33,20 +34,29 @@ export function readScanFile(format: Exclude<MeshFileFormat, 'stl'>, bytes: Uint
   }
 }
 
+/** A mesh or scan file read into what a body is built from. */
+/** declaredUnit: the length unit the file declares (3MF), null when it declares none. */
+export type ParsedScan = { kind: 'mesh'; mesh: TriMesh; notes: string[]; declaredUnit: string | null } | { kind: 'points'; cloud: PointCloud; notes: string[]; declaredUnit: string | null };
+
 /**
- * Reads a mesh file into the welded TriMesh a mesh body is built from: an STL through its own
- * reader, the others through the indexed-mesh weld that gives the same arrays for the same triangles.
- * A point cloud is refused until the scene has a body kind for it.
+ * Reads a mesh or scan file: triangles become the welded TriMesh a mesh body is built from (an STL
+ * through its own reader, the others through the indexed-mesh weld that gives the same arrays for
+ * the same triangles); a file with points and no faces becomes a point cloud. EMPTY_MESH for a
+ * cloud without points.
  */
-export function parseMeshFile(format: MeshFileFormat, bytes: Uint8Array, name: string): { mesh: TriMesh; notes: string[]; declaredUnit: string | null } {
-  if (format === 'stl') return { mesh: parseStl(bytes, name), notes: [], declaredUnit: null };
+export function parseScanFile(format: MeshFileFormat, bytes: Uint8Array, name: string): ParsedScan {
+  if (format === 'stl') return { kind: 'mesh', mesh: parseStl(bytes, name), notes: [], declaredUnit: null };
   const content = readScanFile(format, bytes, name);
   if (content.kind === 'points') {
-    throw new BrepscopeError(
-      'POINT_CLOUD_UNSUPPORTED',
-      `${name}: this is a point cloud (${content.cloud.count} points${content.cloud.normals ? ' with normals' : ''}, no faces); point clouds cannot be loaded as bodies yet: mesh it first (for example in CloudCompare or MeshLab) or load a mesh export of the scan`,
-      { points: content.cloud.count, normals: content.cloud.normals !== undefined },
-    );
+    if (content.cloud.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the point cloud has no points`);
+    return { ...content, declaredUnit: null };
   }
-  return { mesh: weldIndexedMesh(content.mesh, name), notes: content.notes, declaredUnit: content.declaredUnit ?? null };
+  return { kind: 'mesh', mesh: weldIndexedMesh(content.mesh, name), notes: content.notes, declaredUnit: content.declaredUnit ?? null };
+}
+
+/** parseScanFile for callers that want triangles only (tests, the parse benchmark): a cloud is an error there. */
+export function parseMeshFile(format: MeshFileFormat, bytes: Uint8Array, name: string): { mesh: TriMesh; notes: string[]; declaredUnit: string | null } {
+  const parsed = parseScanFile(format, bytes, name);
+  if (parsed.kind !== 'mesh') throw new BrepscopeError('PARSE_FAILED', `${name}: this is a point cloud (${parsed.cloud.count} points, no faces), not a mesh`);
+  return parsed;
 }

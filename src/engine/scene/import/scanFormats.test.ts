@@ -158,7 +158,7 @@ describe('PLY', () => {
     }
   });
 
-  it('a PLY with vertices and no faces is a point cloud with its normals, refused as a body for now', async () => {
+  it('a PLY with vertices and no faces is a point cloud with its normals, loaded as a points body', async () => {
     const random = seededRandom(3);
     const positions = Float64Array.from({ length: 300 }, () => Math.fround(random() * 10));
     const normals = Float32Array.from({ length: 300 }, () => random());
@@ -171,8 +171,9 @@ describe('PLY', () => {
         expect(content.cloud.normals).toEqual(normals);
       }
       const engine = createNodeEngine();
-      await expect(engine.run('import_file', { bytes: b64(bytes), fileName: 'cloud.ply' })).rejects.toMatchObject({ code: 'POINT_CLOUD_UNSUPPORTED' });
-      expect((await engine.run('list_bodies', {})).result).toEqual({ bodies: [] });
+      const summary = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'cloud.ply' })).result;
+      expect(summary).toMatchObject({ bodyId: 'cloud', kind: 'points', sourceFormat: 'ply', points: 100, hasNormals: true, faces: 0, valid: true });
+      expect((await engine.run('list_bodies', {})).result.bodies).toEqual([summary]);
     }
   });
 
@@ -344,7 +345,7 @@ describe('bad scan files', () => {
     { what: 'ASCII STL with Inf', file: 'inf.stl', bytes: () => text('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 inf 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n'), code: 'PARSE_FAILED', message: /inf\.stl: coordinate y of corner 1 is not a finite number/ },
     { what: 'ASCII STL with 1e999', file: 'big.stl', bytes: () => text('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1e999 0\nendloop\nendfacet\nendsolid t\n'), code: 'PARSE_FAILED', message: /big\.stl: coordinate y of corner 2 is not a finite number/ },
     { what: 'binary STL announcing 2^31 triangles', file: 'huge.stl', bytes: () => { const b = writeBinaryStl(cube); new DataView(b.buffer).setUint32(80, 0x7fffffff, true); return b; }, code: 'PARSE_FAILED', message: /huge\.stl: truncated binary STL: the header announces 2147483647 triangles/ },
-    { what: 'text point cloud as a body', file: 'ok.xyz', bytes: () => text('1 2 3\n4 5 6\n'), code: 'POINT_CLOUD_UNSUPPORTED', message: /ok\.xyz: this is a point cloud \(2 points, no faces\)/ },
+    { what: 'text point cloud without points', file: 'none.xyz', bytes: () => text('x y z\n'), code: 'EMPTY_MESH', message: /none\.xyz: the file has no lines of x/ },
   ];
 
   it.each(cases)('$what -> $code', async ({ file, bytes, code, message }) => {

@@ -1,0 +1,38 @@
+import { useMemo } from 'react';
+import { BufferAttribute, BufferGeometry } from 'three';
+import { useDrawnGeometry, type ViewBody } from './BodyMesh';
+
+/** Screen size of a drawn point, in pixels (constant with distance: a scan reads as a surface of dots at any zoom). */
+const POINT_PIXELS = 2.5;
+
+/**
+ * A point cloud as three.js points: the body colour, or the heat-map colour of each point. Not
+ * pickable (a cloud has no faces to select); the raycast is switched off so a cloud in front of a
+ * part does not swallow the part's hover and clicks, and pointer moves cost nothing on a big scan.
+ */
+export function BodyPoints({ body }: { body: ViewBody }) {
+  const geometry = useMemo(() => {
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
+    g.computeBoundingSphere();
+    return g;
+  }, [body.mesh]);
+
+  const colors = useDrawnGeometry(body, geometry);
+
+  const transparent = body.opacity < 0.999;
+  return (
+    <points geometry={geometry} name={body.bodyId} raycast={() => undefined}>
+      <pointsMaterial
+        key={colors ? 'heat' : 'plain'}
+        vertexColors={!!colors}
+        color={colors ? '#ffffff' : body.selected ? '#2a4d8f' : body.color}
+        size={POINT_PIXELS * (body.selected || body.glow ? 1.4 : 1)}
+        sizeAttenuation={false}
+        transparent={transparent}
+        opacity={body.opacity}
+        depthWrite={!transparent}
+      />
+    </points>
+  );
+}
