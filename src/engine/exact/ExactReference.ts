@@ -564,15 +564,21 @@ export class ExactReference {
     }
     uv[0] = u0;
     uv[1] = v0;
-    let interior: boolean, evaluated: boolean;
+    // `local`: the foot is only a local minimum of the surface, so the face's boundary can hold a nearer point.
+    let inside: boolean, evaluated: boolean, local: boolean;
     if (projectElementary(face.surface, px, py, pz, u0, uv)) {
-      interior = true;
       evaluated = false;
+      inside = this.insideFace(face, u0, v0);
+      local = false;
+      // The surface's nearest point lies outside the trims; its other local minimum (a cone's
+      // mirrored line, a torus's far circle) can lie inside the face, nearer than its boundary.
+      if (!inside && projectElementary(face.surface, px, py, pz, u0, uv, true)) inside = local = this.insideFace(face, u0, v0);
     } else {
-      interior = projectNewton(face.surface, px, py, pz, face.box, uv, this.kernel);
+      inside = projectNewton(face.surface, px, py, pz, face.box, uv, this.kernel) && this.insideFace(face, u0, v0);
       evaluated = true;
+      local = true;
     }
-    if (interior && this.insideFace(face, u0, v0)) {
+    if (inside) {
       const u = uv[0]!, v = uv[1]!;
       // Newton's last evaluation is the foot's (a whole period away where insideFace moved it).
       if (evaluated) sev.set(lastProjection);
@@ -593,9 +599,10 @@ export class ExactReference {
       this.faceNormal[3 * f] = sign * nScratch[0]!;
       this.faceNormal[3 * f + 1] = sign * nScratch[1]!;
       this.faceNormal[3 * f + 2] = sign * nScratch[2]!;
-      // A closed form is the nearest point of the whole surface; Newton's is only a local minimum,
-      // and the face's boundary can hold a nearer point (an open shell's edge, a saddle-shaped patch).
-      if (evaluated && this.boundaryCouldBeNearer(face, px, py, pz, this.faceDist[f]!)) {
+      // A closed form's nearest point is the nearest of the whole surface; Newton's (or a closed
+      // form's other minimum) is only a local one, and the face's boundary can hold a nearer point
+      // (an open shell's edge, a saddle-shaped patch).
+      if (local && this.boundaryCouldBeNearer(face, px, py, pz, this.faceDist[f]!)) {
         this.saveFace(f);
         this.nearestOnBoundary(f, face, px, py, pz, this.saved[0]!);
         if (!(this.faceDist[f]! < this.saved[0]!)) this.restoreFace(f);

@@ -172,8 +172,13 @@ function evaluateRevolution(c: Curve, axis: Float64Array, u: number, v: number, 
  * surface: writes (u, v) to out and returns true; false for other kinds (use Newton). u (and a
  * torus's v) are in (-pi, pi]: the caller moves them into the face's period. A point on the axis
  * (or at a sphere's centre) keeps uStart, since every u is then equally near.
+ *
+ * With `other`, the surface's other local minimum instead, where it has one: a cone's line in the
+ * mirrored half-plane, a torus's far circle (false for planes, cylinders and spheres, and for
+ * non-elementary kinds). A trimmed face can hold that one while the nearest lies outside its trims.
  */
-export function projectElementary(s: Surface, px: number, py: number, pz: number, uStart: number, out: Float64Array): boolean {
+export function projectElementary(s: Surface, px: number, py: number, pz: number, uStart: number, out: Float64Array, other = false): boolean {
+  if (other && s.kind !== 'cone' && s.kind !== 'torus') return false;
   if (s.kind === 'nurbs' || s.kind === 'kernel' || s.kind === 'extrusion' || s.kind === 'revolution') return false;
   const F = s.frame;
   const dx = px - F[0]!, dy = py - F[1]!, dz = pz - F[2]!;
@@ -196,10 +201,23 @@ export function projectElementary(s: Surface, px: number, py: number, pz: number
       out[0] = phi;
       out[1] = Math.atan2(h, rho);
       return true;
-    case 'torus':
-      out[0] = phi;
-      out[1] = Math.atan2(h, rho - s.major);
+    case 'torus': {
+      // The meridian plane of p cuts the torus in two circles, centred at +-major along p's radial
+      // direction; the nearest point lies on one of them. For a ring torus it is always the near
+      // one, but on a spindle torus (minor > major: a screw's rounded tip, say) the inner part of
+      // the far circle crosses the axis and can be the nearer.
+      const r = s.minor;
+      const e1 = Math.abs(Math.hypot(rho - s.major, h) - r);
+      const e2 = Math.abs(Math.hypot(-rho - s.major, h) - r);
+      if (e2 < e1 !== other) {
+        out[0] = phi > 0 ? phi - Math.PI : phi + Math.PI;
+        out[1] = Math.atan2(h, -rho - s.major);
+      } else {
+        out[0] = phi;
+        out[1] = Math.atan2(h, rho - s.major);
+      }
       return true;
+    }
     case 'cone': {
       // In the half-plane of p the cone is the line (R + v sin a, v cos a); the mirrored half-plane holds the line through (-rho, h).
       const sa = Math.sin(s.semiAngle), ca = Math.cos(s.semiAngle), R = s.radius;
@@ -207,7 +225,7 @@ export function projectElementary(s: Surface, px: number, py: number, pz: number
       const e1 = (rho - R - v1 * sa) ** 2 + (h - v1 * ca) ** 2;
       const v2 = (-rho - R) * sa + h * ca;
       const e2 = (-rho - R - v2 * sa) ** 2 + (h - v2 * ca) ** 2;
-      if (e2 < e1) {
+      if (e2 < e1 !== other) {
         out[0] = phi > 0 ? phi - Math.PI : phi + Math.PI;
         out[1] = v2;
       } else {
