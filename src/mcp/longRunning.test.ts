@@ -88,9 +88,12 @@ describe('a long-running MCP server (issue 13, item 6)', () => {
     // OCCT keeps nothing: docs/hosts.md): 0.45 to 0.5 MiB a cycle measured here. The bound leaves
     // room for noise, not for a second leak of that size.
     expect(perCycle).toBeLessThan(0.75);
-    // Resident memory: JavaScript garbage comes and goes between collections; a leak of the meshes
-    // and their structures (about 1 MiB a cycle for these files) over 17 cycles would pass the bound.
-    expect(last.rssMiB - warm.rssMiB).toBeLessThan(64);
+    // Resident memory: JavaScript garbage comes and goes between collections, and the mesh worker
+    // threads (src/node/meshWorkers.ts) drop their copy of a removed body's mesh only when the engine
+    // thread's collector finalizes it: 84 MiB of drift was seen over these 170 calls with the threads,
+    // 53 MiB without (load ~20). The bound catches a leak of whole scenes (about 10 MiB a cycle here),
+    // not the collector's timing; the kernel heap above is the exact measure.
+    expect(last.rssMiB - warm.rssMiB).toBeLessThan(128);
     // Every cycle removes its bodies: the host keeps no file for them.
     for (const l of cycleEnds) expect(l.keptMiB).toBe(0);
   }, 600_000);

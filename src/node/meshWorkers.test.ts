@@ -176,12 +176,13 @@ describe('mesh workers: the two directions in two threads', () => {
           expect(threads.surface).toBe(surface);
         }
       }
-      // A mesh of zero area against exact faces: the threads fail, the tool reports the serial path's error.
+      // A closed mesh of zero area (one triangle, both sides: no open boundary, so it goes to the threads)
+      // against exact faces: the threads fail, the tool reports the serial path's error.
       const failed = workers.stats.failed;
       const flat = async (withWorkers: boolean) => {
         const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
         addShapeBody(oc, engine.scene, 'cyl', cyl);
-        engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2]) }));
+        engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 1]) }));
         return engine.run('measure_deviation', { fromBodyId: 'cyl', toBodyId: 'flat', deflection: 0.5 }).catch((e: unknown) => e);
       };
       const [threads, serial] = [await flat(true), await flat(false)];
