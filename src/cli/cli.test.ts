@@ -131,9 +131,10 @@ describe('brepscope CLI without the kernel (fast)', () => {
     expect(d.fromToTo.max).toBeCloseTo(0.25, 12);
     // The box against the cloud: the top and the sides' upper bands within the search distance D are
     // covered (a side point at height z is sqrt(1 + (10.25 - z)^2) from the nearest cloud row); the rest is no data.
-    const D = d.maxDistance!;
+    const D = d.toToFrom.maxDistance;
     const band = 10.25 - Math.sqrt(D * D - 1) <= 0 ? 10 : 10 - (10.25 - Math.sqrt(D * D - 1));
-    expect(d.toToFrom.noDataSamples! / d.toToFrom.samples).toBeCloseTo((500 - 4 * 10 * band) / 600, 1);
+    // `samples` counts the covered samples: the share of no data is of all of them.
+    expect(d.toToFrom.noDataSamples / (d.toToFrom.samples + d.toToFrom.noDataSamples)).toBeCloseTo((500 - 4 * 10 * band) / 600, 1);
   });
 
   it.each(errorCases)('$what -> exit 2 with code $code', async ({ args, code, details }) => {

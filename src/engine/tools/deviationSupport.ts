@@ -504,14 +504,13 @@ export function directedRecord(d: DirectedDeviation, coverage: Coverage): Direct
     signedMin: has ? signedMin : null,
     signedMax: has ? signedMax : null,
     worstPoint: [p[3 * worst]!, p[3 * worst + 1]!, p[3 * worst + 2]!],
-    samples: total,
+    samples: n,
     signedSamples: signedCount,
     ambiguousSamples: n - signedCount,
     ambiguousFraction: (n - signedCount) / n,
     noDataSamples: coverage.noDataSamples,
     maxDistance: coverage.maxDistance,
   };
-  if (noData) record.noDataSamples = total - n;
   return record;
 }
 

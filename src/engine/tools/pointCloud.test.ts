@@ -56,16 +56,17 @@ describe('a point cloud against its part (issue 22 evidence)', () => {
     // Every point is a sample up to maxSamples (20000), stride-subsampled.
     const n = scanPoints.length / 3;
     expect(n).toBeGreaterThan(40000);
-    expect(f.samples).toBe(Math.ceil(n / Math.ceil(n / 20000)));
+    expect(f.samples + f.noDataSamples).toBe(Math.ceil(n / Math.ceil(n / 20000)));
     expect(f.ambiguousFraction).toBeLessThan(0.001);
     expect(Math.abs(f.signedMean! - B)).toBeLessThan(0.02 * B);
     expect(f.signedMin!).toBeGreaterThan(B - 5 * SIGMA);
     expect(f.signedMax!).toBeLessThan(B + 5 * SIGMA);
-    expect(f.noDataSamples).toBeUndefined();
+    // Every point lies within the default search distance of the part: none is a stray point.
+    expect(f.noDataSamples).toBe(0);
     // The part against the cloud: local planes through the nearest points, so noise averages out.
     const t = r.toToFrom;
-    expect(r.maxDistance).toBeGreaterThan(B);
-    expect(t.noDataSamples!).toBeLessThan(0.001 * t.samples);
+    expect(t.maxDistance).toBeGreaterThan(B);
+    expect(t.noDataSamples).toBeLessThan(0.001 * (t.samples + t.noDataSamples));
     expect(Math.abs(t.signedMean! + B)).toBeLessThan(0.05 * B);
   });
 
@@ -115,16 +116,17 @@ describe('the part against a cloud: no data where the scan has no points', () =>
     await load('half.xyz', writePointText(cylinderCloud(10.1, 0, 20, 0.2)));
     const r = await run<DeviationResult>('measure_deviation', { fromBodyId: 'half', toBodyId: 'cyl', maxSamples: 50000 });
     expect(Math.abs(r.fromToTo.signedMean! - 0.1)).toBeLessThan(1e-5);
-    const D = r.maxDistance!;
     const t = r.toToFrom;
+    const D = t.maxDistance;
     // Covered: the wall up to z = 20 + sqrt(D^2 - 0.1^2) and the bottom cap's rim out to 10.1 - D.
     const lateral = 2 * Math.PI * 10, cap = Math.PI * 100;
     const uncovered = lateral * (20 - Math.sqrt(D * D - 0.01)) + cap + Math.PI * (10.1 - D) ** 2;
     const total = lateral * 40 + 2 * cap;
-    expect(Math.abs(t.noDataSamples! / t.samples - uncovered / total)).toBeLessThan(0.005);
+    // `samples` counts the covered samples (docs/deviation.md, "No data").
+    expect(Math.abs(t.noDataSamples / (t.samples + t.noDataSamples) - uncovered / total)).toBeLessThan(0.005);
     // The covered wall reads -0.1 (the part is inside the cloud); figures leave the no-data samples out.
     expect(t.max).toBeLessThan(D);
-    expect(t.signedSamples + t.ambiguousSamples + t.noDataSamples!).toBe(t.samples);
+    expect(t.signedSamples + t.ambiguousSamples).toBe(t.samples);
   });
 });
 
