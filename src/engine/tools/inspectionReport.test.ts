@@ -145,6 +145,23 @@ describe('inspection_report', () => {
     expect(pass.sha256).toEqual({ from: null, reference: null });
   });
 
+  it("states each body's placement: as read, or the motion that placed it and what set it", async () => {
+    const base = { fromBodyId: 'proud', referenceBodyId: 'ref', deflection: 0.05, views: ['front'], maxSamples: 500, labels: false };
+    const placementOf = (file: string) => cells(parse(readFileSync(join(dir, file), 'utf8')));
+    await run('inspection_report', { ...base, outputPath: join(dir, 'as-read.html') });
+    expect(placementOf('as-read.html').get('candidate.placement')!.text).toBe('as read from its file (no alignment applied)');
+    // A quarter turn about z and a shift of (3, 4, 0): 90 degrees, 5 model units.
+    await run('set_placement', { bodyId: 'proud', transform: [[0, -1, 0, 3], [1, 0, 0, 4], [0, 0, 1, 0], [0, 0, 0, 1]] });
+    try {
+      await run('inspection_report', { ...base, outputPath: join(dir, 'placed.html') });
+      const c = placementOf('placed.html');
+      expect(c.get('candidate.placement')!.text).toBe('placed by set_placement: rotated 90.00°, moved 5.000 (model units)');
+      expect(c.get('reference.placement')!.text).toBe('as read from its file (no alignment applied)');
+    } finally {
+      await run('set_placement', { bodyId: 'proud' });
+    }
+  });
+
   it('refuses bad arguments with stable codes and writes nothing', async () => {
     const base = { fromBodyId: 'proud', referenceBodyId: 'ref', outputPath: join(dir, 'bad.html') };
     for (const bad of [{ tolerance: -1 }, { passShare: 0 }, { views: [] }, { sections: { axis: [0, 0, 0] } }, { outputPath: '' }]) {

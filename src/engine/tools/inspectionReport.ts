@@ -4,6 +4,7 @@ import { z } from 'zod';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { memoryFiles } from '../files';
 import type { Body } from '../scene/Body';
+import { placementSummary } from '../scene/describeBody';
 import { computeMetrics, type MetricsResult } from './computeMetrics';
 import { crossSectionCompare, type CrossSectionResult } from './crossSectionCompare';
 import { defineTool, type ToolContext } from './defineTool';
@@ -177,5 +178,17 @@ function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bod
     sha256: body.origin ? bytesToHex(sha256(body.origin.bytes)) : null,
     fileBytes: body.origin ? body.origin.bytes.length : null,
     kind: body.kind,
+    placement: placementText(body),
   };
+}
+
+/** The body's placement in words: the motion, and what set it (an alignment with its RMS before and after). */
+function placementText(body: Body): string | null {
+  const p = placementSummary(body);
+  if (!p) return null;
+  const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (model units)`;
+  const by = p.setBy;
+  return by.tool === 'align_bodies'
+    ? `aligned to ${by.fixedBodyId} (align_bodies ${by.mode}, RMS ${by.rmsBefore.toPrecision(4)} \u2192 ${by.rmsAfter.toPrecision(4)}${by.converged ? '' : ', not converged'}): ${motion}`
+    : `placed by set_placement: ${motion}`;
 }

@@ -24,6 +24,8 @@ export interface ReportData {
     sha256: string | null;
     fileBytes: number | null;
     kind: string;
+    /** Where the body stood when measured: null as read from its file, else how it was placed (an alignment with its RMS). */
+    placement: string | null;
   }[];
   settings: {
     signMode: SignMode;
@@ -114,7 +116,7 @@ export function reportHtml(data: ReportData): string {
     parts.push(
       `<tr data-role="${b.role}"><td>${b.role}</td>${textCell(`${b.bodyId} (${b.name})`)}${textCell(b.file)}${textCell(b.format)}`,
       b.fileBytes === null ? '<td>\u2014</td>' : countCell(`${b.role}.fileBytes`, b.fileBytes).replace('</td>', ' bytes</td>'),
-      `<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td>as loaded (no alignment applied)</td></tr>`,
+      `<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td data-field="${b.role}.placement">${escapeHtml(b.placement ?? 'as read from its file (no alignment applied)')}</td></tr>`,
     );
   }
   parts.push('</table></section>');
