@@ -83,7 +83,7 @@ export const deviationProcessCases: BenchCase[] = [
         await runProcess(process.execPath, ['scripts/buildCli.mjs', '--strict']);
 
         const cli = [join(ROOT, 'bin/brepscope.js'), 'tool', 'measure_deviation', '--body', `ref=${refPath}`, '--body', `cand=${candPath}`, '--args', JSON.stringify({ fromBodyId: 'cand', toBodyId: 'ref' })];
-        const modes = { workers: {}, serial: { BREPSCOPE_MESH_WORKERS: '0' } } as const;
+        const modes = { workers: { BREPSCOPE_MESH_WORKERS: '1' }, serial: { BREPSCOPE_MESH_WORKERS: '0' } } as const;
         const wall: Record<keyof typeof modes, number[]> = { workers: [], serial: [] };
         const cpu: Record<keyof typeof modes, number[]> = { workers: [], serial: [] };
         const outputs = new Set<string>();

@@ -72,7 +72,7 @@ describe('brepscope CLI without the kernel (fast)', () => {
     writeFileSync(scan, writeBinaryStl(uvSphere(50, 160, 80)));
     writeFileSync(part, writeBinaryStl(uvSphere(50.1, 96, 48)));
     const args = ['tool', 'measure_deviation', '--body', `scan=${scan}`, '--body', `part=${part}`, '--args', JSON.stringify({ fromBodyId: 'part', toBodyId: 'scan' })];
-    const [threads, serial] = await Promise.all([brepscope(args), brepscope(args, { BREPSCOPE_MESH_WORKERS: '0' })]);
+    const [threads, serial] = await Promise.all([brepscope(args, { BREPSCOPE_MESH_WORKERS: '1' }), brepscope(args, { BREPSCOPE_MESH_WORKERS: '0' })]);
     expect(threads.code).toBe(0);
     expect(serial.code).toBe(0);
     expect(threads.stdout).toBe(serial.stdout);

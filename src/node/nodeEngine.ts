@@ -36,11 +36,12 @@ let processWorkers: NodeMeshWorkers | undefined;
 
 /**
  * The process's mesh worker threads, started on first use: what the CLI and the MCP server run
- * mesh work on. None on a single-core machine, or with BREPSCOPE_MESH_WORKERS=0 (the serial path,
- * same results).
+ * mesh work on. By default from 4 cores (meshWorkersUseful); BREPSCOPE_MESH_WORKERS=1 starts them
+ * anyway, =0 never (the serial path, same results).
  */
 export function processMeshWorkers(): NodeMeshWorkers | undefined {
-  if (process.env.BREPSCOPE_MESH_WORKERS === '0' || !meshWorkersUseful()) return undefined;
+  const asked = process.env.BREPSCOPE_MESH_WORKERS;
+  if (asked === '0' || (asked !== '1' && !meshWorkersUseful())) return undefined;
   processWorkers ??= createMeshWorkers();
   return processWorkers;
 }
