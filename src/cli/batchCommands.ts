@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BatchSummary } from '../batch/localBatch';
 import type { CliIo } from './main';
-import { engineLimits } from './limits';
+import { engineLimits, megabytes, positiveSeconds } from './limits';
 
 interface BatchFlags {
   out: string;
@@ -32,10 +32,13 @@ function count(value: string): number {
   return n;
 }
 
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(n > 0)) throw new InvalidArgumentError('expected a number of seconds > 0');
-  return n;
+/** The options `batch` and `worker` share: the queue's name and each machine's engines. */
+function withEngineOptions(cmd: Command, workersHelp: string, deadlineHelp: string): Command {
+  return cmd
+    .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
+    .option('--workers <n>', workersHelp, count)
+    .option('--job-deadline <seconds>', deadlineHelp, positiveSeconds)
+    .option('--max-memory <MiB>', "each engine's memory ceiling (as for tool)", megabytes);
 }
 
 const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
@@ -45,18 +48,18 @@ const ms = (s: number | undefined): number | undefined => (s === undefined ? und
  * when one of these commands runs.
  */
 export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.ProcessEnv, printJson: (value: unknown) => void, setExit: (code: number) => void): void {
-  program
-    .command('batch')
-    .description('run a JSON Lines manifest of jobs (docs/batch.md) on a pool of local engines, or through a Redis queue (--queue)')
-    .argument('<manifest>', 'JSON Lines: {"id", "bodies": {bodyId: path}, "runs": [{"tool", "args"}]} per line')
+  withEngineOptions(
+    program
+      .command('batch')
+      .description('run a JSON Lines manifest of jobs (docs/batch.md) on a pool of local engines, or through a Redis queue (--queue)')
+      .argument('<manifest>', 'JSON Lines: {"id", "bodies": {bodyId: path}, "runs": [{"tool", "args"}]} per line'),
+    'engines run at once (default: one per core, as memory allows, about 1.5 GiB each)',
+    'stop a job after this many seconds: TIMEOUT in its result (default 300; a job may set "deadline")',
+  )
     .requiredOption('--out <results.jsonl>', 'results, one JSON line per job, written as jobs finish')
-    .option('--workers <n>', 'engines run at once (default: one per core, as memory allows, about 1.5 GiB each)', count)
-    .option('--job-deadline <seconds>', 'stop a job after this many seconds: TIMEOUT in its result (default 300; a job may set "deadline")', seconds)
-    .option('--max-memory <MiB>', "each engine's memory ceiling (as for tool)", count)
     .option('--resume', 'skip the jobs already in --out')
     .option('--overwrite', 'replace an existing --out')
     .option('--queue <redis-url>', 'enqueue the jobs on BullMQ at redis://host:port/db and collect the results that `brepscope worker` processes write')
-    .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
     .option('--no-progress', 'no progress line on stderr')
     .action(async (manifest: string, flags: BatchFlags) => {
       const { readManifest } = await import('../batch/manifest');
@@ -85,15 +88,14 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
       if (summary.failed > 0) setExit(2);
     });
 
-  program
-    .command('worker')
+  withEngineOptions(
+    program.command('worker'),
+    'jobs run at once on this machine (default: one per core, as memory allows)',
+    'per job, unless the batch or the job sets one (default 300)',
+  )
     .description('process batch jobs from a Redis queue until stopped (SIGTERM or SIGINT: finish the jobs in hand, then exit)')
     .requiredOption('--queue <redis-url>', 'redis://host:port/db')
-    .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
-    .option('--workers <n>', 'jobs run at once on this machine (default: one per core, as memory allows)', count)
-    .option('--job-deadline <seconds>', 'per job, unless the batch or the job sets one (default 300)', seconds)
-    .option('--max-memory <MiB>', "each engine's memory ceiling", count)
-    .option('--stall-check <seconds>', 'how soon a job of a worker that died is given to another (default 30)', seconds)
+    .option('--stall-check <seconds>', 'how soon a job of a worker that died is given to another (default 30)', positiveSeconds)
     .action(async (flags: WorkerFlags) => {
       const { defaultWorkerCount } = await import('../batch/localBatch');
       const { startQueueWorker } = await import('../batch/queueBatch');

@@ -9,13 +9,13 @@ export const MAX_MEMORY_ENV = 'BREPSCOPE_MAX_MEMORY';
 /** The kernel's heap starts at 100 MiB: below this ceiling it could hardly read a file. */
 const MIN_MEMORY_MB = 128;
 
-function positiveSeconds(value: string): number {
+export function positiveSeconds(value: string): number {
   const n = Number(value);
   if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(n > 0)) throw new InvalidArgumentError('expected a number of seconds > 0');
   return n;
 }
 
-function megabytes(value: string): number {
+export function megabytes(value: string): number {
   const n = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || n < MIN_MEMORY_MB || n > 4096) throw new InvalidArgumentError(`expected whole MiB from ${MIN_MEMORY_MB} to 4096`);
   return n;
