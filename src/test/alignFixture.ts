@@ -1,4 +1,4 @@
-import { applyToPoints, axisAngle, type Rigid } from '../engine/math/rigid';
+import { apply, applyToPoints, axisAngle, compose, fromMatrix4, rotationDistance, type Matrix4, type Rigid } from '../engine/math/rigid';
 import { seededRandom } from '../engine/mesh/generators';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 
@@ -51,4 +51,34 @@ export function partialMesh(mesh: TriMesh, direction: readonly number[], removed
   const kept: number[] = [];
   for (let t = 0; t < T; t++) if (!drop[t]) kept.push(idx[3 * t]!, idx[3 * t + 1]!, idx[3 * t + 2]!);
   return { positions: mesh.positions, indices: Uint32Array.from(kept) };
+}
+
+/**
+ * The cloud without the `removed` share of its points that lie farthest along `direction` (ties
+ * by index): a scan that missed part of the surface. For points spread uniformly by area, that
+ * share of the surface goes.
+ */
+export function partialCloud(points: Float64Array, direction: readonly number[], removed: number): Float64Array {
+  const n = points.length / 3;
+  const key = (i: number) => points[3 * i]! * direction[0]! + points[3 * i + 1]! * direction[1]! + points[3 * i + 2]! * direction[2]!;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => key(a) - key(b) || a - b);
+  const kept = order.slice(0, Math.round((1 - removed) * n)).sort((a, b) => a - b);
+  const out = new Float64Array(3 * kept.length);
+  kept.forEach((i, k) => out.set(points.subarray(3 * i, 3 * i + 3), 3 * k));
+  return out;
+}
+
+/**
+ * How far an alignment's transform is from the truth (the inverse of `moved`, the motion the scan
+ * was moved off the part by): the residual rotation in degrees and how far it moves `centre`.
+ */
+export function alignmentError(transform: Matrix4, moved: Rigid, centre: readonly number[]): { degrees: number; offset: number } {
+  const residual = compose(fromMatrix4(transform) as Rigid, moved);
+  const p = apply(residual, centre[0]!, centre[1]!, centre[2]!);
+  return { degrees: (rotationDistance(residual.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI, offset: Math.hypot(p[0] - centre[0]!, p[1] - centre[1]!, p[2] - centre[2]!) };
+}
+
+/** The rotation angle of a motion, in degrees. */
+export function motionDegrees(m: Rigid): number {
+  return (Math.acos(Math.min(1, Math.max(-1, (m.r[0]! + m.r[4]! + m.r[8]! - 1) / 2))) * 180) / Math.PI;
 }

@@ -3,12 +3,16 @@ import { symmetricEigen3 } from '../math/symmetricEigen';
 import { cross, type Vec3 } from '../math/vec3';
 import type { TriMesh } from './TriMesh';
 
-/** Area-weighted first and second moments of a triangle surface. */
-export interface SurfaceMoments {
-  area: number;
+/** First and second moments of a shape: what its principal frame is made of. */
+export interface Moments {
   centroid: Vec3;
-  /** Covariance about the centroid per unit area, row-major 3x3. */
+  /** Covariance about the centroid per unit weight, row-major 3x3. */
   covariance: number[];
+}
+
+/** Area-weighted first and second moments of a triangle surface. */
+export interface SurfaceMoments extends Moments {
+  area: number;
 }
 
 /**
@@ -52,8 +56,73 @@ export function surfaceMoments(mesh: TriMesh): SurfaceMoments {
   return { area, centroid: c, covariance: cov };
 }
 
+export interface CloudMoments extends Moments {
+  /** Occupied voxels. */
+  cells: number;
+  /** The first point of each occupied voxel, in voxel order: the cloud thinned evenly over its extent. */
+  representatives: Float64Array;
+}
+
+/**
+ * A point cloud's moments, its points thinned on a voxel grid of edge `cell` first: each occupied
+ * cell weighs the same, standing at the mean of its points. A cloud has no area to weigh by, and
+ * raw point weights let the densely scanned patches pull the centroid and axes their way (a
+ * scanner's overlapping passes, a surface seen face-on against one seen edge-on); one weight per
+ * cell of a grid finer than the part approximates area weighting wherever the points are closer
+ * together than the cell. Where they are sparser than the cell, every point is its own cell and
+ * the weights are the points' own. Deterministic: cells in the order their first point comes.
+ */
+export function cloudMoments(positions: Float64Array, count: number, cell: number): CloudMoments {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < 3 * count; i++) {
+    min[i % 3] = Math.min(min[i % 3]!, positions[i]!);
+    max[i % 3] = Math.max(max[i % 3]!, positions[i]!);
+  }
+  // Integer cell coordinates packed in one number: at most 2^17 cells along an axis keeps the key exact.
+  const size = Math.max(cell, ...[0, 1, 2].map((k) => (max[k]! - min[k]!) / 2 ** 17));
+  const nx = Math.floor((max[0]! - min[0]!) / size) + 1, ny = Math.floor((max[1]! - min[1]!) / size) + 1;
+  const cellOf = new Map<number, number>();
+  const sums: number[] = [];
+  const first: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const x = positions[3 * i]!, y = positions[3 * i + 1]!, z = positions[3 * i + 2]!;
+    const key = Math.floor((x - min[0]!) / size) + nx * (Math.floor((y - min[1]!) / size) + ny * Math.floor((z - min[2]!) / size));
+    let c = cellOf.get(key);
+    if (c === undefined) {
+      c = sums.length / 4;
+      cellOf.set(key, c);
+      sums.push(0, 0, 0, 0);
+      first.push(i);
+    }
+    sums[4 * c] = sums[4 * c]! + x;
+    sums[4 * c + 1] = sums[4 * c + 1]! + y;
+    sums[4 * c + 2] = sums[4 * c + 2]! + z;
+    sums[4 * c + 3] = sums[4 * c + 3]! + 1;
+  }
+  const cells = sums.length / 4;
+  const representatives = new Float64Array(3 * cells);
+  first.forEach((i, k) => representatives.set(positions.subarray(3 * i, 3 * i + 3), 3 * k));
+  if (cells === 0) return { centroid: [NaN, NaN, NaN], covariance: new Array<number>(9).fill(NaN), cells, representatives };
+  const means = new Float64Array(3 * cells);
+  const c: Vec3 = [0, 0, 0];
+  for (let k = 0; k < cells; k++) {
+    for (let i = 0; i < 3; i++) {
+      means[3 * k + i] = sums[4 * k + i]! / sums[4 * k + 3]!;
+      c[i] = c[i]! + means[3 * k + i]! / cells;
+    }
+  }
+  const cov = new Array<number>(9).fill(0);
+  for (let k = 0; k < cells; k++) {
+    for (let i = 0; i < 3; i++) {
+      for (let j = i; j < 3; j++) cov[3 * i + j] = cov[3 * i + j]! + ((means[3 * k + i]! - c[i]!) * (means[3 * k + j]! - c[j]!)) / cells;
+    }
+  }
+  for (let i = 0; i < 3; i++) for (let j = 0; j < i; j++) cov[3 * i + j] = cov[3 * j + i]!;
+  return { centroid: c, covariance: cov, cells, representatives };
+}
+
 /** Principal axes (columns of a right-handed frame, variance ascending) and their variances. */
-export function principalAxes(m: SurfaceMoments): { axes: [Vec3, Vec3, Vec3]; variances: Vec3 } {
+export function principalAxes(m: Moments): { axes: [Vec3, Vec3, Vec3]; variances: Vec3 } {
   const { values, vectors } = symmetricEigen3(m.covariance);
   // Right-handed whatever the solver returns, so that every candidate below is a rotation, not a mirror.
   const [a, b] = vectors;
@@ -93,7 +162,7 @@ const CUBE_ROTATIONS: number[][] = (() => {
  * the centroid moved by +-shift standard deviations along each of the fixed body's axes (7
  * positions per rotation, centred first).
  */
-export function principalCandidates(moving: SurfaceMoments, fixed: SurfaceMoments, shift = 0): Rigid[] {
+export function principalCandidates(moving: Moments, fixed: Moments, shift = 0): Rigid[] {
   const fm = principalAxes(moving).axes;
   const { axes: ff, variances } = principalAxes(fixed);
   const targets: Vec3[] = [fixed.centroid];

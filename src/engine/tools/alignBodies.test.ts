@@ -11,7 +11,7 @@ import { shapeDiagonal } from '../scene/tessellation';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody } from '../../test/deviationFixtures';
-import { movedMesh, partialMesh, randomMotion } from '../../test/alignFixture';
+import { alignmentError, movedMesh, partialMesh, randomMotion } from '../../test/alignFixture';
 import { makeCylinder } from '../../test/kernelShapes';
 import { occtMesh, scanOfPart } from '../../test/scanFixture';
 import type { AlignResult } from './alignBodies';
@@ -36,10 +36,7 @@ beforeAll(async () => {
 
 /** How far `found` is from the truth (the inverse of `moved`): angle in degrees, translation at the part's size. */
 function error(found: AlignResult, moved: Rigid, centre: readonly number[]): { degrees: number; offset: number } {
-  const motion = fromMatrix4(found.transform) as Rigid;
-  const residual = compose(motion, moved);
-  const p = apply(residual, centre[0]!, centre[1]!, centre[2]!);
-  return { degrees: (rotationDistance(residual.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI, offset: Math.hypot(p[0] - centre[0]!, p[1] - centre[1]!, p[2] - centre[2]!) };
+  return alignmentError(found.transform, moved, centre);
 }
 
 describe('align_bodies: a scan of a real part moved by a known motion comes back', () => {

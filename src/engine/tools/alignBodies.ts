@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import { createExactHit } from '../exact/ExactReference';
 import { apply, compose, IDENTITY, rotationAngle, rotationAxis, rotationDistance, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
+import type { OC } from '../kernel';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
-import { principalCandidates, surfaceMoments } from '../mesh/principalFrames';
+import { cloudMoments, principalCandidates, surfaceMoments, type Moments } from '../mesh/principalFrames';
 import { icp, rmsDistance, type IcpResult, type IcpSettings, type NearestFoot } from '../mesh/rigidIcp';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
-import { referenceBody, surfaceBody } from '../scene/pointsBody';
+import type { Body, SurfaceBody } from '../scene/Body';
+import { cloudSamples } from './cloudDeviation';
 import { defineTool } from './defineTool';
 import { defaultDeflection, deviationTarget, meshBoxOf, meshBvh, meshPseudoNormals, measuredSurface, Pacer, surfaceSamples, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
@@ -33,7 +35,7 @@ const schema = z
       .finite()
       .optional()
       .describe('ICP stops when an iteration moves no kept sample by more than this length (model units). Default 1e-6 x the fixed body\'s box diagonal'),
-    sampleCount: z.int().min(10).max(200000).default(5000).describe('Surface samples of the moving body used for ICP (stride-subsampled, deterministic)'),
+    sampleCount: z.int().min(10).max(200000).default(5000).describe("Samples of the moving body used for ICP (deterministic): surface samples of a mesh or BREP, a point cloud's points stride-subsampled"),
     overlap: z
       .number()
       .gt(0)
@@ -107,23 +109,20 @@ const POOR_FIT_DIAGONAL = 0.02;
 export const alignBodies = defineTool({
   name: 'align_bodies',
   description:
-    "Register a moving body (a scan) to a fixed body (the CAD part): global pre-alignment on principal axes (all 24 candidate frames, each refined by a short ICP, the lowest trimmed residual wins; symmetric parts are reported) then point-to-plane ICP, against the fixed BREP's exact faces. Returns the rigid motion (4x4 row-major, rotation angle and axis, translation), RMS before and after, iterations, overlap, converged and warnings. apply: true moves the moving body's placement (its file is never changed; every tool then sees it aligned). Deterministic.",
+    "Register a moving body (a scan: a mesh or a point cloud) to a fixed body (the CAD part, or a mesh; not a point cloud): global pre-alignment on principal axes (all 24 candidate frames, each refined by a short ICP, the lowest trimmed residual wins; symmetric parts are reported) then point-to-plane ICP, against the fixed BREP's exact faces. Returns the rigid motion (4x4 row-major, rotation angle and axis, translation), RMS before and after, iterations, overlap, converged and warnings. apply: true moves the moving body's placement (its file is never changed; every tool then sees it aligned). Deterministic.",
   category: 'scene',
   schema,
   async run(args, ctx): Promise<AlignResult> {
-    // A cloud as the moving body is not aligned yet (its principal axes and samples come from its points: to do).
-    const moving = surfaceBody(ctx.scene.get(args.movingBodyId), 'align_bodies', 'a surface to sample (aligning a point cloud is not supported yet)');
-    const fixed = referenceBody(ctx.scene.get(args.fixedBodyId), 'align_bodies', 'fixedBodyId');
+    const moving = ctx.scene.get(args.movingBodyId);
+    const fixed = fixedBody(ctx.scene.get(args.fixedBodyId), moving);
     const oc = await kernelFor(ctx, [moving, fixed]);
     // The fixed body's size, not the moving one's (the deviation tools' rule): a moving mesh's box
     // changes as it turns, and the answer must not depend on where the moving body stands.
     const deflection = args.deflection ?? defaultDeflection(oc, fixed);
-    const movingSurface = measuredSurface(oc, moving, deflection);
     const fixedSurface = measuredSurface(oc, fixed, deflection);
     const diagonal = boxDiagonal(meshBoxOf(fixedSurface));
     if (!(diagonal > 0)) throw new BrepscopeError('EMPTY_MESH', `body '${fixed.bodyId}' has no extent: there is nothing to align to`);
-    const samples = surfaceSamples(movingSurface, args.sampleCount);
-    const points = samples.points.subarray(0, 3 * samples.count);
+    const { points, count, moments, even } = movingSamples(oc, moving, deflection, args.sampleCount, diagonal);
     const settings: IcpSettings = {
       maxIterations: args.maxIterations,
       convergence: args.convergenceThreshold ?? 1e-6 * diagonal,
@@ -140,7 +139,7 @@ export const alignBodies = defineTool({
     let preAlignment: PreAlignment | null = null;
     let result: IcpResult;
     if (args.mode !== 'fine') {
-      const global = await globalStep(movingSurface, fixedSurface, points, coarse, settings, diagonal, pacer);
+      const global = await globalStep(moments, surfaceMoments(fixedSurface.mesh), even, coarse, settings, diagonal, pacer);
       start = global.motion;
       preAlignment = global.summary;
       if (preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO) {
@@ -196,7 +195,7 @@ export const alignBodies = defineTool({
       iterations: result.iterations,
       overlap: result.overlapUsed,
       converged: args.mode === 'preAlign' ? true : result.converged,
-      samples: samples.count,
+      samples: count,
       surface: exact ? 'exact' : 'tessellated',
       deflection,
       preAlignment,
@@ -213,16 +212,14 @@ export const alignBodies = defineTool({
  * candidate). The runner-up is the best candidate that ends elsewhere.
  */
 async function globalStep(
-  movingSurface: MeasuredSurface,
-  fixedSurface: MeasuredSurface,
+  movingMoments: Moments,
+  fixedMoments: Moments,
   points: Float64Array,
   nearest: NearestFoot,
   settings: IcpSettings,
   diagonal: number,
   pacer: Pacer,
 ): Promise<{ motion: Rigid; summary: PreAlignment }> {
-  const movingMoments = surfaceMoments(movingSurface.mesh);
-  const fixedMoments = surfaceMoments(fixedSurface.mesh);
   const candidates = principalCandidates(movingMoments, fixedMoments, CENTROID_SHIFT);
   const subset = strided(points, GLOBAL_SAMPLES);
   const finalistSamples = strided(points, FINALIST_SAMPLES);
@@ -267,6 +264,56 @@ async function globalStep(
       ambiguity: runnerUpResidual === null ? null : (runnerUpResidual + floor) / (best.residual + floor),
     },
   };
+}
+
+/**
+ * A cloud cannot be the fixed body: point-to-plane ICP pairs each sample with the nearest point of
+ * a surface, and a cloud has none. Aligning the part onto the cloud is the same problem the other
+ * way round, so the user swaps the roles (the motion found is the inverse).
+ */
+function fixedBody(body: Body, moving: Body): SurfaceBody {
+  if (body.kind !== 'points') return body;
+  throw new BrepscopeError(
+    'POINT_CLOUD_REFERENCE',
+    `align_bodies: body '${body.bodyId}' is a point cloud and cannot be the fixed body: a cloud has no surface to align to. Swap the roles: align the cloud onto the part (movingBodyId '${body.bodyId}', fixedBodyId '${moving.bodyId}'); the motion found is the inverse of the one asked for.`,
+    { bodyId: body.bodyId },
+  );
+}
+
+/** Voxel edge of a cloud's moments and even thinning, as a share of the fixed body's box diagonal. */
+export const CLOUD_CELL_DIAGONAL = 0.02;
+
+/**
+ * What the moving body is aligned by: its samples (deterministic) and the moments its principal
+ * frames come from. A surface: its area-uniform samples and its area-weighted moments. A point
+ * cloud: its points, stride-subsampled to `sampleCount` as the deviation tools do, and the moments
+ * of its points thinned on a voxel grid (cloudMoments: a cloud has no area to weigh by).
+ */
+function movingSamples(oc: OC | undefined, moving: Body, deflection: number, sampleCount: number, diagonal: number): MovingSamples {
+  if (moving.kind === 'points') {
+    const samples = cloudSamples(moving, sampleCount);
+    const cloud = moving.cloud;
+    const moments = moving.cache.get(`alignMoments:${CLOUD_CELL_DIAGONAL * diagonal}`, () => cloudMoments(cloud.positions, cloud.count, CLOUD_CELL_DIAGONAL * diagonal));
+    return { points: samples.points.subarray(0, 3 * samples.count), count: samples.count, moments, even: moments.representatives };
+  }
+  const surface = measuredSurface(oc, moving, deflection);
+  const samples = surfaceSamples(surface, sampleCount);
+  const points = samples.points.subarray(0, 3 * samples.count);
+  return { points, count: samples.count, moments: surfaceMoments(surface.mesh), even: points };
+}
+
+interface MovingSamples {
+  /** The samples ICP pairs (deterministic). */
+  points: Float64Array;
+  count: number;
+  /** What the principal frames come from. */
+  moments: Moments;
+  /**
+   * Points spread evenly over the body, which the global step scores its candidates with: a
+   * surface's samples (uniform by area), a cloud's voxel representatives. A cloud's own points
+   * would score a pose by its densely scanned patches only.
+   */
+  even: Float64Array;
 }
 
 interface Candidate {
