@@ -9,19 +9,19 @@ import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { AlignResult } from '../engine/tools/alignBodies';
 import type { DeviationResult } from '../engine/tools/measureDeviation';
 import { TOOLS } from '../engine/tools/registry';
-import { compose, fromMatrix4, rotationDistance, type Rigid } from '../engine/math/rigid';
+import { applyToPoints, compose, fromMatrix4, rotationDistance, type Rigid } from '../engine/math/rigid';
 import { uvSphere } from '../engine/mesh/generators';
 import { readBrepShape } from '../engine/scene/import/brep';
 import { writeBinaryStl } from '../engine/scene/import/stl';
 import { movedMesh, randomMotion } from '../test/alignFixture';
-import { scanOfPart } from '../test/scanFixture';
+import { cloudOfPart, scanOfPart } from '../test/scanFixture';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
 import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
 import { mutant } from '../test/mutate';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 import { box } from '../engine/mesh/generators';
-import { writePly } from '../test/meshWriters';
+import { writePly, writePointText } from '../test/meshWriters';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -326,5 +326,40 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     const found = compose(fromMatrix4(a.transform) as Rigid, truth);
     expect((rotationDistance(found.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI).toBeLessThan(0.05);
     expect(a.applied).toBe(false);
+  }, 400_000);
+
+  it('--align cloud=part with a point cloud (.xyz, and .ply without faces) as the moving body: the deviation of the aligned cloud; a cloud as the fixed body is refused with POINT_CLOUD_REFERENCE', async () => {
+    const CRANK = dataPath('occt/CrankArm.brep');
+    const oc = await nodeKernel();
+    const crank = readBrepShape(oc, readFileSync(CRANK), 'CrankArm');
+    const truth = randomMotion(7, 180, 150);
+    const points = applyToPoints(truth, cloudOfPart(oc, crank, { deflection: 0.35, count: 20000, offset: 0, sigma: 0.05, seed: 2 }));
+    crank.delete();
+    const xyz = join(dir, 'cloud.xyz'), ply = join(dir, 'cloud.ply');
+    writeFileSync(xyz, writePointText(points));
+    writeFileSync(ply, writePly({ positions: points, indices: new Uint32Array(0) }, { encoding: 'binary_little_endian', faces: false }));
+    const [aligned, direct, refused] = await Promise.all([
+      brepscope(['tool', 'measure_deviation', '--body', `part=${CRANK}`, '--body', `cloud=${xyz}`, '--align', 'cloud=part', '--args', '{"fromBodyId":"cloud","toBodyId":"part"}']),
+      brepscope(['tool', 'align_bodies', '--body', `part=${CRANK}`, '--body', `cloud=${ply}`, '--args', '{"movingBodyId":"cloud","fixedBodyId":"part"}']),
+      brepscope(['tool', 'list_bodies', '--body', `part=${CRANK}`, '--body', `cloud=${xyz}`, '--align', 'part=cloud']),
+    ]);
+    expect(aligned.code).toBe(0);
+    const said = /align cloud to part: rotation ([\d.]+) deg, RMS [\d.]+ -> ([\d.]+), converged\n/.exec(aligned.stderr);
+    expect(said).not.toBeNull();
+    expect(Math.abs(Number(said![1]) - (Math.acos((truth.r[0]! + truth.r[4]! + truth.r[8]! - 1) / 2) * 180) / Math.PI)).toBeLessThan(0.05);
+    // Noise sigma 0.05 (float32 coordinates in the file add a little).
+    expect(Number(said![2])).toBeLessThan(0.06);
+    const d = aligned.json() as DeviationResult;
+    expect(Math.abs(d.fromToTo.signedMean!)).toBeLessThan(0.05);
+    expect(d.fromToTo.rms).toBeLessThan(0.06);
+    expect(direct.code).toBe(0);
+    const a = direct.json() as AlignResult;
+    const found = compose(fromMatrix4(a.transform) as Rigid, truth);
+    expect((rotationDistance(found.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI).toBeLessThan(0.05);
+    expect(Math.hypot(...found.t)).toBeLessThan(0.175);
+    const n = points.length / 3;
+    expect(a.samples).toBe(Math.ceil(n / Math.ceil(n / 5000)));
+    expect(refused.code).not.toBe(0);
+    expect(errorOf(refused)).toMatchObject({ code: 'POINT_CLOUD_REFERENCE', message: expect.stringContaining('Swap the roles') });
   }, 400_000);
 });
