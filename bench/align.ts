@@ -3,7 +3,6 @@ import { writeBinaryStl } from '../src/engine/scene/import/stl';
 import { readBrepShape } from '../src/engine/scene/import/brep';
 import { createNodeEngine, nodeKernel } from '../src/node/nodeEngine';
 import { applyToPoints } from '../src/engine/math/rigid';
-import type { AlignResult } from '../src/engine/tools/alignBodies';
 import { alignmentError, movedMesh, randomMotion } from '../src/test/alignFixture';
 import { dataPath } from '../src/test/data';
 import { writePly } from '../src/test/meshWriters';
@@ -62,7 +61,7 @@ export const alignCases: BenchCase[] = [
       const firstCallMs = round(performance.now() - t0);
       const warm = await time(() => engine.run('align_bodies', args), { warmup: 0, runs: 3 });
       const pre = await time(() => engine.run('align_bodies', { ...args, mode: 'preAlign' }), { warmup: 0, runs: 3 });
-      const r = warm.last.result as AlignResult;
+      const r = warm.last.result;
       const error = alignmentError(r.transform, truth, [0, 0, 0]);
       return {
         points: points.length / 3,
