@@ -86,6 +86,8 @@ test('a PLY scan and a text point cloud dropped beside a STEP part: listed, comp
   expect(await app.api.heatmap()).toMatchObject({ fromBodyId: PART, toBodyId: 'part-scan' });
 
   // The cloud: its points coloured against the part; the scan lies outside it, so they read proud.
+  // Beside the mesh scan's pair, the cloud's own offer: align it to the part (the cloud moves), compare it.
+  await expect(app.page.locator('[data-testid="deviation.align-pair"][data-moving="part-points"]')).toHaveText(`Align part-points to ${PART}`);
   const cloudCompare = app.page.locator('[data-testid="deviation.compare-pair"][data-from="part-points"]');
   await expect(cloudCompare).toHaveText(`Compare part-points with ${PART}`);
   await cloudCompare.click();
@@ -102,5 +104,93 @@ test('a PLY scan and a text point cloud dropped beside a STEP part: listed, comp
   await app.review.expectStats();
   await expect.poll(async () => (await app.viewport.heatPixels()).red).toBeGreaterThan(200);
   await app.shot(testInfo, 'points-02-cloud-heatmap');
+  app.expectNoConsoleErrors();
+});
+
+/** 25 degrees about a tilted axis, then a shift: the motion the cloud file is written with. */
+const TURN = 25;
+const AXIS = [0.48, 0.6, 0.64];
+function rotationAbout(axis: number[], degrees: number): number[][] {
+  const [x, y, z] = axis as [number, number, number];
+  const a = (degrees * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a), k = 1 - c;
+  return [
+    [c + x * x * k, x * y * k - z * s, x * z * k + y * s],
+    [y * x * k + z * s, c + y * y * k, y * z * k - x * s],
+    [z * x * k - y * s, z * y * k + x * s, c + z * z * k],
+  ];
+}
+const R = rotationAbout(AXIS, TURN);
+const SHIFT = [4, -3, 2];
+const moveBy = (m: number[][], t: number[], p: number[]) => [0, 1, 2].map((i) => m[i]![0]! * p[0]! + m[i]![1]! * p[1]! + m[i]![2]! * p[2]! + t[i]!);
+const centreOf = (p: number[]) => [0, 1, 2].map((k) => p.filter((_, i) => i % 3 === k).reduce((a, b) => a + b, 0) / (p.length / 3));
+const gap = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+test('a text point cloud of the part, written misaligned by a known motion: Align proposes the motion back, Apply moves the points, Compare colours them, Undo restores', async ({ app }, testInfo) => {
+  // CrankArm: its pose is unique (the STEP part above has a 4-fold symmetry and the demo part a
+  // 2-fold one: a noise-free cloud of either fits several poses exactly, and Align rightly says so).
+  test.setTimeout(420_000);
+  await app.dropFiles([dataFile('CrankArm.brep')]);
+  await app.expectDrawn(['CrankArm'], 300_000);
+  const part = (await app.api.drawnMeshes()).CrankArm!;
+  // The mean of the part's vertices (moved with the cloud) and the centre of its drawn box (where the cloud's box lands when aligned).
+  const mean = centreOf(part.positions);
+  const home = (await app.api.drawnCentres()).CrankArm!;
+  const extent = gap(
+    [0, 1, 2].map((k) => Math.min(...part.positions.filter((_, i) => i % 3 === k))),
+    [0, 1, 2].map((k) => Math.max(...part.positions.filter((_, i) => i % 3 === k))),
+  );
+  // The part's drawn vertices lie on its exact surface: an unbiased cloud, moved off the part.
+  const points = part.positions.length / 3;
+  const lines = Array.from({ length: points }, (_, i) => moveBy(R, SHIFT, part.positions.slice(3 * i, 3 * i + 3)).join(' '));
+  await app.dropFiles([{ name: 'crank-points.txt', bytes: Buffer.from(`x y z\n${lines.join('\n')}\n`) }]);
+  await app.expectDrawn(['CrankArm', 'crank-points'], 60_000);
+  const moved = (await app.api.drawnCentres())['crank-points']!;
+  expect(gap(moved, home)).toBeGreaterThan(1);
+
+  // Align the cloud to the part: a proposal, nothing moves yet.
+  // The only pair: the cloud is the scan that moves, the part the fixed body (never the other way).
+  await expect(app.review.alignButton).toHaveText('Align crank-points to CrankArm');
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', 'proposed', { timeout: 90_000 });
+  const proposal = (await app.api.alignment())!;
+  expect(proposal).toMatchObject({ movingBodyId: 'crank-points', fixedBodyId: 'CrankArm' });
+  expect(proposal.warnings).toEqual([]);
+  expect(Math.abs(proposal.rotationAngleDegrees - TURN)).toBeLessThan(0.1);
+  // The proposal is the inverse of the motion: proposal x motion is the identity (within 0.1 degrees).
+  const P = proposal.transform;
+  const product = [0, 1, 2].map((i) => [0, 1, 2].map((j) => [0, 1, 2].reduce((sum, k) => sum + P[i]![k]! * R[k]![j]!, 0)));
+  const residualDegrees = (Math.acos(Math.min(1, (product[0]![0]! + product[1]![1]! + product[2]![2]! - 1) / 2)) * 180) / Math.PI;
+  expect(residualDegrees).toBeLessThan(0.1);
+  const back = moveBy(P.map((row) => row.slice(0, 3)), P.map((row) => row[3]!), moveBy(R, SHIFT, mean));
+  expect(gap(back, mean)).toBeLessThan(0.001 * extent);
+  expect(proposal.rmsAfter).toBeLessThan(1e-4 * extent);
+  expect(gap((await app.api.drawnCentres())['crank-points']!, moved)).toBeLessThan(1e-9);
+  await app.shot(testInfo, 'points-03-cloud-align-proposed');
+
+  // Apply: the points come back onto the part.
+  await app.review.alignControl('apply').click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
+  await expect.poll(async () => gap((await app.api.drawnCentres())['crank-points']!, home)).toBeLessThan(0.001 * extent);
+  expect((await app.api.bodies()).find((b) => b.bodyId === 'crank-points')!.placement).toMatchObject({ setBy: { tool: 'set_placement' } });
+
+  // Compare: the aligned cloud's points coloured against the part; they lie on it.
+  await expect(app.review.compareButton).toHaveText('Compare crank-points with CrankArm');
+  await app.review.compareButton.click();
+  await expect.poll(async () => { const h = await app.api.heatmap(); return `${h?.fromBodyId} ${h?.status}`; }, { timeout: 120_000 }).toBe('crank-points done');
+  await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBe(points);
+  const deviation = (await app.api.lastToolResult())!;
+  expect(deviation).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'crank-points', toBodyId: 'CrankArm' } });
+  const fromToTo = (deviation.result as { fromToTo: { signedMean: number; max: number } }).fromToTo;
+  expect(Math.abs(fromToTo.signedMean)).toBeLessThan(1e-4 * extent);
+  expect(fromToTo.max).toBeLessThan(1e-3 * extent);
+  await expect(app.review.legend).toBeVisible();
+  await app.shot(testInfo, 'points-04-cloud-aligned-heatmap');
+
+  // Undo: back where the file put the points; the heat map of the aligned cloud goes.
+  await app.review.alignControl('undo').click();
+  await expect(app.review.alignment).toHaveCount(0);
+  await expect.poll(async () => (await app.api.heatmap()) === null).toBe(true);
+  await expect.poll(async () => gap((await app.api.drawnCentres())['crank-points'] ?? home, moved)).toBeLessThan(1e-6);
+  expect((await app.api.bodies()).find((b) => b.bodyId === 'crank-points')!.placement).toBeNull();
   app.expectNoConsoleErrors();
 });

@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
-import { clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
+import { alignRoles, clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
@@ -358,6 +358,24 @@ function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: b
   );
 }
 
+/** "Align <scan> to <part>" for a compared pair: the scan (a mesh or a point cloud) moves, after the user confirms. */
+function AlignButton({ pair, running, testId }: { pair: { from: string; to: string }; running: boolean; testId: string }) {
+  const { moving, fixed } = alignRoles(pair);
+  return (
+    <button
+      type="button"
+      className="button small"
+      disabled={running}
+      onClick={() => void alignBodies(moving, fixed)}
+      data-testid={testId}
+      data-moving={moving}
+      title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the scan moves"
+    >
+      Align {moving} to {fixed}
+    </button>
+  );
+}
+
 /** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
@@ -373,18 +391,7 @@ export function DeviationPanel() {
     <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
       <h2>Deviation review</h2>
       {shown && <Roles from={shown.from} to={shown.to} running={!!running} />}
-      {pair && (
-        <button
-          type="button"
-          className="button small"
-          disabled={!!running}
-          onClick={() => void alignBodies(pair.to, pair.from)}
-          data-testid="deviation.align"
-          title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the scan moves"
-        >
-          Align {pair.to} to {pair.from}
-        </button>
-      )}
+      {pair && <AlignButton pair={pair} running={!!running} testId="deviation.align" />}
       {alignment && <AlignmentCard alignment={alignment} busy={!!running} />}
       {pair && (
         <button
@@ -399,18 +406,20 @@ export function DeviationPanel() {
         </button>
       )}
       {pairs.slice(1).map((p) => (
-        <button
-          key={p.from}
-          type="button"
-          className="button small"
-          disabled={!!running}
-          onClick={() => void compareBodies(p.from, p.to)}
-          data-testid="deviation.compare-pair"
-          data-from={p.from}
-          title="measure_deviation of the point cloud against the part, then its points coloured by deviation"
-        >
-          Compare {p.from} with {p.to}
-        </button>
+        <div key={p.from} className="row">
+          <AlignButton pair={p} running={!!running} testId="deviation.align-pair" />
+          <button
+            type="button"
+            className="button small"
+            disabled={!!running}
+            onClick={() => void compareBodies(p.from, p.to)}
+            data-testid="deviation.compare-pair"
+            data-from={p.from}
+            title="measure_deviation of the point cloud against the part, then its points coloured by deviation"
+          >
+            Compare {p.from} with {p.to}
+          </button>
+        </div>
       ))}
       {heat && (
         <p className="heat-title" data-testid="deviation.heat" data-status={heat.status}>

@@ -31,6 +31,18 @@ export function comparePairs(): { from: string; to: string }[] {
   return pairs;
 }
 
+/**
+ * Which body of a compared pair an alignment moves: the scan (a point cloud, else the mesh) onto
+ * the part, whichever side of the comparison it is measured on. A cloud is never the fixed body
+ * (align_bodies refuses it: it has no surface to align to).
+ */
+export function alignRoles(pair: { from: string; to: string }): { moving: string; fixed: string } {
+  const kind = (id: string) => sceneStore.getState().bodies.find((b) => b.bodyId === id)?.summary.kind;
+  const from = kind(pair.from), to = kind(pair.to);
+  const fromIsScan = from === 'points' || (from === 'mesh' && to === 'brep');
+  return fromIsScan ? { moving: pair.from, fixed: pair.to } : { moving: pair.to, fixed: pair.from };
+}
+
 /** The first pair the review offers (the Compare button), null when there is none. */
 export function comparePair(): { from: string; to: string } | null {
   return comparePairs()[0] ?? null;

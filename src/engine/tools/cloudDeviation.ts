@@ -150,7 +150,15 @@ export async function cloudToSurface(
   return c.from.cache.set(key, await measureDirected(samples, ref, cloudSignMode(c.from, mode), pacer, label));
 }
 
-/** Median distance from a point of the cloud to its nearest other point (over SPACING_PROBES points). */
+/** Neighbours looked at for a point's nearest distinct one (coincident copies skipped). */
+const SPACING_NEIGHBOURS = 8;
+
+/**
+ * Median distance from a point of the cloud to its nearest other point at a different position
+ * (over SPACING_PROBES points). Coincident copies are skipped: a cloud made of a tessellation's
+ * vertices, or scans merged without thinning, repeats points, and a spacing of 0 would shrink the
+ * default search distance to nothing (every part sample no data).
+ */
 export function cloudSpacing(body: PointsBody): number {
   return body.cache.get('spacing', () => {
     const tree = cloudTree(body);
@@ -158,14 +166,20 @@ export function cloudSpacing(body: PointsBody): number {
     const n = body.cloud.count;
     if (n < 2) return 0;
     const stride = Math.max(1, Math.floor(n / SPACING_PROBES));
-    const out = new Uint32Array(1);
+    const out = new Uint32Array(SPACING_NEIGHBOURS);
     const d: number[] = [];
     for (let i = 0; i < n; i += stride) {
-      if (tree.kNearest(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!, 1, out, i) < 1) continue;
-      const j = out[0]!;
-      d.push(Math.hypot(p[3 * j]! - p[3 * i]!, p[3 * j + 1]! - p[3 * i + 1]!, p[3 * j + 2]! - p[3 * i + 2]!));
+      const found = tree.kNearest(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!, SPACING_NEIGHBOURS, out, i);
+      for (let k = 0; k < found; k++) {
+        const j = out[k]!;
+        const gap = Math.hypot(p[3 * j]! - p[3 * i]!, p[3 * j + 1]! - p[3 * i + 1]!, p[3 * j + 2]! - p[3 * i + 2]!);
+        if (gap > 0) {
+          d.push(gap);
+          break;
+        }
+      }
     }
-    return percentile(Float64Array.from(d).sort(), 0.5);
+    return d.length ? percentile(Float64Array.from(d).sort(), 0.5) : 0;
   });
 }
 

@@ -130,6 +130,23 @@ describe('the part against a cloud: no data where the scan has no points', () =>
   });
 });
 
+describe('coincident points', () => {
+  it('every point twice (a cloud of a tessellation\'s vertices, merged scans): the same default search distance and coverage as once', async () => {
+    const once = cylinderCloud(10, 0, 20, 0.5);
+    const twice = new Float64Array(2 * once.length);
+    twice.set(once);
+    twice.set(once, once.length);
+    await load('once.xyz', writePointText(once));
+    await load('twice.xyz', writePointText(twice));
+    const a = await run<DeviationResult>('measure_deviation', { fromBodyId: 'once', toBodyId: 'cyl' });
+    const b = await run<DeviationResult>('measure_deviation', { fromBodyId: 'twice', toBodyId: 'cyl' });
+    // The points lie on the wall: the search distance is 3 x (p95 ~ 0 + spacing ~ 0.5), not 3 x p95.
+    expect(a.toToFrom.maxDistance).toBeGreaterThan(1);
+    expect(b.toToFrom.maxDistance).toBeCloseTo(a.toToFrom.maxDistance, 6);
+    expect(b.toToFrom.noDataSamples).toBe(a.toToFrom.noDataSamples);
+  });
+});
+
 describe('other tools with a cloud', () => {
   beforeAll(async () => {
     // Eight corners and the centre of a 2 x 4 x 6 box at (1, 2, 3) .. (3, 6, 9), and its centre twice more.
