@@ -16,7 +16,7 @@ export function surfaceBody(body: Body, tool: string, needs: string): SurfaceBod
 
 /** What a cloud can be used for, appended to every refusal so the user knows where to go instead. */
 export const CLOUD_TOOLS =
-  'A point cloud works with measure_deviation and deviation_histogram (as fromBodyId), deviation_heatmap (as fromBodyId), measure_distance and compute_metrics (boundingBox, centerOfMass).';
+  'A point cloud works with measure_deviation and deviation_histogram (as fromBodyId), deviation_heatmap (as fromBodyId), align_bodies (as movingBodyId), measure_distance and compute_metrics (boundingBox, centerOfMass).';
 
 /** A deviation reference must have a surface: a cloud there is refused, telling the user to swap the roles. */
 export function referenceBody(body: Body, tool: string, role: string): SurfaceBody {
