@@ -72,7 +72,7 @@ export interface CloudMoments extends Moments {
  * together than the cell. Where they are sparser than the cell, every point is its own cell and
  * the weights are the points' own. Deterministic: cells in the order their first point comes.
  */
-export function cloudMoments(positions: Float64Array, count: number, cell: number): CloudMoments {
+export function cloudMoments(positions: Float64Array | Float32Array, count: number, cell: number): CloudMoments {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < 3 * count; i++) {
     min[i % 3] = Math.min(min[i % 3]!, positions[i]!);
