@@ -7,6 +7,7 @@ import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './
 import { clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
+import { LinkPlacementCard } from './LinkPlacementCard';
 import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
 import { useCompactView } from './useCompactView';
@@ -385,7 +386,7 @@ export function DeviationPanel() {
           Align {pair.to} to {pair.from}
         </button>
       )}
-      {alignment && <AlignmentCard alignment={alignment} busy={!!running} />}
+      {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={!!running} /> : <AlignmentCard alignment={alignment} busy={!!running} />)}
       {pair && (
         <button
           type="button"
