@@ -113,6 +113,9 @@ describe('share links', () => {
     expect((await runFromPanel('set_placement', { bodyId: 'scan', transform: MISALIGNED })).ok).toBe(true);
     await alignBodies('scan', 'part');
     await until(() => inspectStore.getState().alignment?.status === 'proposed', 120_000, 'the proposal');
+    // A proposal not applied moved nothing: the link carries where the scan stands, not the alignment run.
+    expect(runsOf(shareLink(BASE))).toEqual([['set_placement', { bodyId: 'scan', transform: placementOf('scan') }]]);
+    expect(placementOf('scan')).toEqual(MISALIGNED);
     await applyAlignment();
     expect(inspectStore.getState().alignment?.status).toBe('applied');
     // The last run moved a body: the link carries the placement, not the run.
