@@ -153,7 +153,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
       <dl>
         <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
         <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
-        <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="stat-p95" />
+        <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="heat.stat-p95" />
         <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
