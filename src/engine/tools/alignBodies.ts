@@ -6,11 +6,11 @@ import type { OC } from '../kernel';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { cloudMoments, principalCandidates, surfaceMoments, type Moments } from '../mesh/principalFrames';
-import { icp, rmsDistance, type IcpResult, type IcpSettings, type NearestFoot } from '../mesh/rigidIcp';
+import { icp, MIN_PAIRS, rmsDistance, type IcpResult, type IcpSettings, type NearestFoot } from '../mesh/rigidIcp';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
 import type { Body, SurfaceBody } from '../scene/Body';
-import { cloudSamples } from './cloudDeviation';
+import { cloudDiagonal, cloudSamples } from './cloudDeviation';
 import { defineTool } from './defineTool';
 import { defaultDeflection, deviationTarget, meshBoxOf, meshBvh, meshPseudoNormals, measuredSurface, Pacer, surfaceSamples, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
@@ -291,6 +291,11 @@ export const CLOUD_CELL_DIAGONAL = 0.02;
  */
 function movingSamples(oc: OC | undefined, moving: Body, deflection: number, sampleCount: number, diagonal: number): MovingSamples {
   if (moving.kind === 'points') {
+    // A cloud whose points coincide (EMPTY_MESH there), or too few to fix six unknowns, has nothing to align.
+    cloudDiagonal(moving);
+    if (moving.cloud.count < MIN_PAIRS) {
+      throw new BrepscopeError('EMPTY_MESH', `body '${moving.bodyId}' has ${moving.cloud.count} points: aligning it takes at least ${MIN_PAIRS} (a rigid motion has six unknowns)`, { bodyId: moving.bodyId });
+    }
     const samples = cloudSamples(moving, sampleCount);
     const cloud = moving.cloud;
     const moments = moving.cache.get(`alignMoments:${CLOUD_CELL_DIAGONAL * diagonal}`, () => cloudMoments(cloud.positions, cloud.count, CLOUD_CELL_DIAGONAL * diagonal));

@@ -204,6 +204,15 @@ describe('align_bodies moves a point cloud onto a part', () => {
     expect(await codeOf(align({ movingBodyId: 'cloud1', fixedBodyId: 'unmoved' }))).toBe('POINT_CLOUD_REFERENCE');
     expect(JSON.stringify(await run('list_bodies', {}))).toBe(listed);
   });
+
+  it('a cloud with nothing to align (three points, or points that coincide): EMPTY_MESH naming the body, not a pose', async () => {
+    await load('three', Float64Array.from([1, 2, 3, 4, 5, 6, 7, 8, 10]));
+    await load('same', Float64Array.from([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]));
+    await expect(align({ movingBodyId: 'three', fixedBodyId: 'part', apply: true })).rejects.toMatchObject({ code: 'EMPTY_MESH', message: expect.stringMatching(/'three' has 3 points: aligning it takes at least 6/) });
+    await expect(align({ movingBodyId: 'same', fixedBodyId: 'part' })).rejects.toMatchObject({ code: 'EMPTY_MESH', message: expect.stringMatching(/'same' has no extent/) });
+    const listed = await run<{ bodies: BodySummary[] }>('list_bodies', {});
+    expect(listed.bodies.find((b) => b.bodyId === 'three')!.placement).toBeNull();
+  });
 });
 
 describe('cloudMoments: a cloud has no area, the voxel grid stands in for it', () => {
