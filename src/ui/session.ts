@@ -1,5 +1,5 @@
 import { isKernelAbort, type KeptBody, type KeptPlacement, type RunOutcome, type ToolArgs, type ToolName, type ToolResult } from '../engine';
-import type { EngineClient, Progress } from '../workers/client';
+import type { EngineClient, FileData, Progress } from '../workers/client';
 import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } from './stores';
 
 /**
@@ -9,8 +9,9 @@ import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } fr
  */
 
 /** A body's file as the page keeps it for a restore (the engine's KeptBody plus where it came from). */
-export interface KeptFile extends KeptBody {
-  bytes: Uint8Array<ArrayBuffer>;
+export interface KeptFile extends Omit<KeptBody, 'bytes'> {
+  /** The bytes (a download), or the dropped File itself: a Blob is immutable, goes to a new worker as a handle and is read there. */
+  bytes: FileData;
   sourceUrl?: string;
   /** The file's own name (the worker may know it by another: `path`, e.g. `2/part.step`). */
   fileName?: string;
@@ -216,8 +217,11 @@ export class Session {
   }
 
   private async restore(gen: Generation): Promise<void> {
-    // Copies go to the worker (and are moved there): the page keeps its own bytes for the next restore.
-    const snapshot = { bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes.slice(), format, refuseInvalid, placement })) };
+    // Copies of bytes go to the worker (and are moved there): the page keeps its own for the next
+    // restore. A kept File goes as it is (a handle; the worker reads it).
+    const snapshot = {
+      bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, format, refuseInvalid, placement })),
+    };
     let outcome;
     try {
       outcome = await Promise.race([gen.client.restore(snapshot), gen.dead]);

@@ -52,9 +52,11 @@ export interface BrepscopeTestApi {
     tolerance: number;
     signedVertices: number;
     ambiguousVertices: number;
+    noDataVertices: number;
     worstPoint: number[] | null;
     histogramStatus: string;
-    colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
+    /** noData: vertices drawn in the no-data colour, noDataBox the box around them (model units). */
+    colorAttribute: { vertices: number; proud: number; shy: number; other: number; noData: number; noDataBox: { min: number[]; max: number[] } | null } | null;
   } | null;
   /** Align scan to part: the proposal or applied alignment shown, or null. */
   alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
