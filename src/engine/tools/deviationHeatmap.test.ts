@@ -34,7 +34,8 @@ describe('deviation heat-map data', () => {
     const V = mesh.positions.length / 3;
     expect(h.displayVertices).toBe(display.positions.length / 3);
     expect(Array.from(mesh.positions.subarray(0, display.positions.length))).toEqual(Array.from(display.positions));
-    expect(Array.from(mesh.faceIds!).every((f) => f < Math.max(...display.faceIds!) + 1)).toBe(true);
+    const faces = display.faceIds!.reduce((a, b) => Math.max(a, b), 0) + 1;
+    expect(mesh.faceIds!.every((f) => f < faces)).toBe(true);
     expect(h.values).toHaveLength(V);
     expect(h.vertexCount).toBe(V);
     expect(h.signedVertices).toBe(V);
@@ -69,6 +70,10 @@ describe('deviation heat-map data', () => {
     const V = robust.mesh!.positions.length / 3;
     expect(robust.displayVertices).toBe((engine.scene.get('thinCand') as { mesh: { positions: Float64Array } }).mesh.positions.length / 3);
     expect(robust.values).toHaveLength(V);
+    // A pick on a refined triangle names the STL triangle it was cut from (faceIds: the parent triangle).
+    const thinTriangles = (engine.scene.get('thinCand') as { mesh: { indices: Uint32Array } }).mesh.indices.length / 3;
+    expect(robust.mesh!.faceIds).toHaveLength(robust.mesh!.indices.length / 3);
+    expect(robust.mesh!.faceIds!.reduce((a, b) => Math.max(a, b), 0)).toBe(thinTriangles - 1);
     for (let v = 0; v < V; v++) {
       expect(Math.abs(robust.values[v]! + 4.5)).toBeLessThan(0.005);
       expect(Math.abs(nearest.values[v]! - 2.5)).toBeLessThan(0.005);

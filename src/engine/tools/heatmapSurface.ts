@@ -31,8 +31,10 @@ export function heatmapEdgeLength(area: number, maxSamples: number): number {
  * The from-body's display surface refined for the heat map (refineToEdgeLength to heatmapEdgeLength;
  * display_mesh's vertices first, in their order). On a BREP body each new vertex is moved onto its
  * face's exact surface (the nearest point of the body, kept when it is on the vertex's own face or
- * its boundary), so a midpoint on a curved face is not measured at its chord's sag. A surface whose
- * edges are already short enough (a dense scan) is returned as it is. Cached on the body.
+ * its boundary), so a midpoint on a curved face is not measured at its chord's sag. Each triangle
+ * keeps in `faceIds` what a pick on it names: its BREP face, or a mesh body's own triangle it was cut
+ * from. A surface whose edges are already short enough (a dense scan) is returned as it is. Cached
+ * on the body.
  */
 export function heatmapSurface(oc: OC | undefined, base: MeasuredSurface, measuredDeflection: number, maxSamples: number): MeasuredSurface {
   const body = base.body;
@@ -42,14 +44,11 @@ export function heatmapSurface(oc: OC | undefined, base: MeasuredSurface, measur
     const inputVertices = base.mesh.positions.length / 3;
     const refined = refineToEdgeLength(base.mesh, maxEdge, inputVertices + VERTEX_BUDGET_PER_SAMPLE * n);
     if (refined.positions.length / 3 === inputVertices) return base;
+    // Per triangle, what a pick on it names: a BREP body's face[N], a mesh body's own triangle (its face[N]).
     const baseFaces = (base.mesh as { faceIds?: Uint32Array }).faceIds;
-    const mesh: TriMesh & { faceIds?: Uint32Array } = { positions: refined.positions, indices: refined.indices };
-    if (baseFaces) {
-      const faceIds = new Uint32Array(refined.parent.length);
-      for (let t = 0; t < faceIds.length; t++) faceIds[t] = baseFaces[refined.parent[t]!]!;
-      mesh.faceIds = faceIds;
-      if (body.kind === 'brep') snapToFaces(exactReference(requireKernel(oc, 'heat map'), body, measuredDeflection), refined.positions, refined.indices, faceIds, inputVertices, maxEdge);
-    }
+    const faceIds = baseFaces ? refined.parent.map((t) => baseFaces[t]!) : refined.parent;
+    const mesh: TriMesh & { faceIds: Uint32Array } = { positions: refined.positions, indices: refined.indices, faceIds };
+    if (body.kind === 'brep') snapToFaces(exactReference(requireKernel(oc, 'heat map'), body, measuredDeflection), refined.positions, refined.indices, faceIds, inputVertices, maxEdge);
     return { body, mesh, key: `${base.key}~heatmap${n}` };
   });
 }
