@@ -4,7 +4,7 @@ import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } fr
 
 /**
  * The engine session: one worker at a time, and everything needed to rebuild its scene. The page
- * keeps every loaded file's bytes, so a worker that is cancelled (terminated), crashes or whose
+ * keeps every loaded file (its bytes, or the dropped File), so a worker that is cancelled (terminated), crashes or whose
  * kernel aborts is replaced by a new one that restores the kept bodies with the same bodyIds.
  */
 
@@ -83,6 +83,11 @@ export class Session {
   /** `run` with arguments typed at run time (a form, a share link); the engine's schema checks them. */
   runJson<N extends ToolName>(name: N, args: unknown, onProgress?: Progress): Promise<UiOutcome<RunOutcome<ToolResult<N>>>> {
     return this.settle(name, (c) => c.runJson(name, args, onProgress));
+  }
+
+  /** Checks a tool's name and arguments against its schema in the engine; nothing runs. */
+  validate(name: string, args: unknown): Promise<UiOutcome<void>> {
+    return this.settle(name, (c) => c.validate(name, args));
   }
 
   private async settle<T>(tool: string, fn: (client: EngineClient) => Promise<UiOutcome<T>>): Promise<UiOutcome<T>> {
