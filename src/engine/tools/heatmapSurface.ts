@@ -31,7 +31,7 @@ export function heatmapEdgeLength(area: number, maxSamples: number): number {
  * The from-body's display surface refined for the heat map (refineToEdgeLength to heatmapEdgeLength;
  * display_mesh's vertices first, in their order). On a BREP body each new vertex is moved onto its
  * face's exact surface (the nearest point of the body, kept when it is on the vertex's own face or
- * its boundary), so a midpoint on a curved face is not measured at its chord's sag. Each triangle
+ * its boundary, or on another face within four display deflections: a smooth neighbour), so a midpoint on a curved face is not measured at its chord's sag. Each triangle
  * keeps in `faceIds` what a pick on it names: its BREP face, or a mesh body's own triangle it was cut
  * from. A surface whose edges are already short enough (a dense scan) is returned as it is. Cached
  * on the body.
@@ -48,13 +48,17 @@ export function heatmapSurface(oc: OC | undefined, base: MeasuredSurface, measur
     const baseFaces = (base.mesh as { faceIds?: Uint32Array }).faceIds;
     const faceIds = baseFaces ? refined.parent.map((t) => baseFaces[t]!) : refined.parent;
     const mesh: TriMesh & { faceIds: Uint32Array } = { positions: refined.positions, indices: refined.indices, faceIds };
-    if (body.kind === 'brep') snapToFaces(exactReference(requireKernel(oc, 'heat map'), body, measuredDeflection), refined.positions, refined.indices, faceIds, inputVertices, maxEdge);
+    if (body.kind === 'brep') {
+      // BRepMesh overshoots the deflection it is given (docs/deviation.md): four times it bounds a chord's sag.
+      const sag = 4 * ((base.mesh as { deflection?: number }).deflection ?? 0);
+      snapToFaces(exactReference(requireKernel(oc, 'heat map'), body, measuredDeflection), refined.positions, refined.indices, faceIds, inputVertices, maxEdge, sag);
+    }
     return { body, mesh, key: `${base.key}~heatmap${n}` };
   });
 }
 
 /** Moves the refinement's vertices (from `first` on) onto the exact faces of the body (see heatmapSurface). */
-function snapToFaces(exact: ReturnType<typeof exactReference>, positions: Float64Array, indices: Uint32Array, faceIds: Uint32Array, first: number, maxEdge: number): void {
+function snapToFaces(exact: ReturnType<typeof exactReference>, positions: Float64Array, indices: Uint32Array, faceIds: Uint32Array, first: number, maxEdge: number, sag: number): void {
   const faceOf = new Int32Array(positions.length / 3 - first).fill(-1);
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i]!;
@@ -65,8 +69,11 @@ function snapToFaces(exact: ReturnType<typeof exactReference>, positions: Float6
     if (faceOf[k]! < 0) continue;
     const o = 3 * (first + k);
     exact.nearest(positions[o]!, positions[o + 1]!, positions[o + 2]!, hit);
-    // A foot on another face's interior is a different wall (a thin one): keep the chord's point.
-    if (!(hit.distance <= maxEdge) || (hit.kind === FootKind.face && hit.face !== faceOf[k])) continue;
+    // The own face (or its boundary) at any distance up to a triangle; another face only within the
+    // chord error (the smooth neighbour of a face boundary, e.g. a fillet): farther, it is another
+    // wall (a thin one) and the chord's point stays.
+    const own = hit.kind !== FootKind.face || hit.face === faceOf[k];
+    if (!(hit.distance <= (own ? maxEdge : sag))) continue;
     positions[o] = hit.x;
     positions[o + 1] = hit.y;
     positions[o + 2] = hit.z;
