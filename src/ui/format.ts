@@ -43,6 +43,11 @@ export type UnitKind = 'length' | 'area' | 'volume' | 'angle' | 'degrees' | 'cur
 
 /** Keys whose values are counts, shares, ratios, flags, ids or unit vectors: no unit. */
 const UNITLESS = /(count|samples|fraction|share|ratio|percent|index|indices|ids?|kind|level|stride|iterations|contours|paths|stations?|solids|shells|faces|edges|vertices|triangles|watertight|valid|through|closed|smell|profile|rank|uses|version|rewrites|axes|axis|direction|normals?|params|mode|bins)$/i;
+/** A tool's own top-level keys that the patterns would misread (the tool's name is their container). */
+const TOOL_UNITLESS: Record<string, ReadonlySet<string>> = {
+  // align_bodies' overlap is the share of samples kept; cross_section_compare's is a length range.
+  align_bodies: new Set(['overlap']),
+};
 const UNITLESS_EXACT = new Set(['n', 'k', 'within', 'withinTolerance', 'ambiguous', 'sections', 'noData', 'outOfPlane', 'uvBounds', 'su', 'sv', 'suu', 'suv', 'svv', 'sMin', 'sMax']);
 const LENGTH = /(distance|deviation|length|radius|diameter|depth|deflection|mean|max|min|median|rms|sigma|std|^p\d+$|tolerance|width|height|gap|offset|size|center|centre|centroid|point|origin|position|extent|signed|unsigned|worst|box|coord|overlap|thickness|hausdorff|range|l2|^lo$|^hi$|endpoints|error|span)/i;
 
@@ -54,6 +59,7 @@ const LENGTH = /(distance|deviation|length|radius|diameter|depth|deflection|mean
  */
 export function unitOf(key: string, container?: string): UnitKind {
   if (container && /^(valence|counts)$/i.test(container)) return '';
+  if (container && TOOL_UNITLESS[container]?.has(key)) return '';
   if (UNITLESS_EXACT.has(key)) return '';
   if (/(^ms$|Ms$)/.test(key)) return 'ms';
   if (/(volume|Mm3$)/i.test(key)) return 'volume';

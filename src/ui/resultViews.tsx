@@ -63,5 +63,5 @@ export function applyResult<N extends ToolName>(call: DoneCallOf<N>): void {
 export function ResultSummary<N extends ToolName>({ call }: { call: DoneCallOf<N> }) {
   const View = RESULT_VIEWS[call.tool]?.View;
   const units = useUnits(bodiesOfArgs(call.args));
-  return View ? <View call={call} /> : <ValueTree value={call.result} units={units} />;
+  return View ? <View call={call} /> : <ValueTree value={call.result} name={call.tool} units={units} />;
 }

@@ -28,6 +28,9 @@ describe('units on the page (issue 20.8)', () => {
     expect(unitOf('startAngle')).toBe('angle');
     // A graph's valence is a count, whatever its mean is called.
     expect(unitOf('mean', 'valence')).toBe('');
+    // align_bodies' overlap is a share of its samples; cross_section_compare's a length range.
+    expect(unitOf('overlap', 'align_bodies')).toBe('');
+    expect(unitOf('overlap', 'cross_section_compare')).toBe('length');
   });
 
   it('a comparison is in the unit its bodies declare; a body without one takes it, with a note; none: model units', () => {
