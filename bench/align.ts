@@ -16,7 +16,7 @@ export const alignCases: BenchCase[] = [
       const oc = await nodeKernel();
       const crank = readBrepShape(oc, readFileSync(CRANK), 'CrankArm');
       // diagonal 175 mm; noise 0.0005 x diagonal; a fine tessellation for the scan's triangles.
-      const scan = movedMesh(scanOfPart(oc, crank, { deflection: 0.01, angularDeflection: 0.05, offset: 0, sigma: 0.0875, seed: 7 }), randomMotion(1, 180, 175));
+      const scan = movedMesh(scanOfPart(oc, crank, { deflection: 0.002, angularDeflection: 0.025, offset: 0, sigma: 0.0875, seed: 7 }), randomMotion(1, 180, 175));
       crank.delete();
       const engine = createNodeEngine();
       await engine.run('import_file', { path: CRANK, bodyId: 'part' });

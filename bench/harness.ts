@@ -2,6 +2,7 @@
  * Benchmark helpers: warm-up runs, then the median of timed runs; figures as plain JSON numbers.
  * A case returns named figures; run.ts prints them and compare.ts sets them beside a stored run.
  */
+import { readFileSync } from 'node:fs';
 
 export interface Timing {
   medianMs: number;
@@ -44,9 +45,25 @@ export function peakRssMb(): number {
   return round(process.memoryUsage().rss / 2 ** 20, 1);
 }
 
-/** The process's peak resident set so far (getrusage maxrss), in MB. */
+/** The process's peak resident set so far, in MB (peakRssBytes). */
 export function maxRssMb(): number {
-  return round(process.resourceUsage().maxRSS / 1024, 1);
+  return round(peakRssBytes() / 2 ** 20, 1);
+}
+
+/**
+ * The process's peak resident set so far, in bytes. On Linux it is VmHWM (/proc/self/status), the
+ * peak of this program's own address space: getrusage's maxrss survives exec, so a child started
+ * from a big parent (a benchmark holding a 2M-triangle mesh) would report the parent's size as its
+ * own peak. Elsewhere getrusage.
+ */
+export function peakRssBytes(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'latin1'));
+    if (hwm) return Number(hwm[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
 
 /** A case's figures: numbers (compared), strings and booleans (shown), nested groups. */

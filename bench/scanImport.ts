@@ -21,7 +21,7 @@ interface ChildFigures {
 /** Parses a file in a fresh process (bench/scanParseChild.ts), so peak memory is that parse's own. */
 function parseInChild(format: string, file: string, mode: 'mesh' | 'scan'): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'bench/scanParseChild.ts', format, file, mode], { cwd: ROOT, timeout: 600_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/scanParseChild.ts', format, file, mode], { cwd: ROOT, timeout: 600_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`scan parse child failed: ${error.message}\n${stderr}`));
       const f = JSON.parse(stdout) as ChildFigures;
       const sorted = [...f.times].sort((a, b) => a - b);

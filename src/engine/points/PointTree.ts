@@ -1,3 +1,5 @@
+import type { CloudPositions } from './cloudPositions';
+
 /**
  * A static k-d tree over a point cloud's positions, for nearest and k-nearest queries (a CAD sample
  * against a scan, the cloud's own spacing). Implicit layout: `order` is a permutation of the point
@@ -12,14 +14,14 @@ export class PointTree {
   readonly order: Uint32Array;
   /** Split axis of the node whose middle element is at a position of `order` (0, 1, 2). */
   private readonly axis: Uint8Array;
-  private readonly positions: Float64Array;
+  private readonly positions: CloudPositions;
   // Scratch for k-nearest queries (a bounded max-heap by distance).
   private heapDist = new Float64Array(16);
   private heapIndex = new Uint32Array(16);
   private heapSize = 0;
   private heapK = 0;
 
-  constructor(positions: Float64Array, count = positions.length / 3) {
+  constructor(positions: CloudPositions, count = positions.length / 3) {
     this.positions = positions;
     this.count = count;
     this.order = new Uint32Array(count);

@@ -1,3 +1,5 @@
+import type { CloudPositions } from './cloudPositions';
+
 /**
  * Points drawn for a cloud (and coloured by the heat map): all of them up to DISPLAY_POINT_LIMIT,
  * else every stride-th. A viewport shows no more than that many distinct points usefully, and the
@@ -10,7 +12,7 @@ export function displayStride(count: number): number {
 }
 
 /** Positions of the drawn points (float32, as every display array), every `displayStride` -th. */
-export function displayPointPositions(positions: Float64Array, count: number): Float32Array<ArrayBuffer> {
+export function displayPointPositions(positions: CloudPositions, count: number): Float32Array<ArrayBuffer> {
   const stride = displayStride(count);
   const n = Math.ceil(count / stride);
   const out = new Float32Array(3 * n);

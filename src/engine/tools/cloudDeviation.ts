@@ -6,6 +6,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { PointTree } from '../points/PointTree';
 import type { Body, PointsBody, SurfaceBody } from '../scene/Body';
+import type { CloudPositions } from '../points/cloudPositions';
 import { referenceBody } from '../scene/pointsBody';
 import { pairKey } from '../scene/Scene';
 import type { ToolContext } from './defineTool';
@@ -247,7 +248,7 @@ export async function surfaceToCloud(
 }
 
 /** Least-squares plane through points `idx[0..k)`: centroid and unit normal; null when they are not flat (PLANARITY). */
-function fitPlane(p: Float64Array, idx: Uint32Array, k: number, cov: number[]): { cx: number; cy: number; cz: number; mx: number; my: number; mz: number } | null {
+function fitPlane(p: CloudPositions, idx: Uint32Array, k: number, cov: number[]): { cx: number; cy: number; cz: number; mx: number; my: number; mz: number } | null {
   let cx = 0, cy = 0, cz = 0;
   for (let j = 0; j < k; j++) {
     const o = 3 * idx[j]!;

@@ -37,6 +37,9 @@ interface Header {
 
 const MAX_HEADER_BYTES = 1 << 20;
 
+/** Binary scalar types whose every value a float32 holds exactly (a cloud of them is kept as float32, PointCloud). */
+const FLOAT32_EXACT = new Set<ScalarType>(['float32', 'int8', 'uint8', 'int16', 'uint16']);
+
 /**
  * Parses a PLY file (ASCII, binary little or big endian; Stanford's format as scanners write it):
  * `vertex` x y z with optional nx ny nz and red green blue, `face` vertex_indices lists fanned into
@@ -53,7 +56,7 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   const faceList = face ? faceListIndex(face, name) : -1;
   checkCountsFit(bytes, header, name);
 
-  const vertices = new VertexSink(vertex.count, layout, name);
+  const vertices = new VertexSink(vertex.count, layout, name, !face && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
   const faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
   const reader = header.format === 'ascii' ? new AsciiReader(bytes, header.bodyStart, name) : new BinaryReader(bytes, header.bodyStart, header.format === 'binary_little_endian', name);
   for (const element of header.elements) {
@@ -81,7 +84,8 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   if (!faces) {
     return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
   }
-  return { kind: 'mesh', mesh: { positions: vertices.positions, indices: faces.indices.toArray(), normals, colors }, notes };
+  // float32 positions are chosen for clouds only (no face element), so a mesh's are float64.
+  return { kind: 'mesh', mesh: { positions: vertices.positions as Float64Array, indices: faces.indices.toArray(), normals, colors }, notes };
 }
 
 function fail(name: string, where: string, what: string): BrepscopeError {
@@ -186,7 +190,7 @@ function checkCountsFit(bytes: Uint8Array, header: Header, name: string): void {
 }
 
 class VertexSink {
-  readonly positions: Float64Array;
+  readonly positions: Float64Array | Float32Array;
   readonly normals: Float32Array | undefined;
   readonly colors: Uint8Array | undefined;
   /** Per property of the vertex element: 0 ignore, 1..3 position, 4..6 normal, 7..9 colour. */
@@ -196,8 +200,10 @@ class VertexSink {
     count: number,
     layout: VertexLayout,
     private readonly name: string,
+    /** Keep the positions as float32 (a binary cloud whose coordinates are float32 or smaller). */
+    float32 = false,
   ) {
-    this.positions = new Float64Array(count * 3);
+    this.positions = float32 ? new Float32Array(count * 3) : new Float64Array(count * 3);
     this.normals = layout.normal ? new Float32Array(count * 3) : undefined;
     this.colors = layout.color ? new Uint8Array(count * 3) : undefined;
     const n = Math.max(...layout.xyz, ...(layout.normal ?? []), ...(layout.color ?? [])) + 1;

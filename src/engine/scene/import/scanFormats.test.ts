@@ -167,7 +167,9 @@ describe('PLY', () => {
       const content = readScanFile('ply', bytes, 'cloud.ply');
       expect(content).toMatchObject({ kind: 'points', cloud: { count: 100 } });
       if (content.kind === 'points') {
-        expect(content.cloud.positions).toEqual(positions);
+        // A binary file's float32 coordinates are kept as float32 (half the memory), the same values.
+        expect(content.cloud.positions).toBeInstanceOf(encoding === 'ascii' ? Float64Array : Float32Array);
+        expect(Float64Array.from(content.cloud.positions)).toEqual(positions);
         expect(content.cloud.normals).toEqual(normals);
       }
       const engine = createNodeEngine();
@@ -291,12 +293,31 @@ describe('text point clouds', () => {
     }
   });
 
+  it('a binary cloud keeps double coordinates as float64 and short ones as float32, every value exact', () => {
+    const ply = (type: string, write: (view: DataView, offset: number, v: number) => void, size: number, values: number[]): Uint8Array => {
+      const head = new TextEncoder().encode(`ply\nformat binary_little_endian 1.0\nelement vertex ${values.length / 3}\nproperty ${type} x\nproperty ${type} y\nproperty ${type} z\nend_header\n`);
+      const out = new Uint8Array(head.length + size * values.length);
+      out.set(head);
+      const view = new DataView(out.buffer);
+      values.forEach((v, i) => write(view, head.length + size * i, v));
+      return out;
+    };
+    const doubles = [0.1, 1e9 + 0.3, -2.000000001, 3, 4, 5];
+    const d = readScanFile('ply', ply('double', (v, o, x) => v.setFloat64(o, x, true), 8, doubles), 'd.ply');
+    expect(d.kind === 'points' && d.cloud.positions).toBeInstanceOf(Float64Array);
+    if (d.kind === 'points') expect([...d.cloud.positions]).toEqual(doubles);
+    const shorts = [-32768, 32767, 7, 0, -1, 12];
+    const s16 = readScanFile('ply', ply('short', (v, o, x) => v.setInt16(o, x, true), 2, shorts), 's.ply');
+    expect(s16.kind === 'points' && s16.cloud.positions).toBeInstanceOf(Float32Array);
+    if (s16.kind === 'points') expect([...s16.cloud.positions]).toEqual(shorts);
+  });
+
   it('the same cloud as XYZ and as PLY parses to identical arrays', () => {
     const xyz = readScanFile('xyz', writePointText(positions, { normals }), 'c.xyz');
     const ply = readScanFile('ply', writePly({ positions, indices: new Uint32Array(0) }, { encoding: 'binary_little_endian', faces: false, normals }), 'c.ply');
     expect(xyz.kind === 'points' && ply.kind === 'points').toBe(true);
     if (xyz.kind === 'points' && ply.kind === 'points') {
-      expect(xyz.cloud.positions).toEqual(ply.cloud.positions);
+      expect(xyz.cloud.positions).toEqual(Float64Array.from(ply.cloud.positions));
       expect(xyz.cloud.normals).toEqual(ply.cloud.normals);
     }
   });
