@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { dataPath } from '../src/test/data';
 import { writePly } from '../src/test/meshWriters';
 import { cloudOfPart } from '../src/test/scanFixture';
 import { round, type BenchCase, type Figures } from './harness';
+import { hasTime, runProcess } from './timedProcess';
 
 /**
  * Issue 22 at scale: measure_deviation of a 5-million-point binary PLY cloud (no normals) against
@@ -24,7 +24,6 @@ import { round, type BenchCase, type Figures } from './harness';
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const POINTS = 5_000_000;
-const TIME = '/usr/bin/time';
 
 interface ProcessFigures {
   wallMs: number;
@@ -33,31 +32,14 @@ interface ProcessFigures {
   result: { fromToTo: { samples: number; noDataSamples: number; signedMean: number | null; ambiguousFraction: number }; toToFrom: { samples: number; noDataSamples: number } };
 }
 
-function runCli(args: string[]): Promise<ProcessFigures> {
-  const hasTime = existsSync(TIME);
-  const stats = join(tmpdir(), `brepscope-bench-cloud-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const cli = [join(ROOT, 'bin/brepscope.js'), ...args];
-  const [cmd, argv] = hasTime ? [TIME, ['-o', stats, '-f', '%U %S %M', process.execPath, ...cli]] : [process.execPath, cli];
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - t0;
-      let cpuMs: number | null = null, peakRssMb: number | null = null;
-      if (hasTime) {
-        const [user, system, maxKb] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
-        cpuMs = round(1000 * (user! + system!), 0);
-        peakRssMb = round(maxKb! / 1024, 0);
-        rmSync(stats, { force: true });
-      }
-      if (code !== 0) return reject(new Error(`brepscope ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
-      resolve({ wallMs: round(wallMs, 0), cpuMs, peakRssMb, result: JSON.parse(stdout) as ProcessFigures['result'] });
-    });
-  });
+async function runCli(args: string[]): Promise<ProcessFigures> {
+  const run = await runProcess(process.execPath, [join(ROOT, 'bin/brepscope.js'), ...args]);
+  return {
+    wallMs: round(run.wallMs, 0),
+    cpuMs: hasTime ? round(run.cpuMs, 0) : null,
+    peakRssMb: hasTime ? round(run.peakRssMb, 0) : null,
+    result: JSON.parse(run.stdout) as ProcessFigures['result'],
+  };
 }
 
 /** `count` points: copies of `base` (cycled), each copy after the first moved by seeded isotropic noise of sigma. */
