@@ -1,4 +1,4 @@
-import { App, expect, test } from './fixtures/fixtures';
+import { App, expect, newApp, test } from './fixtures/fixtures';
 
 const hash = (params: [string, string][]) => `#${new URLSearchParams(params).toString()}`;
 
@@ -71,4 +71,85 @@ test('bad share links show an error with its code and leave the page usable', as
   await app.shot(testInfo, '13-bad-link-args');
   // The only console error: the browser's own line about the refused download.
   app.expectNoConsoleErrors(/ERR_CONNECTION_REFUSED|Failed to load resource/);
+});
+
+const DEG = Math.PI / 180;
+const c = Math.cos(25 * DEG), s = Math.sin(25 * DEG);
+/** 25 degrees about z, then a shift (as e2e/alignment.spec.ts moves the demo's scan). */
+const MISALIGNED = [
+  [c, -s, 0, 3],
+  [s, c, 0, -2],
+  [0, 0, 1, 1],
+  [0, 0, 0, 1],
+];
+
+/** What the review shows of a heat map: the engine's figures and the stats card's text. */
+async function reviewFigures(app: App) {
+  await expect.poll(async () => (await app.api.heatmap())?.histogramStatus, { timeout: 90_000 }).toBe('done');
+  const heat = (await app.api.heatmap())!;
+  await expect(app.review.stat('mean')).not.toBeEmpty();
+  const stats = await app.review.stats.textContent();
+  const { colorAttribute: _colours, ...figures } = heat;
+  return { figures, stats };
+}
+
+test('a share link reproduces an alignment: the scan stands where it stood, bit for bit, and the heat map reads the same; Undo on the opened page drops the placement', async ({ app, browser }, testInfo) => {
+  test.setTimeout(420_000);
+  await app.scene.openDemo.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
+  await app.review.clear.click();
+
+  // The scan moved off the part by a known motion, then aligned back (the placement is the two composed: no typed numbers).
+  await app.tools.run('set_placement', { bodyId: 'scan', transform: JSON.stringify(MISALIGNED) });
+  await app.tools.expectResult('set_placement');
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', 'proposed', { timeout: 90_000 });
+  await app.review.alignControl('apply').click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
+  await expect(app.testId('bodies.placement')).toHaveCount(1);
+  await app.review.compareButton.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 90_000 }).toBe('done');
+  const placed = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform;
+  const original = await reviewFigures(app);
+  const measured = await app.api.lastToolResult();
+  expect(measured).toMatchObject({ tool: 'measure_deviation', ok: true });
+
+  await app.testId('share.copy').click();
+  const copied = await app.testId('share.url').inputValue();
+  const params = [...new URLSearchParams(new URL(copied).hash.slice(1))];
+  expect(params.map(([k]) => k)).toEqual(['model', 'model', 'tool', 'args', 'tool', 'args']);
+  expect(params[2]![1]).toBe('set_placement');
+  expect(JSON.parse(params[3]![1])).toEqual({ bodyId: 'scan', transform: placed });
+  expect(params[4]![1]).toBe('measure_deviation');
+
+  // A fresh page opens the link: no alignment runs; the link's set_placement puts the scan back, then measure_deviation colours the part.
+  const opened = await newApp(browser, testInfo);
+  await opened.open(new URL(copied).hash);
+  await opened.expectDrawn(['part', 'scan'], 120_000);
+  await expect.poll(async () => (await opened.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
+  const reopened = (await opened.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform;
+  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(Math.abs(reopened[i]![j]! - placed[i]![j]!)).toBeLessThanOrEqual(1e-9);
+  // In fact to the last bit (JSON carries doubles exactly, and set_placement keeps a rotation that is orthonormal to rounding).
+  expect(reopened).toEqual(placed);
+  const again = await reviewFigures(opened);
+  expect(again).toEqual(original);
+  const remeasured = await opened.api.lastToolResult();
+  expect(remeasured?.result).toEqual(measured?.result);
+  expect(await opened.api.engineCalls().then((calls) => calls.filter((call) => call.tool === 'align_bodies'))).toEqual([]);
+  // The review says the link placed the scan (not "unaligned"), the body list shows the placement.
+  await expect(opened.review.alignment).toHaveAttribute('data-origin', 'link');
+  await expect(opened.review.alignment).toContainText('placed by the share link');
+  await expect(opened.testId('bodies.placement')).toHaveCount(1);
+  expect(await opened.api.linkPlacement()).toEqual({ status: 'applied', movingBodyId: 'scan', previous: null });
+  await opened.shot(testInfo, '14-share-link-placement');
+
+  // Undo: the scan goes back where its file put it; the heat map of the placed scan goes, and the link no longer carries a placement.
+  await opened.review.alignControl('undo').click();
+  await expect(opened.review.alignment).toHaveCount(0);
+  await expect.poll(async () => (await opened.api.bodies()).find((b) => b.bodyId === 'scan')!.placement).toBeNull();
+  await expect(opened.testId('bodies.placement')).toHaveCount(0);
+  await expect.poll(async () => opened.api.shareLink().then((l) => (l.ok ? l.url : l.reason))).not.toContain('set_placement');
+  opened.expectNoConsoleErrors();
+  app.expectNoConsoleErrors();
+  await opened.page.context().close();
 });

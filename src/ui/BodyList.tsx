@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { toolStore, type BodyEntry, type PendingImport } from './stores';
 import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
-import { formatCount, kindLabel } from './format';
+import { formatCount, formatFigure, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
 
 function counts(entry: BodyEntry): string {
@@ -86,6 +86,11 @@ export function BodyList() {
                       {n}
                     </span>
                   ))}
+                  {b.summary.placement && (
+                    <span className="body-meta" data-testid="bodies.placement" title={`Placed in the scene by ${b.summary.placement.setBy.tool} (the file is unchanged): every tool measures it where it stands`}>
+                      placed: {formatFigure(b.summary.placement.rotationAngleDegrees)}° · moved {formatFigure(Math.hypot(...b.summary.placement.translation))}
+                    </span>
+                  )}
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>

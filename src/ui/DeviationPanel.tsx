@@ -7,6 +7,7 @@ import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './
 import { clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
 import type { ShownError } from './stores';
 import { cutSections } from './sections';
+import { LinkPlacementCard } from './LinkPlacementCard';
 import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
 import { useCompactView } from './useCompactView';
@@ -152,7 +153,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
       <dl>
         <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
         <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
-        <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="stat-p95" />
+        <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="heat.stat-p95" />
         <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
@@ -385,7 +386,7 @@ export function DeviationPanel() {
           Align {pair.to} to {pair.from}
         </button>
       )}
-      {alignment && <AlignmentCard alignment={alignment} busy={!!running} />}
+      {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={!!running} /> : <AlignmentCard alignment={alignment} busy={!!running} />)}
       {pair && (
         <button
           type="button"

@@ -12,7 +12,7 @@ import { runFromPanel, selectTool, setFormValue } from './toolRuns';
  */
 
 function setAlignment(patch: Partial<AlignmentState>): void {
-  inspectStore.setState((s) => (s.alignment ? { alignment: { ...s.alignment, ...patch } } : s));
+  inspectStore.setState((s) => (s.alignment && s.alignment.origin !== 'link' ? { alignment: { ...s.alignment, ...patch } } : s));
 }
 
 export async function alignBodies(movingBodyId: string, fixedBodyId: string): Promise<void> {
@@ -27,7 +27,7 @@ export async function alignBodies(movingBodyId: string, fixedBodyId: string): Pr
 export function showAlignment(call: DoneCallOf<'align_bodies'>): void {
   const r = call.result;
   inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r } });
-  if (r.applied) void afterMove(r.movingBodyId);
+  if (r.applied) follow(r.movingBodyId);
 }
 
 /** The user confirms: the scan moves by the proposed motion (on top of its current placement). */
@@ -49,14 +49,17 @@ export function discardAlignment(): void {
   if (inspectStore.getState().alignment?.status === 'proposed') inspectStore.setState({ alignment: null });
 }
 
-/** Back where the scan stood before the alignment (where its file put it, unless it had been placed before). */
+/**
+ * Back where the scan stood before the alignment (where its file put it, unless it had been placed
+ * before); for a placement a share link set, where the body stood before the link's runs.
+ */
 export async function undoAlignment(): Promise<void> {
   const a = inspectStore.getState().alignment;
   if (!a || a.status !== 'applied') return;
   const previous = a.previous ?? null;
   const outcome = await session().run('set_placement', previous ? { bodyId: a.movingBodyId, transform: previous } : { bodyId: a.movingBodyId });
   if (!outcome.ok) {
-    setAlignment({ error: outcome.error });
+    inspectStore.setState((s) => (s.alignment ? { alignment: { ...s.alignment, error: outcome.error } } : s));
     return;
   }
   inspectStore.setState({ alignment: null });
@@ -67,11 +70,36 @@ export async function undoAlignment(): Promise<void> {
 export function showPlacement(call: DoneCallOf<'set_placement'>): void {
   const a = inspectStore.getState().alignment;
   if (a && a.movingBodyId === call.result.bodyId) inspectStore.setState({ alignment: null });
-  void afterMove(call.result.bodyId);
+  follow(call.result.bodyId);
 }
 
-/** The page follows a moved body: its kept placement (for restores), summary and triangles; a heat map of it goes. */
+/**
+ * Share links: the placements the link's runs set, shown as the alignment card would (the last placed
+ * body's), unless the runs left an alignment of their own on show. `previous`: where that body stood
+ * before the link's runs, for Undo.
+ */
+export function showLinkPlacement(bodyId: string, previous: number[][] | null): void {
+  if (inspectStore.getState().alignment) return;
+  inspectStore.setState({ alignment: { origin: 'link', movingBodyId: bodyId, status: 'applied', previous } });
+}
+
+let following: Promise<void> = Promise.resolve();
+
+function follow(bodyId: string): void {
+  following = following.then(() => afterMove(bodyId)).catch(() => undefined);
+}
+
+/** Resolves once the page has followed every body moved so far (a share link's next run waits for it). */
+export function movesFollowed(): Promise<void> {
+  return following;
+}
+
+/**
+ * The page follows a moved body: its kept placement (for restores), summary and triangles; a heat map
+ * of it goes, and so does the last run a share link would repeat (it measured the old position).
+ */
 async function afterMove(bodyId: string): Promise<void> {
+  toolStore.setState({ lastRun: null });
   const heat = inspectStore.getState().heat;
   if (heat && (heat.fromBodyId === bodyId || heat.toBodyId === bodyId)) clearHeatmap();
   const listed = await session().run('list_bodies', {});

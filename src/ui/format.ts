@@ -8,6 +8,11 @@ export function formatNumber(value: number, scale = 1): string {
 }
 
 /** The round step (1, 2 or 5 × 10ⁿ) nearest above `x`: slider steps people can read. */
+/** Four significant digits, as the review's figures show them. */
+export function formatFigure(value: number): string {
+  return formatNumber(Number(value.toPrecision(4)));
+}
+
 export function roundStep(x: number): number {
   if (!(x > 0) || !Number.isFinite(x)) return 1;
   const p = 10 ** Math.floor(Math.log10(x));

@@ -3,7 +3,6 @@ import { parseArgs } from '../engine/tools/parseArgs';
 import { findTool, toolManifests } from '../engine/tools/registry';
 import { BrepscopeError } from '../engine/errors';
 import { argsOf, fieldsNamedIn, fieldsOf, placeholderOf, valuesOf, type FieldSpec } from './schemaForm';
-import { buildShareHash, parseShareHash } from './shareLink';
 
 const manifest = (name: string) => {
   const m = toolManifests().find((t) => t.name === name);
@@ -106,27 +105,5 @@ describe('tool forms from the registry JSON Schemas', () => {
     const topo = fieldsOf(manifest('query_topology').inputSchema);
     const t = { bodyId: 'x', entity: 'face', filter: { surfaceType: 'cylinder', maxArea: 3 } };
     expect(argsOf(topo, valuesOf(topo, t))).toEqual(t);
-  });
-});
-
-describe('share links', () => {
-  it('round-trips models, tool and args', () => {
-    const link = { models: ['https://example.org/a b/box.stl', 'demo/part.brep'], tool: 'compute_metrics', args: { bodyId: 'box' } };
-    const parsed = parseShareHash(buildShareHash(link));
-    expect(parsed).toEqual({ link, errors: [] });
-  });
-
-  it('is null without model or tool, and leaves out with a coded error what it must not fetch or parse', () => {
-    const invalid = [{ code: 'INVALID_ARGUMENT', message: expect.any(String) }];
-    expect(parseShareHash('')).toBeNull();
-    expect(parseShareHash('#foo=1')).toBeNull();
-    expect(parseShareHash('#model=javascript:alert(1)')).toEqual({ link: { models: [] }, errors: invalid });
-    expect(parseShareHash('#model=file:///etc/passwd')).toEqual({ link: { models: [] }, errors: invalid });
-    expect(parseShareHash('#tool=alert(1)')).toEqual({ link: { models: [] }, errors: invalid });
-    // Broken args: the models still load; the tool does not run with other arguments than the link's.
-    expect(parseShareHash('#model=a.stl&tool=compute_metrics&args=%7Bbad')).toEqual({ link: { models: ['a.stl'] }, errors: invalid });
-    expect(parseShareHash('#model=a.stl&tool=compute_metrics&args=%5B1%5D')).toEqual({ link: { models: ['a.stl'] }, errors: invalid });
-    expect(parseShareHash('#model=a.stl&args=%7B%7D')).toEqual({ link: { models: ['a.stl'] }, errors: invalid });
-    expect(parseShareHash('#model=javascript:x&model=b.stl&tool=compute_metrics')).toEqual({ link: { models: ['b.stl'], tool: 'compute_metrics' }, errors: invalid });
   });
 });

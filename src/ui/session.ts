@@ -84,6 +84,11 @@ export class Session {
     return this.settle(name, (c) => c.runJson(name, args, onProgress));
   }
 
+  /** Checks a tool's name and arguments against its schema in the engine; nothing runs. */
+  validate(name: string, args: unknown): Promise<UiOutcome<void>> {
+    return this.settle(name, (c) => c.validate(name, args));
+  }
+
   private async settle<T>(tool: string, fn: (client: EngineClient) => Promise<UiOutcome<T>>): Promise<UiOutcome<T>> {
     let outcome: UiOutcome<T>;
     try {

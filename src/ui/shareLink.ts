@@ -1,19 +1,29 @@
 /**
- * Share links: `#model=<url>&model=<url>&tool=<name>&args=<json>&label=<x,y,z>...` (each value
- * URI-encoded, as URLSearchParams writes them; labels are the deviation review's, issue 16). Nothing here is evaluated: URLs are only fetched, args only parsed
- * as JSON and handed to the engine, whose schemas validate them like any other call.
+ * Share links: `#model=<url>&model=<url>&tool=<name>&args=<json>&tool=<name>&args=<json>&label=<x,y,z>...`
+ * (each value URI-encoded, as URLSearchParams writes them; labels are the deviation review's, issue
+ * 16). The `tool` entries are a sequence of runs in link order, each `args` belonging to the `tool`
+ * before it; a link with one `tool` and one `args` pairs them in either order (the links written
+ * before runs were a sequence). Nothing here is evaluated: URLs are only fetched, args only parsed as
+ * JSON and handed to the engine, whose schemas validate them like any other call.
  */
+
+export interface ShareRun {
+  tool: string;
+  args?: Record<string, unknown>;
+}
 
 export interface ShareLink {
   models: string[];
-  tool?: string;
-  args?: Record<string, unknown>;
+  /** Tool runs, in order, after the models are imported. */
+  runs: ShareRun[];
   /** Deviation labels placed on the heat map, in order. */
   labels?: [number, number, number][];
 }
 
 /** As deviation_labels takes at most. */
 export const MAX_SHARED_LABELS = 100;
+/** Runs in one link: a placement per moved body and the last run leave room for large scenes. */
+export const MAX_SHARED_RUNS = 50;
 
 export interface ShareLinkError {
   code: 'INVALID_ARGUMENT';
@@ -21,40 +31,38 @@ export interface ShareLinkError {
 }
 
 /**
- * A link as far as it can be used, and what is wrong with the rest: a bad part (a model that is not
- * an http(s) URL, a tool name that is not one, args that are not a JSON object) is left out with an
- * error, and the good parts still apply (the models load even when the args are broken).
+ * A link as far as it can be used, and what is wrong with the rest: a bad model (not an http(s) URL)
+ * is left out with an error and the others still load. A bad run (a tool name that is not one, args
+ * that are not a JSON object, args without a tool) leaves out every run, with an error for each bad
+ * one: later runs may build on earlier ones (a placement before a measurement), so a part of the
+ * sequence could show what the link's author never saw.
  */
 export interface ParsedShareLink {
   link: ShareLink;
   errors: ShareLinkError[];
 }
 
+/** One `tool` entry and the raw `args` that belong to it. */
+interface RawRun {
+  tool: string;
+  args?: string;
+}
+
 /** The link in a location hash, null when the hash is not a share link (no model and no tool). */
 export function parseShareHash(hash: string): ParsedShareLink | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const models = params.getAll('model');
-  const tool = params.get('tool');
-  const rawArgs = params.get('args');
-  if (models.length === 0 && tool === null) return null;
+  const tools = params.getAll('tool');
+  if (models.length === 0 && tools.length === 0) return null;
   const errors: ShareLinkError[] = [];
   const bad = (message: string) => errors.push({ code: 'INVALID_ARGUMENT', message });
-  const link: ShareLink = { models: [] };
+  const link: ShareLink = { models: [], runs: [] };
   for (const model of models) {
     if (isFetchableUrl(model)) link.models.push(model);
     else bad(`model: '${model}' is not an http(s) URL`);
   }
-  if (tool !== null) {
-    if (/^[a-z][a-z0-9_]*$/.test(tool)) link.tool = tool;
-    else bad(`tool: '${tool}' is not a tool name`);
-  }
-  if (rawArgs !== null) {
-    const args = parseArgs(rawArgs, tool !== null);
-    if (typeof args === 'string') bad(args);
-    else if (link.tool !== undefined) link.args = args;
-    // Without usable args the tool would run with other arguments than the link asked for.
-    if (typeof args === 'string') delete link.tool;
-  }
+  const runs = parseRuns(params, bad);
+  if (runs) link.runs = runs;
   const labels = params.getAll('label');
   if (labels.length > MAX_SHARED_LABELS) bad(`label: ${labels.length} labels, at most ${MAX_SHARED_LABELS}`);
   else {
@@ -67,16 +75,71 @@ export function parseShareHash(hash: string): ParsedShareLink | null {
   return { link, errors };
 }
 
+/** The link's runs, or null (each fault reported) when any of them cannot be used. */
+function parseRuns(params: URLSearchParams, bad: (message: string) => void): ShareRun[] | null {
+  const raw = rawRuns(params, bad);
+  if (!raw) return null;
+  if (raw.length > MAX_SHARED_RUNS) {
+    bad(`tool: ${raw.length} runs, at most ${MAX_SHARED_RUNS}; none was run`);
+    return null;
+  }
+  // A single run's messages stay as they were before links carried several.
+  const where = (i: number) => (raw.length > 1 ? `run ${i + 1} of ${raw.length}: ` : '');
+  const runs: ShareRun[] = [];
+  let ok = true;
+  raw.forEach((r, i) => {
+    if (!/^[a-z][a-z0-9_]*$/.test(r.tool)) {
+      bad(`${where(i)}tool: '${r.tool}' is not a tool name`);
+      ok = false;
+      return;
+    }
+    if (r.args === undefined) {
+      runs.push({ tool: r.tool });
+      return;
+    }
+    const args = parseArgs(r.args);
+    if (typeof args === 'string') {
+      // Without usable args the tool would run with other arguments than the link asked for.
+      bad(`${where(i)}${args}; the tool was not run`);
+      ok = false;
+    } else runs.push({ tool: r.tool, args });
+  });
+  if (!ok && raw.length > 1) bad(`tool: none of the link's ${raw.length} runs was run (each may build on the one before)`);
+  return ok ? runs : null;
+}
+
+/** `tool` entries with the `args` after each, in link order; null when an `args` has no tool of its own. */
+function rawRuns(params: URLSearchParams, bad: (message: string) => void): RawRun[] | null {
+  const tools = params.getAll('tool');
+  const args = params.getAll('args');
+  if (tools.length === 1 && args.length === 1) return [{ tool: tools[0]!, args: args[0]! }];
+  const runs: RawRun[] = [];
+  let ok = true;
+  for (const [key, value] of params) {
+    if (key === 'tool') runs.push({ tool: value });
+    else if (key === 'args') {
+      const run = runs.at(-1);
+      if (!run) {
+        bad('args: given without tool');
+        ok = false;
+      } else if (run.args !== undefined) {
+        bad(`args: run ${runs.length} (${run.tool}) has two args`);
+        ok = false;
+      } else run.args = value;
+    }
+  }
+  return ok ? runs : null;
+}
+
 /** The args object, or why there is none. */
-function parseArgs(raw: string, hasTool: boolean): Record<string, unknown> | string {
-  if (!hasTool) return 'args: given without tool';
+function parseArgs(raw: string): Record<string, unknown> | string {
   let args: unknown;
   try {
     args = JSON.parse(raw);
   } catch (e) {
-    return `args: not valid JSON (${e instanceof Error ? e.message : String(e)}); the tool was not run`;
+    return `args: not valid JSON (${e instanceof Error ? e.message : String(e)})`;
   }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'args: must be a JSON object; the tool was not run';
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'args: must be a JSON object';
   return args as Record<string, unknown>;
 }
 
@@ -90,12 +153,14 @@ export function isFetchableUrl(raw: string, base = 'http://localhost/'): boolean
   }
 }
 
-/** The hash for a link (with its leading #). */
-export function buildShareHash(link: Omit<ShareLink, 'args'> & { args?: unknown }): string {
+/** The hash for a link (with its leading #): each run's `tool`, then its `args` (when it has any). */
+export function buildShareHash(link: Omit<ShareLink, 'runs'> & { runs: readonly { tool: string; args?: unknown }[] }): string {
   const params = new URLSearchParams();
   for (const m of link.models) params.append('model', m);
-  if (link.tool !== undefined) params.set('tool', link.tool);
-  if (link.args !== undefined) params.set('args', JSON.stringify(link.args));
+  for (const run of link.runs) {
+    params.append('tool', run.tool);
+    if (run.args !== undefined) params.append('args', JSON.stringify(run.args));
+  }
   for (const p of link.labels ?? []) params.append('label', p.join(','));
   return `#${params.toString()}`;
 }

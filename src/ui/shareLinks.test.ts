@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until } from '../test/page';
 import { importBytes } from './bodies';
 import { session } from './session';
+import { alignBodies, applyAlignment, undoAlignment } from './alignment';
 import { openShareLink, shareLink } from './shareLinks';
+import { runFromPanel } from './toolRuns';
 import { buildShareHash } from './shareLink';
 import { inspectStore, sceneStore, toolStore } from './stores';
 
@@ -30,6 +32,24 @@ afterEach(() => {
 
 const link = (params: [string, string][]) => `#${new URLSearchParams(params).toString()}`;
 
+const c = Math.cos((25 * Math.PI) / 180), s = Math.sin((25 * Math.PI) / 180);
+/** 25 degrees about z, then a shift (as e2e/alignment.spec.ts moves the demo's scan). */
+const MISALIGNED = [
+  [c, -s, 0, 3],
+  [s, c, 0, -2],
+  [0, 0, 1, 1],
+  [0, 0, 0, 1],
+];
+
+const placementOf = (bodyId: string) => sceneStore.getState().bodies.find((b) => b.bodyId === bodyId)!.summary.placement!.transform;
+
+/** A link's runs as [tool, args] pairs. */
+function runsOf(offered: ReturnType<typeof shareLink>): [string, unknown][] {
+  if (!offered.ok) throw new Error(offered.reason);
+  const params = [...new URLSearchParams(offered.url.split('#')[1])];
+  return params.flatMap(([k, v], i) => (k === 'tool' ? [[v, params[i + 1]?.[0] === 'args' ? JSON.parse(params[i + 1]![1]) : undefined] as [string, unknown]] : []));
+}
+
 describe('share links', () => {
   it('load their models (named by the URL), fill the form and run the tool; the page offers the same link back', async () => {
     const args = { bodyId: 'part', kinds: ['hole'] };
@@ -44,7 +64,7 @@ describe('share links', () => {
     const offered = shareLink(`${BASE}#old`);
     expect(offered.ok).toBe(true);
     if (!offered.ok) return;
-    expect(offered.url).toBe(`${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], tool: 'recognize_features', args })}`);
+    expect(offered.url).toBe(`${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], runs: [{ tool: 'recognize_features', args }] })}`);
   });
 
   it('bad links give coded errors and the models that exist still load', async () => {
@@ -71,7 +91,7 @@ describe('share links', () => {
       [0, -25, 12],
       [40, 0, 12],
     ];
-    await openShareLink(buildShareHash({ models: ['demo/part.brep', 'demo/scan.stl'], tool: 'measure_deviation', args, labels }));
+    await openShareLink(buildShareHash({ models: ['demo/part.brep', 'demo/scan.stl'], runs: [{ tool: 'measure_deviation', args }], labels }));
     await until(() => inspectStore.getState().heat?.labels?.status === 'done', 120_000, 'the labels');
     const heat = inspectStore.getState().heat!;
     expect(heat.labels!.points).toEqual(labels);
@@ -84,6 +104,75 @@ describe('share links', () => {
     expect(offered.ok && new URLSearchParams(offered.url.split('#')[1]).getAll('label')).toEqual(['0,-25,12', '40,0,12']);
     await openShareLink(link([['model', 'demo/scan.stl'], ['label', '1,2']]));
     expect(sceneStore.getState().errors.at(-1)?.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('carry the placements exactly, then the last run: the opened page stands and measures as the original, bit for bit; Undo drops the placement from the link', async () => {
+    await openShareLink(link([['model', 'demo/part.brep'], ['model', 'demo/scan.stl']]));
+    await until(() => sceneStore.getState().bodies.length === 2, 60_000, 'the demo');
+    // The scan moved by a known motion, then aligned back (an applied alignment composes the two: its rotation is not a typed one).
+    expect((await runFromPanel('set_placement', { bodyId: 'scan', transform: MISALIGNED })).ok).toBe(true);
+    await alignBodies('scan', 'part');
+    await until(() => inspectStore.getState().alignment?.status === 'proposed', 120_000, 'the proposal');
+    // A proposal not applied moved nothing: the link carries where the scan stands, not the alignment run.
+    expect(runsOf(shareLink(BASE))).toEqual([['set_placement', { bodyId: 'scan', transform: placementOf('scan') }]]);
+    expect(placementOf('scan')).toEqual(MISALIGNED);
+    await applyAlignment();
+    expect(inspectStore.getState().alignment?.status).toBe('applied');
+    // The last run moved a body: the link carries the placement, not the run.
+    expect(runsOf(shareLink(BASE))).toEqual([['set_placement', { bodyId: 'scan', transform: placementOf('scan') }]]);
+    const deviation = { fromBodyId: 'part', toBodyId: 'scan' };
+    const measured = await runFromPanel('measure_deviation', deviation);
+    expect(measured.ok).toBe(true);
+    const placed = placementOf('scan');
+    const offered = shareLink(BASE);
+    expect(runsOf(offered)).toEqual([
+      ['set_placement', { bodyId: 'scan', transform: placed }],
+      ['measure_deviation', deviation],
+    ]);
+    const stats = measured.ok ? measured.result : null;
+
+    // A fresh page opens the link: the scan stands where it stood, to the last bit, without an alignment run.
+    stopTestPage();
+    startTestPage();
+    const page = session();
+    await openShareLink(offered.ok ? `#${offered.url.split('#')[1]}` : '');
+    expect(sceneStore.getState().errors).toEqual([]);
+    const reopened = placementOf('scan');
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(Object.is(reopened[i]![j], placed[i]![j])).toBe(true);
+    expect(page.keptFiles().find((f) => f.bodyId === 'scan')?.placement?.transform).toEqual(placed);
+    const again = sceneStore.getState().lastToolResult;
+    expect(again).toMatchObject({ tool: 'measure_deviation', ok: true });
+    expect(again?.ok && again.result).toEqual(stats);
+    expect(toolStore.getState().lastRun).toEqual({ tool: 'measure_deviation', args: deviation });
+    // The review says where the scan stands and that the link put it there; the opened page offers the same link.
+    expect(inspectStore.getState().alignment).toEqual({ origin: 'link', movingBodyId: 'scan', status: 'applied', previous: null });
+    expect(shareLink(BASE)).toEqual(offered);
+
+    // Undo: where the scan stood before the link placed it (its file position); the link then carries no placement.
+    await undoAlignment();
+    expect(inspectStore.getState().alignment).toBeNull();
+    expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')?.summary.placement).toBeNull();
+    expect(runsOf(shareLink(BASE))).toEqual([]);
+  });
+
+  it('a run the schema refuses stops every run before any starts; a failed run stops the ones after it; the models load', async () => {
+    const placement = JSON.stringify({ bodyId: 'scan', transform: MISALIGNED });
+    await openShareLink(link([['model', 'demo/scan.stl'], ['tool', 'set_placement'], ['args', placement], ['tool', 'measure_deviation'], ['args', JSON.stringify({ fromBodyId: 'scan', sections: 3 })]]));
+    await until(() => sceneStore.getState().bodies.length === 1, 60_000, 'the scan');
+    expect(sceneStore.getState().errors.map((e) => [e.code, e.message])).toEqual([
+      ['INVALID_ARGUMENT', expect.stringMatching(/^run 2 of 2: measure_deviation: .*toBodyId/)],
+      ['INVALID_ARGUMENT', "tool: none of the link's 2 runs was run (each may build on the one before)"],
+    ]);
+    // The placement before it did not run; the refused run shows under its form.
+    expect(sceneStore.getState().bodies[0]!.summary.placement).toBeNull();
+    expect(toolStore.getState().selected).toBe('measure_deviation');
+    expect(sceneStore.getState().lastToolResult).toMatchObject({ tool: 'measure_deviation', ok: false, error: { code: 'INVALID_ARGUMENT' } });
+
+    // Valid, but the first run fails (no such body): the run after it does not run.
+    await openShareLink(link([['tool', 'set_placement'], ['args', JSON.stringify({ bodyId: 'nope', transform: MISALIGNED })], ['tool', 'compute_metrics'], ['args', JSON.stringify({ bodyId: 'scan' })]]));
+    expect(sceneStore.getState().errors.at(-1)).toMatchObject({ code: 'BODY_NOT_FOUND', message: expect.stringMatching(/^run 1 of 2: set_placement failed .*the 1 run\(s\) after it were not run$/) });
+    expect(toolStore.getState().results.compute_metrics).toBeUndefined();
+    expect(inspectStore.getState().alignment).toBeNull();
   });
 
   it('a scene with a local file has no link, and says why', async () => {

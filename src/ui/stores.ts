@@ -272,12 +272,27 @@ export interface HeatLabels {
  * set_placement on the user's confirmation; Undo resets the placement.
  */
 export interface AlignmentState {
+  /** An alignment run in this page (LinkPlacement is the other kind). */
+  origin?: 'align';
   movingBodyId: string;
   fixedBodyId: string;
   status: 'proposed' | 'applying' | 'applied' | 'failed';
   result: AlignResult;
   /** The moving body's placement before the alignment was applied (Undo goes back to it); null: as read from its file. */
   previous?: number[][] | null;
+  error?: ShownError;
+}
+
+/**
+ * A placement a share link set (its set_placement runs): shown in the alignment's place so the page
+ * does not look unaligned, with Undo back to where the body stood before the link placed it.
+ */
+export interface LinkPlacement {
+  origin: 'link';
+  movingBodyId: string;
+  status: 'applied';
+  /** The body's placement before the link's runs; null: as read from its file. */
+  previous: number[][] | null;
   error?: ShownError;
 }
 
@@ -325,7 +340,7 @@ export interface FeaturesState {
 export interface InspectState {
   heat: HeatState | null;
   features: FeaturesState | null;
-  alignment: AlignmentState | null;
+  alignment: AlignmentState | LinkPlacement | null;
   /** measure_deviation's stations along an axis, from the last run that asked for them. */
   deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
   sections: SectionsState | null;

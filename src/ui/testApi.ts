@@ -57,6 +57,8 @@ export interface BrepscopeTestApi {
   } | null;
   /** Align scan to part: the proposal or applied alignment shown, or null. */
   alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
+  /** A placement a share link set, shown in the alignment's place (alignment() is then null), or null. */
+  linkPlacement(): { status: string; movingBodyId: string; previous: number[][] | null } | null;
   /** The centre of each drawn body's triangles (its position attribute's box), by bodyId. */
   drawnCentres(): Record<string, number[]>;
   /** The triangles (or points: indices empty) drawn for each body, as plain arrays: e2e tests derive scans of a part from them. */
@@ -160,9 +162,13 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     },
     alignment: () => {
       const a = inspectStore.getState().alignment;
-      if (!a) return null;
+      if (!a || a.origin === 'link') return null;
       const r = a.result;
       return { status: a.status, movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rmsBefore: r.rmsBefore, rmsAfter: r.rmsAfter, rotationAngleDegrees: r.rotationAngleDegrees, transform: r.transform.map((row) => [...row]), warnings: [...r.warnings] };
+    },
+    linkPlacement: () => {
+      const a = inspectStore.getState().alignment;
+      return a?.origin === 'link' ? { status: a.status, movingBodyId: a.movingBodyId, previous: a.previous } : null;
     },
     drawnCentres: () => {
       const out: Record<string, number[]> = {};

@@ -1,7 +1,7 @@
 import type { ToolManifest, ToolName } from '../engine';
 import type { FieldValue } from './schemaForm';
 import { session } from './session';
-import { sceneStore, toolStore, type DoneCallOf, type DoneRun, type FailedRun, type ToolCall, type ToolCallOf } from './stores';
+import { sceneStore, toolStore, type DoneCallOf, type DoneRun, type FailedRun, type ShownError, type ToolCall, type ToolCallOf } from './stores';
 
 /** The tool panel: the registry's tools, their forms, one run at a time with progress and Cancel. */
 
@@ -52,6 +52,16 @@ export async function runFromPanel(tool: ToolName, args: unknown): Promise<ToolC
   sceneStore.setState({ lastToolResult: call });
   if (call.ok) afterRun(call);
   return call;
+}
+
+/**
+ * A run refused before it started (a share link's args its schema rejects), shown as a run from the
+ * form would be: the form holds its arguments and the error stands under it.
+ */
+export function showRefusedRun(tool: ToolName, args: unknown, error: ShownError): void {
+  const call = { tool, args, ok: false, error, ms: 0 } as ToolCall;
+  toolStore.setState((s) => ({ selected: tool, results: { ...s.results, [tool]: call } }));
+  sceneStore.setState({ lastToolResult: call });
 }
 
 /** One run with the panel's progress; its call record keeps the tool's result type. */

@@ -142,8 +142,16 @@ export function toMatrix4(a: Rigid): Matrix4 {
 export const RIGID_TOLERANCE = 1e-6;
 
 /**
+ * Below this, R^T R = I is taken as met to rounding: the rotation is kept bit for bit. Orthonormalizing
+ * is not idempotent in floating point (its result, orthonormalized again, differs in the last bits),
+ * so a placement written out (a share link, a restore) and read back would otherwise move.
+ */
+export const ORTHONORMAL_TO_ROUNDING = 1e-14;
+
+/**
  * A 4x4 row-major matrix as a rigid motion, or why it is not one (a scale, a shear, a mirror, a
- * projective last row). The rotation is made exactly orthonormal.
+ * projective last row). The rotation is made orthonormal, unless it already is to rounding: then it
+ * is kept exactly as given.
  */
 export function fromMatrix4(m: readonly (readonly number[])[]): Rigid | string {
   if (m.length !== 4 || m.some((row) => row.length !== 4)) return 'must be four rows of four numbers';
@@ -153,13 +161,16 @@ export function fromMatrix4(m: readonly (readonly number[])[]): Rigid | string {
     return 'its last row must be [0, 0, 0, 1]';
   }
   const r = [m[0]![0]!, m[0]![1]!, m[0]![2]!, m[1]![0]!, m[1]![1]!, m[1]![2]!, m[2]![0]!, m[2]![1]!, m[2]![2]!];
+  let worst = 0;
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
-      const d = r[i]! * r[j]! + r[3 + i]! * r[3 + j]! + r[6 + i]! * r[6 + j]!;
-      if (Math.abs(d - (i === j ? 1 : 0)) > RIGID_TOLERANCE) return 'its upper-left 3x3 block must be a rotation (orthonormal columns): scales and shears are not rigid motions';
+      const d = Math.abs(r[i]! * r[j]! + r[3 + i]! * r[3 + j]! + r[6 + i]! * r[6 + j]! - (i === j ? 1 : 0));
+      if (d > RIGID_TOLERANCE) return 'its upper-left 3x3 block must be a rotation (orthonormal columns): scales and shears are not rigid motions';
+      worst = Math.max(worst, d);
     }
   }
   const det = r[0]! * (r[4]! * r[8]! - r[5]! * r[7]!) - r[1]! * (r[3]! * r[8]! - r[5]! * r[6]!) + r[2]! * (r[3]! * r[7]! - r[4]! * r[6]!);
   if (det < 0) return 'its rotation has determinant -1: a mirror is not a rigid motion';
-  return orthonormalized({ r, t: [m[0]![3]!, m[1]![3]!, m[2]![3]!] });
+  const given: Rigid = { r, t: [m[0]![3]!, m[1]![3]!, m[2]![3]!] };
+  return worst <= ORTHONORMAL_TO_ROUNDING ? given : orthonormalized(given);
 }
