@@ -46,7 +46,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(executablePath ? { executablePath } : {}),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      // --expose-gc: the big-mesh spec collects its own made file's garbage before it measures the page.
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--js-flags=--expose-gc', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
   webServer: {

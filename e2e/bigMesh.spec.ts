@@ -80,6 +80,31 @@ async function makeScan(page: Page, name: string, n: number, format: 'stl' | 'pl
   );
 }
 
+/**
+ * A cloud of `count` points on a sphere (a spiral, evenly spread) as a binary little-endian PLY with
+ * vertices and no faces, as a scanner exports a point cloud; made in the page and kept until dropped.
+ */
+async function makeCloud(page: Page, name: string, count: number): Promise<{ points: number; bytes: number }> {
+  return page.evaluate(
+    ([fileName, n]) => {
+      const header = new TextEncoder().encode(`ply\nformat binary_little_endian 1.0\nelement vertex ${n}\nproperty float x\nproperty float y\nproperty float z\nend_header\n`);
+      const buf = new ArrayBuffer(header.length + 12 * n);
+      new Uint8Array(buf).set(header);
+      const dv = new DataView(buf, header.length);
+      const golden = Math.PI * (3 - Math.sqrt(5));
+      for (let i = 0; i < n; i++) {
+        const z = 1 - (2 * (i + 0.5)) / n, r = Math.sqrt(1 - z * z), a = golden * i;
+        dv.setFloat32(12 * i, 40 * r * Math.cos(a), true);
+        dv.setFloat32(12 * i + 4, 40 * r * Math.sin(a), true);
+        dv.setFloat32(12 * i + 8, 40 * z, true);
+      }
+      (window as unknown as { __made: File }).__made = new File([buf], fileName);
+      return { points: n, bytes: buf.byteLength };
+    },
+    [name, count] as const,
+  );
+}
+
 async function dropMade(page: Page): Promise<void> {
   await page.evaluate(() => {
     const dt = new DataTransfer();
@@ -92,6 +117,9 @@ async function dropMade(page: Page): Promise<void> {
 /** Drops the made file, waits for the viewport's geometry (frames held), returns the page's long tasks meanwhile, then draws the frame. */
 async function importBig(app: App, bodyId: string, testInfo: TestInfo): Promise<{ start: number; duration: number }[]> {
   await app.api.holdFrames();
+  // The made file's buffer (50 to 60 MB, the test's own) is garbage now: collected before the
+  // measurement, so its sweep is not counted as the app's work.
+  await app.page.evaluate(() => (window as unknown as { gc?: () => void }).gc?.());
   await app.nextFrames();
   const t0 = await app.now();
   await dropMade(app.page);
@@ -101,22 +129,34 @@ async function importBig(app: App, bodyId: string, testInfo: TestInfo): Promise<
   await app.api.releaseFrames();
   await app.viewport.expectDrawn(0.02);
   const frame = await app.longTasksSince(t1, 50);
-  testInfo.annotations.push({
-    type: `${bodyId}: page tasks over 50 ms`,
-    description: `import (drop to geometry, ${Math.round(t1 - t0)} ms): ${JSON.stringify(tasks.map((t) => Math.round(t.duration)))}; the first frame (software WebGL): ${JSON.stringify(frame.map((t) => Math.round(t.duration)))}`,
-  });
+  const description = `import (drop to geometry, ${Math.round(t1 - t0)} ms): ${JSON.stringify(tasks.map((t) => Math.round(t.duration)))}; the first frame (software WebGL): ${JSON.stringify(frame.map((t) => Math.round(t.duration)))}`;
+  testInfo.annotations.push({ type: `${bodyId}: page tasks over 50 ms`, description });
+  console.log(`${bodyId}: page tasks over 50 ms: ${description}`);
   return tasks;
 }
 
-test('a 1M-triangle binary STL and a 1M-triangle binary PLY import without a page task over 100 ms', async ({ app }, testInfo) => {
-  test.setTimeout(480_000);
+test('a 1M-triangle binary STL and a 2M-triangle binary PLY import without a page task over 100 ms', async ({ app }, testInfo) => {
+  test.setTimeout(600_000);
   expect(await makeScan(app.page, 'big.stl', 500, 'stl')).toEqual({ triangles: 1_000_000, bytes: 50_000_084 });
   expect((await importBig(app, 'big', testInfo)).filter((t) => t.duration > 100)).toEqual([]);
   expect((await app.api.bodies()).find((b) => b.bodyId === 'big')?.triangles).toBe(1_000_000);
   await app.shot(testInfo, 'big-stl');
-
-  expect((await makeScan(app.page, 'bigply.ply', 500, 'ply')).triangles).toBe(1_000_000);
+  // Issue 22.3: a 2-million-triangle binary PLY (shared vertices, as scanner software writes it).
+  expect((await makeScan(app.page, 'bigply.ply', 708, 'ply')).triangles).toBe(2_005_056);
   expect((await importBig(app, 'bigply', testInfo)).filter((t) => t.duration > 100)).toEqual([]);
-  expect((await app.api.bodies()).find((b) => b.bodyId === 'bigply')?.triangles).toBe(1_000_000);
+  expect((await app.api.bodies()).find((b) => b.bodyId === 'bigply')?.triangles).toBe(2_005_056);
   app.expectNoConsoleErrors();
 });
+
+test('a 5-million-point PLY cloud imports without a page task over 100 ms and is drawn as points', async ({ app }, testInfo) => {
+  test.setTimeout(600_000);
+  expect(await makeCloud(app.page, 'cloud.ply', 5_000_000)).toMatchObject({ points: 5_000_000 });
+  expect((await importBig(app, 'cloud', testInfo)).filter((t) => t.duration > 100)).toEqual([]);
+  const cloud = (await app.api.bodies()).find((b) => b.bodyId === 'cloud');
+  expect(cloud).toMatchObject({ kind: 'points' });
+  await app.shot(testInfo, 'big-cloud');
+  app.expectNoConsoleErrors();
+});
+
+
+

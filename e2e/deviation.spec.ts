@@ -30,6 +30,25 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
   expect(max).toBeGreaterThan(0.2);
   expect(max).toBeLessThan(0.6);
   await expect(app.review.flyWorst).toContainText(String(max));
+  // The patch is drawn in the no-data colour: the heat map's mesh has vertices inside it (the display
+  // mesh had none), all of them on the front face (y = -25) around the patch (x 22, z 9, radius 7,
+  // ragged by up to 3), and the view shows them.
+  const drawn = (await app.api.heatmap())!;
+  expect(drawn.noDataVertices).toBeGreaterThan(20);
+  expect(drawn.colorAttribute!.noData).toBe(drawn.noDataVertices);
+  const box = drawn.colorAttribute!.noDataBox!;
+  expect(box.min[1]).toBeGreaterThan(-25.01);
+  expect(box.max[1]).toBeLessThan(-21);
+  expect(box.min[0]).toBeGreaterThan(22 - 10.5);
+  expect(box.max[0]).toBeLessThan(22 + 10.5);
+  expect(box.min[2]).toBeGreaterThan(9 - 10.5);
+  expect(box.max[2]).toBeLessThan(9 + 10.5);
+  const pixels = await app.viewport.noDataPixels();
+  testInfo.annotations.push({ type: 'no-data', description: `${drawn.noDataVertices} no-data vertices, ${pixels.count} no-data pixels of ${pixels.width} x ${pixels.height}` });
+  console.log(`demo no-data patch: ${drawn.noDataVertices} vertices, ${pixels.count} pixels, ${pixels.nearMedian} of them within 100 px of (${pixels.median})`);
+  expect(pixels.count).toBeGreaterThan(1000);
+  // Where they are: one patch (nearly all within 100 px of their median), not scattered over the view.
+  expect(pixels.nearMedian).toBeGreaterThan(0.95 * pixels.count);
   await expect(app.dock.histogram).toBeVisible();
   await expect(app.dock.histogram.locator('rect')).toHaveCount(41); // 40 buckets and the tolerance band
   expect(await app.api.lastToolResult()).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'part', toBodyId: 'scan' } });

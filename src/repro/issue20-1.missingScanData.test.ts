@@ -74,4 +74,31 @@ describe('issue 20.1: the demo comparison leaves the missing patch out', () => {
     expect(map.statistics!.noDataSamples).toBeGreaterThan(0);
     console.log(`demo heat map: range ${map.range![1]}, noDataVertices ${map.noDataVertices} of ${map.vertexCount}, maxDistance ${map.maxDistance}; statistics max ${map.statistics!.maxAbs}`);
   });
+
+  it('the heat map shows the patch: its mesh has no-data vertices inside it, and only at the patch', async () => {
+    const map = (await engine.runJson('deviation_heatmap', { fromBodyId: 'part', toBodyId: 'scan' })).result as unknown as HeatmapResult;
+    const mesh = map.mesh!;
+    const p = mesh.positions;
+    // display_mesh's vertices come first, unchanged; the refinement's follow.
+    const display = (await engine.runJson('display_mesh', { bodyId: 'part' })).result as { positions: Float32Array };
+    expect(map.displayVertices).toBe(display.positions.length / 3);
+    expect(Array.from(p.subarray(0, display.positions.length))).toEqual(Array.from(display.positions));
+    let inside = 0, insideNoData = 0, displayInside = 0;
+    for (let v = 0; v < map.vertexCount; v++) {
+      const q: [number, number, number] = [p[3 * v]!, p[3 * v + 1]!, p[3 * v + 2]!];
+      if (map.noData[v]) expect(inPatch(...q, 3)).toBe(true);
+      if (inPatch(...q, -3)) {
+        inside++;
+        if (map.noData[v]) insideNoData++;
+        if (v < map.displayVertices!) displayInside++;
+      }
+    }
+    // Before the refinement the display mesh had no vertex inside the patch.
+    expect(displayInside).toBe(0);
+    expect(inside).toBeGreaterThan(20);
+    expect(insideNoData).toBe(inside);
+    // The refined vertices lie on the part's exact faces: the front face is y = -25.
+    for (let v = map.displayVertices!; v < map.vertexCount; v++) if (inPatch(p[3 * v]!, p[3 * v + 1]!, p[3 * v + 2]!, -3)) expect(Math.abs(p[3 * v + 1]! + 25)).toBeLessThan(1e-5);
+    console.log(`demo heat-map mesh: ${map.vertexCount} vertices (${map.displayVertices} of display_mesh), ${mesh.indices.length / 3} triangles; ${insideNoData} of ${inside} vertices 3 inside the patch's rim are no data; ${map.noDataVertices} no-data vertices in all`);
+  });
 });

@@ -9,6 +9,10 @@ import { stationLevels, type CrossSectionResult } from '../engine/tools/crossSec
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
 import { addMeshBody, offsetShape } from '../test/deviationFixtures';
+import { createProbeResult, referenceProbe } from '../engine/tools/sectionProbe';
+import { bodyDiagonal, directedCoverage, directedDeviation, measuredSurface } from '../engine/tools/deviationSupport';
+import type { SurfaceBody } from '../engine/scene/Body';
+import type { DeviationResult } from '../engine/tools/measureDeviation';
 
 /**
  * Issue 20, finding 3. Cross sections reported false worst stations at faces: a station 0.03 from a
@@ -52,26 +56,15 @@ function flangedPart(top: number, bore = false): TopoDS_Shape {
 }
 
 /** A scene with the part and its +0.1 offset scan (welded, float64 kept). */
-function partAndScan(part: TopoDS_Shape, dropFromScan?: (cx: number, cy: number, cz: number) => boolean): Engine {
+function partAndScan(part: TopoDS_Shape): Engine {
   const engine = createNodeEngine();
   engines.push(engine);
   const offset = offsetShape(oc, part, 0.1);
-  let scan: TriMesh = tessellateShape(oc, offset, 0.01);
+  const scan: TriMesh = tessellateShape(oc, offset, 0.01);
   offset.delete();
-  if (dropFromScan) scan = withoutTriangles(scan, dropFromScan);
   addShapeBody(oc, engine.scene, 'part', part);
   addMeshBody(engine.scene, 'scan', scan);
   return engine;
-}
-
-function withoutTriangles(mesh: TriMesh, drop: (cx: number, cy: number, cz: number) => boolean): TriMesh {
-  const p = mesh.positions;
-  const kept: number[] = [];
-  for (let t = 0; t < mesh.indices.length; t += 3) {
-    const [a, b, c] = [mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3];
-    if (!drop((p[a]! + p[b]! + p[c]!) / 3, (p[a + 1]! + p[b + 1]! + p[c + 1]!) / 3, (p[a + 2]! + p[b + 2]! + p[c + 2]!) / 3)) kept.push(mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!);
-  }
-  return { positions: p, indices: Uint32Array.from(kept) };
 }
 
 async function sections(engine: Engine, args: Record<string, unknown>): Promise<CrossSectionResult> {
@@ -144,9 +137,9 @@ describe('cross sections at faces and open boundaries (issue 20.3)', () => {
     }
   });
 
-  it("directions through a hole in the scan are no data, not its bore's depth", async () => {
-    // A window cut out of the scan's shaft wall (x > 0, |y| < 4, z from 20 to 40): behind it the scan's bore.
-    const engine = partAndScan(flangedPart(8, true), (x, y, z) => x > 0 && Math.abs(y) < 4 && z > 20 && z < 40);
+  it("directions through a hole in the scan are no data, not its bore's depth; the measure_deviation samples there are no data too", async () => {
+    // A window through the scan's shaft wall (x > 7, |y| < 4, z from 20 to 40): behind it the scan's bore.
+    const engine = windowedPartAndScan(20, 40);
     const r = await sections(engine, { axis: [0, 0, 1] });
     const through = r.sections.filter((s) => s.axisCoord > 22 && s.axisCoord < 38);
     expect(through.length).toBeGreaterThan(2);
@@ -155,8 +148,107 @@ describe('cross sections at faces and open boundaries (issue 20.3)', () => {
       expect(s.signedMean!).toBeGreaterThan(-0.11);
       expect(s.maxAbs!).toBeLessThan(0.11);
     }
-    const noData = r.warnings.find((w) => w.includes("open boundary"));
+    const noData = r.warnings.find((w) => w.includes('open boundary'));
     expect(noData).toBeDefined();
     for (const s of through) expect(noData).toContain(`${s.station} (`);
+    const dev = (await engine.runJson('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan' })).result as DeviationResult;
+    expect(dev.fromToTo.noDataSamples).toBeGreaterThan(0);
+    expect(dev.fromToTo.max).toBeLessThan(0.11);
+  });
+
+  it('a station just inside the rim of a window in the scan uses the lean band of the deviation tools: covered, as the heat map colours it', async () => {
+    // The window's top rim 0.005 above a station. There the scan is missing, its nearest point is
+    // the rim, and the part's point leans 0.005 / 0.1 = 0.05 off the rim's normal: inside the lean
+    // band (0.1), so the deviation tools count it as covered (-0.1 to the rim); the section did not
+    // (no data: the plain "nearest point on the open boundary" test). A station deep in the window
+    // stays no data under both rules.
+    const k = 9;
+    const top = LEVELS[k]! + 0.005;
+    const engine = windowedPartAndScan(20, top);
+    // The probe's rule is the deviation tools' rule, point by point, on the shaft inside the window.
+    const probe = referenceProbe(oc, engine.scene.get('scan'), 0.01);
+    const r3 = createProbeResult();
+    const from = engine.scene.get('part') as SurfaceBody, to = engine.scene.get('scan') as SurfaceBody;
+    const diagonal = bodyDiagonal(oc, from);
+    const d = await directedDeviation({}, oc, measuredSurface(oc, from, 0.24), 200000, measuredSurface(oc, to, 0.24), 'robust', 'exact', 't');
+    const { noData } = directedCoverage(d, 1e9, diagonal, 't');
+    const s = d.samples.points;
+    let compared = 0, near = 0, deep = 0;
+    for (let i = 0; i < d.samples.count; i++) {
+      const [x, y, z] = [s[3 * i]!, s[3 * i + 1]!, s[3 * i + 2]!];
+      if (!(x > 8 && Math.abs(y) < 3 && Math.abs(Math.hypot(x, y) - 10) < 1e-6 && z > 22 && z < top)) continue;
+      compared++;
+      expect(probe.probe(x, y, z, r3).noData).toBe(noData[i] === 1);
+      if (top - z < 0.009) near++;
+      if (top - z > 0.02) {
+        deep++;
+        expect(noData[i]).toBe(1);
+      }
+    }
+    // Points on the shaft 0.005 below the rim across the window: covered, 0.1 from the rim (samples rarely fall in so thin a band).
+    for (let a = -0.35; a <= 0.35; a += 0.05) {
+      const [x, y, z] = [10 * Math.cos(a), 10 * Math.sin(a), top - 0.005];
+      probe.probe(x, y, z, r3);
+      expect(r3.noData).toBe(false);
+      // The scan lies 0.09 to 0.1 outside the part (chords at 0.01); the lean adds 0.000125.
+      expect(r3.signed).toBeLessThan(-0.089);
+      expect(r3.signed).toBeGreaterThan(-0.1002);
+    }
+    expect(compared).toBeGreaterThan(50);
+    expect(deep).toBeGreaterThan(50);
+    console.log(`window: ${compared} part samples on the shaft inside the window, ${near} within the lean band of its top rim, ${deep} deep in it`);
+
+    const r = await sections(engine, { axis: [0, 0, 1] });
+    const warning = r.warnings.find((w) => w.includes('open boundary')) ?? '';
+    // The station in the lean band: its window directions take the 3D distance to the rim, -0.1.
+    expect(warning).not.toContain(`${k} (`);
+    expect(r.sections[k]!.signedMean!).toBeLessThan(-0.09);
+    expect(r.sections[k]!.signedMean!).toBeGreaterThan(-0.11);
+    expect(r.sections[k]!.maxAbs!).toBeLessThan(0.11);
+    // A station deep in the window: those directions are no data, and the rest read the offset.
+    expect(warning).toContain(`${k - 1} (`);
+    expect(r.sections[k - 1]!.signedMean!).toBeLessThan(-0.09);
+    expect(r.sections[k - 1]!.maxAbs!).toBeLessThan(0.11);
   });
 });
+
+/**
+ * The bored flanged part and its +0.1 offset scan with a clean window through the scan's shaft wall
+ * (x > 7, |y| < 4, z from z0 to z1): the kernel cuts the offset solid with a box and the faces the
+ * cut made are dropped, so the window's rims are exact lines on the wall (a window cut by triangle
+ * centroids would take whole strips of the cylinder, down to the flange).
+ */
+function windowedPartAndScan(z0: number, z1: number): Engine {
+  const part = flangedPart(8, true);
+  const engine = createNodeEngine();
+  engines.push(engine);
+  const offset = offsetShape(oc, part, 0.1);
+  const windowed = withKernel(oc, (own) => {
+    const box = own(own(new oc.BRepPrimAPI_MakeBox_3(own(new oc.gp_Pnt_3(7, -4, z0)), 20, 8, z1 - z0)).Shape());
+    return own(new oc.BRepAlgoAPI_Cut_3(offset, box, own(new oc.Message_ProgressRange_1()))).Shape();
+  });
+  offset.delete();
+  const mesh = tessellateShape(oc, windowed, 0.01);
+  windowed.delete();
+  const p = mesh.positions;
+  const kept: number[] = [];
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const [a, b, c] = [mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3];
+    if (!onCutPlane(p, a, b, c, z0, z1)) kept.push(mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!);
+  }
+  addShapeBody(oc, engine.scene, 'part', part);
+  addMeshBody(engine.scene, 'scan', { positions: p, indices: Uint32Array.from(kept) });
+  return engine;
+}
+
+/** Whether a triangle lies on one plane of the window's box (so it is a face the cut made). */
+function onCutPlane(p: ArrayLike<number>, a: number, b: number, c: number, z0: number, z1: number): boolean {
+  const all = (f: (i: number) => boolean) => f(a) && f(b) && f(c);
+  return (
+    all((i) => Math.abs(p[i]! - 7) < 1e-7) ||
+    all((i) => Math.abs(p[i + 1]! - 4) < 1e-7) ||
+    all((i) => Math.abs(p[i + 1]! + 4) < 1e-7) ||
+    all((i) => Math.abs(p[i + 2]! - z0) < 1e-7) ||
+    all((i) => Math.abs(p[i + 2]! - z1) < 1e-7)
+  );
+}

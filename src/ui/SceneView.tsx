@@ -49,7 +49,8 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             edges: showEdges ? b.edges : undefined,
             hoveredEdge: hoveredHere?.entity === 'edge' ? hoveredHere.index : null,
             pickedEdge: picked?.entity === 'edge' ? pickedIndex : null,
-            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { vertexColors: heat.colors, vertexValues: heat.values, vertexNoData: heat.noData } : {}),
+            // The heat map's own triangles (the display mesh refined so a no-data patch has vertices) while it is shown.
+            ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { ...(heat.mesh && b.summary.kind !== 'points' ? { mesh: heat.mesh } : {}), vertexColors: heat.colors, vertexValues: heat.values, vertexNoData: heat.noData } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
             ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
           },

@@ -1,4 +1,5 @@
 import { defaultBodyId, isKernelAbort, type BodySummary, type Outcome, type RunOutcome } from '../engine';
+import type { FileData } from '../workers/client';
 import { lostError, session, WorkerLost } from './session';
 import { sceneStore, takeColor, takeKey, type BodyEntry, type BodyValidation, type MetricsState, type PendingImport, type ShownError } from './stores';
 
@@ -92,18 +93,9 @@ export async function importFiles(files: Iterable<File>): Promise<void> {
     [...files].map(async (file) => {
       const key = takeKey();
       addPending({ key, fileName: file.name, stage: 'reading' });
-      let bytes: Uint8Array<ArrayBuffer>, forWorker: Uint8Array<ArrayBuffer>;
-      try {
-        // Read twice rather than copied here: one copy moves to the worker, the page keeps the other for restores.
-        const [kept, moved] = await Promise.all([file.arrayBuffer(), file.arrayBuffer()]);
-        bytes = new Uint8Array(kept);
-        forWorker = new Uint8Array(moved);
-      } catch (e) {
-        removePending(key);
-        addError(file.name, 'FILE_NOT_FOUND', `could not read ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
-        return;
-      }
-      await importBytes(file.name, bytes, { key, forWorker });
+      // The File itself goes to the worker, which reads it (no 50 MB read or copy on the page's
+      // thread), and the page keeps it for restores (a Blob does not change).
+      await importBytes(file.name, file, { key });
     }),
   );
 }
@@ -165,12 +157,11 @@ function decodeSafe(s: string): string {
  */
 export async function importBytes(
   fileName: string,
-  bytes: Uint8Array<ArrayBuffer>,
+  bytes: FileData,
   options: {
     key?: number;
     bodyId?: string;
     sourceUrl?: string;
-    forWorker?: Uint8Array<ArrayBuffer>;
     /** Told once the body is in the scene and its drawing asked for (the worker's next calls queue behind it), before it is drawn. */
     onImported?: (bodyId: string) => void;
   } = {},
@@ -186,10 +177,16 @@ export async function importBytes(
     // A cancelled tool run takes the worker down with it; an import caught in that goes again.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        // The worker gets its own copy (moved there): a ready one on the first try, else a copy made in a task of its own.
-        const moved = attempt === 0 && options.forWorker ? options.forWorker : await copyInOwnTask(bytes);
-        outcome = await s.call(async (c) => {
-          await c.putFile(workerName, moved);
+        // A Blob (a dropped File) goes as a handle; bytes are copied in a task of their own and the copy moved.
+        const moved = bytes instanceof Uint8Array ? await copyInOwnTask(bytes) : bytes;
+        outcome = await s.call(async (c): Promise<Outcome<RunOutcome<BodySummary>>> => {
+          try {
+            await c.putFile(workerName, moved);
+          } catch (e) {
+            // The worker could not read the dropped file (moved or deleted since the drop).
+            if (e instanceof WorkerLost) throw e;
+            return { ok: false, error: { code: 'FILE_NOT_FOUND', message: `could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}` } };
+          }
           return c.run('import_file', { path: workerName, bodyId });
         });
         break;
@@ -224,7 +221,7 @@ export async function importBytes(
 }
 
 /** A copy of the bytes, made after the page had a turn (a 50 MB copy takes 30 ms: not in the task that showed the import). */
-async function copyInOwnTask(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+async function copyInOwnTask(bytes: Uint8Array): Promise<Uint8Array> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   return bytes.slice();
 }

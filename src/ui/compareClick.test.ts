@@ -44,8 +44,11 @@ describe('the Compare click', () => {
 
     // The review is complete from those two calls: colours, range, tolerance and the stats card.
     expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan', histogramStatus: 'done' });
+    // One value per vertex of the heat map's mesh: the part's display mesh (its vertices first, as drawn before) refined.
     const partMesh = sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.mesh;
-    expect(heat?.values?.length).toBe((partMesh?.positions.length ?? 0) / 3);
+    expect(heat?.values?.length).toBe(heat!.mesh!.positions.length / 3);
+    expect(Array.from(heat!.mesh!.positions.subarray(0, partMesh!.positions.length))).toEqual(Array.from(partMesh!.positions));
+    expect(heat!.mesh!.positions.length).toBeGreaterThan(partMesh!.positions.length);
     expect(heat?.range).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeGreaterThan(0);
     expect(heat?.tolerance).toBeLessThan(heat!.range);
@@ -133,9 +136,10 @@ describe('the Compare click', () => {
     const scanToPart = heat.deviation!.fromToTo;
     expect([scanToPart.samples, scanToPart.max, scanToPart.signedMean]).toEqual([partToScan.toToFrom.samples, partToScan.toToFrom.max, partToScan.toToFrom.signedMean]);
     expect(heat.histogram!.maxAbs).toBe(scanToPart.max);
-    // The scan is coloured (one value per display vertex) and shown; the part, now the reference, hidden.
+    // The scan is coloured (one value per vertex of its heat-map mesh, its own vertices first) and shown; the part, now the reference, hidden.
     const scan = sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')!;
-    expect(heat.values?.length).toBe(scan.mesh!.positions.length / 3);
+    expect(heat.values?.length).toBe(heat.mesh!.positions.length / 3);
+    expect(Array.from(heat.mesh!.positions.subarray(0, scan.mesh!.positions.length))).toEqual(Array.from(scan.mesh!.positions));
     expect(scan.visible).toBe(true);
     expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.visible).toBe(false);
 

@@ -146,6 +146,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
   const data = outcome.value.result;
   setHeat({
     status: 'done',
+    ...(data.mesh ? { mesh: data.mesh } : {}),
     values: data.values,
     range: data.colourRange,
     maxAbs: data.range ? data.range[1] : 0,

@@ -1,16 +1,17 @@
 import { isKernelAbort, type KeptBody, type KeptPlacement, type RunOutcome, type ToolArgs, type ToolName, type ToolResult } from '../engine';
-import type { EngineClient, Progress } from '../workers/client';
+import type { EngineClient, FileData, Progress } from '../workers/client';
 import { engineStore, kernelStore, takeKey, type ShownError, type UiOutcome } from './stores';
 
 /**
  * The engine session: one worker at a time, and everything needed to rebuild its scene. The page
- * keeps every loaded file's bytes, so a worker that is cancelled (terminated), crashes or whose
+ * keeps every loaded file (its bytes, or the dropped File), so a worker that is cancelled (terminated), crashes or whose
  * kernel aborts is replaced by a new one that restores the kept bodies with the same bodyIds.
  */
 
 /** A body's file as the page keeps it for a restore (the engine's KeptBody plus where it came from). */
-export interface KeptFile extends KeptBody {
-  bytes: Uint8Array<ArrayBuffer>;
+export interface KeptFile extends Omit<KeptBody, 'bytes'> {
+  /** The bytes (a download), or the dropped File itself: a Blob is immutable, goes to a new worker as a handle and is read there. */
+  bytes: FileData;
   sourceUrl?: string;
   /** The file's own name (the worker may know it by another: `path`, e.g. `2/part.step`). */
   fileName?: string;
@@ -221,8 +222,11 @@ export class Session {
   }
 
   private async restore(gen: Generation): Promise<void> {
-    // Copies go to the worker (and are moved there): the page keeps its own bytes for the next restore.
-    const snapshot = { bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes.slice(), format, refuseInvalid, placement })) };
+    // Copies of bytes go to the worker (and are moved there): the page keeps its own for the next
+    // restore. A kept File goes as it is (a handle; the worker reads it).
+    const snapshot = {
+      bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, format, refuseInvalid, placement })),
+    };
     let outcome;
     try {
       outcome = await Promise.race([gen.client.restore(snapshot), gen.dead]);

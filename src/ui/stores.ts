@@ -225,7 +225,12 @@ export interface HeatState {
   maxSamples?: number;
   status: 'running' | 'done' | 'failed';
   error?: ShownError;
-  /** Per display-mesh vertex signed deviation (NaN ambiguous), from deviation_heatmap. */
+  /**
+   * The triangles the heat map colours (deviation_heatmap's mesh: the display mesh refined so a
+   * no-data patch has vertices), drawn in place of the body's display mesh while the colours show.
+   */
+  mesh?: ViewMesh;
+  /** Per heat-map mesh vertex signed deviation (NaN ambiguous), from deviation_heatmap. */
   values?: Float32Array;
   /**
    * Half-width m of the symmetric colour range [-m, m]: the 99th percentile of |value|, so a few
@@ -237,7 +242,7 @@ export interface HeatState {
   maxAbs: number;
   signedVertices: number;
   ambiguousVertices: number;
-  /** Per display-mesh vertex, 1 where it has no counterpart on the reference (drawn NO_DATA; its value is NaN). */
+  /** Per heat-map mesh vertex, 1 where it has no counterpart on the reference (drawn NO_DATA; its value is NaN). */
   noData?: Uint8Array;
   noDataVertices?: number;
   /** The heat map's maximum search distance (the run's argument or the engine's default). */

@@ -4,6 +4,7 @@ import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnFeatureHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
+import { colorVertices } from './heatColors';
 import { engineStore, inspectStore, kernelStore, sceneStore, toolStore, type AppError, type EngineNotice, type HoveredEntity, type PickedFace, type ToolCallRecord } from './stores';
 
 /**
@@ -51,9 +52,11 @@ export interface BrepscopeTestApi {
     tolerance: number;
     signedVertices: number;
     ambiguousVertices: number;
+    noDataVertices: number;
     worstPoint: number[] | null;
     histogramStatus: string;
-    colorAttribute: { vertices: number; proud: number; shy: number; other: number } | null;
+    /** noData: vertices drawn in the no-data colour, noDataBox the box around them (model units). */
+    colorAttribute: { vertices: number; proud: number; shy: number; other: number; noData: number; noDataBox: { min: number[]; max: number[] } | null } | null;
   } | null;
   /** Align scan to part: the proposal or applied alignment shown, or null. */
   alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
@@ -134,18 +137,30 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     heatmap: () => {
       const h = inspectStore.getState().heat;
       if (!h) return null;
-      const attr = drawnGeometries.get(h.fromBodyId)?.getAttribute('color');
+      const geometry = drawnGeometries.get(h.fromBodyId);
+      const attr = geometry?.getAttribute('color');
       let colorAttribute = null;
-      if (attr) {
+      if (geometry && attr) {
         const a = attr.array;
-        let proud = 0, shy = 0, other = 0;
+        const p = geometry.getAttribute('position').array;
+        // Vertices drawn in the no-data colour, and the box around them.
+        const absent = colorVertices(new Float32Array(1), 1, 0, undefined, [1]);
+        const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+        let proud = 0, shy = 0, other = 0, noData = 0;
         for (let i = 0; i + 2 < a.length; i += 3) {
           const d = a[i]! - a[i + 2]!;
           if (d > 0.15) proud++;
           else if (d < -0.15) shy++;
           else other++;
+          if (a[i] === absent[0] && a[i + 1] === absent[1] && a[i + 2] === absent[2]) {
+            noData++;
+            for (let k = 0; k < 3; k++) {
+              lo[k] = Math.min(lo[k]!, p[i + k]!);
+              hi[k] = Math.max(hi[k]!, p[i + k]!);
+            }
+          }
         }
-        colorAttribute = { vertices: attr.count, proud, shy, other };
+        colorAttribute = { vertices: attr.count, proud, shy, other, noData, noDataBox: noData ? { min: lo, max: hi } : null };
       }
       return {
         status: h.status,
@@ -155,6 +170,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         tolerance: h.tolerance,
         signedVertices: h.signedVertices,
         ambiguousVertices: h.ambiguousVertices,
+        noDataVertices: h.noDataVertices ?? 0,
         worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
         histogramStatus: h.histogramStatus,
         colorAttribute,

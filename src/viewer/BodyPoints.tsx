@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { BufferAttribute, BufferGeometry } from 'three';
+import { BufferAttribute, BufferGeometry, Sphere, Vector3 } from 'three';
 import { useDrawnGeometry, type ViewBody } from './BodyMesh';
 
 /** Screen size of a drawn point, in pixels (constant with distance: a scan reads as a surface of dots at any zoom). */
@@ -14,7 +14,10 @@ export function BodyPoints({ body }: { body: ViewBody }) {
   const geometry = useMemo(() => {
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(body.mesh.positions, 3));
-    g.computeBoundingSphere();
+    // The worker's sphere when it sent one (half a million points: no loop over them on the page's thread).
+    const sphere = body.mesh.viewer?.sphere;
+    if (sphere) g.boundingSphere = new Sphere(new Vector3(...sphere.center), sphere.radius);
+    else g.computeBoundingSphere();
     return g;
   }, [body.mesh]);
 

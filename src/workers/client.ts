@@ -1,10 +1,10 @@
 import * as Comlink from 'comlink';
-import type { Outcome, RestoreReport, RunOutcome, SceneSnapshot, ToolArgs, ToolName, ToolResult } from '../engine';
+import type { Outcome, RestoreReport, RunOutcome, ToolArgs, ToolName, ToolResult } from '../engine';
 import type { CompiledKernelApi } from './browserKernel';
-import type { GuardedEngine, Progress } from './guarded';
+import type { GuardedEngine, PageSnapshot, Progress } from './guarded';
 import type { WorkerTestHooks } from './testHooks';
 
-export type { GuardedEngine, Progress } from './guarded';
+export type { FileData, GuardedEngine, PageSnapshot, Progress } from './guarded';
 export type { WorkerTestHooks } from './testHooks';
 
 /**
@@ -73,9 +73,10 @@ export function createEngineClient(): EngineClient {
     validate: (name, args) => remote.validate(name, args),
     snapshot: () => remote.snapshot(),
     // The buffer is transferred: `bytes` is empty afterwards.
-    putFile: (name, bytes) => remote.putFile(name, Comlink.transfer(bytes, [bytes.buffer])),
-    restore: (snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> =>
-      remote.restore(Comlink.transfer(snapshot, [...new Set(snapshot.bodies.map((b) => b.bytes.buffer).filter((b) => b instanceof ArrayBuffer))])),
+    // Bytes are moved; a Blob (a dropped File) goes as a handle and the worker reads it.
+    putFile: (name, data) => remote.putFile(name, data instanceof Uint8Array ? Comlink.transfer(data, [data.buffer]) : data),
+    restore: (snapshot: PageSnapshot): Promise<Outcome<RestoreReport>> =>
+      remote.restore(Comlink.transfer(snapshot, [...new Set(snapshot.bodies.map((b) => (b.bytes instanceof Uint8Array ? b.bytes.buffer : null)).filter((b) => b instanceof ArrayBuffer))])),
     kernelState: () => remote.kernelState(),
     subscribeKernelState: (listener) => remote.subscribeKernelState(Comlink.proxy(listener)),
     loadKernel: () => remote.loadKernel(),

@@ -16,6 +16,23 @@ import {
 
 export type Progress = (fraction: number, message?: string) => void;
 
+/**
+ * A file's contents as the page hands them over: bytes (moved), or the dropped File / a Blob itself,
+ * which crosses to the worker as a handle (structured clone, no copy) and is read there, so a 50 MB
+ * scan costs the page's thread no copy.
+ */
+export type FileData = Uint8Array | Blob;
+
+/** A scene snapshot as the page keeps it: each body's file as bytes or as the Blob it was read from. */
+export interface PageSnapshot {
+  bodies: (Omit<SceneSnapshot['bodies'][number], 'bytes'> & { bytes: FileData })[];
+}
+
+/** The bytes of a file the page handed over (read here, in the engine's thread, when it is a Blob). */
+async function bytesOf(data: FileData): Promise<Uint8Array> {
+  return data instanceof Uint8Array ? data : new Uint8Array(await data.arrayBuffer());
+}
+
 /** What the host of a guarded engine adds: a stop signal (same thread), and data added to results before they are sent. */
 export interface GuardHost {
   signal?: AbortSignal;
@@ -74,9 +91,9 @@ export function guarded(engine: Engine, host: GuardHost = {}) {
     async tools(): Promise<ToolManifest[]> {
       return engine.tools();
     },
-    /** A file the page loaded; tools read it by this name (`import_file {path: name}`). */
-    async putFile(name: string, bytes: Uint8Array): Promise<void> {
-      engine.putFile(name, bytes);
+    /** A file the page loaded (bytes, or a Blob read here); tools read it by this name (`import_file {path: name}`). */
+    async putFile(name: string, data: FileData): Promise<void> {
+      engine.putFile(name, await bytesOf(data));
     },
     /** Checks a tool name and its arguments without running anything (a batch checks every run first). */
     validate(name: string, args: unknown): Promise<Outcome<void>> {
@@ -86,8 +103,8 @@ export function guarded(engine: Engine, host: GuardHost = {}) {
     async snapshot(): Promise<SceneSnapshot> {
       return engine.snapshot();
     },
-    restore(snapshot: SceneSnapshot): Promise<Outcome<RestoreReport>> {
-      return settle(() => engine.restore(snapshot));
+    restore(snapshot: PageSnapshot): Promise<Outcome<RestoreReport>> {
+      return settle(async () => engine.restore({ bodies: await Promise.all(snapshot.bodies.map(async (b) => ({ ...b, bytes: await bytesOf(b.bytes) }))) }));
     },
     async kernelState(): Promise<KernelState> {
       return engine.kernelState();

@@ -205,7 +205,7 @@ export const crossSectionCompare = defineTool({
       );
     }
     if (noData.length) {
-      warnings.push(`stations ${noData.join(', ')}: in that many directions the candidate's nearest reference point is on the reference's open boundary (beyond what it covers); left out as no data`);
+      warnings.push(`stations ${noData.join(', ')}: in that many directions the candidate lies beyond the reference's open boundary (its nearest reference point is on the rim and it leans off the rim's normal: the deviation tools' no-data rule); left out as no data`);
     }
     if (recentred.length) {
       warnings.push(`the axis line misses the profile at stations ${list(recentred)}: the station centre was moved to the profile's area centroid`);

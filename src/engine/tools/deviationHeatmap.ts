@@ -6,7 +6,8 @@ import type { OC } from '../kernel';
 import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { colourRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
-import { displayDeflection, getTessellation } from '../scene/tessellation';
+import { displayDeflection, getTessellation, type DisplayMesh } from '../scene/tessellation';
+import { heatmapSurface } from './heatmapSurface';
 import { surfaceBody } from '../scene/pointsBody';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
@@ -54,11 +55,20 @@ const schema = z.strictObject({
 
 export interface HeatmapData {
   /**
-   * One signed deviation per vertex of the from-body's display mesh (display_mesh: same vertex
-   * order), in model units, positive = proud; NaN where the sign is ambiguous, the vertex has no
-   * data (noData) or is used by no triangle.
+   * One signed deviation per vertex of the heat-map mesh (`mesh`: the from-body's display mesh,
+   * refined so that a patch the statistics can find has vertices; its first vertices are
+   * display_mesh's, in the same order), in model units, positive = proud; NaN where the sign is
+   * ambiguous, the vertex has no data (noData) or is used by no triangle. A cloud: one per drawn point.
    */
   values: Float32Array<ArrayBuffer>;
+  /**
+   * The triangles the values colour (surface bodies; absent for a cloud, whose values are its drawn
+   * points): display_mesh's vertices first, then the refinement's (heatmapSurface.ts). The viewer
+   * draws the from-body with these triangles while the heat map is shown.
+   */
+  mesh?: DisplayMesh;
+  /** How many of the mesh's vertices are display_mesh's (the rest were added by the refinement). */
+  displayVertices?: number;
   /** Per display vertex, 1 where it has no counterpart on the reference (the no-data rule of the deviation tools); its value is NaN. */
   noData: Uint8Array<ArrayBuffer>;
   /** Symmetric range [-m, m], m = largest |value|; null when no vertex has a sign. */
@@ -113,7 +123,11 @@ export const deviationHeatmap = defineTool({
     }
     return result;
   },
-  transferables: (result) => [result.values.buffer, result.noData.buffer],
+  transferables: (result) => [
+    result.values.buffer,
+    result.noData.buffer,
+    ...(result.mesh ? [result.mesh.positions.buffer, result.mesh.indices.buffer, ...(result.mesh.faceIds ? [result.mesh.faceIds.buffer] : [])] : []),
+  ],
 });
 
 interface PerVertex {
@@ -168,8 +182,9 @@ export async function heatmapField(
   const oc = await kernelFor(ctx, [from, to]);
   const diagonal = bodyDiagonal(oc, from);
   const deflection = args.deflection ?? DEFLECTION_RATIO * diagonal;
-  const display = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
-  if (display.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
+  const base = from.kind === 'mesh' ? surfaceOf(from) : surfaceOf(from, getTessellation(requireKernel(oc, 'heat map'), from, displayDeflection(requireKernel(oc, 'heat map'), from)));
+  if (base.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no triangles to colour`);
+  const display = heatmapSurface(oc, base, deflection, args.maxSamples);
   const reference = measuredSurface(oc, to, deflection);
   const key = pairKey(to, `heatmap:${display.key}>${reference.key}:${signMode}:${surface}`);
   let perVertex = from.cache.peek<PerVertex>(key);
@@ -205,6 +220,8 @@ export async function heatmapField(
   const data: HeatmapData = {
     values,
     noData,
+    mesh: drawnMesh(display),
+    displayVertices: base.mesh.positions.length / 3,
     range: signedVertices > 0 ? [-m, m] : null,
     vertexCount: values.length,
     signedVertices,
@@ -216,6 +233,16 @@ export async function heatmapField(
     deflection,
   };
   return { data, display, oc };
+}
+
+/** The heat-map mesh as the viewer draws it (fresh buffers, moved to the page). */
+function drawnMesh(display: MeasuredSurface): DisplayMesh {
+  const faceIds = (display.mesh as { faceIds?: Uint32Array }).faceIds;
+  return {
+    positions: Float32Array.from(display.mesh.positions),
+    indices: Uint32Array.from(display.mesh.indices),
+    ...(faceIds ? { faceIds: Uint32Array.from(faceIds) } : {}),
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { OC } from '../kernel';
 import { closestPoint, createHit } from '../mesh/closestPoint';
-import { onOpenBoundary } from '../mesh/openBoundary';
+import { beyondOpenBoundary } from '../mesh/openBoundary';
 import { sideOf } from '../mesh/pseudoNormals';
 import type { PlaneFrame } from '../mesh/sliceMesh';
 import type { Body } from '../scene/Body';
-import { deviationReference, measuredSurface, meshOpenBoundary } from './deviationSupport';
+import { deviationReference, measuredSurface, referenceBoundary } from './deviationSupport';
 
 /**
  * The reference body in 3D, as cross_section_compare checks an in-plane gap against it
@@ -19,7 +19,7 @@ import { deviationReference, measuredSurface, meshOpenBoundary } from './deviati
  * meets its inner walls. So each compared candidate point is also measured in 3D.
  */
 export interface SurfaceProbe {
-  /** The nearest reference surface to (x, y, z): unsigned and signed distance, and whether it lies on the reference's open boundary. */
+  /** The nearest reference surface to (x, y, z): unsigned and signed distance, and whether the point lies beyond the reference's open boundary. */
   probe(x: number, y: number, z: number, out: ProbeResult): ProbeResult;
   /** How far the measured surface may lie from the body's own (a BREP body's tessellation), added to the slack of the check. */
   surfaceError: number;
@@ -29,7 +29,10 @@ export interface ProbeResult {
   distance: number;
   /** Signed by the reference's outward normal at the nearest point (positive outside). */
   signed: number;
-  /** The nearest point is on the reference's open boundary: the point lies beyond what the reference covers. */
+  /**
+   * The point lies beyond what the reference covers: the deviation tools' rule (beyondOpenBoundary,
+   * docs/deviation.md "No data"), so a station and the heat map judge a point by the rim alike.
+   */
   noData: boolean;
 }
 
@@ -40,12 +43,16 @@ export function createProbeResult(): ProbeResult {
 /**
  * A reference body's probe: its triangles (an STL's own, a BREP body's tessellation at
  * `deflection`) with a BVH, the pseudo-normal side rule (the nearest-sign rule: the point whose
- * in-plane pairing failed has no in-plane counterpart to judge a normal by) and its open boundary.
+ * in-plane pairing failed has no in-plane counterpart to judge a normal by) and the no-data rule of
+ * the deviation tools: a point is no data when its nearest reference point is on a mesh
+ * reference's open boundary and it leans off that rim's normal by more than the lean band
+ * (beyondOpenBoundary). A point square on to the rim is covered, as a heat-map vertex there is; a
+ * BREP reference's free edges are its design, not missing data (referenceBoundary).
  */
 export function referenceProbe(oc: OC | undefined, body: Body, deflection: number): SurfaceProbe {
   const surface = measuredSurface(oc, body, deflection);
   const ref = deviationReference(surface);
-  const boundary = meshOpenBoundary(surface);
+  const boundary = referenceBoundary(surface);
   const hit = createHit();
   return {
     surfaceError: body.kind === 'brep' ? deflection : 0,
@@ -53,7 +60,7 @@ export function referenceProbe(oc: OC | undefined, body: Body, deflection: numbe
       closestPoint(ref.bvh, x, y, z, hit);
       out.distance = hit.distance;
       out.signed = sideOf(ref.pseudoNormals, hit, x, y, z) * hit.distance;
-      out.noData = onOpenBoundary(boundary, ref.pseudoNormals, hit);
+      out.noData = boundary !== null && beyondOpenBoundary(boundary, ref.pseudoNormals, hit, x, y, z);
       return out;
     },
   };
@@ -63,7 +70,7 @@ export function referenceProbe(oc: OC | undefined, body: Body, deflection: numbe
 export interface GapTally {
   /** In-plane gaps larger than the 3D distance bears out: replaced by the signed 3D distance. */
   outOfPlane: number;
-  /** Candidate points whose nearest reference point is on its open boundary: left out. */
+  /** Candidate points beyond the reference's open boundary (no data): left out. */
   noData: number;
 }
 
@@ -71,8 +78,8 @@ export interface GapTally {
  * One station's check: the candidate point (x, y) of the plane at `level`, with its in-plane gap,
  * gives that gap when the 3D distance bears it out (within `slack`), the signed 3D distance when the
  * in-plane gap is larger (the surfaces are oblique to the plane, or the pairing is not a
- * counterpart), and null when the point has no counterpart (its nearest reference point lies on
- * the reference's open boundary).
+ * counterpart), and null when the point has no counterpart (it lies beyond the reference's open
+ * boundary: the deviation tools' no-data rule).
  */
 export function gapChecker(probe: SurfaceProbe, frame: PlaneFrame, level: number, slack: number, tally: GapTally): (x: number, y: number, inPlane: number) => number | null {
   const { axis, u, v } = frame;
