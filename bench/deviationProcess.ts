@@ -1,5 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { uvSphere } from '../src/engine/mesh/generators';
 import { sampleSurface } from '../src/engine/mesh/sampleSurface';
 import { parseStl, writeBinaryStl } from '../src/engine/scene/import/stl';
 import { round, type BenchCase, type Figures } from './harness';
+import { hasTime, runProcess } from './timedProcess';
 
 /**
  * Issue 15's whole-process benchmark: `brepscope tool measure_deviation` as a fresh process (node
@@ -24,42 +24,6 @@ import { round, type BenchCase, type Figures } from './harness';
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNS = 5;
-
-interface ProcessRun {
-  wallMs: number;
-  /** User + system CPU of the process and its threads (through /usr/bin/time), or NaN without it. */
-  cpuMs: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** GNU time gives a child's CPU time, which a machine shared with other jobs disturbs far less than wall time. */
-const TIME = '/usr/bin/time';
-const hasTime = existsSync(TIME);
-
-function runProcess(command: string, args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const cpuFile = join(tmpdir(), `brepscope-bench-cpu-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    const [cmd, argv] = hasTime ? [TIME, ['-o', cpuFile, '-f', '%U %S', command, ...args]] : [command, args];
-    const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - t0;
-      let cpuMs = NaN;
-      if (hasTime) {
-        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
-        cpuMs = 1000 * (user! + system!);
-        rmSync(cpuFile, { force: true });
-      }
-      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
-      else resolve({ wallMs, cpuMs, stdout, stderr });
-    });
-  });
-}
 
 function onPath(command: string): Promise<boolean> {
   return new Promise((resolve) => execFile('sh', ['-c', `command -v ${command}`], (error) => resolve(!error)));

@@ -16,15 +16,25 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BOTTLE = dataPath('occt/bottle.brep');
 
 // Peak: VmHWM, this program's own (getrusage's maxrss survives exec: see peakRssBytes in harness.ts).
-/** Runs in a fresh `node` so that every sample is a cold start: glue import, then init(). */
-const KERNEL_START_SCRIPT = `
+/**
+ * Runs in a fresh `node` so that every sample is a cold start: the stock loader (import of
+ * opencascade.js/dist/node.js, then init()) or ours (src/node/nodeKernel.ts: the lazy embind glue),
+ * each timed from the start of the script to the kernel's first answer.
+ */
+const KERNEL_START_SCRIPT = (loader: 'stock' | 'lazy') => `
 const { readFileSync } = await import('node:fs');
 const peakKb = () => { const m = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'latin1')); return m ? Number(m[1]) : process.resourceUsage().maxRSS; };
 const t0 = performance.now();
-const { default: init } = await import('opencascade.js/dist/node.js');
+${
+  loader === 'stock'
+    ? "const { default: init } = await import('opencascade.js/dist/node.js');"
+    : `const { loadNodeKernel: init } = await import(${JSON.stringify(fileURLToPath(new URL('../src/node/nodeKernel.ts', import.meta.url)))});`
+}
 const t1 = performance.now();
-await init();
+const oc = await init();
 const t2 = performance.now();
+const box = new oc.BRepPrimAPI_MakeBox_2(1, 2, 3);
+box.delete();
 process.stdout.write(JSON.stringify({ importMs: t1 - t0, initMs: t2 - t1, rssMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: peakKb() / 1024 }));
 process.exit(0);
 `;
@@ -36,10 +46,12 @@ interface KernelStart {
   maxRssMb: number;
 }
 
-function coldKernelStart(): Promise<KernelStart & { wallMs: number }> {
+/** Ours runs through tsx (its import time includes compiling the TypeScript loader; initMs does not). */
+function coldKernelStart(loader: 'stock' | 'lazy'): Promise<KernelStart & { wallMs: number }> {
   const t0 = performance.now();
+  const flags = loader === 'lazy' ? ['--import', 'tsx'] : [];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', KERNEL_START_SCRIPT], { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...flags, '--input-type=module', '-e', KERNEL_START_SCRIPT(loader)], { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`kernel start child failed: ${error.message}\n${stderr}`));
       else resolve({ ...(JSON.parse(stdout) as KernelStart), wallMs: performance.now() - t0 });
     });
@@ -78,17 +90,28 @@ export const foundationCases: BenchCase[] = [
   {
     name: 'kernel-start-node',
     async run() {
-      const samples: (KernelStart & { wallMs: number })[] = [];
-      for (let i = 0; i < 3; i++) samples.push(await coldKernelStart());
-      return {
-        what: 'cold start in a fresh node process: import of opencascade.js/dist/node.js, then init()',
-        runs: samples.length,
+      const lazy: (KernelStart & { wallMs: number })[] = [];
+      const stock: (KernelStart & { wallMs: number })[] = [];
+      for (let i = 0; i < 3; i++) {
+        lazy.push(await coldKernelStart('lazy'));
+        stock.push(await coldKernelStart('stock'));
+      }
+      const figures = (samples: (KernelStart & { wallMs: number })[]) => ({
         importMs: median1(samples.map((s) => s.importMs)),
         initMs: median1(samples.map((s) => s.initMs)),
         totalMs: median1(samples.map((s) => s.importMs + s.initMs)),
         processWallMs: median1(samples.map((s) => s.wallMs)),
         rssMb: median1(samples.map((s) => s.rssMb)),
         peakRssMb: median1(samples.map((s) => s.maxRssMb)),
+      });
+      const ours = figures(lazy);
+      const before = figures(stock);
+      return {
+        what: "cold start in fresh node processes, alternating: our loader (src/node/nodeKernel.ts, lazy embind glue) and the stock one (opencascade.js/dist/node.js); each from its import to the kernel's first object",
+        runs: lazy.length,
+        ...ours,
+        stock: before,
+        initRatio: round(ours.initMs / before.initMs, 2),
       };
     },
   },

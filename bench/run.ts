@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { alignCases } from './align';
 import { batchCases } from './batch';
+import { cloudScaleCases } from './cloudScale';
 import { crossSectionCases } from './crossSection';
 import { deviationCases } from './deviation';
 import { deviationProcessCases } from './deviationProcess';
@@ -24,7 +25,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...alignCases, ...batchCases];
+const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...cloudScaleCases, ...alignCases, ...batchCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

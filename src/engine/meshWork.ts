@@ -4,10 +4,11 @@
  * index would pay for the whole tool registry's start-up; this loads the mesh code and what the
  * deviation loop needs. No kernel, ever.
  */
-export { measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from './tools/deviationDirections';
+export { boundaryPart, measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from './tools/deviationDirections';
 export { toErrorPayload } from './errors';
 export type { ErrorPayload } from './errors';
 export type { DirectedDeviation } from './tools/deviationSupport';
+export type { OpenBoundary } from './mesh/openBoundary';
 export type { PseudoNormals } from './mesh/pseudoNormals';
 export type { SurfaceSamples } from './mesh/sampleSurface';
 export type { SignMode } from './mesh/signedDeviation';

@@ -23,7 +23,8 @@ capWasmMemory(
 
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
-const engine: Engine = createNodeEngine({ files: confinedFiles(nodeFiles, () => roots), meshWorkers: processMeshWorkers() });
+const meshWorkers = processMeshWorkers();
+const engine: Engine = createNodeEngine({ files: confinedFiles(nodeFiles, () => roots), meshWorkers });
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.
@@ -82,7 +83,12 @@ const handlers: Handlers = {
     ctx.transfer.push(...engine.transferables(name, outcome.result));
     return outcome;
   },
-  load: (request) => engine.load(request),
+  load(request) {
+    // The mesh threads (when this process has them) load their code while the file is read and
+    // parsed: a body loaded is most often a body compared next.
+    meshWorkers?.warm();
+    return engine.load(request);
+  },
   validate: (name, args) => engine.validate(name, args),
   tools: () => engine.tools(),
   kept: (bodyIds) => engine.snapshot().bodies.filter((b) => bodyIds.includes(b.bodyId)),

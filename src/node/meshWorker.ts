@@ -6,6 +6,7 @@
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import {
+  boundaryPart,
   measurePart,
   meshBvhPart,
   pseudoNormalsPart,
@@ -13,7 +14,9 @@ import {
   samplesPart,
   toErrorPayload,
   type DirectedDeviation,
+  type OpenBoundary,
   type PseudoNormals,
+  type SignMode,
   type SurfaceSamples,
   type TriangleBvh,
   type TriMesh,
@@ -24,6 +27,8 @@ interface Held {
   mesh: TriMesh;
   bvh?: TriangleBvh | undefined;
   pseudoNormals?: PseudoNormals | undefined;
+  /** The open boundary (null: closed), once a step asked for it. */
+  boundary?: OpenBoundary | null | undefined;
   /** By maxSamples. */
   samples: Map<number, SurfaceSamples>;
 }
@@ -112,6 +117,9 @@ async function runStep(job: number, step: Step): Promise<void> {
     case 'pseudoNormals':
       pseudoNormalsOf(entry(step.mesh));
       return;
+    case 'boundary':
+      boundaryOf(entry(step.mesh));
+      return;
     case 'samples': {
       const h = entry(step.mesh);
       if (!h.samples.has(step.maxSamples)) h.samples.set(step.maxSamples, samplesPart(h.mesh, pseudoNormalsOf(h), step.maxSamples, step.bodyId));
@@ -143,8 +151,7 @@ async function runStep(job: number, step: Step): Promise<void> {
     case 'measure': {
       const samples = entry(step.samplesOf).samples.get(step.maxSamples)!;
       const against = entry(step.against);
-      const d = await measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label);
-      postMeasured(job, step.label, d);
+      postMeasured(job, step.label, await measureAgainst(samples, against, step));
       return;
     }
     case 'post': {
@@ -157,18 +164,28 @@ async function runStep(job: number, step: Step): Promise<void> {
         if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
         await new Promise<void>((resolve) => givenWaits.set(job, resolve));
       }
-      const against = entry(step.against);
-      postMeasured(job, step.label, await measurePart(given.get(job)!, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label));
+      postMeasured(job, step.label, await measureAgainst(given.get(job)!, entry(step.against), step));
       return;
     }
   }
 }
 
+/** Samples against a held mesh as the reference, with the open-boundary test when the step asks for it (boundaryPart). */
+function measureAgainst(samples: SurfaceSamples, against: Held, step: { signMode: SignMode; label: string; boundary: boolean }): Promise<DirectedDeviation> {
+  return measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label, step.boundary ? boundaryOf(against) : null);
+}
+
+function boundaryOf(h: Held): OpenBoundary | null {
+  if (h.boundary === undefined) h.boundary = boundaryPart(pseudoNormalsOf(h));
+  return h.boundary;
+}
+
 function postMeasured(job: number, label: string, d: DirectedDeviation): void {
-  // distance and signed are fresh arrays of the step: moved, not copied.
-  port!.postMessage({ type: 'measured', job, label, distance: d.distance, signed: d.signed, samples: d.samples } satisfies FromWorker, [
+  // distance, signed and beyond are fresh arrays of the step: moved, not copied.
+  port!.postMessage({ type: 'measured', job, label, distance: d.distance, signed: d.signed, beyond: d.beyond, samples: d.samples } satisfies FromWorker, [
     d.distance.buffer as ArrayBuffer,
     d.signed.buffer as ArrayBuffer,
+    d.beyond.buffer as ArrayBuffer,
   ]);
 }
 

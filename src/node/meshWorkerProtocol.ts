@@ -18,15 +18,17 @@ import type { ErrorPayload, PseudoNormals, SignMode, SurfaceSamples, TriMesh } f
 export type Step =
   | { op: 'bvh'; mesh: number }
   | { op: 'pseudoNormals'; mesh: number }
+  /** The open boundary of a mesh whose pseudo-normals the worker holds (for a later measure step). */
+  | { op: 'boundary'; mesh: number }
   | { op: 'samples'; mesh: number; maxSamples: number; bodyId: string }
   | { op: 'send'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
   | { op: 'await'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
   /** Samples of one mesh against another as the reference; posts `measured`. */
-  | { op: 'measure'; samplesOf: number; maxSamples: number; against: number; signMode: SignMode; label: string }
+  | { op: 'measure'; samplesOf: number; maxSamples: number; against: number; signMode: SignMode; label: string; boundary: boolean }
   /** Posts a mesh's samples to the main thread (`samples`). */
   | { op: 'post'; mesh: number; maxSamples: number }
   /** The samples the main thread gives this job (`given`) against a mesh as the reference; posts `measured`. */
-  | { op: 'measureGiven'; against: number; signMode: SignMode; label: string };
+  | { op: 'measureGiven'; against: number; signMode: SignMode; label: string; boundary: boolean };
 
 export type ToWorker =
   | { type: 'peer'; port: MessagePort }
@@ -39,7 +41,7 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'done'; job: number }
   | { type: 'failed'; job: number; error: ErrorPayload }
-  | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; samples: SurfaceSamples }
+  | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; beyond: Uint8Array; samples: SurfaceSamples }
   | { type: 'samples'; job: number; samples: SurfaceSamples };
 
 /** A part one worker hands the other. */

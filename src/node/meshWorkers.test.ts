@@ -65,13 +65,35 @@ function expectSameDirections(parallel: Directions, serial: Directions): void {
     const p = parallel[side], s = serial[side];
     expectSameArray(p.distance, s.distance, `${side} distance`);
     expectSameArray(p.signed, s.signed, `${side} signed`);
+    expectSameArray(p.beyond, s.beyond, `${side} beyond the open boundary`);
     expectSameArray(p.samples.points, s.samples.points, `${side} sample points`);
     expectSameArray(p.samples.normals, s.samples.normals, `${side} sample normals`);
     expect({ ...p.samples, points: 0, normals: 0 }).toEqual({ ...s.samples, points: 0, normals: 0 });
   }
 }
 
-const job = (from: TriMesh, to: TriMesh, maxSamples: number, signMode: SignMode): DirectionsJob => ({ from, to, fromBodyId: 'from', toBodyId: 'to', maxSamples, signMode });
+// Both are mesh bodies in serialDirections: both apply the open-boundary test as references.
+const job = (from: TriMesh, to: TriMesh, maxSamples: number, signMode: SignMode): DirectionsJob => ({
+  from,
+  to,
+  fromBodyId: 'from',
+  toBodyId: 'to',
+  maxSamples,
+  signMode,
+  fromBoundary: true,
+  toBoundary: true,
+});
+
+/** The triangles of a mesh whose centroid lies above z = 0: an open scan, its rim at the equator. */
+function upperHalf(mesh: TriMesh): TriMesh {
+  const kept: number[] = [];
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    let z = 0;
+    for (let k = 0; k < 3; k++) z += mesh.positions[3 * mesh.indices[t + k]! + 2]!;
+    if (z > 0) kept.push(mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!);
+  }
+  return { positions: mesh.positions, indices: new Uint32Array(kept) };
+}
 
 describe('mesh workers: the two directions in two threads', () => {
   const rnd = seededRandom(11);
@@ -81,6 +103,7 @@ describe('mesh workers: the two directions in two threads', () => {
     ['thin-walled open reference (the robust rule rejects the near skin)', thinWallCandidate(), thinWallReference()],
     ['open sheets, unwelded (pseudo-normals weld them)', grid(40, 10), { ...grid(30, 10), positions: grid(30, 10).positions.map((v, i) => (i % 3 === 2 ? v + 0.1 * rnd() : v)) }],
     ['a mesh against itself', cylinder({ radius: 3, height: 8, segments: 64, stacks: 8, caps: true }), undefined as unknown as TriMesh],
+    ['a whole sphere against an open half-sphere scan (samples beyond its rim are no data)', rippled(50.1, 96, 48, 0.3), viaStl(upperHalf(uvSphere(50, 300, 150)))],
   ];
   for (const [name, from, toOrSelf] of cases) {
     const to = toOrSelf ?? from;
@@ -90,6 +113,7 @@ describe('mesh workers: the two directions in two threads', () => {
           const parallel = await onThreads(job(from, to, maxSamples, signMode));
           const serial = await serialDirections(job(from, to, maxSamples, signMode));
           expectSameDirections(parallel, serial);
+          if (name.startsWith('a whole sphere against an open')) expect(serial.forward.beyond.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.3 * serial.forward.beyond.length);
         });
       }
     }

@@ -126,8 +126,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
       for (const t of threads ?? []) t.postMessage({ type: 'cancel', job: m.job } satisfies ToWorker);
       job.reject(new BrepscopeError(m.error.code, m.error.message));
     } else if (m.type === 'measured') {
-      // No sample is beyond an open boundary: bothDirections sends only pairs without an open mesh reference.
-      job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed, beyond: new Uint8Array(m.distance.length) });
+      job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed, beyond: m.beyond });
     } else if (m.type === 'samples') {
       job.onSamples?.(m.samples);
     } else if (++job.done === 2) {
@@ -164,11 +163,14 @@ export function createMeshWorkers(): NodeMeshWorkers {
     const n = job.maxSamples;
     // Worker 0 measures the small mesh's samples against the big mesh: forward when `to` is big.
     const label0 = fromIsBig ? 'toToFrom' : 'fromToTo', label1 = fromIsBig ? 'fromToTo' : 'toToFrom';
+    const bigBoundary = fromIsBig ? job.toBoundary : job.fromBoundary;
     const steps0: Step[] = [
       { op: 'bvh', mesh: bigId },
       { op: 'await', mesh: bigId, part: 'pseudoNormals' },
+      // While worker 1 still builds the small mesh's parts.
+      ...(bigBoundary ? [{ op: 'boundary', mesh: bigId } as const] : []),
       { op: 'await', mesh: smallId, part: 'samples', maxSamples: n },
-      { op: 'measure', samplesOf: smallId, maxSamples: n, against: bigId, signMode: job.signMode, label: label0 },
+      { op: 'measure', samplesOf: smallId, maxSamples: n, against: bigId, signMode: job.signMode, label: label0, boundary: bigBoundary },
     ];
     const steps1: Step[] = [
       { op: 'pseudoNormals', mesh: bigId },
@@ -177,7 +179,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
       { op: 'bvh', mesh: smallId },
       { op: 'samples', mesh: smallId, maxSamples: n, bodyId: smallBody },
       { op: 'send', mesh: smallId, part: 'samples', maxSamples: n },
-      { op: 'measure', samplesOf: bigId, maxSamples: n, against: smallId, signMode: job.signMode, label: label1 },
+      { op: 'measure', samplesOf: bigId, maxSamples: n, against: smallId, signMode: job.signMode, label: label1, boundary: fromIsBig ? job.toBoundary : job.fromBoundary },
     ];
     // Worker 0 also needs the small mesh registered to receive its samples.
     send(0, small);
@@ -237,7 +239,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
       steps: [
         { op: 'bvh', mesh: meshId },
         { op: 'await', mesh: meshId, part: 'pseudoNormals' },
-        { op: 'measureGiven', against: meshId, signMode: job.signMode, label: job.label },
+        { op: 'measureGiven', against: meshId, signMode: job.signMode, label: job.label, boundary: job.boundary },
       ],
     } satisfies ToWorker);
     t[1]!.postMessage({

@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
-import initSqlJs from 'sql.js';
 import { getSqlJs, setSqlJsLoader, type SqlJsStatic } from '../engine';
 
 const require = createRequire(import.meta.url);
 
-/** sql.js in Node: the wasm is read from the installed package, whatever the working directory (loaded on first use). */
+/** sql.js in Node: the wasm is read from the installed package, whatever the working directory (module and wasm loaded on first use). */
 export function useNodeSqlJs(): void {
-  setSqlJsLoader(() => {
+  setSqlJsLoader(async () => {
+    const { default: initSqlJs } = await import('sql.js');
     const wasm = require.resolve('sql.js/dist/sql-wasm.wasm');
     return initSqlJs({ locateFile: () => wasm });
   });

@@ -53,6 +53,7 @@ describe('buildEdgeMap', () => {
         const id = map.triangleEdges[e.halfEdges[0]!]!;
         for (const h of e.halfEdges) expect(map.triangleEdges[h]).toBe(id);
         expect(map.uses[id]).toBe(e.uses);
+        expect(map.corners[id]).toBe(e.halfEdges.length);
         expect(map.forward[id]).toBe(e.forward);
         const [lo, hi] = key.split(',').map(Number);
         expect(map.loop[id]).toBe(lo === hi ? 1 : 0);

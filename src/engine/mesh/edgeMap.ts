@@ -15,6 +15,8 @@ export interface EdgeMap {
    * at 255. A collapsed triangle is a segment: its edge exists (it has an id) but is not used.
    */
   uses: Uint8Array;
+  /** Per edge: half-edges of every triangle using it, collapsed ones included, saturated at 255. */
+  corners: Uint8Array;
   /** Per edge: those half-edges running from its lower to its higher vertex, saturated at 255. */
   forward: Uint8Array;
   /** Per edge: 1 when both ends are the same vertex (a repeated corner), else 0. */
@@ -43,6 +45,7 @@ export function buildEdgeMap(cornerVertex: Uint32Array, vertexCount: number): Ed
 
   const triangleEdges = new Uint32Array(n);
   const uses = new Uint8Array(n);
+  const corners = new Uint8Array(n);
   const forward = new Uint8Array(n);
   const loop = new Uint8Array(n);
   // stamp[w] = lower vertex + 1 whose bucket last met w; edgeOf[w] = the edge it got there.
@@ -63,12 +66,13 @@ export function buildEdgeMap(cornerVertex: Uint32Array, vertexCount: number): Ed
         loop[e] = u === w ? 1 : 0;
       }
       triangleEdges[h] = e;
+      if (corners[e]! < 255) corners[e]!++;
       if (collapsed(cornerVertex, h)) continue;
       if (uses[e]! < 255) uses[e]!++;
       if (u < w && forward[e]! < 255) forward[e]!++;
     }
   }
-  return { triangleEdges, count, uses: uses.subarray(0, count), forward: forward.subarray(0, count), loop: loop.subarray(0, count) };
+  return { triangleEdges, count, uses: uses.subarray(0, count), corners: corners.subarray(0, count), forward: forward.subarray(0, count), loop: loop.subarray(0, count) };
 }
 
 /** Whether corner h's triangle has two equal corner vertices. */

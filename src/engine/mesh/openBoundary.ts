@@ -17,18 +17,18 @@ export interface OpenBoundary {
   open: boolean;
 }
 
-/** Built from the pseudo-normals' welded edge ids, so "open" means open after welding by exact coordinates. */
+/**
+ * Built from the pseudo-normals' welded edge ids, so "open" means open after welding by exact
+ * coordinates. An edge is open when one half-edge uses it (edgeCorners) and it joins two distinct
+ * vertices; a closed mesh costs one pass over its edges.
+ */
 export function buildOpenBoundary(pn: PseudoNormals): OpenBoundary {
+  const uses = pn.edgeCorners;
+  const edgeOpen = new Uint8Array(uses.length);
+  const vertexOpen = new Uint8Array(pn.vertexNormals.length / 3);
+  if (uses.indexOf(1) < 0) return { edgeOpen, vertexOpen, open: false };
   const te = pn.triangleEdges;
   const tv = pn.triangleVertices;
-  let edges = 0;
-  for (let i = 0; i < te.length; i++) if (te[i]! + 1 > edges) edges = te[i]! + 1;
-  const uses = new Uint32Array(edges);
-  for (let i = 0; i < te.length; i++) uses[te[i]!]!++;
-  const edgeOpen = new Uint8Array(edges);
-  let vertices = 0;
-  for (let i = 0; i < tv.length; i++) if (tv[i]! + 1 > vertices) vertices = tv[i]! + 1;
-  const vertexOpen = new Uint8Array(vertices);
   let open = false;
   for (let t = 0; t < te.length; t += 3) {
     for (let k = 0; k < 3; k++) {

@@ -22,6 +22,8 @@ export interface PseudoNormals {
   faceNormals: Float64Array;
   /** Per triangle: edge ids of edges ab, bc, ca. */
   triangleEdges: Uint32Array;
+  /** Per edge: half-edges using it, those of collapsed triangles included, saturated at 255 (EdgeMap.corners). */
+  edgeCorners: Uint8Array;
   /** Per edge: sum of the unit normals of the triangles using it (not normalised: only signs are read). */
   edgeNormals: Float64Array;
   /** Per triangle: welded vertex id of corners a, b, c (the mesh's own indices when its positions are distinct). */
@@ -84,7 +86,7 @@ export function buildPseudoNormals(mesh: TriMesh): PseudoNormals {
     vertexNormals[w + 2] = vertexNormals[w + 2]! + angleC * nz;
   }
 
-  const { triangleEdges, count: E } = buildEdgeMap(triangleVertices, W);
+  const { triangleEdges, count: E, corners: edgeCorners } = buildEdgeMap(triangleVertices, W);
   const edgeNormals = new Float64Array(3 * E);
   for (let t = 0; t < T; t++) {
     const fx = faceNormals[3 * t]!, fy = faceNormals[3 * t + 1]!, fz = faceNormals[3 * t + 2]!;
@@ -95,7 +97,7 @@ export function buildPseudoNormals(mesh: TriMesh): PseudoNormals {
       edgeNormals[e + 2] = edgeNormals[e + 2]! + fz;
     }
   }
-  return { faceNormals, triangleEdges, edgeNormals, triangleVertices, vertexNormals };
+  return { faceNormals, triangleEdges, edgeCorners, edgeNormals, triangleVertices, vertexNormals };
 }
 
 /** Writes the pseudo-normal of the feature `hit` lies on into out[0..2] (not unit length). */

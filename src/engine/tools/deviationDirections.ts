@@ -1,4 +1,5 @@
 import { BrepscopeError } from '../errors';
+import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
@@ -13,7 +14,6 @@ import {
   keptDeviation,
   measureDirected,
   Pacer,
-  referenceBoundary,
   type DirectedDeviation,
   type MeasuredSurface,
   type SurfaceMode,
@@ -31,6 +31,9 @@ export interface DirectionsJob {
   toBodyId: string;
   maxSamples: number;
   signMode: SignMode;
+  /** Whether `from` / `to`, as the reference, applies the no-data rule's open-boundary test (a mesh body does; a BREP tessellation does not: referenceBoundary). */
+  fromBoundary: boolean;
+  toBoundary: boolean;
 }
 
 export interface Directions {
@@ -52,6 +55,8 @@ export interface MeshSideJob {
   signMode: SignMode;
   /** The label of the direction measured against the mesh. */
   label: string;
+  /** Whether the mesh, as the reference, applies the open-boundary test (see DirectionsJob). */
+  boundary: boolean;
 }
 
 export interface MeshSide {
@@ -93,13 +98,21 @@ export async function bothDirections(
   const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode, surface);
   const workers = ctx.meshWorkers;
   const fromTriangles = measuredAsTriangles(from, surface), toTriangles = measuredAsTriangles(to, surface);
-  // The workers measure without the no-data rule's boundary test: an open mesh (a partial scan) as
-  // either reference is measured here, where the test runs (closed meshes give the same either way).
-  const openReference = referenceBoundary(from) !== null || referenceBoundary(to) !== null;
-  if (workers && !openReference && !keptForward.peek() && !keptBackward.peek()) {
+  // The workers run the no-data rule's open-boundary test themselves (boundaryPart), on the
+  // pseudo-normals they build: this thread builds nothing for them.
+  if (workers && !keptForward.peek() && !keptBackward.peek()) {
     try {
       if (fromTriangles && toTriangles) {
-        const job = { from: from.mesh, to: to.mesh, fromBodyId: from.body.bodyId, toBodyId: to.body.bodyId, maxSamples, signMode: mode };
+        const job = {
+          from: from.mesh,
+          to: to.mesh,
+          fromBodyId: from.body.bodyId,
+          toBodyId: to.body.bodyId,
+          maxSamples,
+          signMode: mode,
+          fromBoundary: boundaryTested(from),
+          toBoundary: boundaryTested(to),
+        };
         const d = await workers.deviationDirections(job, ctx);
         return { forward: keptForward.keep(d.forward), backward: keptBackward.keep(d.backward) };
       }
@@ -139,7 +152,7 @@ async function meshAgainstExact(
   exactLabel: string,
 ): Promise<{ mesh: DirectedDeviation; exact: DirectedDeviation }> {
   const meshLabel = exactLabel === 'fromToTo' ? 'toToFrom' : 'fromToTo';
-  const side = meshSide({ mesh: mesh.mesh, bodyId: mesh.body.bodyId, maxSamples, signMode: mode, label: meshLabel }, ctx);
+  const side = meshSide({ mesh: mesh.mesh, bodyId: mesh.body.bodyId, maxSamples, signMode: mode, label: meshLabel, boundary: boundaryTested(mesh) }, ctx);
   // Either promise may reject while this thread is busy: never unhandled.
   side.samples.catch(() => undefined);
   try {
@@ -164,6 +177,11 @@ function measuredAsTriangles(s: MeasuredSurface, surface: SurfaceMode): boolean 
   return s.body.kind === 'mesh' || surface === 'tessellated';
 }
 
+/** Whether a surface, as the reference, applies the open-boundary test: as referenceBoundary decides (mesh bodies only). */
+function boundaryTested(s: MeasuredSurface): boolean {
+  return s.body.kind === 'mesh';
+}
+
 // The parts a worker computes, each from the same functions the serial path's caches call
 // (deviationSupport: meshBvh, meshPseudoNormals, surfaceSamples, deviationReference, directedDeviation).
 
@@ -186,7 +204,13 @@ export function referencePart(bvh: TriangleBvh, pseudoNormals: PseudoNormals): D
   return deviationReferenceOf(bvh, pseudoNormals);
 }
 
+/** The open boundary a reference's samples are tested against, as referenceBoundary gives it for a mesh body: null when the mesh is closed. */
+export function boundaryPart(pseudoNormals: PseudoNormals): OpenBoundary | null {
+  const boundary = buildOpenBoundary(pseudoNormals);
+  return boundary.open ? boundary : null;
+}
+
 /** One direction, on whatever thread calls it (cancellation and progress are the host's). */
-export function measurePart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, label: string): Promise<DirectedDeviation> {
-  return measureDirected(samples, reference, signMode, new Pacer({}), label);
+export function measurePart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, label: string, boundary: OpenBoundary | null): Promise<DirectedDeviation> {
+  return measureDirected(samples, reference, signMode, new Pacer({}), label, boundary);
 }
