@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import { dataPath } from '../test/data';
 import { rootDirs } from './confinedFiles';
-import { EngineHost, type RestartEvent } from './EngineHost';
+import { Worker } from 'node:worker_threads';
+import { ENGINE_THREAD_ENTRY, EngineHost, type RestartEvent } from './EngineHost';
 
 const BOTTLE = dataPath('occt/bottle.brep');
 const SH1 = dataPath('occt/sh1.stl');
@@ -181,4 +182,19 @@ describe('EngineHost: confined to roots', () => {
     await host.setRoots(rootDirs([inside, outside]));
     await host.run('import_file', { path: join(outside, 'shape.stl'), bodyId: 'out' });
   });
+});
+
+describe('EngineHost: a thread started before its host', () => {
+  it('serves though the thread loaded before the host listened (bin/brepscope.js starts it before the CLI loads)', async () => {
+    // A Worker drops a message that arrives while nobody listens. The thread used to announce
+    // "booted" as soon as it had loaded, so a host that took longer to load than its thread (the
+    // MCP server on a busy machine) waited for that message forever. It answers the host's setup now.
+    // eslint-disable-next-line no-restricted-syntax -- the test stands for bin/brepscope.js, which starts the thread early
+    const early = new Worker(ENGINE_THREAD_ENTRY, { name: 'brepscope-engine', stdout: true });
+    // Loading the thread takes 1 to 3 s here; waiting longer makes sure it has loaded before the host listens.
+    await new Promise((done) => setTimeout(done, 10_000));
+    const { host } = startHost({ thread: early });
+    const { result } = await host.run('import_file', { path: SHAPE, bodyId: 'shape' });
+    expect(result).toMatchObject({ bodyId: 'shape', kind: 'mesh' });
+  }, 120_000);
 });

@@ -57,5 +57,5 @@ export type Reply =
   | { id: number; progress: [number, string | undefined] }
   /** The kernel started loading (for whatever call needed it first), or is ready after `loadMs`. */
   | { kernel: 'loading' | 'ready'; loadMs?: number | undefined }
-  /** The thread has loaded its modules and listens (its start is not counted against a call's deadline). */
+  /** The answer to setup: the thread has loaded its modules and listens (its start is not counted against a call's deadline). */
   | { booted: true };

@@ -124,14 +124,17 @@ port.on('message', (message: ThreadMessage) => {
   if ('setup' in message) {
     setup = message.setup;
     roots = setup.roots;
+    // Answered, not announced: a thread started early (bin/brepscope.js starts it before the CLI
+    // loads) could otherwise post "booted" before its host listens, and a Worker drops a message
+    // that arrives while nobody listens, so the host would wait for it forever. The host posts the
+    // setup and listens in one synchronous step, so this reply always finds it.
+    port.postMessage({ booted: true } satisfies Reply);
   } else if ('cancel' in message) {
     running.get(message.cancel)?.abort();
   } else {
     void answer(message);
   }
 });
-
-port.postMessage({ booted: true } satisfies Reply);
 
 async function answer(request: Request): Promise<void> {
   const controller = new AbortController();
