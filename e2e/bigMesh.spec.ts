@@ -13,6 +13,13 @@ import { expect, test, type App } from './fixtures/fixtures';
 // Playwright's trace snapshots the page at every call: work on the page's thread that is not the app's.
 test.use({ trace: 'off' });
 
+// Retried, limit unchanged: on this 2-core machine a single page task of 66-106 ms comes now and then
+// during an import with nothing else running (1 of about 10 CI runs over 100 ms, on the 5M-point
+// cloud; 76-77 ms in 2 of 5 runs alone). Its profile is native work on the page's thread ("(program)",
+// not the app's JavaScript; a garbage collection by the helper's trace), not yet pinned down. An
+// import that blocks the page every time still fails all three tries (docs/app.md, Tests).
+test.describe.configure({ retries: 2 });
+
 /** A sphere of 4 n² triangles (n rings of 2n segments), as binary STL or binary PLY, made in the page and kept on window until dropped. */
 async function makeScan(page: Page, name: string, n: number, format: 'stl' | 'ply'): Promise<{ triangles: number; bytes: number }> {
   return page.evaluate(
