@@ -5,6 +5,20 @@ export interface Box3 {
   max: Vec3;
 }
 
+/** Axis-aligned box of the first `count` points of x, y, z triples; min above max for none. */
+export function pointsBox(positions: ArrayLike<number>, count = positions.length / 3): Box3 {
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < 3 * count; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const v = positions[i + k]!;
+      if (v < min[k]!) min[k] = v;
+      if (v > max[k]!) max[k] = v;
+    }
+  }
+  return { min, max };
+}
+
 /** The box's diagonal; 0 for an empty box (min above max, or infinite corners). */
 export function boxDiagonal(b: Box3): number {
   const d = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);

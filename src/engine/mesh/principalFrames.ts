@@ -1,6 +1,6 @@
 import type { Rigid } from '../math/rigid';
 import { symmetricEigen3 } from '../math/symmetricEigen';
-import { cross, type Vec3 } from '../math/vec3';
+import { cross, pointsBox, type Box3, type Vec3 } from '../math/vec3';
 import type { TriMesh } from './TriMesh';
 
 /** First and second moments of a shape: what its principal frame is made of. */
@@ -72,12 +72,8 @@ export interface CloudMoments extends Moments {
  * together than the cell. Where they are sparser than the cell, every point is its own cell and
  * the weights are the points' own. Deterministic: cells in the order their first point comes.
  */
-export function cloudMoments(positions: Float64Array | Float32Array, count: number, cell: number): CloudMoments {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < 3 * count; i++) {
-    min[i % 3] = Math.min(min[i % 3]!, positions[i]!);
-    max[i % 3] = Math.max(max[i % 3]!, positions[i]!);
-  }
+export function cloudMoments(positions: Float64Array | Float32Array, count: number, cell: number, box: Box3 = pointsBox(positions, count)): CloudMoments {
+  const { min, max } = box;
   // Integer cell coordinates packed in one number: at most 2^17 cells along an axis keeps the key exact.
   const size = Math.max(cell, ...[0, 1, 2].map((k) => (max[k]! - min[k]!) / 2 ** 17));
   const nx = Math.floor((max[0]! - min[0]!) / size) + 1, ny = Math.floor((max[1]! - min[1]!) / size) + 1;

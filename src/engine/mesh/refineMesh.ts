@@ -75,6 +75,20 @@ export function refineToEdgeLength(mesh: TriMesh, maxEdge: number, maxVertices: 
   return { positions: Float64Array.from(pos), indices: idx, parent, inputVertices };
 }
 
+/** Whether some triangle edge is longer than `maxEdge` (a dense scan's is not: nothing to refine, nothing to copy). */
+export function hasEdgeLongerThan(mesh: TriMesh, maxEdge: number): boolean {
+  const p = mesh.positions, idx = mesh.indices;
+  const limit2 = maxEdge * maxEdge;
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * idx[t + k]!, b = 3 * idx[t + ((k + 1) % 3)]!;
+      const dx = p[a]! - p[b]!, dy = p[a + 1]! - p[b + 1]!, dz = p[a + 2]! - p[b + 2]!;
+      if (dx * dx + dy * dy + dz * dz > limit2) return true;
+    }
+  }
+  return false;
+}
+
 /** Total area of a mesh's triangles. */
 export function meshArea(mesh: TriMesh): number {
   const p = mesh.positions, idx = mesh.indices;

@@ -10,7 +10,7 @@ import { icp, MIN_PAIRS, rmsDistance, type IcpResult, type IcpSettings, type Nea
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
 import type { Body, SurfaceBody } from '../scene/Body';
-import { cloudDiagonal, cloudSamples } from './cloudDeviation';
+import { cloudBox, cloudDiagonal, cloudSamples } from './cloudDeviation';
 import { defineTool } from './defineTool';
 import { defaultDeflection, deviationTarget, meshBoxOf, meshBvh, meshPseudoNormals, measuredSurface, Pacer, surfaceSamples, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
 import { kernelFor } from './kernelFor';
@@ -298,7 +298,7 @@ function movingSamples(oc: OC | undefined, moving: Body, deflection: number, sam
     }
     const samples = cloudSamples(moving, sampleCount);
     const cloud = moving.cloud;
-    const moments = moving.cache.get(`alignMoments:${CLOUD_CELL_DIAGONAL * diagonal}`, () => cloudMoments(cloud.positions, cloud.count, CLOUD_CELL_DIAGONAL * diagonal));
+    const moments = moving.cache.get(`alignMoments:${CLOUD_CELL_DIAGONAL * diagonal}`, () => cloudMoments(cloud.positions, cloud.count, CLOUD_CELL_DIAGONAL * diagonal, cloudBox(moving)));
     return { points: samples.points.subarray(0, 3 * samples.count), count: samples.count, moments, even: moments.representatives };
   }
   const surface = measuredSurface(oc, moving, deflection);

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../errors';
 import type { OC } from '../kernel';
-import { boxDiagonal, type Box3 } from '../math/vec3';
+import { boxDiagonal, pointsBox, type Box3 } from '../math/vec3';
 import { symmetricEigen3 } from '../math/symmetricEigen';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
@@ -68,19 +68,7 @@ export async function cloudComparison(ctx: ToolContext, from: Body, referenceId:
 }
 
 export function cloudBox(body: PointsBody): Box3 {
-  return body.cache.get('box', () => {
-    const p = body.cloud.positions;
-    const min: [number, number, number] = [Infinity, Infinity, Infinity];
-    const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < p.length; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        const v = p[i + k]!;
-        if (v < min[k]!) min[k] = v;
-        if (v > max[k]!) max[k] = v;
-      }
-    }
-    return { min, max };
-  });
+  return body.cache.get('box', () => pointsBox(body.cloud.positions, body.cloud.count));
 }
 
 export function cloudDiagonal(body: PointsBody): number {

@@ -8,6 +8,7 @@ import type { TriMesh } from '../mesh/TriMesh';
 import type { OC } from '../kernel';
 import type { ToolContext } from './defineTool';
 import {
+  boundaryTested,
   deviationSamples,
   directedDeviation,
   keepSurfaceSamples,
@@ -175,11 +176,6 @@ async function meshAgainstExact(
  */
 function measuredAsTriangles(s: MeasuredSurface, surface: SurfaceMode): boolean {
   return s.body.kind === 'mesh' || surface === 'tessellated';
-}
-
-/** Whether a surface, as the reference, applies the open-boundary test: as referenceBoundary decides (mesh bodies only). */
-function boundaryTested(s: MeasuredSurface): boolean {
-  return s.body.kind === 'mesh';
 }
 
 // The parts a worker computes, each from the same functions the serial path's caches call

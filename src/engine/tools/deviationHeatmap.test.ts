@@ -8,6 +8,8 @@ import { heatmapEdgeLength } from './heatmapSurface';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
+import { uvSphere } from '../mesh/generators';
+import type { TriMesh } from '../mesh/TriMesh';
 
 let oc: OC;
 let engine: Engine;
@@ -62,6 +64,17 @@ describe('deviation heat-map data', () => {
     const m = Math.max(...h.values);
     expect(h.range).toEqual([-m, m]);
     expect(m).toBeCloseTo(Math.hypot(0.2, 0.2), 2);
+  });
+
+  it('a scan finer than the edge-length rule is coloured as it is: no mesh in the result, every vertex its own', async () => {
+    // r = 10.05 sphere of 0.16-long edges, under the rule's 2 sqrt(A / 50,000) = 0.32.
+    addMeshBody(engine.scene, 'fineScan', uvSphere(10.05, 400, 200));
+    const h = await deviationHeatmap('fineScan', 'cyl');
+    const triangles = (engine.scene.get('fineScan') as { mesh: TriMesh }).mesh;
+    expect(heatmapEdgeLength(meshArea(triangles), 50_000)).toBeGreaterThan(0.3);
+    expect(h.mesh).toBeUndefined();
+    expect(h.displayVertices).toBe(h.vertexCount);
+    expect(h.vertexCount).toBe(triangles.positions.length / 3);
   });
 
   it('thin-walled reference: robust about -4.5, nearest about +2.5 on every vertex of the STL from-body', async () => {

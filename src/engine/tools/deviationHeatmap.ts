@@ -64,7 +64,8 @@ export interface HeatmapData {
   /**
    * The triangles the values colour (surface bodies; absent for a cloud, whose values are its drawn
    * points): display_mesh's vertices first, then the refinement's (heatmapSurface.ts). The viewer
-   * draws the from-body with these triangles while the heat map is shown.
+   * draws the from-body with these triangles while the heat map is shown. Absent when the refinement
+   * added nothing (a dense scan): the heat-map mesh is display_mesh itself, already on the page.
    */
   mesh?: DisplayMesh;
   /** How many of the mesh's vertices are display_mesh's (the rest were added by the refinement). */
@@ -220,7 +221,8 @@ export async function heatmapField(
   const data: HeatmapData = {
     values,
     noData,
-    mesh: drawnMesh(display),
+    // Refined or not: an unrefined one is display_mesh, drawn already (its viewer buffers not rebuilt).
+    ...(display === base ? {} : { mesh: drawnMesh(display) }),
     displayVertices: base.mesh.positions.length / 3,
     range: signedVertices > 0 ? [-m, m] : null,
     vertexCount: values.length,

@@ -316,9 +316,14 @@ export function keptDeviation(ctx: Pick<ToolContext, 'trace'>, from: MeasuredSur
  * its free edges (a sheet model's) are its design, not missing data; maxDistance still applies.
  */
 export function referenceBoundary(reference: MeasuredSurface): OpenBoundary | null {
-  if (reference.body.kind !== 'mesh') return null;
+  if (!boundaryTested(reference)) return null;
   const boundary = meshOpenBoundary(reference);
   return boundary.open ? boundary : null;
+}
+
+/** Whether a surface, as the reference, applies the open-boundary test (referenceBoundary; the mesh threads ask this too). */
+export function boundaryTested(reference: MeasuredSurface): boolean {
+  return reference.body.kind === 'mesh';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createExactHit, FootKind } from '../exact/ExactReference';
 import { requireKernel, type OC } from '../kernel';
-import { meshArea, refineToEdgeLength } from '../mesh/refineMesh';
+import { hasEdgeLongerThan, meshArea, refineToEdgeLength } from '../mesh/refineMesh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { exactReference, type MeasuredSurface } from './deviationSupport';
 
@@ -41,6 +41,8 @@ export function heatmapSurface(oc: OC | undefined, base: MeasuredSurface, measur
   const n = Math.max(1, Math.min(maxSamples, HEATMAP_REFINE_SAMPLE_CAP));
   return body.cache.get(`heatmapSurface:${base.key}:${n}`, () => {
     const maxEdge = heatmapEdgeLength(meshArea(base.mesh), n);
+    // A dense scan's edges are all short already: no copy of its million triangles to find that out.
+    if (!hasEdgeLongerThan(base.mesh, maxEdge)) return base;
     const inputVertices = base.mesh.positions.length / 3;
     const refined = refineToEdgeLength(base.mesh, maxEdge, inputVertices + VERTEX_BUDGET_PER_SAMPLE * n);
     if (refined.positions.length / 3 === inputVertices) return base;
