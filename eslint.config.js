@@ -60,12 +60,12 @@ export default tseslint.config(
   layer(['e2e/**'], ['**/src/engine', '**/src/engine/**', '**/src/node/**', '**/src/cli/**', '**/src/mcp/**', '**/src/workers/**'], 'e2e tests drive the built app; they read its state through the test API (src/ui/testApi.ts) only.'),
   {
     files: ['src/ui/**', 'src/viewer/**', 'src/engine/**', 'src/cli/**', 'src/node/**'],
-    // Where engines start in workers: the page's (client.ts), Node's engine thread (EngineHost.ts) and its mesh threads (meshWorkers.ts).
-    ignores: ['src/workers/client.ts', 'src/node/EngineHost.ts', 'src/node/meshWorkers.ts'],
+    // Where engines start in workers: the page's (client.ts), Node's engine thread (EngineHost.ts) and its mesh threads (meshThreadStart.ts).
+    ignores: ['src/workers/client.ts', 'src/node/EngineHost.ts', 'src/node/meshThreadStart.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Worker']", message: 'Only src/workers/client.ts and src/node/EngineHost.ts construct a Worker.' },
+        { selector: "NewExpression[callee.name='Worker']", message: 'Only src/workers/client.ts, src/node/EngineHost.ts and src/node/meshThreadStart.ts construct a Worker.' },
         { selector: "MemberExpression[property.name=/^(skip|only|todo)$/][object.name=/^(it|test|describe)$/]", message: 'No skipped, focused or todo tests.' },
       ],
     },

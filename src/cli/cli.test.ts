@@ -62,6 +62,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'brepscope-cli-'));
   brokenPath = join(dir, 'broken.brep');
   writeFileSync(brokenPath, brokenWedgeBrep());
+  writeFileSync(join(dir, 'truncated.stl'), writeBinaryStl(box([0, 0, 0], [1, 1, 1])).subarray(0, 150));
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,6 +106,9 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'an --align without =', args: () => ['tool', 'list_bodies', '--align', 'scan'], code: 'INVALID_ARGUMENT' },
     { what: 'an unknown option', args: () => ['tool', 'list_bodies', '--frobnicate'], code: 'INVALID_ARGUMENT' },
     { what: 'missing file', args: () => ['tool', 'list_bodies', '--body', `b=${join(dir, 'missing.step')}`], code: 'FILE_NOT_FOUND' },
+    // STL files are read and parsed before the engine is up (earlyStl.ts); failures still come from the engine.
+    { what: 'missing STL file', args: () => ['tool', 'list_bodies', '--body', `b=${join(dir, 'missing.stl')}`], code: 'FILE_NOT_FOUND' },
+    { what: 'a truncated STL', args: () => ['tool', 'list_bodies', `--body=b=${join(dir, 'truncated.stl')}`], code: 'PARSE_FAILED' },
     { what: 'a body that was not loaded', args: () => ['tool', 'compute_metrics', '--args', '{"bodyId":"b"}'], code: 'BODY_NOT_FOUND' },
     { what: 'graph-select without its selector', args: () => ['graph-select', BOTTLE, '--query', 'face-neighbors'], code: 'INVALID_ARGUMENT', details: { missing: '--face' } },
     { what: 'graph-select with an unknown class', args: () => ['graph-select', BOTTLE, '--query', 'edges-class', '--class', 'sharp'], code: 'INVALID_ARGUMENT' },

@@ -3,11 +3,13 @@ import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPaylo
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
 import { addBatchCommands } from './batchCommands';
+import { readStlEarly } from './earlyStl';
 import { GRAPH_COMMANDS } from './graphCommands';
 import { engineLimits, withLimitOptions } from './limits';
 
 // The engine runs in a worker thread (EngineHost) where a deadline and a memory ceiling can stop it;
-// this thread parses the command line and prints, and never loads the engine itself (hostFacts).
+// this thread parses the command line and prints, and never loads the engine itself (hostFacts):
+// only the STL parser, to read meshes while the engine thread starts (earlyStl.ts).
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -31,8 +33,17 @@ interface LimitFlags {
 /**
  * `engineThread`: an engine thread bin/brepscope.js started before loading this module (it loads
  * while the command line is parsed); ended if the command needs none or sets its own memory ceiling.
+ * `exitsAfter`: the caller ends the process once this returns (bin/brepscope.js), so the engine
+ * thread is told to stop but not waited for (tens of milliseconds to free its heaps, for nothing).
+ * `earlyReads`: files the caller started reading before this module loaded, by path (earlyStl.ts).
  */
-export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.ProcessEnv = process.env, engineThread?: Worker): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo = defaultIo,
+  env: NodeJS.ProcessEnv = process.env,
+  engineThread?: Worker,
+  options: { exitsAfter?: boolean; earlyReads?: ReadonlyMap<string, Promise<Uint8Array>> } = {},
+): Promise<number> {
   let exitCode = 0;
   let host: EngineHost | undefined;
   let started = engineThread;
@@ -90,9 +101,14 @@ export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.Pr
     ];
     const alignments = opts.align.map((spec) => parseBodySpec(spec, '--align', '<moving>=<fixed>'));
     const { host: engine, budget } = startEngine(opts);
+    // STL files are read and parsed here while the engine thread loads its code.
+    const early = bodies.map(({ path, format }) => (format ? undefined : readStlEarly(path, options.earlyReads?.get(path))));
     await engine.validate(toolName, args);
     // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
-    for (const { id, path, format } of bodies) await engine.load({ path, bodyId: id, ...(format ? { format } : {}) }, budget());
+    for (const [i, { id, path, format }] of bodies.entries()) {
+      const parsed = await early[i];
+      await engine.load({ path, bodyId: id, ...(format ? { format } : {}), ...parsed }, budget());
+    }
     // Each CLI call is a fresh scene: --align places a body before the tool runs, and says on
     // stderr what it did (stdout stays the tool's one JSON value).
     for (const { id: movingBodyId, path: fixedBodyId } of alignments) {
@@ -144,8 +160,9 @@ export async function main(argv: string[], io: CliIo = defaultIo, env: NodeJS.Pr
       fail(toErrorPayload(e));
     }
   } finally {
-    await host?.dispose();
-    await started?.terminate();
+    const stopped = Promise.all([host?.dispose(), started?.terminate()]);
+    if (options.exitsAfter) stopped.catch(() => undefined);
+    else await stopped;
   }
   return exitCode;
 }

@@ -2,6 +2,7 @@ import { BrepscopeError, settle, type ErrorPayload } from './errors';
 import { recordingFiles, type OutputFile } from './files';
 import { getKernel, kernelStatus, onKernelStatus, type KernelState, type OC } from './kernel';
 import { fromMatrix4, toMatrix4, type Matrix4 } from './math/rigid';
+import type { TriMesh } from './mesh/TriMesh';
 import type { PlacementRecord, SourceFormat } from './scene/Body';
 import { placeBody } from './scene/placement';
 import { importBody } from './scene/import/importBody';
@@ -67,6 +68,8 @@ export interface LoadRequest {
   path: string;
   /** The file's content when the host has it already (a restore); else read from `path`. */
   bytes?: Uint8Array | undefined;
+  /** With `bytes` of an STL: the mesh the host already parsed from them with parseStl (ImportRequest.stlMesh). */
+  stlMesh?: TriMesh | undefined;
   bodyId?: string | undefined;
   format?: SourceFormat | undefined;
   /** read_brep semantics: an invalid shape is refused (INVALID_GEOMETRY). */
@@ -153,6 +156,7 @@ export class Engine {
     const bytes = request.bytes ?? (await this.files.read(request.path));
     const body = await importBody(this.context(this.files, {}), {
       bytes,
+      ...(request.bytes && request.stlMesh ? { stlMesh: request.stlMesh } : {}),
       fileName: request.path,
       format: request.format,
       bodyId: request.bodyId,

@@ -9,4 +9,7 @@ export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors'
 export type { ErrorCode, ErrorPayload, Outcome } from './errors';
 export { resultJson } from './json';
 export { jsonChunks } from './graph/jsonChunks';
+// The CLI reads an STL on its own thread while the engine thread starts (src/cli/earlyStl.ts).
+export { parseStl } from './scene/import/stl';
+export { MAX_IMPORT_BYTES } from './scene/import/importLimits';
 export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphOptions';

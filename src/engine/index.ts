@@ -9,10 +9,12 @@ export type { EngineOptions, KeptBody, KeptPlacement, LoadRequest, RestoreReport
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
-export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers } from './tools/deviationDirections';
+export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './tools/deviationDirections';
 export type { SurfaceSamples } from './mesh/sampleSurface';
-export type { DirectedDeviation } from './tools/deviationSupport';
+export type { DirectedDeviation, SharedOutput } from './tools/deviationSupport';
+export { sharedOutput } from './tools/deviationSupport';
 export type { TriMesh } from './mesh/TriMesh';
+export type { TriangleBvh } from './mesh/TriangleBvh';
 
 // Files and errors.
 export { memoryFiles, mimeTypeOf } from './files';

@@ -4,7 +4,8 @@
  * index would pay for the whole tool registry's start-up; this loads the mesh code and what the
  * deviation loop needs. No kernel, ever.
  */
-export { boundaryPart, measurePart, meshBvhPart, pseudoNormalsPart, referencePart, samplesPart } from './tools/deviationDirections';
+export { boundaryPart, measureClaimedPart, measurePart, meshBvhPart, normalBoundsPart, pseudoNormalsPart, referencePart, samplesPart } from './tools/deviationDirections';
+export type { SharedOutput } from './tools/deviationSupport';
 export { toErrorPayload } from './errors';
 export type { ErrorPayload } from './errors';
 export type { DirectedDeviation } from './tools/deviationSupport';

@@ -165,13 +165,18 @@ class EngineThread {
     return this.lost === undefined;
   }
 
-  request<M extends Method>(method: M, params: Parameters<ThreadMethods[M]>, progress?: (fraction: number, message?: string) => void): { id: number; reply: Promise<Extract<Reply, { outcome: unknown }>> } {
+  request<M extends Method>(
+    method: M,
+    params: Parameters<ThreadMethods[M]>,
+    progress?: (fraction: number, message?: string) => void,
+    transfer: ArrayBuffer[] = [],
+  ): { id: number; reply: Promise<Extract<Reply, { outcome: unknown }>> } {
     const id = ++this.nextId;
     const reply = new Promise<Extract<Reply, { outcome: unknown }>>((resolve, reject) => {
       if (this.lost) return reject(this.lost);
       this.pending.set(id, { resolve, reject, progress });
       const message: ThreadMessage = { id, method, params, progress: progress !== undefined } as ThreadMessage;
-      this.worker.postMessage(message);
+      this.worker.postMessage(message, transfer);
     });
     return { id, reply };
   }
@@ -271,9 +276,15 @@ export class EngineHost {
     return this.call('run', [name, args], options, name) as Promise<RunOutcome<unknown>>;
   }
 
-  /** Loads a file as a body without describing it (Engine.load); resolves with its bodyId. */
+  /**
+   * Loads a file as a body without describing it (Engine.load); resolves with its bodyId. The
+   * request's bytes and parsed mesh move to the engine thread (the caller must not use them after).
+   */
   load(request: LoadRequest, options?: CallOptions): Promise<string> {
-    return this.call('load', [request], options, `loading ${request.path}`) as Promise<string>;
+    const views = [request.bytes, request.stlMesh?.positions, request.stlMesh?.indices];
+    // Only whole, unshared buffers can move; any other is copied.
+    const transfer = [...new Set(views.flatMap((v) => (v && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? [v.buffer] : [])))];
+    return this.call('load', [request], options, `loading ${request.path}`, transfer) as Promise<string>;
   }
 
   validate(name: string, args: unknown): Promise<void> {
@@ -351,7 +362,7 @@ export class EngineHost {
     return next;
   }
 
-  private call<M extends Method>(method: M, params: Parameters<ThreadMethods[M]>, options: CallOptions = {}, what: string): Promise<unknown> {
+  private call<M extends Method>(method: M, params: Parameters<ThreadMethods[M]>, options: CallOptions = {}, what: string, transfer: ArrayBuffer[] = []): Promise<unknown> {
     return this.serial(async () => {
       if (this.disposed) throw new BrepscopeError('CANCELLED', 'the engine host was disposed');
       options.signal?.throwIfAborted();
@@ -360,7 +371,7 @@ export class EngineHost {
       const deadlineMs = options.deadlineMs ?? this.deadlineMs;
       await this.started(thread, deadlineMs);
       const refused = refusedGrowths(thread.cells);
-      const { id, reply } = thread.request(method, params, options.progress);
+      const { id, reply } = thread.request(method, params, options.progress, transfer);
       // Every stop below ends the thread; its onLost starts the next engine.
       const deadline = options.deadlineLabel ?? `the ${formatSeconds(deadlineMs)} deadline`;
       let kernelStart = '';

@@ -1,14 +1,16 @@
 /**
  * A mesh worker thread (started by meshWorkers.ts): holds meshes it was sent and the query
  * structures built from them, and runs the steps of a job in order. Two workers talk directly
- * through a MessagePort to hand each other parts (pseudo-normals, samples) without the main thread.
+ * through a MessagePort to hand each other a mesh's samples without the main thread.
  * No kernel is loaded here: everything is the engine's pure mesh code.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import {
   boundaryPart,
+  measureClaimedPart,
   measurePart,
   meshBvhPart,
+  normalBoundsPart,
   pseudoNormalsPart,
   referencePart,
   samplesPart,
@@ -16,19 +18,19 @@ import {
   type DirectedDeviation,
   type OpenBoundary,
   type PseudoNormals,
+  type SharedOutput,
   type SignMode,
   type SurfaceSamples,
   type TriangleBvh,
   type TriMesh,
 } from '../engine/meshWork';
-import { ownBuffers, type FromWorker, type Part, type Step, type ToWorker } from './meshWorkerProtocol';
+import type { FromWorker, Part, Step, ToWorker } from './meshWorkerProtocol';
 
 interface Held {
   mesh: TriMesh;
   bvh?: TriangleBvh | undefined;
   pseudoNormals?: PseudoNormals | undefined;
-  /** The open boundary (null: closed), once a step asked for it. */
-  boundary?: OpenBoundary | null | undefined;
+  boundary?: OpenBoundary | undefined;
   /** By maxSamples. */
   samples: Map<number, SurfaceSamples>;
 }
@@ -39,7 +41,7 @@ const arrived = new Map<string, () => void>();
 /** Parts that came before their mesh did (the two ports are not ordered with each other). */
 const early = new Map<number, Part[]>();
 /** Samples the main thread gave a job, and a measureGiven step waiting for them. */
-const given = new Map<number, SurfaceSamples>();
+const given = new Map<number, { samples: SurfaceSamples; output?: SharedOutput | undefined }>();
 const givenWaits = new Map<number, () => void>();
 let peer: MessagePort | undefined;
 let cancelled = new Set<number>();
@@ -67,7 +69,7 @@ port.on('message', (message: ToWorker) => {
       givenWaits.get(message.job)?.();
       break;
     case 'given':
-      given.set(message.job, message.samples);
+      given.set(message.job, { samples: message.samples, output: message.output });
       givenWaits.get(message.job)?.();
       break;
     case 'run':
@@ -104,45 +106,36 @@ function pseudoNormalsOf(h: Held): PseudoNormals {
   return h.pseudoNormals;
 }
 
-function bvhOf(h: Held): TriangleBvh {
-  h.bvh ??= meshBvhPart(h.mesh);
+function bvhOf(h: Held, shared = false): TriangleBvh {
+  h.bvh ??= meshBvhPart(h.mesh, shared);
   return h.bvh;
 }
 
 async function runStep(job: number, step: Step): Promise<void> {
   switch (step.op) {
-    case 'bvh':
-      bvhOf(entry(step.mesh));
+    case 'bvh': {
+      const bvh = bvhOf(entry(step.mesh), step.shared);
+      // A tree built earlier without sharing stays here: the main thread then leaves the measuring to this thread.
+      if (step.shared && bvh.slotCorners.buffer instanceof SharedArrayBuffer) {
+        const normalBounds = step.signMode === 'robust' ? normalBoundsPart(bvh, true) : null;
+        port!.postMessage({ type: 'bvh', job, bvh, normalBounds } satisfies FromWorker);
+      }
       return;
-    case 'pseudoNormals':
-      pseudoNormalsOf(entry(step.mesh));
-      return;
-    case 'boundary':
-      boundaryOf(entry(step.mesh));
-      return;
+    }
     case 'samples': {
       const h = entry(step.mesh);
       if (!h.samples.has(step.maxSamples)) h.samples.set(step.maxSamples, samplesPart(h.mesh, pseudoNormalsOf(h), step.maxSamples, step.bodyId));
       return;
     }
     case 'send': {
+      // Small: both keep a copy.
       const h = entry(step.mesh);
-      if (step.part === 'pseudoNormals') {
-        // Moved, not copied (a copy of a 1M-triangle mesh's would be 100 MB): this worker has
-        // used them for its samples and rebuilds them if a later job needs them again.
-        const value = pseudoNormalsOf(h);
-        h.pseudoNormals = undefined;
-        peer!.postMessage({ mesh: step.mesh, part: 'pseudoNormals', value } satisfies Part, ownBuffers(value));
-      } else {
-        // Small: both keep a copy.
-        peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: h.samples.get(step.maxSamples!)! } satisfies Part);
-      }
+      peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: h.samples.get(step.maxSamples)! } satisfies Part);
       return;
     }
     case 'await': {
       const h = entry(step.mesh);
-      const has = () => (step.part === 'pseudoNormals' ? h.pseudoNormals !== undefined : h.samples.has(step.maxSamples!));
-      while (!has()) {
+      while (!h.samples.has(step.maxSamples)) {
         if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
         await new Promise<void>((resolve) => arrived.set(partKey(step.mesh, step.part, step.maxSamples), resolve));
       }
@@ -164,7 +157,15 @@ async function runStep(job: number, step: Step): Promise<void> {
         if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
         await new Promise<void>((resolve) => givenWaits.set(job, resolve));
       }
-      postMeasured(job, step.label, await measureAgainst(given.get(job)!, entry(step.against), step));
+      const { samples, output } = given.get(job)!;
+      if (!output) {
+        postMeasured(job, step.label, await measureAgainst(samples, entry(step.against), step));
+        return;
+      }
+      const against = entry(step.against);
+      await measureClaimedPart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.boundary ? boundaryOf(against) : null, output);
+      // The arrays are shared: posted as they are (the main thread reads them once its own chunks are done too).
+      port!.postMessage({ type: 'measured', job, label: step.label, distance: output.distance, signed: output.signed, beyond: output.beyond, samples } satisfies FromWorker);
       return;
     }
   }
@@ -175,8 +176,8 @@ function measureAgainst(samples: SurfaceSamples, against: Held, step: { signMode
   return measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label, step.boundary ? boundaryOf(against) : null);
 }
 
-function boundaryOf(h: Held): OpenBoundary | null {
-  if (h.boundary === undefined) h.boundary = boundaryPart(pseudoNormalsOf(h));
+function boundaryOf(h: Held): OpenBoundary {
+  h.boundary ??= boundaryPart(pseudoNormalsOf(h));
   return h.boundary;
 }
 
@@ -195,13 +196,12 @@ function receivePart(part: Part): void {
     early.set(part.mesh, [...(early.get(part.mesh) ?? []), part]);
     return;
   }
-  if (part.part === 'pseudoNormals') h.pseudoNormals = part.value;
-  else h.samples.set(part.maxSamples!, part.value);
+  h.samples.set(part.maxSamples, part.value);
   const key = partKey(part.mesh, part.part, part.maxSamples);
   arrived.get(key)?.();
   arrived.delete(key);
 }
 
-function partKey(mesh: number, part: string, maxSamples: number | undefined): string {
-  return `${mesh}/${part}/${maxSamples ?? ''}`;
+function partKey(mesh: number, part: string, maxSamples: number): string {
+  return `${mesh}/${part}/${maxSamples}`;
 }

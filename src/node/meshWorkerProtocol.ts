@@ -4,8 +4,9 @@
  * A job is a list of steps per worker, planned on the main thread. Steps name meshes by an id the
  * main thread gave them when it sent the mesh (once per worker, in shared memory) and name the
  * structures built from them; a worker keeps what it built for later jobs on the same mesh.
- * `send` and `await` hand a part to the other worker over a direct MessagePort (large parts are
- * moved, small ones copied).
+ * `send` and `await` hand a mesh's samples to the other worker over a direct MessagePort. Each
+ * worker builds the pseudo-normals it needs itself: they are computed per feature as queries ask
+ * (pseudoNormals.ts), so there is nothing worth handing over.
  *
  * A BREP body's exact faces stay on the main thread (their kernel adaptors cannot move): against
  * them, the workers do the mesh's side only, `post` hands the mesh's samples to the main thread
@@ -13,21 +14,23 @@
  * worker builds what) stays on the main thread.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { ErrorPayload, PseudoNormals, SignMode, SurfaceSamples, TriMesh } from '../engine/meshWork';
+import type { ErrorPayload, SharedOutput, SignMode, SurfaceSamples, TriangleBvh, TriMesh } from '../engine/meshWork';
 
 export type Step =
-  | { op: 'bvh'; mesh: number }
-  | { op: 'pseudoNormals'; mesh: number }
-  /** The open boundary of a mesh whose pseudo-normals the worker holds (for a later measure step). */
-  | { op: 'boundary'; mesh: number }
+  /** With `shared`, the BVH (and the normal bounds a robust measure needs) is built in shared memory and posted to the main thread (`bvh`). */
+  | { op: 'bvh'; mesh: number; shared?: boolean; signMode?: SignMode }
   | { op: 'samples'; mesh: number; maxSamples: number; bodyId: string }
-  | { op: 'send'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
-  | { op: 'await'; mesh: number; part: 'pseudoNormals' | 'samples'; maxSamples?: number }
+  | { op: 'send'; mesh: number; part: 'samples'; maxSamples: number }
+  | { op: 'await'; mesh: number; part: 'samples'; maxSamples: number }
   /** Samples of one mesh against another as the reference; posts `measured`. */
   | { op: 'measure'; samplesOf: number; maxSamples: number; against: number; signMode: SignMode; label: string; boundary: boolean }
   /** Posts a mesh's samples to the main thread (`samples`). */
   | { op: 'post'; mesh: number; maxSamples: number }
-  /** The samples the main thread gives this job (`given`) against a mesh as the reference; posts `measured`. */
+  /**
+   * The samples the main thread gives this job (`given`) against a mesh as the reference; posts
+   * `measured`. When the given samples come with shared output, chunks are claimed from it, so the
+   * main thread can measure some of them too (against the BVH posted by a shared `bvh` step).
+   */
   | { op: 'measureGiven'; against: number; signMode: SignMode; label: string; boundary: boolean };
 
 export type ToWorker =
@@ -35,26 +38,18 @@ export type ToWorker =
   | { type: 'mesh'; id: number; mesh: TriMesh }
   | { type: 'drop'; ids: number[] }
   | { type: 'run'; job: number; steps: Step[] }
-  | { type: 'given'; job: number; samples: SurfaceSamples }
+  | { type: 'given'; job: number; samples: SurfaceSamples; output?: SharedOutput | undefined }
   | { type: 'cancel'; job: number };
 
 export type FromWorker =
   | { type: 'done'; job: number }
   | { type: 'failed'; job: number; error: ErrorPayload }
   | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; beyond: Uint8Array; samples: SurfaceSamples }
-  | { type: 'samples'; job: number; samples: SurfaceSamples };
+  | { type: 'samples'; job: number; samples: SurfaceSamples }
+  | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null };
 
 /** A part one worker hands the other. */
-export type Part =
-  | { mesh: number; part: 'pseudoNormals'; maxSamples?: undefined; value: PseudoNormals }
-  | { mesh: number; part: 'samples'; maxSamples: number | undefined; value: SurfaceSamples };
-
-/** The ArrayBuffers behind an object's typed-array fields that can be moved (shared memory is not). */
-export function ownBuffers(value: object): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const field of Object.values(value)) if (ArrayBuffer.isView(field) && field.buffer instanceof ArrayBuffer) buffers.add(field.buffer);
-  return [...buffers];
-}
+export type Part = { mesh: number; part: 'samples'; maxSamples: number; value: SurfaceSamples };
 
 /**
  * A copy of an object whose typed-array fields live in SharedArrayBuffers (fields already shared

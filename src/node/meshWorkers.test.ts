@@ -6,6 +6,8 @@ import type { TriMesh } from '../engine/mesh/TriMesh';
 import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
 import { MeshBody } from '../engine/scene/Body';
 import type { Directions, DirectionsJob } from '../engine/tools/deviationDirections';
+import { bothDirections } from '../engine/tools/deviationDirections';
+import type { ToolContext } from '../engine/tools/defineTool';
 import { directedDeviation, surfaceOf } from '../engine/tools/deviationSupport';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
@@ -13,25 +15,41 @@ import { makeCylinder } from '../test/kernelShapes';
 import { createMeshWorkers } from './meshWorkers';
 import { createNodeEngine, nodeKernel } from './nodeEngine';
 
-const workers = createMeshWorkers();
-afterAll(() => workers.close());
+const workers = createMeshWorkers({ threads: 2 });
+const oneThread = createMeshWorkers({ threads: 1 });
+afterAll(() => Promise.all([workers.close(), oneThread.close()]));
 
 /** Runs on the threads (a failure rejects: nothing falls back here). */
 async function onThreads(j: DirectionsJob, signal?: AbortSignal): Promise<Directions> {
   const before = workers.stats.parallel;
-  const result = await workers.deviationDirections(j, signal ? { signal } : {});
+  const result = await workers.deviationDirections!(j, signal ? { signal } : {});
   expect(workers.stats.parallel).toBe(before + 1);
   return result;
 }
 
-/** The serial path itself: the tool's cached directedDeviation on bodies holding the same meshes. */
-async function serialDirections(j: DirectionsJob): Promise<Directions> {
+function surfaces(j: DirectionsJob) {
   const body = (id: string, mesh: TriMesh) => surfaceOf(new MeshBody({ bodyId: id, name: id, sourceFormat: 'stl', source: undefined }, mesh));
   const from = body(j.fromBodyId, j.from);
   const to = j.to === j.from ? from : body(j.toBodyId, j.to);
+  return { from, to };
+}
+
+/** The serial path itself: the tool's cached directedDeviation on bodies holding the same meshes. */
+async function serialDirections(j: DirectionsJob): Promise<Directions> {
+  const { from, to } = surfaces(j);
   const forward = await directedDeviation({}, undefined, from, j.maxSamples, to, j.signMode, 'exact', 'fromToTo');
   const backward = await directedDeviation({}, undefined, to, j.maxSamples, from, j.signMode, 'exact', 'toToFrom');
   return { forward, backward };
+}
+
+/** The tool's own path with a one-thread host: the larger mesh's side on the thread, the rest on this one (a failure rejects). */
+async function withOneThread(j: DirectionsJob): Promise<Directions> {
+  const { from, to } = surfaces(j);
+  const before = oneThread.stats.parallel;
+  const result = await bothDirections({ meshWorkers: oneThread } as unknown as ToolContext, undefined, from, to, j.maxSamples, j.signMode, 'exact');
+  // A mesh against itself is one body: its second direction is the first one kept, nothing to send.
+  expect(oneThread.stats.parallel).toBe(before + 1);
+  return result;
 }
 
 /** A sphere with a ripple, so that distances and signs vary from sample to sample. */
@@ -119,6 +137,17 @@ describe('mesh workers: the two directions in two threads', () => {
     }
   }
 
+  for (const [name, from, toOrSelf] of cases) {
+    const to = toOrSelf ?? from;
+    it(`with one thread beside the calling one, equals the serial path bit for bit: ${name}`, async () => {
+      for (const signMode of ['robust', 'nearest'] as const) {
+        for (const maxSamples of [20000, 700]) {
+          expectSameDirections(await withOneThread(job(from, to, maxSamples, signMode)), await serialDirections(job(from, to, maxSamples, signMode)));
+        }
+      }
+    });
+  }
+
   it('answers a second call on the same meshes from what the threads kept, identically', async () => {
     const [, from, to] = cases[0]!;
     const first = await onThreads(job(from, to, 20000, 'robust'));
@@ -135,7 +164,7 @@ describe('mesh workers: the two directions in two threads', () => {
       [flat, flat],
     ] as const) {
       const failed = workers.stats.failed;
-      await expect(workers.deviationDirections(job(from, to, 100, 'robust'), {})).rejects.toMatchObject({ code: 'EMPTY_MESH' });
+      await expect(workers.deviationDirections!(job(from, to, 100, 'robust'), {})).rejects.toMatchObject({ code: 'EMPTY_MESH' });
       expect(workers.stats.failed).toBe(failed + 1);
       const measure = (withWorkers: boolean) => {
         const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
@@ -154,7 +183,7 @@ describe('mesh workers: the two directions in two threads', () => {
   it('stops at once when cancelled, and the next call starts fresh threads', async () => {
     const [, from, to] = cases[0]!;
     const controller = new AbortController();
-    const pending = workers.deviationDirections(job(viaStl(uvSphere(20, 400, 200)), to, 20000, 'robust'), { signal: controller.signal });
+    const pending = workers.deviationDirections!(job(viaStl(uvSphere(20, 400, 200)), to, 20000, 'robust'), { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
     const after = await onThreads(job(from, to, 20000, 'robust'));
@@ -172,13 +201,14 @@ describe('mesh workers: the two directions in two threads', () => {
     expect(await run(true)).toEqual(await run(false));
     expect(workers.stats.parallel).toBe(before + 1);
   });
-  it('measures BREP bodies as the serial path does in both surface modes: tessellations on the threads, exact faces here, a mesh against exact faces split', async () => {
+  for (const [host, hostWorkers] of [['two threads', workers], ['one thread', oneThread]] as const) {
+  it(`measures BREP bodies as the serial path does in both surface modes (${host}): tessellations on the threads, exact faces here, a mesh against exact faces split`, async () => {
     const oc = await nodeKernel();
     const cyl = makeCylinder(oc, 10, 40);
     const wider = makeCylinder(oc, 10.2, 40, -0.1);
     try {
       const run = async (withWorkers: boolean, surface: 'exact' | 'tessellated', fromBodyId: string, toBodyId: string) => {
-        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
         addShapeBody(oc, engine.scene, 'cyl', cyl);
         addShapeBody(oc, engine.scene, 'wider', wider);
         addMeshBody(engine.scene, 'scan', cylinder({ radius: 10.1, height: 40, segments: 200, stacks: 40, caps: true }));
@@ -190,27 +220,28 @@ describe('mesh workers: the two directions in two threads', () => {
         ['cyl', 'scan'],
       ] as const) {
         for (const surface of ['tessellated', 'exact'] as const) {
-          const before = workers.stats.parallel;
+          const before = hostWorkers.stats.parallel;
           const threads = await run(true, surface, fromBodyId, toBodyId);
           // Two BREP bodies in exact mode are measured here alone; a mesh against exact faces sends the mesh's side.
           const onThreads = surface === 'tessellated' || fromBodyId === 'scan' || toBodyId === 'scan';
-          expect(workers.stats.parallel, `${fromBodyId} > ${toBodyId}, ${surface}: on the threads`).toBe(before + (onThreads ? 1 : 0));
+          expect(hostWorkers.stats.parallel, `${fromBodyId} > ${toBodyId}, ${surface}: on the threads`).toBe(before + (onThreads ? 1 : 0));
           const serial = await run(false, surface, fromBodyId, toBodyId);
           expect(threads, `${fromBodyId} > ${toBodyId}, ${surface}`).toEqual(serial);
           expect(threads.surface).toBe(surface);
         }
       }
-      // A closed mesh of zero area (one triangle, both sides: no open boundary, so it goes to the threads)
-      // against exact faces: the threads fail, the tool reports the serial path's error.
-      const failed = workers.stats.failed;
+      // A mesh of zero area (one triangle, both sides) against exact faces: the job fails, the tool
+      // reports the serial path's error.
+      const failed = hostWorkers.stats.failed;
       const flat = async (withWorkers: boolean) => {
-        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        const engine = createNodeEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
         addShapeBody(oc, engine.scene, 'cyl', cyl);
         engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 1]) }));
         return engine.run('measure_deviation', { fromBodyId: 'cyl', toBodyId: 'flat', deflection: 0.5 }).catch((e: unknown) => e);
       };
       const [threads, serial] = [await flat(true), await flat(false)];
-      expect(workers.stats.failed).toBe(failed + 1);
+      // Two threads: the sampling thread fails. One: this thread samples the mesh and finds it, abandoning the thread's job.
+      expect(hostWorkers.stats.failed).toBe(failed + (hostWorkers.threads === 2 ? 1 : 0));
       expect((threads as BrepscopeError).code).toBe('EMPTY_MESH');
       expect((threads as BrepscopeError).message).toBe((serial as BrepscopeError).message);
     } finally {
@@ -218,4 +249,5 @@ describe('mesh workers: the two directions in two threads', () => {
       wider.delete();
     }
   });
+  }
 });

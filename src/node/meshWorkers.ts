@@ -1,38 +1,48 @@
 /**
- * The Node host's mesh workers: two worker threads that build the query structures of two meshes
- * and measure the two directions of a deviation at the same time (the engine's MeshWorkers seam,
- * ToolContext.meshWorkers; src/engine/tools/deviationDirections.ts). The result is the serial runner's, bit for bit: the
- * workers call the same functions on the same arrays (meshWorkers.test.ts checks it).
+ * The Node host's mesh workers: worker threads that build the query structures of meshes and
+ * measure directions of a deviation beside the engine's own thread (the engine's MeshWorkers seam,
+ * ToolContext.meshWorkers; src/engine/tools/deviationDirections.ts). The result is the serial
+ * runner's, bit for bit: the workers call the same functions on the same arrays
+ * (meshWorkers.test.ts checks it).
  *
- * The plan, for a larger mesh B and a smaller s: worker 0 builds B's BVH, then measures s's samples
- * against B; worker 1 builds B's pseudo-normals and samples and hands the pseudo-normals to worker 0,
- * builds s's BVH, pseudo-normals and samples and hands the samples to worker 0, then measures B's
- * samples against s. B's BVH, the largest single cost, overlaps all of s's work and B's
- * pseudo-normals. Meshes go to the workers once, in shared memory; workers keep what they built
- * for later calls on the same meshes (an MCP session), and drop it when the mesh is collected here.
+ * With two threads (4 or more cores), for a larger mesh B and a smaller s: worker 0 builds B's BVH,
+ * then measures s's samples against B; worker 1 samples B, builds s's BVH and samples, hands s's
+ * samples to worker 0, then measures B's samples against s. With one thread (2 or 3 cores: the
+ * engine's thread is the other busy one), the thread builds B's BVH and measures s's samples
+ * against B while the engine's thread does the rest itself (meshSide). Either way B's BVH, the
+ * largest single cost, overlaps everything else. Meshes go to the workers once, in shared memory;
+ * workers keep what they built for later calls on the same meshes (an MCP session), and drop it
+ * when the mesh is collected here.
  *
  * A failure rejects the job, and the tool computes it on the calling thread instead (so errors, an
  * EMPTY_MESH surface, are exactly the serial path's). Cancelling terminates the workers; the next
  * job starts fresh ones.
  */
-import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import {
   BrepscopeError,
+  sharedOutput,
   type DirectedDeviation,
   type Directions,
   type DirectionsJob,
   type MeshSide,
   type MeshSideJob,
   type MeshWorkers,
+  type SharedDirection,
+  type SharedOutput,
   type SurfaceSamples,
+  type TriangleBvh,
   type TriMesh,
 } from '../engine';
+import { meshThreadsFor, startMeshThread, takePreStartedMeshThreads } from './meshThreadStart';
 import { shareArrays, type FromWorker, type Step, type ToWorker } from './meshWorkerProtocol';
 
-export interface NodeMeshWorkers extends MeshWorkers {
+export { meshThreadsFor };
+
+export interface NodeMeshWorkers extends Omit<MeshWorkers, 'meshSide'> {
+  meshSide: NonNullable<MeshWorkers['meshSide']>;
+  /** Worker threads a job runs on: 2 (the two directions there), or 1 (one mesh's side there, the rest on the calling thread). */
+  readonly threads: 1 | 2;
   /** Starts the threads now (they load their code while the caller reads files). */
   warm(): void;
   /** Stops the threads; a later job starts new ones. */
@@ -50,22 +60,17 @@ interface Pending {
   measured: Map<string, DirectedDeviation>;
   /** A mesh side's samples, posted by a worker. */
   onSamples?: (samples: SurfaceSamples) => void;
+  /** A shared BVH, posted by a worker (SharedDirection). */
+  onBvh?: (bvh: TriangleBvh, normalBounds: Int8Array | null) => void;
   done: number;
+  /** Threads that report the job done. */
+  parts: number;
   resolve(): void;
   reject(error: Error): void;
 }
 
-/**
- * Whether this machine has the cores for it. The CLI's and the MCP server's engine runs in a thread
- * of its own (EngineHost), beside the host's main thread: on 2 cores the two mesh threads only take
- * turns with it. Measured on 2 quiet cores (bench deviation-process, 1M against 200k triangles):
- * 1.53 s with the threads, 1.33 s without; so from 4 cores on.
- */
-export function meshWorkersUseful(): boolean {
-  return availableParallelism() >= 4;
-}
-
-export function createMeshWorkers(): NodeMeshWorkers {
+export function createMeshWorkers(options: { threads?: 1 | 2 } = {}): NodeMeshWorkers {
+  const threadCount = options.threads ?? meshThreadsFor();
   let threads: Worker[] | undefined;
   /** Mesh ids each thread holds. */
   let holds: Set<number>[] = [];
@@ -86,10 +91,12 @@ export function createMeshWorkers(): NodeMeshWorkers {
 
   const start = (): Worker[] => {
     if (threads) return threads;
-    const started = [0, 1].map((i) => startThread(`brepscope-mesh-${i}`));
-    const { port1, port2 } = new MessageChannel();
-    started[0]!.postMessage({ type: 'peer', port: port1 } satisfies ToWorker, [port1]);
-    started[1]!.postMessage({ type: 'peer', port: port2 } satisfies ToWorker, [port2]);
+    const started = takePreStartedMeshThreads(threadCount) ?? Array.from({ length: threadCount }, (_, i) => startMeshThread(`brepscope-mesh-${i}`));
+    if (threadCount === 2) {
+      const { port1, port2 } = new MessageChannel();
+      started[0]!.postMessage({ type: 'peer', port: port1 } satisfies ToWorker, [port1]);
+      started[1]!.postMessage({ type: 'peer', port: port2 } satisfies ToWorker, [port2]);
+    }
     for (const t of started) {
       // Idle threads must not keep a finished CLI process alive.
       t.unref();
@@ -106,7 +113,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
       });
     }
     threads = started;
-    holds = [new Set(), new Set()];
+    holds = started.map(() => new Set());
     return started;
   };
 
@@ -129,7 +136,9 @@ export function createMeshWorkers(): NodeMeshWorkers {
       job.measured.set(m.label, { samples: m.samples, distance: m.distance, signed: m.signed, beyond: m.beyond });
     } else if (m.type === 'samples') {
       job.onSamples?.(m.samples);
-    } else if (++job.done === 2) {
+    } else if (m.type === 'bvh') {
+      job.onBvh?.(m.bvh, m.normalBounds);
+    } else if (++job.done === job.parts) {
       jobs.delete(m.job);
       job.resolve();
     }
@@ -166,16 +175,11 @@ export function createMeshWorkers(): NodeMeshWorkers {
     const bigBoundary = fromIsBig ? job.toBoundary : job.fromBoundary;
     const steps0: Step[] = [
       { op: 'bvh', mesh: bigId },
-      { op: 'await', mesh: bigId, part: 'pseudoNormals' },
-      // While worker 1 still builds the small mesh's parts.
-      ...(bigBoundary ? [{ op: 'boundary', mesh: bigId } as const] : []),
       { op: 'await', mesh: smallId, part: 'samples', maxSamples: n },
       { op: 'measure', samplesOf: smallId, maxSamples: n, against: bigId, signMode: job.signMode, label: label0, boundary: bigBoundary },
     ];
     const steps1: Step[] = [
-      { op: 'pseudoNormals', mesh: bigId },
       { op: 'samples', mesh: bigId, maxSamples: n, bodyId: bigBody },
-      { op: 'send', mesh: bigId, part: 'pseudoNormals' },
       { op: 'bvh', mesh: smallId },
       { op: 'samples', mesh: smallId, maxSamples: n, bodyId: smallBody },
       { op: 'send', mesh: smallId, part: 'samples', maxSamples: n },
@@ -185,7 +189,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
     send(0, small);
     const id = nextJob++;
     const measured = new Map<string, DirectedDeviation>();
-    const finished = new Promise<void>((resolve, reject) => jobs.set(id, { measured, done: 0, resolve, reject }));
+    const finished = new Promise<void>((resolve, reject) => jobs.set(id, { measured, done: 0, parts: 2, resolve, reject }));
     const onAbort = (): void => {
       void stop();
       failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
@@ -204,20 +208,28 @@ export function createMeshWorkers(): NodeMeshWorkers {
   };
 
   /**
-   * A mesh against exact faces on the main thread: worker 0 builds the mesh's BVH and measures the
-   * given samples against it once the pseudo-normals from worker 1 and the samples from the main
-   * thread are there; worker 1 builds the pseudo-normals and samples, posts the samples to the
-   * main thread, then hands the pseudo-normals over.
+   * A mesh's side, the rest on the calling thread: worker 0 builds the mesh's BVH and measures the
+   * given samples against it once the calling thread sent them; worker 1, when there is one,
+   * samples the mesh and posts the samples to the calling thread. With one thread the calling
+   * thread samples the mesh itself, and the tree is built in shared memory and posted back, so the
+   * calling thread can measure part of the given samples too when its own work is done
+   * (SharedDirection).
    */
   const meshSide = (job: MeshSideJob, signal: AbortSignal | undefined): MeshSide => {
     const t = start();
     const meshId = send(0, job.mesh);
-    send(1, job.mesh);
+    if (threadCount === 2) send(1, job.mesh);
     const id = nextJob++;
     const measured = new Map<string, DirectedDeviation>();
     let onSamples: (s: SurfaceSamples) => void = () => undefined;
     const samples = new Promise<SurfaceSamples>((resolve) => (onSamples = resolve));
-    const finished = new Promise<void>((resolve, reject) => jobs.set(id, { measured, onSamples: (s) => onSamples(s), done: 0, resolve, reject }));
+    const share = threadCount === 1;
+    let output: SharedOutput | undefined;
+    let onBvh: (bvh: TriangleBvh, normalBounds: Int8Array | null) => void = () => undefined;
+    const bvhPosted = new Promise<{ bvh: TriangleBvh; normalBounds: Int8Array | null }>((resolve) => (onBvh = (bvh, normalBounds) => resolve({ bvh, normalBounds })));
+    const finished = new Promise<void>((resolve, reject) =>
+      jobs.set(id, { measured, onSamples: (s) => onSamples(s), ...(share ? { onBvh: (b, nb) => onBvh(b, nb) } : {}), done: 0, parts: threadCount, resolve, reject }),
+    );
     const onAbort = (): void => {
       void stop();
       failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
@@ -237,28 +249,35 @@ export function createMeshWorkers(): NodeMeshWorkers {
       type: 'run',
       job: id,
       steps: [
-        { op: 'bvh', mesh: meshId },
-        { op: 'await', mesh: meshId, part: 'pseudoNormals' },
+        { op: 'bvh', mesh: meshId, shared: share, signMode: job.signMode },
         { op: 'measureGiven', against: meshId, signMode: job.signMode, label: job.label, boundary: job.boundary },
       ],
     } satisfies ToWorker);
-    t[1]!.postMessage({
+    // With one thread, the caller samples the mesh itself meanwhile.
+    t[1]?.postMessage({
       type: 'run',
       job: id,
       steps: [
-        { op: 'pseudoNormals', mesh: meshId },
         { op: 'samples', mesh: meshId, maxSamples: job.maxSamples, bodyId: job.bodyId },
         { op: 'post', mesh: meshId, maxSamples: job.maxSamples },
-        { op: 'send', mesh: meshId, part: 'pseudoNormals' },
       ],
     } satisfies ToWorker);
     return {
       // The job failing before the samples came rejects them too.
-      samples: Promise.race([samples, settled.then(() => samples)]),
+      ...(threadCount === 2 ? { samples: Promise.race([samples, settled.then(() => samples)]) } : {}),
       measure: (given) => {
-        if (jobs.has(id)) t[0]!.postMessage({ type: 'given', job: id, samples: given } satisfies ToWorker);
+        if (share) output = sharedOutput(given.count);
+        if (jobs.has(id)) t[0]!.postMessage({ type: 'given', job: id, samples: given, output } satisfies ToWorker);
         return settled.then(() => measured.get(job.label)!);
       },
+      // Undefined once the job ended without posting its tree (a tree built earlier without sharing, a failure).
+      ...(share
+        ? {
+            shared: Promise.race([bvhPosted, settled.then(() => undefined, () => undefined)]).then((posted): SharedDirection | undefined =>
+              posted && output ? { ...posted, output } : undefined,
+            ),
+          }
+        : {}),
       abandon: () => {
         const pending = jobs.get(id);
         if (!pending) return;
@@ -271,6 +290,7 @@ export function createMeshWorkers(): NodeMeshWorkers {
 
   const stats = { parallel: 0, failed: 0 };
   return {
+    threads: threadCount,
     stats,
     warm: () => void start(),
     close: async () => {
@@ -278,28 +298,19 @@ export function createMeshWorkers(): NodeMeshWorkers {
       failAll(new Error('mesh workers closed'));
     },
     meshSide: (job, ctx) => meshSide(job, ctx.signal),
-    deviationDirections: async (job, ctx) => {
-      if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
-      try {
-        const result = await parallel(job, ctx.signal, ctx.progress);
-        stats.parallel++;
-        return result;
-      } catch (e) {
-        if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
-        throw e;
-      }
-    },
+    // With one thread there is no second one for the other direction: the tool sends one mesh's side (meshSide).
+    ...(threadCount === 2 ? { deviationDirections } : {}),
   };
-}
 
-/**
- * The worker's entry: the compiled file next to this one in a build; from the TypeScript source,
- * a two-line script that registers tsx in the new thread (a loader registered on the main thread
- * does not reach worker threads in Node 20) and imports the source.
- */
-function startThread(name: string): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./meshWorker.mjs', import.meta.url), { name });
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const entry = new URL('./meshWorker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, { eval: true, name });
+  async function deviationDirections(job: DirectionsJob, ctx: Parameters<NonNullable<MeshWorkers['deviationDirections']>>[1]): Promise<Directions> {
+    if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
+    try {
+      const result = await parallel(job, ctx.signal, ctx.progress);
+      stats.parallel++;
+      return result;
+    } catch (e) {
+      if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
+      throw e;
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import { Engine, getKernel, setKernelLoader, type EngineTrace, type FileAccess, type OC } from '../engine';
-import { createMeshWorkers, meshWorkersUseful, type NodeMeshWorkers } from './meshWorkers';
+import { createMeshWorkers, type NodeMeshWorkers } from './meshWorkers';
+import { meshThreadsWanted } from './meshThreadStart';
 import { useNodeCanvas } from './nodeCanvas';
 import { nodeFiles } from './nodeFiles';
 import { loadNodeKernel } from './nodeKernel';
@@ -36,12 +37,12 @@ let processWorkers: NodeMeshWorkers | undefined;
 
 /**
  * The process's mesh worker threads, started on first use: what the CLI and the MCP server run
- * mesh work on. By default from 4 cores (meshWorkersUseful); BREPSCOPE_MESH_WORKERS=1 starts them
- * anyway, =0 never (the serial path, same results).
+ * mesh work on. One thread on 2 or 3 cores, two from 4 (meshThreadsFor); BREPSCOPE_MESH_WORKERS=0
+ * runs none (the serial path, same results), =1 or =2 that many whatever the cores.
  */
 export function processMeshWorkers(): NodeMeshWorkers | undefined {
-  const asked = process.env.BREPSCOPE_MESH_WORKERS;
-  if (asked === '0' || (asked !== '1' && !meshWorkersUseful())) return undefined;
-  processWorkers ??= createMeshWorkers();
+  const threads = meshThreadsWanted();
+  if (threads === 0) return undefined;
+  processWorkers ??= createMeshWorkers({ threads });
   return processWorkers;
 }

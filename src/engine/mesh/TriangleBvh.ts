@@ -42,6 +42,8 @@ export interface BvhBuildOptions {
    * nodes of a few dozen triangles try every split of their sorted centres). Default 32.
    */
   bins?: number;
+  /** Allocate the arrays in SharedArrayBuffers, so that another thread can query the tree without a copy. */
+  shared?: boolean;
 }
 
 const MAX_BINS = 64;
@@ -63,9 +65,17 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const pos = mesh.positions;
   if (idx.length % 3 !== 0) throw new Error('BVH: indices length must be a multiple of 3.');
   const T = idx.length / 3;
-  const slotCorners = new Float64Array(9 * T); // 72 bytes a triangle: the build's scratch first
-  const { nodes, slotTriangle } = buildTree(pos, idx, slotCorners.buffer, maxLeafSize, bins);
-  const { nodeBounds, nodeLinks, maxDepth } = depthFirstLayout(nodes);
+  const shared = options.shared === true;
+  // 72 bytes a triangle: the build's scratch first.
+  const slotCorners = shared ? new Float64Array(new SharedArrayBuffer(72 * T)) : new Float64Array(9 * T);
+  const built = buildTree(pos, idx, slotCorners.buffer, maxLeafSize, bins);
+  const nodes = built.nodes;
+  let slotTriangle: Uint32Array = built.slotTriangle;
+  if (shared) {
+    slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
+    slotTriangle.set(built.slotTriangle);
+  }
+  const { nodeBounds, nodeLinks, maxDepth } = depthFirstLayout(nodes, shared);
   const nodeCount = T === 0 ? 0 : nodes.count;
   gatherCorners(mesh, slotTriangle, slotCorners);
   nodeBoxes(nodeBounds, nodeLinks, slotCorners, nodeCount);
@@ -73,9 +83,9 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
 }
 
 /** Renumbers build-order nodes depth first (left child next, right child linked) into the query layout. */
-function depthFirstLayout(nodes: BuildNodes): { nodeBounds: Float32Array; nodeLinks: Uint32Array; maxDepth: number } {
+function depthFirstLayout(nodes: BuildNodes, shared: boolean): { nodeBounds: Float32Array; nodeLinks: Uint32Array; maxDepth: number } {
   const n = nodes.count;
-  const buffer = new ArrayBuffer(4 * NODE_STRIDE * n);
+  const buffer = shared ? new SharedArrayBuffer(4 * NODE_STRIDE * n) : new ArrayBuffer(4 * NODE_STRIDE * n);
   const nodeBounds = new Float32Array(buffer);
   const nodeLinks = new Uint32Array(buffer);
   const links = nodes.links;

@@ -110,7 +110,7 @@ export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
  * lends it the memory of the slot corners it fills next, which saves touching 64 fresh bytes a
  * triangle (page faults cost as much as a pass over the records).
  */
-export function buildTree(positions: Float64Array, indices: Uint32Array, scratch: ArrayBuffer, maxLeaf: number, bins: number): BuiltTree {
+export function buildTree(positions: Float64Array, indices: Uint32Array, scratch: ArrayBufferLike, maxLeaf: number, bins: number): BuiltTree {
   const T = indices.length / 3;
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
   const first = new Float32Array(scratch, 0, REC * T);

@@ -128,7 +128,7 @@ function nearestSlot(
   }
   let sp = 0;
   let node = 0;
-  const cones = filtered ? normalBounds(bvh) : undefined;
+  const cones = filtered ? normalBoundsOf(bvh) : undefined;
   if (nodeDistanceSq(bvh, 0, px, py, pz) >= best || (cones && !mayFace(cones, 0, nx, ny, nz))) return bestSlot;
   for (;;) {
     const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
@@ -302,7 +302,7 @@ export function someTriangleWithin(
   const r2 = radius * radius;
   const links = bvh.nodeLinks;
   const tri = bvh.slotCorners;
-  const cones = normal ? normalBounds(bvh) : undefined;
+  const cones = normal ? normalBoundsOf(bvh) : undefined;
   let sp = 0;
   stackNode[sp++] = 0;
   while (sp > 0) {
@@ -345,10 +345,10 @@ const Q = 127;
  * first filtered query and kept with the BVH. With it the robust sign rule skips whole subtrees
  * that face away (the near skin of a thin-walled scan) instead of testing them triangle by triangle.
  */
-function normalBounds(bvh: TriangleBvh): Int8Array {
+export function normalBoundsOf(bvh: TriangleBvh, shared = false): Int8Array {
   let nb = normalBoundsCache.get(bvh);
   if (nb) return nb;
-  nb = new Int8Array(6 * bvh.nodeCount);
+  nb = shared ? new Int8Array(new SharedArrayBuffer(6 * bvh.nodeCount)) : new Int8Array(6 * bvh.nodeCount);
   const links = bvh.nodeLinks;
   const tri = bvh.slotCorners;
   // Children are stored after their parent (left = node + 1, right > node): children first when walking back.
@@ -393,6 +393,12 @@ function normalBounds(bvh: TriangleBvh): Int8Array {
   }
   normalBoundsCache.set(bvh, nb);
   return nb;
+}
+
+/** Gives a BVH the normal bounds another thread built for the same tree (normalBoundsOf with `shared`, posted with it). */
+export function adoptNormalBounds(bvh: TriangleBvh, nb: Int8Array): void {
+  if (nb.length !== 6 * bvh.nodeCount) throw new Error('normal bounds: not built for this tree');
+  normalBoundsCache.set(bvh, nb);
 }
 
 /**

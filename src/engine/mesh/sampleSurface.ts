@@ -47,47 +47,18 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
   const idx = mesh.indices;
   const pos = mesh.positions;
   const T = idx.length / 3;
-  const fnrm = pn.faceNormals;
   const tv = pn.triangleVertices;
-  const W = pn.vertexNormals.length / 3;
+  const W = pn.vertexCount;
+  const n3 = new Float64Array(3);
 
-  const areas = new Float64Array(T);
-  let area = 0;
-  for (let t = 0; t < T; t++) {
-    const a = idx[3 * t]! * 3, b = idx[3 * t + 1]! * 3, c = idx[3 * t + 2]! * 3;
-    const ux = pos[b]! - pos[a]!, uy = pos[b + 1]! - pos[a + 1]!, uz = pos[b + 2]! - pos[a + 2]!;
-    const vx = pos[c]! - pos[a]!, vy = pos[c + 1]! - pos[a + 1]!, vz = pos[c + 2]! - pos[a + 2]!;
-    const at = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-    areas[t] = at;
-    area += at;
-  }
-
-  // Welded vertices of nonzero-area triangles, first use first; `vertexOf` keeps one mesh index each.
+  // Each pass is a function of its own: the whole call runs once per mesh, so V8 compiles each
+  // loop on the fly, and a loop after another in one function would start without feedback.
+  const { areas, area } = triangleAreas(idx, pos);
   const vertexOf = new Int32Array(W).fill(-1);
-  const order: number[] = [];
-  for (let t = 0; t < T; t++) {
-    if (!(areas[t]! > 0)) continue;
-    for (let k = 0; k < 3; k++) {
-      const w = tv[3 * t + k]!;
-      if (vertexOf[w]! < 0) {
-        vertexOf[w] = idx[3 * t + k]!;
-        order.push(w);
-      }
-    }
-  }
-  const V = order.length;
-
+  const order = new Uint32Array(W);
+  const V = firstUses(idx, tv, areas, vertexOf, order);
   const inside = new Uint32Array(T);
-  let I = 0;
-  if (area > 0) {
-    const budget = V < maxSamples ? maxSamples - V : maxSamples;
-    const perArea = budget / area;
-    for (let t = 0; t < T; t++) {
-      const k = Math.floor(areas[t]! * perArea);
-      inside[t] = k;
-      I += k;
-    }
-  }
+  const I = area > 0 ? insideCounts(areas, (V < maxSamples ? maxSamples - V : maxSamples) / area, inside) : 0;
   const n = V + I;
   const stride = Math.max(1, Math.ceil(n / maxSamples));
   const count = Math.ceil(n / stride);
@@ -101,7 +72,8 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     points[3 * s] = pos[v]!;
     points[3 * s + 1] = pos[v + 1]!;
     points[3 * s + 2] = pos[v + 2]!;
-    const nx = pn.vertexNormals[3 * w]!, ny = pn.vertexNormals[3 * w + 1]!, nz = pn.vertexNormals[3 * w + 2]!;
+    pn.vertexNormal(w, n3);
+    const nx = n3[0]!, ny = n3[1]!, nz = n3[2]!;
     const len = hypot3(nx, ny, nz);
     if (len > 0) {
       normals[3 * s] = nx / len;
@@ -122,7 +94,8 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     const ax = pos[a]!, ay = pos[a + 1]!, az = pos[a + 2]!;
     const ux = pos[b]! - ax, uy = pos[b + 1]! - ay, uz = pos[b + 2]! - az;
     const vx = pos[c]! - ax, vy = pos[c + 1]! - ay, vz = pos[c + 2]! - az;
-    const nx = fnrm[3 * t]!, ny = fnrm[3 * t + 1]!, nz = fnrm[3 * t + 2]!;
+    pn.faceNormal(t, n3);
+    const nx = n3[0]!, ny = n3[1]!, nz = n3[2]!;
     for (; j < k; j += stride) {
       let u: number, v: number;
       if (k === 1) {
@@ -146,4 +119,50 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
   }
   if (s !== count) throw new Error(`sampleSurface: internal count mismatch (${s} of ${count}).`);
   return { count, points, normals, candidates: n, stride, vertexCandidates: V, area };
+}
+
+/** Area per triangle, and their sum in triangle order. */
+function triangleAreas(idx: Uint32Array, pos: Float64Array): { areas: Float64Array; area: number } {
+  const T = idx.length / 3;
+  const areas = new Float64Array(T);
+  let area = 0;
+  for (let t = 0; t < T; t++) {
+    const a = idx[3 * t]! * 3, b = idx[3 * t + 1]! * 3, c = idx[3 * t + 2]! * 3;
+    const ux = pos[b]! - pos[a]!, uy = pos[b + 1]! - pos[a + 1]!, uz = pos[b + 2]! - pos[a + 2]!;
+    const vx = pos[c]! - pos[a]!, vy = pos[c + 1]! - pos[a + 1]!, vz = pos[c + 2]! - pos[a + 2]!;
+    const at = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    areas[t] = at;
+    area += at;
+  }
+  return { areas, area };
+}
+
+/**
+ * Welded vertices of nonzero-area triangles, first use first, into `order`; `vertexOf` keeps one
+ * mesh index each (-1 for a vertex not used). Returns how many.
+ */
+function firstUses(idx: Uint32Array, tv: Uint32Array, areas: Float64Array, vertexOf: Int32Array, order: Uint32Array): number {
+  let V = 0;
+  for (let t = 0; t < areas.length; t++) {
+    if (!(areas[t]! > 0)) continue;
+    for (let k = 0; k < 3; k++) {
+      const w = tv[3 * t + k]!;
+      if (vertexOf[w]! < 0) {
+        vertexOf[w] = idx[3 * t + k]!;
+        order[V++] = w;
+      }
+    }
+  }
+  return V;
+}
+
+/** Inside points per triangle, floor(area x perArea), into `inside`; returns their sum. */
+function insideCounts(areas: Float64Array, perArea: number, inside: Uint32Array): number {
+  let I = 0;
+  for (let t = 0; t < areas.length; t++) {
+    const k = Math.floor(areas[t]! * perArea);
+    inside[t] = k;
+    I += k;
+  }
+  return I;
 }

@@ -84,6 +84,7 @@ export function robustReach(ref: DeviationReference, nearestDistance: number): n
 const noHit = createHit();
 const bandHit = createHit();
 const nScratch = new Float64Array(3);
+const faceScratch = new Float64Array(3);
 const bandNormal: [number, number, number] = [0, 0, 0];
 let bandPx = 0, bandPy = 0, bandPz = 0;
 let bandSide: 1 | -1 = 1;
@@ -140,9 +141,8 @@ export function signedDeviation(
       return target;
     }
     // The unfiltered winner is the usual answer: skip the filtered search when it is compatible.
-    const f = ref.pseudoNormals.faceNormals;
-    const o = 3 * nearest.triangle;
-    if (f[o]! * nx + f[o + 1]! * ny + f[o + 2]! * nz > 0) winner = copyHit(nearest, target.winner);
+    const f = ref.pseudoNormals.faceNormal(nearest.triangle, faceScratch);
+    if (f[0]! * nx + f[1]! * ny + f[2]! * nz > 0) winner = copyHit(nearest, target.winner);
     else {
       // Strictly inside the reach ball, nudged so that a survivor exactly at reach still counts.
       const reach = robustReach(ref, nearest.distance) * (1 + 1e-12);

@@ -344,7 +344,8 @@ function strided(points: Float64Array, count: number): Float64Array {
 /** Nearest points on a surface's triangles, with the triangle's normal. */
 function triangleFoot(s: MeasuredSurface): NearestFoot {
   const bvh = meshBvh(s);
-  const normals = meshPseudoNormals(s).faceNormals;
+  const pn = meshPseudoNormals(s);
+  const normal = new Float64Array(3);
   const hit = createHit();
   return (x, y, z, out) => {
     closestPoint(bvh, x, y, z, hit);
@@ -352,10 +353,10 @@ function triangleFoot(s: MeasuredSurface): NearestFoot {
     out.x = hit.x;
     out.y = hit.y;
     out.z = hit.z;
-    const o = 3 * hit.triangle;
-    out.nx = normals[o]!;
-    out.ny = normals[o + 1]!;
-    out.nz = normals[o + 2]!;
+    pn.faceNormal(hit.triangle, normal);
+    out.nx = normal[0]!;
+    out.ny = normal[1]!;
+    out.nz = normal[2]!;
     return true;
   };
 }

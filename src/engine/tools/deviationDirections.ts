@@ -4,6 +4,7 @@ import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
+import { adoptNormalBounds, normalBoundsOf } from '../mesh/closestPoint';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { OC } from '../kernel';
 import type { ToolContext } from './defineTool';
@@ -13,10 +14,15 @@ import {
   directedDeviation,
   keepSurfaceSamples,
   keptDeviation,
+  deviationReference,
+  keepMeshBvh,
+  measureClaimed,
   measureDirected,
+  referenceBoundary,
   Pacer,
   type DirectedDeviation,
   type MeasuredSurface,
+  type SharedOutput,
   type SurfaceMode,
 } from './deviationSupport';
 
@@ -61,18 +67,37 @@ export interface MeshSideJob {
 }
 
 export interface MeshSide {
-  /** The mesh's samples, as surfaceSamples computes them (EMPTY_MESH rejects). */
-  samples: Promise<SurfaceSamples>;
+  /** The mesh's samples, as surfaceSamples computes them (EMPTY_MESH rejects); absent when the host leaves sampling to the caller. */
+  samples?: Promise<SurfaceSamples>;
   /** The caller's samples measured against the mesh (once). */
   measure(samples: SurfaceSamples): Promise<DirectedDeviation>;
+  /**
+   * When the host shares that direction: resolves, once the mesh's BVH is built, with the tree and
+   * the shared output the caller may claim samples from (measureClaimed) after its own work, so both
+   * threads finish it; undefined when the host measures it alone. measure() resolves when the host's
+   * part is done: read the arrays after the caller's own part, and copy them.
+   */
+  shared?: Promise<SharedDirection | undefined>;
   /** Drops the job (the caller failed or computes it itself). */
   abandon(): void;
 }
 
-/** What a host can run off the calling thread. */
+export interface SharedDirection {
+  /** The mesh's BVH, in shared memory. */
+  bvh: TriangleBvh;
+  /** Its normal bounds (robust mode), in shared memory; null in nearest mode. */
+  normalBounds: Int8Array | null;
+  output: SharedOutput;
+}
+
+/**
+ * What a host can run off the calling thread. A host with threads for both directions offers
+ * deviationDirections; one with a single thread offers meshSide only, and the calling thread does
+ * the other side itself.
+ */
 export interface MeshWorkers {
   /** Rejects on any failure: the tool then computes the job itself, errors included. */
-  deviationDirections(job: DirectionsJob, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<Directions>;
+  deviationDirections?(job: DirectionsJob, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<Directions>;
   /** Starts the mesh side of a job now; its promises reject on any failure, as above. */
   meshSide?(job: MeshSideJob, ctx: Pick<ToolContext, 'signal'>): MeshSide;
 }
@@ -81,9 +106,9 @@ export interface MeshWorkers {
  * Both directions between two surfaces: from the bodies' caches when there, else on the host's
  * mesh workers as far as they can measure them, else here (directedDeviation). The workers know
  * triangles only: two surfaces measured as triangles (STL bodies in either surface mode, BREP
- * tessellations in tessellated mode) go there whole; a BREP body in exact mode against a mesh
- * sends the mesh's side (meshAgainstExact). What the workers return is kept in the caches as if
- * computed here, so a histogram or heat map on the same bodies reuses it. A worker failure other
+ * tessellations in tessellated mode) go there whole when the host has threads for both directions;
+ * otherwise the larger mesh's side goes (meshSideElsewhere), as a mesh's side does against a BREP
+ * body in exact mode. What the workers return is kept in the caches as if computed here, so a histogram or heat map on the same bodies reuses it. A worker failure other
  * than a cancel falls back to computing here, which gives the serial path's result or error.
  */
 export async function bothDirections(
@@ -103,7 +128,7 @@ export async function bothDirections(
   // pseudo-normals they build: this thread builds nothing for them.
   if (workers && !keptForward.peek() && !keptBackward.peek()) {
     try {
-      if (fromTriangles && toTriangles) {
+      if (fromTriangles && toTriangles && workers.deviationDirections) {
         const job = {
           from: from.mesh,
           to: to.mesh,
@@ -117,10 +142,12 @@ export async function bothDirections(
         const d = await workers.deviationDirections(job, ctx);
         return { forward: keptForward.keep(d.forward), backward: keptBackward.keep(d.backward) };
       }
-      if (workers.meshSide && fromTriangles !== toTriangles) {
-        const [mesh, exact] = fromTriangles ? [from, to] : [to, from];
-        const d = await meshAgainstExact(ctx, workers.meshSide.bind(workers), oc, mesh, exact, maxSamples, mode, surface, fromTriangles ? 'toToFrom' : 'fromToTo');
-        return fromTriangles ? { forward: d.exact, backward: d.mesh } : { forward: d.mesh, backward: d.exact };
+      if (workers.meshSide && (fromTriangles || toTriangles)) {
+        // The side sent off: the mesh against exact faces (which cannot move), else the larger mesh (its BVH is the largest cost).
+        const fromGoes = fromTriangles && (!toTriangles || from.mesh.indices.length >= to.mesh.indices.length);
+        const [mesh, here] = fromGoes ? [from, to] : [to, from];
+        const d = await meshSideElsewhere(ctx, workers.meshSide.bind(workers), oc, mesh, here, maxSamples, mode, surface, fromGoes ? 'toToFrom' : 'fromToTo');
+        return fromGoes ? { forward: d.here, backward: d.mesh } : { forward: d.mesh, backward: d.here };
       }
     } catch (e) {
       if (ctx.signal?.aborted || (e instanceof BrepscopeError && e.code === 'CANCELLED')) throw e;
@@ -133,36 +160,49 @@ export async function bothDirections(
 }
 
 /**
- * A mesh against a BREP body's exact faces, split by where each part can run: the workers build
- * the mesh's BVH, pseudo-normals and samples and measure the BREP body's exact samples against the
- * mesh (`mesh`: the direction with the mesh as reference); here, meanwhile, the exact geometry,
- * the BREP body's samples and its exact reference are built, and the mesh's samples (from the
- * workers) are measured against the exact faces (`exact`). Both are kept in the caches, with the
- * mesh's samples, as directedDeviation keeps them. Any failure rejects after abandoning the
- * workers' job; the caller then computes whatever is not kept yet.
+ * One mesh's side on the workers, the rest here: the workers build the mesh's BVH and measure the
+ * other surface's samples against the mesh (`mesh`: the direction with the mesh as reference);
+ * here, meanwhile, the other surface's samples and reference are built (a BREP body's exact faces,
+ * which cannot move, or a smaller mesh), and the mesh's samples are measured against it (`here`).
+ * The mesh's samples come from a second worker thread when the host has one, else they are taken
+ * here. Both directions are kept in the caches, with the mesh's samples, as directedDeviation keeps
+ * them. Any failure rejects after abandoning the workers' job; the caller then computes whatever
+ * is not kept yet.
  */
-async function meshAgainstExact(
+async function meshSideElsewhere(
   ctx: ToolContext,
   meshSide: NonNullable<MeshWorkers['meshSide']>,
   oc: OC | undefined,
   mesh: MeasuredSurface,
-  exact: MeasuredSurface,
+  here: MeasuredSurface,
   maxSamples: number,
   mode: SignMode,
   surface: SurfaceMode,
-  exactLabel: string,
-): Promise<{ mesh: DirectedDeviation; exact: DirectedDeviation }> {
-  const meshLabel = exactLabel === 'fromToTo' ? 'toToFrom' : 'fromToTo';
+  hereLabel: string,
+): Promise<{ mesh: DirectedDeviation; here: DirectedDeviation }> {
+  const meshLabel = hereLabel === 'fromToTo' ? 'toToFrom' : 'fromToTo';
   const side = meshSide({ mesh: mesh.mesh, bodyId: mesh.body.bodyId, maxSamples, signMode: mode, label: meshLabel, boundary: boundaryTested(mesh) }, ctx);
   // Either promise may reject while this thread is busy: never unhandled.
-  side.samples.catch(() => undefined);
+  side.samples?.catch(() => undefined);
+  side.shared?.catch(() => undefined);
   try {
-    const againstMesh = side.measure(deviationSamples(oc, exact, maxSamples, surface));
+    const hereSamples = deviationSamples(oc, here, maxSamples, surface);
+    const againstMesh = side.measure(hereSamples);
     againstMesh.catch(() => undefined);
-    keepSurfaceSamples(mesh, maxSamples, await side.samples);
-    const onExact = await directedDeviation(ctx, oc, mesh, maxSamples, exact, mode, surface, exactLabel);
-    const onMesh = keptDeviation(ctx, exact, maxSamples, mesh, mode, surface).keep(await againstMesh);
-    return { mesh: onMesh, exact: onExact };
+    if (side.samples) keepSurfaceSamples(mesh, maxSamples, await side.samples);
+    const onHere = await directedDeviation(ctx, oc, mesh, maxSamples, here, mode, surface, hereLabel);
+    const shared = await side.shared;
+    if (shared) {
+      // This thread's own part is done: measure what is left of the other direction beside the worker.
+      keepMeshBvh(mesh, shared.bvh);
+      if (shared.normalBounds) adoptNormalBounds(shared.bvh, shared.normalBounds);
+      await measureClaimed(hereSamples, deviationReference(mesh), mode, referenceBoundary(mesh), shared.output, new Pacer(ctx), meshLabel);
+    }
+    const measured = await againstMesh;
+    // Shared arrays are copied: results are kept and handed on as plain arrays.
+    const own = shared ? { ...measured, distance: measured.distance.slice(), signed: measured.signed.slice(), beyond: measured.beyond.slice() } : measured;
+    const onMesh = keptDeviation(ctx, here, maxSamples, mesh, mode, surface).keep(own);
+    return { mesh: onMesh, here: onHere };
   } catch (e) {
     side.abandon();
     throw e;
@@ -181,8 +221,19 @@ function measuredAsTriangles(s: MeasuredSurface, surface: SurfaceMode): boolean 
 // The parts a worker computes, each from the same functions the serial path's caches call
 // (deviationSupport: meshBvh, meshPseudoNormals, surfaceSamples, deviationReference, directedDeviation).
 
-export function meshBvhPart(mesh: TriMesh): TriangleBvh {
-  return buildBvh(mesh);
+/** `shared`: in shared memory, for a tree the main thread queries too (SharedDirection). */
+export function meshBvhPart(mesh: TriMesh, shared = false): TriangleBvh {
+  return buildBvh(mesh, shared ? { shared } : {});
+}
+
+/** The normal bounds robust queries cull with, built now (in shared memory when asked, to post with a shared tree). */
+export function normalBoundsPart(bvh: TriangleBvh, shared: boolean): Int8Array {
+  return normalBoundsOf(bvh, shared);
+}
+
+/** A worker's share of a direction measured by two threads (measureClaimed). */
+export function measureClaimedPart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, boundary: OpenBoundary | null, out: SharedOutput): Promise<void> {
+  return measureClaimed(samples, reference, signMode, boundary, out);
 }
 
 export function pseudoNormalsPart(mesh: TriMesh): PseudoNormals {
@@ -200,10 +251,9 @@ export function referencePart(bvh: TriangleBvh, pseudoNormals: PseudoNormals): D
   return deviationReferenceOf(bvh, pseudoNormals);
 }
 
-/** The open boundary a reference's samples are tested against, as referenceBoundary gives it for a mesh body: null when the mesh is closed. */
-export function boundaryPart(pseudoNormals: PseudoNormals): OpenBoundary | null {
-  const boundary = buildOpenBoundary(pseudoNormals);
-  return boundary.open ? boundary : null;
+/** The open boundary a reference's samples are tested against, as referenceBoundary gives it for a mesh body. */
+export function boundaryPart(pseudoNormals: PseudoNormals): OpenBoundary {
+  return buildOpenBoundary(pseudoNormals);
 }
 
 /** One direction, on whatever thread calls it (cancellation and progress are the host's). */

@@ -322,7 +322,7 @@ async function computePerVertex(ctx: ToolContext, oc: OC | undefined, display: M
       signedDeviation(ref as DeviationReference, px, py, pz, vn[3 * w]! * s, vn[3 * w + 1]! * s, vn[3 * w + 2]! * s, signMode, r);
       perWeld[w] = r.signed;
       distWeld[w] = r.distance;
-      if (boundary && beyondOpenBoundary(boundary, (ref as DeviationReference).pseudoNormals, r.nearest, px, py, pz)) beyondWeld[w] = 1;
+      if (boundary && beyondOpenBoundary(boundary, r.nearest, px, py, pz)) beyondWeld[w] = 1;
     }
   }
 

@@ -142,6 +142,11 @@ export function meshBvh(s: MeasuredSurface): TriangleBvh {
   return q.bvh;
 }
 
+/** Keeps a BVH of the surface's mesh built elsewhere (a mesh worker's, in shared memory), as meshBvh would build it. */
+export function keepMeshBvh(s: MeasuredSurface, bvh: TriangleBvh): void {
+  queriesOf(s).bvh ??= bvh;
+}
+
 /** Angle-weighted pseudo-normals (and the welded vertex ids they carry), shared with the reference. */
 export function meshPseudoNormals(s: MeasuredSurface): PseudoNormals {
   const q = queriesOf(s);
@@ -317,8 +322,7 @@ export function keptDeviation(ctx: Pick<ToolContext, 'trace'>, from: MeasuredSur
  */
 export function referenceBoundary(reference: MeasuredSurface): OpenBoundary | null {
   if (!boundaryTested(reference)) return null;
-  const boundary = meshOpenBoundary(reference);
-  return boundary.open ? boundary : null;
+  return meshOpenBoundary(reference);
 }
 
 /** Whether a surface, as the reference, applies the open-boundary test (referenceBoundary; the mesh threads ask this too). */
@@ -371,32 +375,79 @@ export async function measureDirected(
   boundary: OpenBoundary | null = null,
 ): Promise<DirectedDeviation> {
   const n = samples.count;
-  const distance = new Float64Array(n);
-  const signed = new Float64Array(n);
-  const beyond = new Uint8Array(n);
-  const p = samples.points;
-  const nrm = samples.normals;
-  const exact = ref instanceof ExactReference ? ref : null;
-  const r = createSignedDeviation();
-  const x = createExactDeviation();
+  const out = { distance: new Float64Array(n), signed: new Float64Array(n), beyond: new Uint8Array(n) };
+  const scratch = { r: createSignedDeviation(), x: createExactDeviation() };
   for (let start = 0; start < n; start += CHUNK) {
     await pacer.tick(start, n, label);
-    const end = Math.min(n, start + CHUNK);
-    for (let i = start; i < end; i++) {
-      const o = 3 * i;
-      if (exact) {
-        exact.signed(p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, x);
-        distance[i] = x.distance;
-        signed[i] = x.signed;
-      } else {
-        signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
-        distance[i] = r.distance;
-        signed[i] = r.signed;
-        if (boundary && beyondOpenBoundary(boundary, (ref as DeviationReference).pseudoNormals, r.nearest, p[o]!, p[o + 1]!, p[o + 2]!)) beyond[i] = 1;
-      }
+    measureRange(samples, ref, mode, boundary, start, Math.min(n, start + CHUNK), out, scratch);
+  }
+  return { samples, ...out };
+}
+
+type PerSample = Omit<DirectedDeviation, 'samples'>;
+
+/** Samples [start, end) against the reference, written into `out` at the same indices: every direction's loop. */
+function measureRange(
+  samples: SurfaceSamples,
+  ref: DeviationTarget,
+  mode: SignMode,
+  boundary: OpenBoundary | null,
+  start: number,
+  end: number,
+  out: PerSample,
+  { r, x }: { r: ReturnType<typeof createSignedDeviation>; x: ReturnType<typeof createExactDeviation> },
+): void {
+  const p = samples.points;
+  const nrm = samples.normals;
+  const { distance, signed, beyond } = out;
+  const exact = ref instanceof ExactReference ? ref : null;
+  for (let i = start; i < end; i++) {
+    const o = 3 * i;
+    if (exact) {
+      exact.signed(p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, x);
+      distance[i] = x.distance;
+      signed[i] = x.signed;
+    } else {
+      signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
+      distance[i] = r.distance;
+      signed[i] = r.signed;
+      if (boundary && beyondOpenBoundary(boundary, r.nearest, p[o]!, p[o + 1]!, p[o + 2]!)) beyond[i] = 1;
     }
   }
-  return { samples, distance, signed, beyond };
+}
+
+/**
+ * One direction's per-sample arrays in shared memory, measured by two threads at once: each claims
+ * the next SHARED_CHUNK samples (Atomics.add on `next`) until none is left, and writes its results
+ * at their indices. Every sample is measured by the same function as in measureDirected, so the
+ * arrays are the serial ones whoever measured which chunk.
+ */
+export interface SharedOutput extends PerSample {
+  /** [0]: the first sample not yet claimed. */
+  next: Int32Array;
+}
+
+export const SHARED_CHUNK = 256;
+
+export function sharedOutput(count: number): SharedOutput {
+  return {
+    next: new Int32Array(new SharedArrayBuffer(4)),
+    distance: new Float64Array(new SharedArrayBuffer(8 * count)),
+    signed: new Float64Array(new SharedArrayBuffer(8 * count)),
+    beyond: new Uint8Array(new SharedArrayBuffer(count)),
+  };
+}
+
+/** Measures claimed chunks of a shared direction until none is left (SharedOutput). */
+export async function measureClaimed(samples: SurfaceSamples, ref: DeviationReference, mode: SignMode, boundary: OpenBoundary | null, out: SharedOutput, pacer?: Pacer, label = ''): Promise<void> {
+  const n = samples.count;
+  const scratch = { r: createSignedDeviation(), x: createExactDeviation() };
+  for (;;) {
+    const start = Atomics.add(out.next, 0, SHARED_CHUNK);
+    if (start >= n) return;
+    measureRange(samples, ref, mode, boundary, start, Math.min(n, start + SHARED_CHUNK), out, scratch);
+    await pacer?.tick(start, n, label);
+  }
 }
 
 /**

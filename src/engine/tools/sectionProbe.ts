@@ -60,7 +60,7 @@ export function referenceProbe(oc: OC | undefined, body: Body, deflection: numbe
       closestPoint(ref.bvh, x, y, z, hit);
       out.distance = hit.distance;
       out.signed = sideOf(ref.pseudoNormals, hit, x, y, z) * hit.distance;
-      out.noData = boundary !== null && beyondOpenBoundary(boundary, ref.pseudoNormals, hit, x, y, z);
+      out.noData = boundary !== null && beyondOpenBoundary(boundary, hit, x, y, z);
       return out;
     },
   };

@@ -7,13 +7,15 @@ import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
 import { asBadInput } from './kernelFailure';
-import { isMeshFileFormat, parseScanFile, type MeshFileFormat } from './scanFile';
+import { isMeshFileFormat, parseScanFile, type MeshFileFormat, type ParsedScan } from './scanFile';
+import type { TriMesh } from '../../mesh/TriMesh';
 import { readExchangeShape } from './stepIges';
 import { validateBeforeKernel } from './validate';
 import { readXbfShape } from './xbf';
 
-/** Files above this are refused before parsing: the kernel copies them into a 32-bit WASM heap. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+import { MAX_IMPORT_BYTES } from './importLimits';
+
+export { MAX_IMPORT_BYTES };
 
 export interface ImportRequest {
   bytes: Uint8Array;
@@ -23,6 +25,11 @@ export interface ImportRequest {
   bodyId?: string | undefined;
   /** read_brep semantics: an invalid shape is refused with the checker's findings unless allowed. */
   refuseInvalid?: boolean | undefined;
+  /**
+   * `bytes` already parsed by parseStl (the CLI parses an STL on its own thread while the engine
+   * thread starts): used as is when the file is an STL, so it is not parsed twice.
+   */
+  stlMesh?: TriMesh | undefined;
 }
 
 export interface ImportEnvironment {
@@ -54,7 +61,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
 
   if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
-    const parsed = parseScanFile(format, req.bytes, req.fileName);
+    const parsed: ParsedScan = format === 'stl' && req.stlMesh ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null } : parseScanFile(format, req.bytes, req.fileName);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);

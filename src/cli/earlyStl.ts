@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { MAX_IMPORT_BYTES, parseStl } from '../engine/hostFacts';
+import type { TriMesh } from '../engine';
+
+/**
+ * An STL file read and parsed on the CLI's own thread while the engine thread is still loading its
+ * code (a few hundred milliseconds): the engine then gets the bytes and the mesh instead of reading
+ * and parsing the file after it started (ImportRequest.stlMesh). With the same parser, so the body
+ * is the same. Anything that goes wrong here (no such file, not an STL, too large) is left to the
+ * engine, which reads the file itself and reports it as always: undefined. `started`: the read
+ * bin/brepscope.js began before the CLI's code loaded.
+ */
+export async function readStlEarly(path: string, started?: Promise<Uint8Array>): Promise<{ bytes: Uint8Array; stlMesh: TriMesh } | undefined> {
+  if (!/\.stl$/i.test(path)) return undefined;
+  try {
+    const buffer = await (started ?? readFile(resolve(path)));
+    if (buffer.byteLength === 0 || buffer.byteLength > MAX_IMPORT_BYTES) return undefined;
+    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    return { bytes, stlMesh: parseStl(bytes, path) };
+  } catch {
+    return undefined;
+  }
+}
