@@ -17,7 +17,8 @@ export async function readStlEarly(path: string, started?: Promise<Uint8Array>):
     const buffer = await (started ?? readFile(resolve(path)));
     if (buffer.byteLength === 0 || buffer.byteLength > MAX_IMPORT_BYTES) return undefined;
     const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    return { bytes, stlMesh: parseStl(bytes, path) };
+    // In shared memory: the engine thread and its mesh thread read the same arrays, copied nowhere.
+    return { bytes, stlMesh: parseStl(bytes, path, { shared: true }) };
   } catch {
     return undefined;
   }

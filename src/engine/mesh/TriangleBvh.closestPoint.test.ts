@@ -271,6 +271,29 @@ describe('filtered and k-nearest queries', () => {
     }
   });
 
+  it('someTriangleWithin with a normal visits exactly the facing triangles in the ball: the normal bounds never cull one, at any scale', () => {
+    const hit = createHit();
+    for (const scale of [1, 1e150, 1e-150]) {
+      const scaled = { positions: mesh.positions.map((v) => v * scale), indices: mesh.indices };
+      const tree = buildBvh(scaled);
+      for (let i = 0; i < 60; i++) {
+        const p = [(10 * rnd() - 1) * scale, (10 * rnd() - 1) * scale, (10 * rnd() - 1) * scale];
+        const n: [number, number, number] = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+        const r = 3 * rnd() * scale;
+        const expected = new Set<number>();
+        for (let t = 0; t < scaled.indices.length / 3; t++) {
+          const c = corners(scaled, t);
+          const u = [c[3]! - c[0]!, c[4]! - c[1]!, c[5]! - c[2]!], v = [c[6]! - c[0]!, c[7]! - c[1]!, c[8]! - c[2]!];
+          const dot = (u[1]! * v[2]! - u[2]! * v[1]!) * n[0] + (u[2]! * v[0]! - u[0]! * v[2]!) * n[1] + (u[0]! * v[1]! - u[1]! * v[0]!) * n[2];
+          if (dot > 0 && closestPointOnTriangle(c, 0, p[0]!, p[1]!, p[2]!, out) <= r * r) expected.add(t);
+        }
+        const visited = new Set<number>();
+        someTriangleWithin(tree, p[0]!, p[1]!, p[2]!, r, hit, (h) => (visited.add(h.triangle), false), n);
+        expect([...visited].sort((x, y) => x - y), `scale ${scale}`).toEqual([...expected].sort((x, y) => x - y));
+      }
+    }
+  });
+
   it('someTriangleWithin visits exactly the triangles in the ball', () => {
     const hit = createHit();
     for (let i = 0; i < 50; i++) {

@@ -364,15 +364,19 @@ export function normalBoundsOf(bvh: TriangleBvh, shared = false): Int8Array {
         const ux = tri[t + 3]! - tri[t]!, uy = tri[t + 4]! - tri[t + 1]!, uz = tri[t + 5]! - tri[t + 2]!;
         const vx = tri[t + 6]! - tri[t]!, vy = tri[t + 7]! - tri[t + 1]!, vz = tri[t + 8]! - tri[t + 2]!;
         const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-        const len = hypot3(cx, cy, cz);
+        const len2 = cx * cx + cy * cy + cz * cz;
+        // A plain square root (the scaled one where the squares overflow or underflow), and one
+        // step of margin each way below: the box holds the exact unit normal whatever the rounding,
+        // so culling only ever skips what the facing test would reject.
+        const len = len2 > 1e-280 && len2 < 1e280 ? Math.sqrt(len2) : hypot3(cx, cy, cz);
         if (len === 0) continue; // a zero-area triangle never passes the facing test
         const k = Q / len;
-        x0 = Math.min(x0, Math.floor(cx * k));
-        x1 = Math.max(x1, Math.ceil(cx * k));
-        y0 = Math.min(y0, Math.floor(cy * k));
-        y1 = Math.max(y1, Math.ceil(cy * k));
-        z0 = Math.min(z0, Math.floor(cz * k));
-        z1 = Math.max(z1, Math.ceil(cz * k));
+        x0 = Math.min(x0, Math.floor(cx * k) - 1);
+        x1 = Math.max(x1, Math.ceil(cx * k) + 1);
+        y0 = Math.min(y0, Math.floor(cy * k) - 1);
+        y1 = Math.max(y1, Math.ceil(cy * k) + 1);
+        z0 = Math.min(z0, Math.floor(cz * k) - 1);
+        z1 = Math.max(z1, Math.ceil(cz * k) + 1);
       }
     } else {
       const left = 6 * (node + 1), right = 6 * links[NODE_STRIDE * node + LINK_OFFSET]!;

@@ -9,12 +9,14 @@ const RECORD_BYTES = 50;
  * Parses a binary or ASCII STL into a welded TriMesh: corners with bit-identical coordinates
  * become one vertex, so the mesh has the facet-shell topology the spec describes (vertices are the
  * mesh corner points). Facet normals in the file are ignored; winding defines orientation.
+ * `shared`: a binary STL's arrays in SharedArrayBuffers, for a host that hands the mesh to other
+ * threads (the CLI: to the engine thread, which shares it with its mesh threads) without a copy.
  */
-export function parseStl(bytes: Uint8Array, name = 'STL'): TriMesh {
+export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: boolean } = {}): TriMesh {
   if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${name}: the file is empty`);
   const binaryCount = bytes.byteLength >= HEADER_BYTES ? new DataView(bytes.buffer, bytes.byteOffset + 80, 4).getUint32(0, true) : -1;
   if (binaryCount >= 0 && HEADER_BYTES + binaryCount * RECORD_BYTES === bytes.byteLength) {
-    return readBinaryWelded(bytes, binaryCount, name);
+    return readBinaryWelded(bytes, binaryCount, name, options.shared === true);
   }
   if (looksLikeAsciiStl(bytes)) return weldCorners(readAsciiCorners(bytes, name), name);
   if (binaryCount >= 0) {
@@ -45,12 +47,12 @@ function looksLikeAsciiStl(bytes: Uint8Array): boolean {
  * bits of their coordinates (-0 folded into 0): the same mesh weldCorners makes from float64
  * copies, without 72 bytes a triangle of copies.
  */
-function readBinaryWelded(bytes: Uint8Array, count: number, name: string): TriMesh {
+function readBinaryWelded(bytes: Uint8Array, count: number, name: string, shared: boolean): TriMesh {
   if (count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
-  const weld = new BitsWeld(3 * count);
+  const weld = new BitsWeld(3 * count, shared);
   const bad = weld.add(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
-  return { positions: float32BitsToFloat64(weld.vertexBits, weld.count[0]!), indices: weld.indices, distinctPositions: true };
+  return { positions: float32BitsToFloat64(weld.vertexBits, weld.count[0]!, shared), indices: weld.indices, distinctPositions: true };
 }
 
 /**
@@ -66,8 +68,8 @@ class BitsWeld {
   readonly count = new Int32Array(1);
   readonly recent = new Int32Array(RECENT_MASK + 1).fill(-1);
 
-  constructor(corners: number) {
-    this.indices = new Uint32Array(corners);
+  constructor(corners: number, shared = false) {
+    this.indices = shared ? new Uint32Array(new SharedArrayBuffer(4 * corners)) : new Uint32Array(corners);
     // A closed mesh has about one vertex per six corners; a soup one per corner: grow on demand.
     let cap = 16;
     while (cap < corners / 2) cap *= 2;
@@ -155,9 +157,9 @@ function weldRun(view: DataView, from: number, w: BitsWeld): number {
   return c;
 }
 
-function float32BitsToFloat64(bits: Uint32Array, vertices: number): Float64Array {
+function float32BitsToFloat64(bits: Uint32Array, vertices: number, shared: boolean): Float64Array {
   const floats = new Float32Array(bits.buffer, 0, 3 * vertices);
-  const positions = new Float64Array(3 * vertices);
+  const positions = shared ? new Float64Array(new SharedArrayBuffer(24 * vertices)) : new Float64Array(3 * vertices);
   for (let i = 0; i < 3 * vertices; i++) positions[i] = floats[i]!;
   return positions;
 }
