@@ -53,19 +53,19 @@ export default tseslint.config(
   layer(['src/node/**'], [...UI_LIBS, ...ENGINE_INTERNALS, '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*'], `src/node holds the Node host's seams; ${THROUGH_INDEX}.`),
   // The mesh worker threads load the engine's mesh work only (src/engine/meshWork.ts, the second door):
   // the whole engine through the index would cost each thread the tool registry's start-up.
-  layer(['src/node/meshWorker.ts', 'src/node/meshWorkerProtocol.ts'], [...UI_LIBS, ...ENGINE_INTERNALS, '!**/engine/meshWork', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*'], `the mesh worker uses src/engine/meshWork.ts only.`),
+  layer(['src/node/meshWorker.ts', 'src/workers/mesh.worker.ts'], [...UI_LIBS, ...ENGINE_INTERNALS, '!**/engine/meshWork', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*'], `a mesh worker uses src/engine/meshWork.ts only.`),
   // Benchmarks time tools through Engine.run (index) and the mesh layer and file codecs on their own;
   // tool internals (and their caches), the kernel module and the Engine class past the door are off limits.
   layer(['bench/**'], ['react', 'react-dom', 'react-dom/*', '@react-three/*', 'zustand', 'zustand/*', '**/engine/tools/*', '**/engine/Engine', '**/engine/kernel', '**/engine/kernel/*', '**/engine/scene/*', '!**/engine/scene/import', '!**/engine/scene/import/*', '**/ui/*', '**/workers/*'], `bench runs tools through the Engine; ${THROUGH_INDEX}.`),
   layer(['e2e/**'], ['**/src/engine', '**/src/engine/**', '**/src/node/**', '**/src/cli/**', '**/src/mcp/**', '**/src/workers/**'], 'e2e tests drive the built app; they read its state through the test API (src/ui/testApi.ts) only.'),
   {
     files: ['src/ui/**', 'src/viewer/**', 'src/engine/**', 'src/cli/**', 'src/node/**'],
-    // Where engines start in workers: the page's (client.ts), Node's engine thread (EngineHost.ts) and its mesh threads (meshThreadStart.ts).
-    ignores: ['src/workers/client.ts', 'src/node/EngineHost.ts', 'src/node/meshThreadStart.ts'],
+    // Where engines start in workers: the page's (client.ts) and its mesh workers (browserMeshWorkers.ts), Node's engine thread (EngineHost.ts) and its mesh threads (meshThreadStart.ts).
+    ignores: ['src/workers/client.ts', 'src/node/EngineHost.ts', 'src/node/meshThreadStart.ts', 'src/workers/browserMeshWorkers.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Worker']", message: 'Only src/workers/client.ts, src/node/EngineHost.ts and src/node/meshThreadStart.ts construct a Worker.' },
+        { selector: "NewExpression[callee.name='Worker']", message: 'Only src/workers/client.ts, src/workers/browserMeshWorkers.ts, src/node/EngineHost.ts and src/node/meshThreadStart.ts construct a Worker.' },
         { selector: "MemberExpression[property.name=/^(skip|only|todo)$/][object.name=/^(it|test|describe)$/]", message: 'No skipped, focused or todo tests.' },
       ],
     },

@@ -13,9 +13,18 @@ function lazyKernelGlue(): Plugin {
   };
 }
 
+/**
+ * Cross-origin isolation, so that the engine's worker and its mesh workers share meshes in memory
+ * (SharedArrayBuffer; src/workers/browserMeshWorkers.ts). The app loads nothing from other origins.
+ * A server without these headers still works: the mesh workers then get copies.
+ */
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 export default defineConfig({
   // Relative asset URLs: the built site works from any sub-path.
   base: './',
+  server: { headers: ISOLATED },
+  preview: { headers: ISOLATED },
   // `plugins` reach the worker in dev only; `worker.plugins` is what builds it.
   plugins: [react(), lazyKernelGlue()],
   // Pre-bundling the 55 MB kernel glue makes the first dev visit reload the page.

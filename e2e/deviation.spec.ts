@@ -58,6 +58,12 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
 test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
   const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
   expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
+  // The scan's side ran in a mesh worker beside the engine's (a Web Worker; the page is cross-origin
+  // isolated, so the scan and its tree were shared, not copied), and nothing fell back.
+  const meshWorkers = await app.api.meshWorkerStats();
+  expect(meshWorkers).toMatchObject({ shares: true, failed: 0 });
+  expect(meshWorkers!.threads).toBeGreaterThanOrEqual(1);
+  expect(meshWorkers!.parallel).toBeGreaterThanOrEqual(1);
   // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics and the
   // heat map's default search distance reuse fromToTo's samples: same settings, same 20,000 samples).
   expect((await app.api.traceCounts()).deviation).toBe(3);

@@ -10,9 +10,12 @@ export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
 export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './tools/deviationDirections';
+export { createMeshThreadHost } from './meshThreads/host';
+export { meshThreadsFor } from './meshThreads/threadCount';
+export type { HostMeshWorkers, HostThread, ThreadPlatform } from './meshThreads/host';
+export type { ThreadPort } from './meshThreads/protocol';
 export type { SurfaceSamples } from './mesh/sampleSurface';
-export type { DirectedDeviation, SharedOutput } from './tools/deviationSupport';
-export { sharedOutput } from './tools/deviationSupport';
+export type { DirectedDeviation } from './tools/deviationSupport';
 export type { TriMesh } from './mesh/TriMesh';
 export type { TriangleBvh } from './mesh/TriangleBvh';
 

@@ -7,15 +7,11 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { meshThreadsFor } from '../engine/hostFacts';
 
-/**
- * Threads for this machine. The CLI's and the MCP server's engine runs in a thread of its own
- * (EngineHost) that works too: on 2 cores a second mesh thread would only take turns with it
- * (measured on 2 quiet cores, bench deviation-process: two threads were slower than none), one
- * thread beside it uses both cores; from 4 cores, two.
- */
-export function meshThreadsFor(cores = availableParallelism()): 1 | 2 {
-  return cores >= 4 ? 2 : 1;
+/** Mesh threads for this machine (the engine's rule, meshThreadsFor, on its core count). */
+export function meshThreadsForThisMachine(): 1 | 2 {
+  return meshThreadsFor(availableParallelism());
 }
 
 /** The process's choice: BREPSCOPE_MESH_WORKERS=0 none (the serial path, same results), =1 or =2 that many, else meshThreadsFor. */
@@ -23,7 +19,7 @@ export function meshThreadsWanted(env: Record<string, string | undefined> = proc
   const asked = env.BREPSCOPE_MESH_WORKERS;
   if (asked === '0') return 0;
   if (asked === '1' || asked === '2') return Number(asked) as 1 | 2;
-  return meshThreadsFor();
+  return meshThreadsForThisMachine();
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BodySummary, KernelState } from '../engine';
-import type { EngineClient } from '../workers/client';
+import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnFeatureHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { session, WorkerLost } from './session';
@@ -87,6 +87,8 @@ export interface BrepscopeTestApi {
   resetEngineCalls(): void;
   /** How often the worker's engine did each kind of costly work (deviations), since the worker started. */
   traceCounts(): Promise<Record<string, number>>;
+  /** The worker's mesh workers (how many, shared memory or not, jobs finished and failed); null without any. */
+  meshWorkerStats(): Promise<MeshWorkerStats | null>;
   /** Holds the viewport's frames (none drawn) or lets them go again. */
   holdFrames(): void;
   releaseFrames(): void;
@@ -227,6 +229,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       calls.length = 0;
     },
     traceCounts: async () => (await session().client().testHooks?.traceCounts()) ?? {},
+    meshWorkerStats: async () => (await session().client().testHooks?.meshWorkerStats()) ?? null,
     holdFrames: () => sceneStore.setState({ holdFrames: true }),
     releaseFrames: () => sceneStore.setState({ holdFrames: false }),
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),

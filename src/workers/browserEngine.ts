@@ -1,14 +1,18 @@
 import sqlWasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
 import { Engine, memoryFiles, setKernelLoader, setSqlJsLoader, type EngineTrace } from '../engine';
 import { createBrowserKernelLoader, type CompiledKernel } from './browserKernel';
+import { browserMeshWorkers } from './browserMeshWorkers';
 
 /**
  * The engine of a browser worker: the kernel instantiated from `kernel` (given by the page or
  * compiled from the bundled .wasm), sql.js (1 MB wasm) loaded only when a graph database is first
- * asked for, files in memory. Loading stays lazy.
+ * asked for, files in memory, mesh work beside it in plain workers (browserMeshWorkers.ts, started
+ * now: their small module loads while the kernel does). Loading stays lazy.
  */
 export function createBrowserEngine(kernel: CompiledKernel, trace?: (event: EngineTrace) => void): Engine {
   setKernelLoader(createBrowserKernelLoader(kernel));
   setSqlJsLoader(() => import('sql.js').then((m) => m.default({ locateFile: () => sqlWasmUrl })));
-  return new Engine({ files: memoryFiles(), ...(trace ? { trace } : {}) });
+  const meshWorkers = browserMeshWorkers();
+  meshWorkers?.warm();
+  return new Engine({ files: memoryFiles(), ...(trace ? { trace } : {}), ...(meshWorkers ? { meshWorkers } : {}) });
 }

@@ -5,7 +5,7 @@ import type { GuardedEngine, PageSnapshot, Progress } from './guarded';
 import type { WorkerTestHooks } from './testHooks';
 
 export type { FileData, GuardedEngine, PageSnapshot, Progress } from './guarded';
-export type { WorkerTestHooks } from './testHooks';
+export type { MeshWorkerStats, WorkerTestHooks } from './testHooks';
 
 /**
  * The engine as the page calls it: the worker's guarded engine (typed as the engine's own
@@ -87,6 +87,6 @@ export function createEngineClient(): EngineClient {
       proxy[Comlink.releaseProxy]();
       worker.terminate();
     },
-    ...(import.meta.env.MODE === 'e2e' ? { testHooks: { crashForTest: () => remote.crashForTest(), traceCounts: () => remote.traceCounts() } } : {}),
+    ...(import.meta.env.MODE === 'e2e' ? { testHooks: { crashForTest: () => remote.crashForTest(), traceCounts: () => remote.traceCounts(), meshWorkerStats: () => remote.meshWorkerStats() } } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Engine, EngineTrace } from '../engine';
+import { browserMeshWorkers } from './browserMeshWorkers';
 import { guarded, type GuardHost, type Progress } from './guarded';
 
 /** What a test build's worker adds to the engine: ways to break it, and counts of the work it did. */
@@ -7,7 +8,17 @@ export interface WorkerTestHooks {
   crashForTest(): Promise<void>;
   /** How many times each kind of costly work ran (EngineTrace), by kind. */
   traceCounts(): Promise<Record<string, number>>;
+  /** The engine's mesh workers: how many, whether they share memory, jobs they finished and failed (null: none). */
+  meshWorkerStats(): Promise<MeshWorkerStats | null>;
 }
+
+// A type, not an interface: the page hands it to Playwright, whose serializable types want one.
+export type MeshWorkerStats = {
+  threads: number;
+  shares: boolean;
+  parallel: number;
+  failed: number;
+};
 
 /** One tool run as the worker saw it, on the worker's clock (performance.now()). */
 export interface WorkerRunTiming {
@@ -39,6 +50,10 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
     },
     async traceCounts() {
       return { ...counts };
+    },
+    async meshWorkerStats() {
+      const w = browserMeshWorkers();
+      return w && { threads: w.threads, shares: w.shares, ...w.stats };
     },
   };
   const api = guarded(engine, host);

@@ -1,5 +1,6 @@
 /**
- * Messages between the main thread and the mesh workers (meshWorkers.ts, meshWorker.ts).
+ * Messages between the calling thread and the mesh worker threads (host.ts, workerCore.ts), the
+ * same in Node (worker_threads) and in the browser (Web Workers).
  *
  * A job is a list of steps per worker, planned on the main thread. Steps name meshes by an id the
  * main thread gave them when it sent the mesh (once per worker, in shared memory) and name the
@@ -13,8 +14,29 @@
  * and `given` brings the main thread's exact samples to a `measureGiven` step. The plan (which
  * worker builds what) stays on the main thread.
  */
-import type { MessagePort } from 'node:worker_threads';
-import type { ErrorPayload, SharedOutput, SignMode, SurfaceSamples, TriangleBvh, TriMesh } from '../engine/meshWork';
+import type { ErrorPayload } from '../errors';
+import type { TriMesh } from '../mesh/TriMesh';
+import type { SurfaceSamples } from '../mesh/sampleSurface';
+import type { SignMode } from '../mesh/signedDeviation';
+import type { TriangleBvh } from '../mesh/TriangleBvh';
+import type { SharedOutput } from '../tools/deviationSupport';
+
+/**
+ * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's
+ * side, or a worker's own global scope, in Node and in browsers alike (all are EventTargets with
+ * postMessage; a port's messages flow once it is started).
+ */
+export interface ThreadPort {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  start?(): void;
+}
+
+/** Listens to a port's messages (starting it, which a MessagePort needs before it delivers any). */
+export function listen<T>(port: ThreadPort, handler: (message: T) => void): void {
+  port.addEventListener('message', (event) => handler(event.data as T));
+  port.start?.();
+}
 
 export type Step =
   /** With `shared`, the BVH (and the normal bounds a robust measure needs) is built in shared memory and posted to the main thread (`bvh`). */
@@ -34,7 +56,7 @@ export type Step =
   | { op: 'measureGiven'; against: number; signMode: SignMode; label: string; boundary: boolean };
 
 export type ToWorker =
-  | { type: 'peer'; port: MessagePort }
+  | { type: 'peer'; port: ThreadPort }
   | { type: 'mesh'; id: number; mesh: TriMesh }
   | { type: 'drop'; ids: number[] }
   | { type: 'run'; job: number; steps: Step[] }

@@ -1,0 +1,202 @@
+/**
+ * A mesh worker thread (started by host.ts): holds meshes it was sent and the query structures
+ * built from them, and runs the steps of a job in order. Two workers talk directly through a
+ * MessagePort to hand each other a mesh's samples without the calling thread. No kernel is loaded
+ * here: everything is the engine's pure mesh code. The thread's entry (src/node/meshWorker.ts, the
+ * browser's src/workers/mesh.worker.ts) hands runMeshWorker its channel to the host.
+ */
+import { toErrorPayload } from '../errors';
+import type { OpenBoundary } from '../mesh/openBoundary';
+import type { PseudoNormals } from '../mesh/pseudoNormals';
+import type { SurfaceSamples } from '../mesh/sampleSurface';
+import type { SignMode } from '../mesh/signedDeviation';
+import type { TriangleBvh } from '../mesh/TriangleBvh';
+import type { TriMesh } from '../mesh/TriMesh';
+import { boundaryPart, measureClaimedPart, measurePart, meshBvhPart, normalBoundsPart, pseudoNormalsPart, referencePart, samplesPart } from '../tools/deviationDirections';
+import type { DirectedDeviation, SharedOutput } from '../tools/deviationSupport';
+import { listen, type FromWorker, type Part, type Step, type ThreadPort, type ToWorker } from './protocol';
+
+interface Held {
+  mesh: TriMesh;
+  bvh?: TriangleBvh | undefined;
+  pseudoNormals?: PseudoNormals | undefined;
+  boundary?: OpenBoundary | undefined;
+  /** By maxSamples. */
+  samples: Map<number, SurfaceSamples>;
+}
+
+const held = new Map<number, Held>();
+/** Steps waiting for a part from the other worker, by part key. */
+const arrived = new Map<string, () => void>();
+/** Parts that came before their mesh did (the two ports are not ordered with each other). */
+const early = new Map<number, Part[]>();
+/** Samples the main thread gave a job, and a measureGiven step waiting for them. */
+const given = new Map<number, { samples: SurfaceSamples; output?: SharedOutput | undefined }>();
+const givenWaits = new Map<number, () => void>();
+let peer: ThreadPort | undefined;
+let cancelled = new Set<number>();
+let port: ThreadPort | undefined;
+
+/** Serves the host on `host` (this thread's channel to it) until the thread ends. */
+export function runMeshWorker(host: ThreadPort): void {
+  if (port) throw new Error('meshWorker: already running');
+  port = host;
+  listen<ToWorker>(host, onMessage);
+}
+
+function onMessage(message: ToWorker): void {
+  switch (message.type) {
+    case 'peer':
+      peer = message.port;
+      listen<Part>(peer, receivePart);
+      break;
+    case 'mesh':
+      held.set(message.id, { mesh: message.mesh, samples: new Map() });
+      for (const part of early.get(message.id) ?? []) receivePart(part);
+      early.delete(message.id);
+      break;
+    case 'drop':
+      for (const id of message.ids) held.delete(id);
+      break;
+    case 'cancel':
+      cancelled.add(message.job);
+      for (const wake of arrived.values()) wake();
+      givenWaits.get(message.job)?.();
+      break;
+    case 'given':
+      given.set(message.job, { samples: message.samples, output: message.output });
+      givenWaits.get(message.job)?.();
+      break;
+    case 'run':
+      void run(message.job, message.steps);
+      break;
+  }
+}
+
+async function run(job: number, steps: Step[]): Promise<void> {
+  try {
+    for (const step of steps) {
+      if (cancelled.has(job)) return;
+      await runStep(job, step);
+    }
+    port!.postMessage({ type: 'done', job });
+  } catch (e) {
+    port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) });
+  } finally {
+    given.delete(job);
+    givenWaits.delete(job);
+    cancelled.delete(job);
+    if (cancelled.size > 64) cancelled = new Set();
+  }
+}
+
+function entry(id: number): Held {
+  const h = held.get(id);
+  if (!h) throw new Error(`meshWorker: mesh ${id} was never sent`);
+  return h;
+}
+
+function pseudoNormalsOf(h: Held): PseudoNormals {
+  h.pseudoNormals ??= pseudoNormalsPart(h.mesh);
+  return h.pseudoNormals;
+}
+
+function bvhOf(h: Held, shared = false): TriangleBvh {
+  h.bvh ??= meshBvhPart(h.mesh, shared);
+  return h.bvh;
+}
+
+async function runStep(job: number, step: Step): Promise<void> {
+  switch (step.op) {
+    case 'bvh': {
+      const bvh = bvhOf(entry(step.mesh), step.shared);
+      // A tree built earlier without sharing stays here: the main thread then leaves the measuring to this thread.
+      if (step.shared && bvh.slotCorners.buffer instanceof SharedArrayBuffer) {
+        const normalBounds = step.signMode === 'robust' ? normalBoundsPart(bvh, true) : null;
+        port!.postMessage({ type: 'bvh', job, bvh, normalBounds } satisfies FromWorker);
+      }
+      return;
+    }
+    case 'samples': {
+      const h = entry(step.mesh);
+      if (!h.samples.has(step.maxSamples)) h.samples.set(step.maxSamples, samplesPart(h.mesh, pseudoNormalsOf(h), step.maxSamples, step.bodyId));
+      return;
+    }
+    case 'send': {
+      // Small: both keep a copy.
+      const h = entry(step.mesh);
+      peer!.postMessage({ mesh: step.mesh, part: 'samples', maxSamples: step.maxSamples, value: h.samples.get(step.maxSamples)! } satisfies Part);
+      return;
+    }
+    case 'await': {
+      const h = entry(step.mesh);
+      while (!h.samples.has(step.maxSamples)) {
+        if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
+        await new Promise<void>((resolve) => arrived.set(partKey(step.mesh, step.part, step.maxSamples), resolve));
+      }
+      return;
+    }
+    case 'measure': {
+      const samples = entry(step.samplesOf).samples.get(step.maxSamples)!;
+      const against = entry(step.against);
+      postMeasured(job, step.label, await measureAgainst(samples, against, step));
+      return;
+    }
+    case 'post': {
+      const samples = entry(step.mesh).samples.get(step.maxSamples)!;
+      port!.postMessage({ type: 'samples', job, samples } satisfies FromWorker);
+      return;
+    }
+    case 'measureGiven': {
+      while (!given.has(job)) {
+        if (cancelled.has(job)) throw new Error('meshWorker: cancelled');
+        await new Promise<void>((resolve) => givenWaits.set(job, resolve));
+      }
+      const { samples, output } = given.get(job)!;
+      if (!output) {
+        postMeasured(job, step.label, await measureAgainst(samples, entry(step.against), step));
+        return;
+      }
+      const against = entry(step.against);
+      await measureClaimedPart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.boundary ? boundaryOf(against) : null, output);
+      // The arrays are shared: posted as they are (the main thread reads them once its own chunks are done too).
+      port!.postMessage({ type: 'measured', job, label: step.label, distance: output.distance, signed: output.signed, beyond: output.beyond, samples } satisfies FromWorker);
+      return;
+    }
+  }
+}
+
+/** Samples against a held mesh as the reference, with the open-boundary test when the step asks for it (boundaryPart). */
+function measureAgainst(samples: SurfaceSamples, against: Held, step: { signMode: SignMode; label: string; boundary: boolean }): Promise<DirectedDeviation> {
+  return measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label, step.boundary ? boundaryOf(against) : null);
+}
+
+function boundaryOf(h: Held): OpenBoundary {
+  h.boundary ??= boundaryPart(pseudoNormalsOf(h));
+  return h.boundary;
+}
+
+function postMeasured(job: number, label: string, d: DirectedDeviation): void {
+  // distance, signed and beyond are fresh arrays of the step: moved, not copied.
+  port!.postMessage({ type: 'measured', job, label, distance: d.distance, signed: d.signed, beyond: d.beyond, samples: d.samples } satisfies FromWorker, [
+    d.distance.buffer as ArrayBuffer,
+    d.signed.buffer as ArrayBuffer,
+    d.beyond.buffer as ArrayBuffer,
+  ]);
+}
+
+function receivePart(part: Part): void {
+  const h = held.get(part.mesh);
+  if (!h) {
+    early.set(part.mesh, [...(early.get(part.mesh) ?? []), part]);
+    return;
+  }
+  h.samples.set(part.maxSamples, part.value);
+  const key = partKey(part.mesh, part.part, part.maxSamples);
+  arrived.get(key)?.();
+  arrived.delete(key);
+}
+
+function partKey(mesh: number, part: string, maxSamples: number): string {
+  return `${mesh}/${part}/${maxSamples}`;
+}
