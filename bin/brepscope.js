@@ -3,7 +3,7 @@
 // current, else from the TypeScript sources through tsx, so `brepscope` works right after
 // `npm install` and always runs the code in src/.
 import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -53,11 +53,35 @@ if (argv[0] === 'tool') {
     const spec = arg === '--body' ? argv[i + 1] : arg.startsWith('--body=') ? arg.slice(7) : undefined;
     const path = spec?.slice(spec.indexOf('=') + 1);
     if (path && /\.stl$/i.test(path) && !earlyReads.has(path)) {
-      const read = readFile(path);
+      const read = readWhole(path);
       read.catch(() => undefined);
       earlyReads.set(path, read);
     }
   });
+}
+
+/**
+ * A file in one read call off this thread (readFile reads 512 KB at a time, each chunk waiting for
+ * this thread's event loop, which is busy loading the CLI's code: a 50 MB STL took 0.1 s instead of 0.03 s).
+ */
+async function readWhole(path) {
+  const file = await open(path, 'r');
+  try {
+    const info = await file.stat();
+    // Not a file, or over the engine's import limit (MAX_IMPORT_BYTES): the engine reads it and says so.
+    if (!info.isFile() || info.size > 512 * 2 ** 20) throw new Error('left to the engine');
+    const size = info.size;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await file.read(bytes, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? bytes : bytes.subarray(0, done);
+  } finally {
+    await file.close();
+  }
 }
 
 let main;
