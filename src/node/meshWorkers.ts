@@ -21,7 +21,7 @@ const nodeThreads: ThreadPlatform = {
   shares: true,
 };
 
-/** A Node Worker as the host sees threads: messages as events, failures (an error, an exit) reported once. */
+/** A Node Worker as the host sees threads: messages as events, an error or an exit as a failure. */
 function hostThread(worker: Worker): HostThread {
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer as never),
@@ -29,14 +29,8 @@ function hostThread(worker: Worker): HostThread {
     terminate: () => worker.terminate(),
     unref: () => worker.unref(),
     onFailure: (handler) => {
-      let failed = false;
-      const fail = (error: Error): void => {
-        if (failed) return;
-        failed = true;
-        handler(error);
-      };
-      worker.on('error', fail);
-      worker.on('exit', () => fail(new Error('mesh worker exited')));
+      worker.on('error', handler);
+      worker.on('exit', () => handler(new Error('mesh worker exited')));
     },
   };
 }

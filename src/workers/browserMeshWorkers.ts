@@ -33,14 +33,8 @@ function hostThread(worker: Worker): HostThread {
     addEventListener: (type, listener) => worker.addEventListener(type, listener as (event: MessageEvent) => void),
     terminate: () => worker.terminate(),
     onFailure: (handler) => {
-      let failed = false;
-      const fail = (message: string): void => {
-        if (failed) return;
-        failed = true;
-        handler(new Error(`mesh worker: ${message}`));
-      };
-      worker.addEventListener('error', (event) => fail(event.message || 'failed to start or crashed'));
-      worker.addEventListener('messageerror', () => fail('a message could not be read'));
+      worker.addEventListener('error', (event) => handler(new Error(`mesh worker: ${event.message || 'failed to start or crashed'}`)));
+      worker.addEventListener('messageerror', () => handler(new Error('mesh worker: a message could not be read')));
     },
   };
 }

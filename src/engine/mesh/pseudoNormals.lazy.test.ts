@@ -97,6 +97,14 @@ function expectIdentical(mesh: TriMesh): void {
   expect(same(pn.faceNormals, oracle.faceNormals)).toBe(true);
   expect(same(pn.vertexNormals, oracle.vertexNormals)).toBe(true);
   for (let w = 0; w < oracle.W; w++) if (!same(pn.vertexNormal(w, out), oracle.vertexNormals.subarray(3 * w, 3 * w + 3))) mismatches++;
+  // Asked again, the answers come from what was kept: the same.
+  for (let t = 0; t < T; t++) {
+    if (!same(pn.faceNormal(t, out), oracle.faceNormals.subarray(3 * t, 3 * t + 3))) mismatches++;
+    for (let k = 0; k < 3; k++) {
+      const e = oracle.edges.triangleEdges[3 * t + k]!;
+      if (!same(pn.edgeNormal(t, k, out), oracle.edgeNormals.subarray(3 * e, 3 * e + 3))) mismatches++;
+    }
+  }
   expect(mismatches).toBe(0);
 }
 

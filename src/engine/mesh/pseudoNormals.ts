@@ -35,11 +35,18 @@ export class PseudoNormals {
   /** Triangles at each welded vertex: cornerTriangles[cornerStart[w] .. cornerStart[w + 1]), ascending, once per corner. */
   private cornerStart: Uint32Array | undefined;
   private cornerTriangles: Uint32Array | undefined;
-  private wholeFaces: Float64Array | undefined;
-  private wholeVertices: Float64Array | undefined;
-  /** Vertex normals computed so far (a tie-band check asks for one vertex once per triangle around it), and which are. */
-  private knownVertices: Float64Array | undefined;
-  private known: Uint8Array | undefined;
+  /**
+   * Normals computed so far, and which are (1): a tie band asks for a vertex once per triangle
+   * around it, an edge from both its triangles, and a later query or a heat map's vertices for the
+   * same features again. Zeroed memory the system hands out page by page as it is written, so an
+   * untouched part of a large mesh costs nothing; the whole-mesh getters fill them all.
+   */
+  private readonly faces: Float64Array;
+  private readonly faceKnown: Uint8Array;
+  private readonly vertices: Float64Array;
+  private readonly vertexKnown: Uint8Array;
+  private allFaces = false;
+  private allVertices = false;
 
   constructor(mesh: TriMesh) {
     const idx = mesh.indices;
@@ -56,79 +63,92 @@ export class PseudoNormals {
       this.triangleVertices = tv;
       this.vertexCount = weld.count;
     }
+    const T = idx.length / 3;
+    this.faces = new Float64Array(3 * T);
+    this.faceKnown = new Uint8Array(T);
+    this.vertices = new Float64Array(3 * this.vertexCount);
+    this.vertexKnown = new Uint8Array(this.vertexCount);
   }
 
   /** Unit normal of triangle t into out[o..o+2]; zero for a zero-area triangle. */
   faceNormal(t: number, out: Float64Array, o = 0): Float64Array {
-    if (this.wholeFaces) {
-      out[o] = this.wholeFaces[3 * t]!;
-      out[o + 1] = this.wholeFaces[3 * t + 1]!;
-      out[o + 2] = this.wholeFaces[3 * t + 2]!;
-      return out;
+    const faces = this.faces;
+    if (this.faceKnown[t] !== 1) {
+      const len = this.frame(t);
+      let nx = 0, ny = 0, nz = 0;
+      if (len > 0) {
+        nx = frame[0]! / len;
+        ny = frame[1]! / len;
+        nz = frame[2]! / len;
+      }
+      faces[3 * t] = nx;
+      faces[3 * t + 1] = ny;
+      faces[3 * t + 2] = nz;
+      this.faceKnown[t] = 1;
     }
-    const len = this.frame(t);
-    if (len > 0) {
-      out[o] = frame[0]! / len;
-      out[o + 1] = frame[1]! / len;
-      out[o + 2] = frame[2]! / len;
-    } else {
-      out[o] = out[o + 1] = out[o + 2] = 0;
-    }
+    out[o] = faces[3 * t]!;
+    out[o + 1] = faces[3 * t + 1]!;
+    out[o + 2] = faces[3 * t + 2]!;
     return out;
   }
 
   /** Welded vertex w's angle-weighted sum of incident unit face normals, into out[0..2]. */
   vertexNormal(w: number, out: Float64Array): Float64Array {
-    if (this.wholeVertices) {
-      out[0] = this.wholeVertices[3 * w]!;
-      out[1] = this.wholeVertices[3 * w + 1]!;
-      out[2] = this.wholeVertices[3 * w + 2]!;
-      return out;
-    }
-    if (!this.known) {
-      this.known = new Uint8Array(this.vertexCount);
-      this.knownVertices = new Float64Array(3 * this.vertexCount);
-    }
-    const memo = this.knownVertices!;
-    if (this.known[w] === 1) {
-      out[0] = memo[3 * w]!;
-      out[1] = memo[3 * w + 1]!;
-      out[2] = memo[3 * w + 2]!;
-      return out;
-    }
-    const { start, triangles } = this.corners();
-    const tv = this.triangleVertices;
-    let sx = 0, sy = 0, sz = 0;
-    let previous = -1;
-    for (let i = start[w]!; i < start[w + 1]!; i++) {
-      const t = triangles[i]!;
-      if (t === previous) continue;
-      previous = t;
-      const len = this.frame(t);
-      if (!(len > 0)) continue;
-      const nx = frame[0]! / len, ny = frame[1]! / len, nz = frame[2]! / len;
-      for (let k = 0; k < 3; k++) {
-        if (tv[3 * t + k] !== w) continue;
-        const angle = k === 0 ? Math.atan2(len, frame[3]!) : this.cornerAngleAt(t, k as 1 | 2);
-        sx = sx + angle * nx;
-        sy = sy + angle * ny;
-        sz = sz + angle * nz;
+    const memo = this.vertices;
+    if (this.vertexKnown[w] !== 1) {
+      const start = this.cornerStarts(), triangles = this.cornerTriangles!;
+      const tv = this.triangleVertices;
+      let sx = 0, sy = 0, sz = 0;
+      let previous = -1;
+      for (let i = start[w]!; i < start[w + 1]!; i++) {
+        const t = triangles[i]!;
+        if (t === previous) continue;
+        previous = t;
+        const len = this.frame(t);
+        if (!(len > 0)) continue;
+        const nx = frame[0]! / len, ny = frame[1]! / len, nz = frame[2]! / len;
+        for (let k = 0; k < 3; k++) {
+          if (tv[3 * t + k] !== w) continue;
+          const angle = k === 0 ? Math.atan2(len, frame[3]!) : this.cornerAngleAt(t, k as 1 | 2);
+          sx = sx + angle * nx;
+          sy = sy + angle * ny;
+          sz = sz + angle * nz;
+        }
       }
+      memo[3 * w] = sx;
+      memo[3 * w + 1] = sy;
+      memo[3 * w + 2] = sz;
+      this.vertexKnown[w] = 1;
     }
-    this.known[w] = 1;
-    memo[3 * w] = out[0] = sx;
-    memo[3 * w + 1] = out[1] = sy;
-    memo[3 * w + 2] = out[2] = sz;
+    out[0] = memo[3 * w]!;
+    out[1] = memo[3 * w + 1]!;
+    out[2] = memo[3 * w + 2]!;
     return out;
   }
 
   /** Sum of the unit normals of the triangles using the edge from corner k of triangle t to corner k + 1 (not normalised), into out[0..2]. */
   edgeNormal(t: number, k: number, out: Float64Array): Float64Array {
     const tv = this.triangleVertices;
-    const a = tv[3 * t + k]!, b = tv[3 * t + ((k + 1) % 3)]!;
-    const { start, triangles } = this.corners();
+    this.edgeWalk(tv[3 * t + k]!, tv[3 * t + ((k + 1) % 3)]!, out);
+    return out;
+  }
+
+  /** Half-edges (of every triangle, collapsed ones included) using the edge between welded vertices a and b, saturated at 255. */
+  edgeUses(a: number, b: number): number {
+    const uses = this.edgeWalk(a, b);
+    return uses < 255 ? uses : 255;
+  }
+
+  /**
+   * The half-edges using the edge between welded vertices a and b, counted; with `out`, the sum of
+   * their triangles' unit normals into it (each triangle's in ascending order, once per half-edge).
+   */
+  private edgeWalk(a: number, b: number, out?: Float64Array): number {
+    const start = this.cornerStarts(), triangles = this.cornerTriangles!;
+    const tv = this.triangleVertices;
     // Both ends see the same triangles in the same order: walk the shorter list.
     const v = start[a + 1]! - start[a]! <= start[b + 1]! - start[b]! ? a : b;
+    let uses = 0;
     let sx = 0, sy = 0, sz = 0;
     let previous = -1;
     for (let i = start[v]!; i < start[v + 1]!; i++) {
@@ -138,40 +158,25 @@ export class PseudoNormals {
       for (let j = 0; j < 3; j++) {
         const p = tv[3 * u + j]!, q = tv[3 * u + ((j + 1) % 3)]!;
         if (!((p === a && q === b) || (p === b && q === a))) continue;
+        uses++;
+        if (!out) continue;
         this.faceNormal(u, edgeScratch);
         sx = sx + edgeScratch[0]!;
         sy = sy + edgeScratch[1]!;
         sz = sz + edgeScratch[2]!;
       }
     }
-    out[0] = sx;
-    out[1] = sy;
-    out[2] = sz;
-    return out;
-  }
-
-  /** Half-edges (of every triangle, collapsed ones included) using the edge between welded vertices a and b, saturated at 255. */
-  edgeUses(a: number, b: number): number {
-    const { start, triangles } = this.corners();
-    const tv = this.triangleVertices;
-    const v = start[a + 1]! - start[a]! <= start[b + 1]! - start[b]! ? a : b;
-    let uses = 0;
-    let previous = -1;
-    for (let i = start[v]!; i < start[v + 1]!; i++) {
-      const u = triangles[i]!;
-      if (u === previous) continue;
-      previous = u;
-      for (let j = 0; j < 3; j++) {
-        const p = tv[3 * u + j]!, q = tv[3 * u + ((j + 1) % 3)]!;
-        if ((p === a && q === b) || (p === b && q === a)) uses++;
-      }
+    if (out) {
+      out[0] = sx;
+      out[1] = sy;
+      out[2] = sz;
     }
-    return uses < 255 ? uses : 255;
+    return uses;
   }
 
   /** Whether welded vertex w ends an edge that one half-edge uses (an open edge joining two distinct vertices). */
   endsOpenEdge(w: number): boolean {
-    const { start, triangles } = this.corners();
+    const start = this.cornerStarts(), triangles = this.cornerTriangles!;
     const tv = this.triangleVertices;
     let previous = -1;
     for (let i = start[w]!; i < start[w + 1]!; i++) {
@@ -202,21 +207,22 @@ export class PseudoNormals {
 
   /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all. Built once. */
   get faceNormals(): Float64Array {
-    if (!this.wholeFaces) this.buildWhole();
-    return this.wholeFaces!;
+    if (!this.allFaces) this.buildWhole();
+    return this.faces;
   }
 
   /** Per welded vertex, the angle-weighted sum of incident unit face normals, for tools that read them all. Built once. */
   get vertexNormals(): Float64Array {
-    if (!this.wholeVertices) this.buildWhole();
-    return this.wholeVertices!;
+    if (!this.allVertices) this.buildWhole();
+    return this.vertices;
   }
 
+  /** Every face and vertex normal in one pass over the triangles (the sums in the same order as vertexNormal's). */
   private buildWhole(): void {
     const T = this.indices.length / 3;
     const tv = this.triangleVertices;
-    const faceNormals = new Float64Array(3 * T);
-    const vertexNormals = new Float64Array(3 * this.vertexCount);
+    const faces = new Float64Array(3 * T);
+    const vertices = new Float64Array(3 * this.vertexCount);
     for (let t = 0; t < T; t++) {
       const len = this.frame(t);
       if (!(len > 0)) continue;
@@ -224,24 +230,28 @@ export class PseudoNormals {
       const angleB = this.cornerAngleAt(t, 1);
       const angleC = this.cornerAngleAt(t, 2);
       const nx = frame[0]! / len, ny = frame[1]! / len, nz = frame[2]! / len;
-      faceNormals[3 * t] = nx;
-      faceNormals[3 * t + 1] = ny;
-      faceNormals[3 * t + 2] = nz;
+      faces[3 * t] = nx;
+      faces[3 * t + 1] = ny;
+      faces[3 * t + 2] = nz;
       let w = tv[3 * t]! * 3;
-      vertexNormals[w] = vertexNormals[w]! + angleA * nx;
-      vertexNormals[w + 1] = vertexNormals[w + 1]! + angleA * ny;
-      vertexNormals[w + 2] = vertexNormals[w + 2]! + angleA * nz;
+      vertices[w] = vertices[w]! + angleA * nx;
+      vertices[w + 1] = vertices[w + 1]! + angleA * ny;
+      vertices[w + 2] = vertices[w + 2]! + angleA * nz;
       w = tv[3 * t + 1]! * 3;
-      vertexNormals[w] = vertexNormals[w]! + angleB * nx;
-      vertexNormals[w + 1] = vertexNormals[w + 1]! + angleB * ny;
-      vertexNormals[w + 2] = vertexNormals[w + 2]! + angleB * nz;
+      vertices[w] = vertices[w]! + angleB * nx;
+      vertices[w + 1] = vertices[w + 1]! + angleB * ny;
+      vertices[w + 2] = vertices[w + 2]! + angleB * nz;
       w = tv[3 * t + 2]! * 3;
-      vertexNormals[w] = vertexNormals[w]! + angleC * nx;
-      vertexNormals[w + 1] = vertexNormals[w + 1]! + angleC * ny;
-      vertexNormals[w + 2] = vertexNormals[w + 2]! + angleC * nz;
+      vertices[w] = vertices[w]! + angleC * nx;
+      vertices[w + 1] = vertices[w + 1]! + angleC * ny;
+      vertices[w + 2] = vertices[w + 2]! + angleC * nz;
     }
-    this.wholeFaces = faceNormals;
-    this.wholeVertices = vertexNormals;
+    // Same values as the memos hold where they have one: overwrite them all.
+    this.faces.set(faces);
+    this.faceKnown.fill(1);
+    this.vertices.set(vertices);
+    this.vertexKnown.fill(1);
+    this.allFaces = this.allVertices = true;
   }
 
   /**
@@ -270,7 +280,8 @@ export class PseudoNormals {
     return cornerAngle(pos[o]!, pos[o + 1]!, pos[o + 2]!, pos[p]!, pos[p + 1]!, pos[p + 2]!, pos[q]!, pos[q + 1]!, pos[q + 2]!);
   }
 
-  private corners(): { start: Uint32Array; triangles: Uint32Array } {
+  /** The offsets of the triangle lists (built with the lists on first need); the lists are cornerTriangles. */
+  private cornerStarts(): Uint32Array {
     if (!this.cornerStart) {
       const tv = this.triangleVertices;
       const W = this.vertexCount;
@@ -283,7 +294,7 @@ export class PseudoNormals {
       this.cornerStart = start;
       this.cornerTriangles = triangles;
     }
-    return { start: this.cornerStart, triangles: this.cornerTriangles! };
+    return this.cornerStart;
   }
 }
 

@@ -33,7 +33,7 @@ export interface HostThread extends ThreadPort {
   terminate(): unknown;
   /** Node: an idle thread must not keep a finished process alive. */
   unref?(): void;
-  /** Called once if the thread fails or ends unasked. */
+  /** Called when the thread fails or ends (also when ended on purpose, and maybe more than once: the host tells them apart). */
   onFailure(handler: (error: Error) => void): void;
 }
 
