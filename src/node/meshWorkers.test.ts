@@ -49,6 +49,8 @@ async function withOneThread(j: DirectionsJob): Promise<Directions> {
   const result = await bothDirections({ meshWorkers: oneThread } as unknown as ToolContext, undefined, from, to, j.maxSamples, j.signMode, 'exact');
   // A mesh against itself is one body: its second direction is the first one kept, nothing to send.
   expect(oneThread.stats.parallel).toBe(before + 1);
+  // What is kept and handed on is plain memory, not the threads' shared arrays.
+  for (const d of [result.forward, result.backward]) for (const a of [d.distance, d.signed, d.beyond]) expect(a.buffer).toBeInstanceOf(ArrayBuffer);
   return result;
 }
 

@@ -199,8 +199,9 @@ async function meshSideElsewhere(
       await measureClaimed(hereSamples, deviationReference(mesh), mode, referenceBoundary(mesh), shared.output, new Pacer(ctx), meshLabel);
     }
     const measured = await againstMesh;
-    // Shared arrays are copied: results are kept and handed on as plain arrays.
-    const own = shared ? { ...measured, distance: measured.distance.slice(), signed: measured.signed.slice(), beyond: measured.beyond.slice() } : measured;
+    // Shared arrays (the host shared the direction, helped here or not) are copied: results are kept and handed on as plain arrays.
+    const inShared = typeof SharedArrayBuffer === 'function' && measured.distance.buffer instanceof SharedArrayBuffer;
+    const own = inShared ? { ...measured, distance: measured.distance.slice(), signed: measured.signed.slice(), beyond: measured.beyond.slice() } : measured;
     const onMesh = keptDeviation(ctx, here, maxSamples, mesh, mode, surface).keep(own);
     return { mesh: onMesh, here: onHere };
   } catch (e) {
