@@ -8,7 +8,11 @@ import { MeshBody } from '../engine/scene/Body';
 import type { Directions, DirectionsJob } from '../engine/tools/deviationDirections';
 import { bothDirections } from '../engine/tools/deviationDirections';
 import type { ToolContext } from '../engine/tools/defineTool';
-import { directedDeviation, surfaceOf } from '../engine/tools/deviationSupport';
+import { directedDeviation, measureDirected, Pacer, surfaceOf } from '../engine/tools/deviationSupport';
+import { buildOpenBoundary } from '../engine/mesh/openBoundary';
+import { buildPseudoNormals } from '../engine/mesh/pseudoNormals';
+import { sampleSurface } from '../engine/mesh/sampleSurface';
+import { prepareDeviationReference } from '../engine/mesh/signedDeviation';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
 import { makeCylinder } from '../test/kernelShapes';
@@ -149,6 +153,26 @@ describe('mesh workers: the two directions in two threads', () => {
       }
     });
   }
+
+  it("applies each reference's own open-boundary flag: an open scan as the larger mesh tests its rim, a tessellation as the smaller does not", async () => {
+    // As a BREP tessellation in tessellated mode is measured against: no boundary test (toBoundary false).
+    const scan = viaStl(upperHalf(uvSphere(50, 300, 150)));
+    const part = rippled(50.1, 96, 48, 0.3);
+    for (const [from, to, fromBoundary, toBoundary] of [
+      [scan, part, true, false],
+      [part, scan, false, true],
+    ] as const) {
+      const j = { ...job(from, to, 20000, 'robust'), fromBoundary, toBoundary };
+      const directed = async (samplesOf: TriMesh, reference: TriMesh, boundary: boolean, label: string) => {
+        const pn = buildPseudoNormals(reference);
+        return measureDirected(sampleSurface(samplesOf, 20000), prepareDeviationReference(reference), 'robust', new Pacer({}), label, boundary ? buildOpenBoundary(pn) : null);
+      };
+      const serial: Directions = { forward: await directed(from, to, toBoundary, 'fromToTo'), backward: await directed(to, from, fromBoundary, 'toToFrom') };
+      const onScan = from === scan ? serial.backward : serial.forward;
+      expect(onScan.beyond.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.3 * onScan.beyond.length);
+      expectSameDirections(await onThreads(j), serial);
+    }
+  });
 
   it('answers a second call on the same meshes from what the threads kept, identically', async () => {
     const [, from, to] = cases[0]!;

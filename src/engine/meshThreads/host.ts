@@ -177,7 +177,8 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     const n = job.maxSamples;
     // Worker 0 measures the small mesh's samples against the big mesh: forward when `to` is big.
     const label0 = fromIsBig ? 'toToFrom' : 'fromToTo', label1 = fromIsBig ? 'fromToTo' : 'toToFrom';
-    const bigBoundary = fromIsBig ? job.toBoundary : job.fromBoundary;
+    // Each direction tests its reference's boundary: worker 0's reference is the big mesh, worker 1's the small one.
+    const bigBoundary = fromIsBig ? job.fromBoundary : job.toBoundary, smallBoundary = fromIsBig ? job.toBoundary : job.fromBoundary;
     const steps0: Step[] = [
       { op: 'bvh', mesh: bigId },
       { op: 'await', mesh: smallId, part: 'samples', maxSamples: n },
@@ -188,7 +189,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
       { op: 'bvh', mesh: smallId },
       { op: 'samples', mesh: smallId, maxSamples: n, bodyId: smallBody },
       { op: 'send', mesh: smallId, part: 'samples', maxSamples: n },
-      { op: 'measure', samplesOf: bigId, maxSamples: n, against: smallId, signMode: job.signMode, label: label1, boundary: fromIsBig ? job.toBoundary : job.fromBoundary },
+      { op: 'measure', samplesOf: bigId, maxSamples: n, against: smallId, signMode: job.signMode, label: label1, boundary: smallBoundary },
     ];
     // Worker 0 also needs the small mesh registered to receive its samples.
     send(0, small);
