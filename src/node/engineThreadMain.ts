@@ -89,12 +89,7 @@ const handlers: Handlers = {
     meshWorkers?.warm();
     return engine.load(request);
   },
-  validate: (name, args) => {
-    // A host validates a call before loading its bodies (the CLI's `tool`): the mesh threads load
-    // their code meanwhile, ready when the bodies are.
-    meshWorkers?.warm();
-    return engine.validate(name, args);
-  },
+  validate: (name, args) => engine.validate(name, args),
   tools: () => engine.tools(),
   kept: (bodyIds) => engine.snapshot().bodies.filter((b) => bodyIds.includes(b.bodyId)),
   // The kept bytes rebuild the bodies; a path still reads the file on disk.

@@ -1,6 +1,6 @@
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { closestPointOnTriangle } from '../mesh/closestPointOnTriangle';
-import { pseudoNormalAt, type PseudoNormals } from '../mesh/pseudoNormals';
+import type { PseudoNormals } from '../mesh/pseudoNormals';
 import type { AmbiguityReason, SignMode } from '../mesh/signedDeviation';
 import { LINK_OFFSET, NODE_STRIDE, nodeDistanceSq, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation } from '../mesh/TriMesh';
@@ -838,7 +838,7 @@ function vertexPseudoNormals(geometry: ExactGeometry, bvh: TriangleBvh, pn: Pseu
   for (let v = 0; v < V; v++) {
     closestPoint(bvh, geometry.vertices[3 * v]!, geometry.vertices[3 * v + 1]!, geometry.vertices[3 * v + 2]!, hit);
     if (hit.triangle < 0) continue;
-    pseudoNormalAt(pn, hit.triangle, hit.feature, n);
+    pn.featureNormal(hit.triangle, hit.feature, n);
     out.set(n, 3 * v);
   }
   return out;

@@ -45,8 +45,8 @@ export class PseudoNormals {
   private readonly faceKnown: Uint8Array;
   private readonly vertices: Float64Array;
   private readonly vertexKnown: Uint8Array;
-  private allFaces = false;
-  private allVertices = false;
+  /** Whether every face and vertex normal is known (computeAll). */
+  private all = false;
 
   constructor(mesh: TriMesh) {
     const idx = mesh.indices;
@@ -207,22 +207,26 @@ export class PseudoNormals {
 
   /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all. Built once. */
   get faceNormals(): Float64Array {
-    if (!this.allFaces) this.buildWhole();
+    this.computeAll();
     return this.faces;
   }
 
   /** Per welded vertex, the angle-weighted sum of incident unit face normals, for tools that read them all. Built once. */
   get vertexNormals(): Float64Array {
-    if (!this.allVertices) this.buildWhole();
+    this.computeAll();
     return this.vertices;
   }
 
-  /** Every face and vertex normal in one pass over the triangles (the sums in the same order as vertexNormal's). */
-  private buildWhole(): void {
+  /**
+   * Every face and vertex normal in one pass over the triangles, into the memos (the sums in the
+   * same order as vertexNormal's, so those already there are written again with the same values).
+   */
+  private computeAll(): void {
+    if (this.all) return;
     const T = this.indices.length / 3;
     const tv = this.triangleVertices;
-    const faces = new Float64Array(3 * T);
-    const vertices = new Float64Array(3 * this.vertexCount);
+    const faces = this.faces, vertices = this.vertices;
+    vertices.fill(0);
     for (let t = 0; t < T; t++) {
       const len = this.frame(t);
       if (!(len > 0)) continue;
@@ -246,12 +250,10 @@ export class PseudoNormals {
       vertices[w + 1] = vertices[w + 1]! + angleC * ny;
       vertices[w + 2] = vertices[w + 2]! + angleC * nz;
     }
-    // Same values as the memos hold where they have one: overwrite them all.
-    this.faces.set(faces);
+    // A zero-area triangle's normal stays zero, as faceNormal would leave it.
     this.faceKnown.fill(1);
-    this.vertices.set(vertices);
     this.vertexKnown.fill(1);
-    this.allFaces = this.allVertices = true;
+    this.all = true;
   }
 
   /**
@@ -303,11 +305,6 @@ const edgeScratch = new Float64Array(3);
 
 export function buildPseudoNormals(mesh: TriMesh): PseudoNormals {
   return new PseudoNormals(mesh);
-}
-
-/** Writes the pseudo-normal of the feature a closest point lies on into out[0..2] (not unit length). */
-export function pseudoNormalAt(pn: PseudoNormals, triangle: number, feature: Feature, out: Float64Array): Float64Array {
-  return pn.featureNormal(triangle, feature, out);
 }
 
 const nScratch = new Float64Array(3);

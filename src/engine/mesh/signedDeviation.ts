@@ -1,5 +1,5 @@
 import { closestCompatiblePoint, closestPoint, createHit, someTriangleWithin, type MeshHit } from './closestPoint';
-import { buildPseudoNormals, pseudoNormalAt, sideOf, type PseudoNormals } from './pseudoNormals';
+import { buildPseudoNormals, sideOf, type PseudoNormals } from './pseudoNormals';
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
@@ -201,5 +201,5 @@ export function signOfHit(ref: DeviationReference, hit: MeshHit, px: number, py:
 
 /** Pseudo-normal at a hit (not unit length). Without `out`, the result is module scratch: copy it before the next call. */
 export function hitPseudoNormal(ref: DeviationReference, hit: MeshHit, out: Float64Array = nScratch): Float64Array {
-  return pseudoNormalAt(ref.pseudoNormals, hit.triangle, hit.feature, out);
+  return ref.pseudoNormals.featureNormal(hit.triangle, hit.feature, out);
 }

@@ -98,6 +98,29 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     jobs.clear();
   };
 
+  /** Cancelling terminates the threads and fails their jobs; returns the listener's removal. */
+  const stopOnAbort = (signal: AbortSignal | undefined): (() => void) => {
+    const onAbort = (): void => {
+      void stop();
+      failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return () => signal?.removeEventListener('abort', onAbort);
+  };
+
+  /** A job's outcome, counted in stats: finished, or failed (a cancel is neither). */
+  const counted = <T>(outcome: Promise<T>): Promise<T> =>
+    outcome.then(
+      (value) => {
+        stats.parallel++;
+        return value;
+      },
+      (e: unknown) => {
+        if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
+        throw e;
+      },
+    );
+
   const start = (): HostThread[] => {
     if (threads) return threads;
     const started = platform.start(threadCount);
@@ -196,11 +219,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     const id = nextJob++;
     const measured = new Map<string, DirectedDeviation>();
     const finished = new Promise<void>((resolve, reject) => jobs.set(id, { measured, done: 0, parts: 2, resolve, reject }));
-    const onAbort = (): void => {
-      void stop();
-      failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening = stopOnAbort(signal);
     try {
       progress?.(0, 'deviation: building structures in two threads');
       t[0]!.postMessage({ type: 'run', job: id, steps: steps0 } satisfies ToWorker);
@@ -208,7 +227,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
       await finished;
       progress?.(1, 'deviation: both directions measured');
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      stopListening();
     }
     return { forward: measured.get('fromToTo')!, backward: measured.get('toToFrom')! };
   };
@@ -236,21 +255,9 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     const finished = new Promise<void>((resolve, reject) =>
       jobs.set(id, { measured, onSamples: (s) => onSamples(s), ...(share ? { onBvh: (b, nb) => onBvh(b, nb) } : {}), done: 0, parts: threadCount, resolve, reject }),
     );
-    const onAbort = (): void => {
-      void stop();
-      failAll(new BrepscopeError('CANCELLED', 'cancelled by the caller'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const settled = finished.then(
-      () => {
-        stats.parallel++;
-      },
-      (e: unknown) => {
-        if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
-        throw e;
-      },
-    );
-    void settled.catch(() => undefined).finally(() => signal?.removeEventListener('abort', onAbort));
+    const stopListening = stopOnAbort(signal);
+    const settled = counted(finished);
+    void settled.catch(() => undefined).finally(stopListening);
     t[0]!.postMessage({
       type: 'run',
       job: id,
@@ -311,13 +318,6 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
 
   async function deviationDirections(job: DirectionsJob, ctx: Parameters<NonNullable<MeshWorkers['deviationDirections']>>[1]): Promise<Directions> {
     if (ctx.signal?.aborted) throw new BrepscopeError('CANCELLED', 'cancelled by the caller');
-    try {
-      const result = await parallel(job, ctx.signal, ctx.progress);
-      stats.parallel++;
-      return result;
-    } catch (e) {
-      if (!(e instanceof BrepscopeError && e.code === 'CANCELLED')) stats.failed++;
-      throw e;
-    }
+    return counted(parallel(job, ctx.signal, ctx.progress));
   }
 }

@@ -6,14 +6,15 @@
  * browser's src/workers/mesh.worker.ts) hands runMeshWorker its channel to the host.
  */
 import { toErrorPayload } from '../errors';
-import type { OpenBoundary } from '../mesh/openBoundary';
-import type { PseudoNormals } from '../mesh/pseudoNormals';
+import { normalBoundsOf } from '../mesh/closestPoint';
+import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
+import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
-import type { SignMode } from '../mesh/signedDeviation';
-import type { TriangleBvh } from '../mesh/TriangleBvh';
+import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
+import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
-import { boundaryPart, measureClaimedPart, measurePart, meshBvhPart, normalBoundsPart, pseudoNormalsPart, referencePart, samplesPart } from '../tools/deviationDirections';
-import type { DirectedDeviation, SharedOutput } from '../tools/deviationSupport';
+import { measurePart, samplesPart } from '../tools/deviationDirections';
+import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../tools/deviationSupport';
 import { listen, type FromWorker, type Part, type Step, type ThreadPort, type ToWorker } from './protocol';
 
 interface Held {
@@ -97,12 +98,12 @@ function entry(id: number): Held {
 }
 
 function pseudoNormalsOf(h: Held): PseudoNormals {
-  h.pseudoNormals ??= pseudoNormalsPart(h.mesh);
+  h.pseudoNormals ??= buildPseudoNormals(h.mesh);
   return h.pseudoNormals;
 }
 
 function bvhOf(h: Held, shared = false): TriangleBvh {
-  h.bvh ??= meshBvhPart(h.mesh, shared);
+  h.bvh ??= buildBvh(h.mesh, { shared });
   return h.bvh;
 }
 
@@ -112,7 +113,7 @@ async function runStep(job: number, step: Step): Promise<void> {
       const bvh = bvhOf(entry(step.mesh), step.shared);
       // A tree built earlier without sharing stays here: the main thread then leaves the measuring to this thread.
       if (step.shared && bvh.slotCorners.buffer instanceof SharedArrayBuffer) {
-        const normalBounds = step.signMode === 'robust' ? normalBoundsPart(bvh, true) : null;
+        const normalBounds = step.signMode === 'robust' ? normalBoundsOf(bvh, true) : null;
         port!.postMessage({ type: 'bvh', job, bvh, normalBounds } satisfies FromWorker);
       }
       return;
@@ -158,7 +159,7 @@ async function runStep(job: number, step: Step): Promise<void> {
         return;
       }
       const against = entry(step.against);
-      await measureClaimedPart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.boundary ? boundaryOf(against) : null, output);
+      await measureClaimed(samples, referenceOf(against), step.signMode, step.boundary ? boundaryOf(against) : null, output);
       // The arrays are shared: posted as they are (the main thread reads them once its own chunks are done too).
       port!.postMessage({ type: 'measured', job, label: step.label, distance: output.distance, signed: output.signed, beyond: output.beyond, samples } satisfies FromWorker);
       return;
@@ -166,13 +167,18 @@ async function runStep(job: number, step: Step): Promise<void> {
   }
 }
 
-/** Samples against a held mesh as the reference, with the open-boundary test when the step asks for it (boundaryPart). */
+/** Samples against a held mesh as the reference, with the open-boundary test when the step asks for it. */
 function measureAgainst(samples: SurfaceSamples, against: Held, step: { signMode: SignMode; label: string; boundary: boolean }): Promise<DirectedDeviation> {
-  return measurePart(samples, referencePart(bvhOf(against), pseudoNormalsOf(against)), step.signMode, step.label, step.boundary ? boundaryOf(against) : null);
+  return measurePart(samples, referenceOf(against), step.signMode, step.label, step.boundary ? boundaryOf(against) : null);
+}
+
+/** The held mesh as a deviation reference, from the same builders the serial path's caches call. */
+function referenceOf(h: Held): DeviationReference {
+  return deviationReferenceOf(bvhOf(h), pseudoNormalsOf(h));
 }
 
 function boundaryOf(h: Held): OpenBoundary {
-  h.boundary ??= boundaryPart(pseudoNormalsOf(h));
+  h.boundary ??= buildOpenBoundary(pseudoNormalsOf(h));
   return h.boundary;
 }
 

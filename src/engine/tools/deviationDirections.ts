@@ -1,10 +1,10 @@
 import { BrepscopeError } from '../errors';
-import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
-import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
+import type { OpenBoundary } from '../mesh/openBoundary';
+import type { PseudoNormals } from '../mesh/pseudoNormals';
 import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
-import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
-import { adoptNormalBounds, normalBoundsOf } from '../mesh/closestPoint';
+import type { DeviationReference, SignMode } from '../mesh/signedDeviation';
+import type { TriangleBvh } from '../mesh/TriangleBvh';
+import { adoptNormalBounds } from '../mesh/closestPoint';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { OC } from '../kernel';
 import type { ToolContext } from './defineTool';
@@ -18,6 +18,7 @@ import {
   keepMeshBvh,
   measureClaimed,
   measureDirected,
+  nonEmptySamples,
   referenceBoundary,
   Pacer,
   type DirectedDeviation,
@@ -124,7 +125,7 @@ export async function bothDirections(
   const keptBackward = keptDeviation(ctx, to, maxSamples, from, mode, surface);
   const workers = ctx.meshWorkers;
   const fromTriangles = measuredAsTriangles(from, surface), toTriangles = measuredAsTriangles(to, surface);
-  // The workers run the no-data rule's open-boundary test themselves (boundaryPart), on the
+  // The workers run the no-data rule's open-boundary test themselves (workerCore.ts: boundaryOf), on the
   // pseudo-normals they build: this thread builds nothing for them.
   if (workers && !keptForward.peek() && !keptBackward.peek()) {
     try {
@@ -219,42 +220,12 @@ function measuredAsTriangles(s: MeasuredSurface, surface: SurfaceMode): boolean 
   return s.body.kind === 'mesh' || surface === 'tessellated';
 }
 
-// The parts a worker computes, each from the same functions the serial path's caches call
-// (deviationSupport: meshBvh, meshPseudoNormals, surfaceSamples, deviationReference, directedDeviation).
-
-/** `shared`: in shared memory, for a tree the main thread queries too (SharedDirection). */
-export function meshBvhPart(mesh: TriMesh, shared = false): TriangleBvh {
-  return buildBvh(mesh, shared ? { shared } : {});
-}
-
-/** The normal bounds robust queries cull with, built now (in shared memory when asked, to post with a shared tree). */
-export function normalBoundsPart(bvh: TriangleBvh, shared: boolean): Int8Array {
-  return normalBoundsOf(bvh, shared);
-}
-
-/** A worker's share of a direction measured by two threads (measureClaimed). */
-export function measureClaimedPart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, boundary: OpenBoundary | null, out: SharedOutput): Promise<void> {
-  return measureClaimed(samples, reference, signMode, boundary, out);
-}
-
-export function pseudoNormalsPart(mesh: TriMesh): PseudoNormals {
-  return buildPseudoNormals(mesh);
-}
+// The parts of a worker's job that add something to the serial path's functions (the rest it calls
+// directly: buildBvh, buildPseudoNormals, deviationReferenceOf, buildOpenBoundary, measureClaimed).
 
 /** As surfaceSamples: EMPTY_MESH for a surface of zero area. */
 export function samplesPart(mesh: TriMesh, pseudoNormals: PseudoNormals, maxSamples: number, bodyId: string): SurfaceSamples {
-  const s = sampleSurface(mesh, maxSamples, pseudoNormals);
-  if (s.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${bodyId}' has a surface of zero area: there is nothing to sample`);
-  return s;
-}
-
-export function referencePart(bvh: TriangleBvh, pseudoNormals: PseudoNormals): DeviationReference {
-  return deviationReferenceOf(bvh, pseudoNormals);
-}
-
-/** The open boundary a reference's samples are tested against, as referenceBoundary gives it for a mesh body. */
-export function boundaryPart(pseudoNormals: PseudoNormals): OpenBoundary {
-  return buildOpenBoundary(pseudoNormals);
+  return nonEmptySamples(sampleSurface(mesh, maxSamples, pseudoNormals), bodyId);
 }
 
 /** One direction, on whatever thread calls it (cancellation and progress are the host's). */

@@ -4,7 +4,6 @@ import { createExactDeviation, createExactHit, ExactReference } from '../exact/E
 import { requireKernel } from '../kernel';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
-import { pseudoNormalAt } from '../mesh/pseudoNormals';
 import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { colourRange, defaultTolerance } from '../render/heatColors';
 import { decimalsFor, formatSigned } from '../render/format';
@@ -195,7 +194,7 @@ function candidateProjector(ctx: ToolContext, field: HeatmapField, fromBodyId: s
   return (p) => {
     closestPoint(bvh, p[0]!, p[1]!, p[2]!, hit);
     if (hit.triangle < 0) throw new BrepscopeError('EMPTY_MESH', `body '${fromBodyId}' has no surface to put a label on`);
-    pseudoNormalAt(pn, hit.triangle, hit.feature, n);
+    pn.featureNormal(hit.triangle, hit.feature, n);
     const len = Math.hypot(n[0]!, n[1]!, n[2]!);
     const s = len > 0 ? 1 / len : 0;
     return { point: [hit.x, hit.y, hit.z], normal: [n[0]! * s, n[1]! * s, n[2]! * s], offset: hit.distance };

@@ -237,8 +237,7 @@ export function deviationSamples(oc: OC | undefined, s: MeasuredSurface, maxSamp
     samples = sampleExactSurface(ref.geometry, ref.mesh, maxSamples, exactGeometryOf(requireKernel(oc, 'deviation'), s.body as BrepBody).kernelSurfaces ?? undefined);
     q.exactSamples.set(maxSamples, samples);
   }
-  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
-  return samples;
+  return nonEmptySamples(samples, s.body.bodyId);
 }
 
 /** Lowest and highest projection of a body on a unit axis: exact for a BREP body in exact mode, its mesh's vertices otherwise. */
@@ -262,6 +261,12 @@ export function keepSurfaceSamples(s: MeasuredSurface, maxSamples: number, sampl
   queriesOf(s).samples.set(maxSamples, samples);
 }
 
+/** The samples of a body, or EMPTY_MESH when its surface has zero area (nothing to sample). */
+export function nonEmptySamples(samples: SurfaceSamples, bodyId: string): SurfaceSamples {
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${bodyId}' has a surface of zero area: there is nothing to sample`);
+  return samples;
+}
+
 /** Surface samples of a body's mesh (docs/deviation.md); EMPTY_MESH for a surface of zero area. */
 export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceSamples {
   const q = queriesOf(s);
@@ -270,8 +275,7 @@ export function surfaceSamples(s: MeasuredSurface, maxSamples: number): SurfaceS
     samples = sampleSurface(s.mesh, maxSamples, meshPseudoNormals(s));
     q.samples.set(maxSamples, samples);
   }
-  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${s.body.bodyId}' has a surface of zero area: there is nothing to sample`);
-  return samples;
+  return nonEmptySamples(samples, s.body.bodyId);
 }
 
 /**
