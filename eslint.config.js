@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** The layer arrows of ARCHITECTURE.md, enforced: each folder names what it may not import. */
+/** The layer arrows of docs/architecture.md, enforced: each folder names what it may not import. */
 const layer = (files, patterns, message) => ({
   files,
   ignores: ['**/*.test.ts', '**/*.test.tsx'],
@@ -17,7 +17,7 @@ const ENGINE_WIDE = [...UI_LIBS, 'node:*', '**/ui/*', '**/viewer/*', '**/workers
  * hostFacts is the door's light half, for a host's main thread that runs the engine in a worker.
  */
 const ENGINE_INTERNALS = ['**/engine/*', '**/engine/**/*', '!**/engine/hostFacts'];
-const THROUGH_INDEX = 'hosts use the engine through src/engine/index.ts only (ARCHITECTURE.md)';
+const THROUGH_INDEX = 'hosts use the engine through src/engine/index.ts only (docs/architecture.md)';
 
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e', 'dist-bench', 'dist-cli', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
@@ -38,13 +38,17 @@ export default tseslint.config(
   // Playwright tests that use no fixture still name their first argument as an (empty) pattern.
   { files: ['e2e/**'], rules: { 'no-empty-pattern': 'off' } },
   layer(['src/engine/**'], ENGINE_WIDE, 'The engine has no DOM, React or renderer and knows no host.'),
-  layer(['src/engine/kernel/**'], [...ENGINE_WIDE, '../*', '!../kernel/*'], 'src/engine/kernel imports nothing of ours (engine layers: ARCHITECTURE.md).'),
-  layer(['src/engine/mesh/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'mesh may import the kernel only (engine layers: ARCHITECTURE.md).'),
+  layer(['src/engine/kernel/**'], [...ENGINE_WIDE, '../*', '!../kernel/*'], 'src/engine/kernel imports nothing of ours (engine layers: docs/architecture.md).'),
+  layer(['src/engine/mesh/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'mesh may import the kernel only (engine layers: docs/architecture.md).'),
   layer(['src/engine/exact/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'exact is plain JS on extracted data (no kernel: it runs in threads without one); it may import mesh only.'),
   layer(['src/engine/points/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*', '**/mesh/*', '**/exact/*'], 'points is plain JS on a cloud\'s typed arrays (no kernel); it may import math only.'),
-  layer(['src/engine/scene/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*'], 'scene may import kernel and mesh only (engine layers: ARCHITECTURE.md).'),
-  layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: ARCHITECTURE.md).'),
-  layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: ARCHITECTURE.md).'),
+  layer(['src/engine/scene/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*'], 'scene may import kernel and mesh only (engine layers: docs/architecture.md).'),
+  layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: docs/architecture.md).'),
+  layer(['src/engine/math/**'], [...ENGINE_WIDE, '../*', '!../math/*'], 'math is plain numerics: it imports nothing else of ours (engine layers: docs/architecture.md).'),
+  layer(['src/engine/deviation/**'], [...ENGINE_WIDE, '**/tools/*', '**/meshThreads/*', '**/graph/*', '**/render/*'], 'deviation is a domain below the tools: it may import kernel, scene, mesh, exact, points and math, never tools or the mesh threads (docs/architecture.md).'),
+  layer(['src/engine/meshThreads/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/scene', '**/kernel', '**/kernel/kernel', '**/graph/*', '**/render/*', 'zod'], 'the mesh threads load mesh and deviation work only: no tools, scene, kernel or zod (docs/architecture.md).'),
+  layer(['src/engine/tools/**'], [...ENGINE_WIDE, '**/meshThreads/*'], 'tools are thin: schema + a call into a domain; threads are the host\'s (docs/architecture.md).'),
+  layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: docs/architecture.md).'),
   layer(['src/viewer/**'], ['**/workers/*', '**/ui/*', ...NODE_ONLY, ...ENGINE_INTERNALS], `viewer takes only types from the engine; ${THROUGH_INDEX}.`),
   layer(['src/ui/**'], [...NODE_ONLY, ...ENGINE_INTERNALS, '**/cli/*', '**/mcp/*'], `ui talks to the engine through workers/client; ${THROUGH_INDEX}.`),
   layer(['src/workers/**'], [...UI_LIBS, ...NODE_ONLY, ...ENGINE_INTERNALS, '**/ui/*', '**/cli/*', '**/mcp/*'], `workers host the engine; no UI and no Node; ${THROUGH_INDEX}.`),

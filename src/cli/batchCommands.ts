@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BatchSummary } from '../batch/localBatch';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 import { engineLimits, megabytes, positiveSeconds } from './limits';
 
 interface BatchFlags {

@@ -3,6 +3,7 @@ import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPaylo
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
 import { addBatchCommands } from './batchCommands';
+import type { CliIo } from './cliIo';
 import { readStlEarly } from './earlyStl';
 import { GRAPH_COMMANDS } from './graphCommands';
 import { engineLimits, withLimitOptions } from './limits';
@@ -11,10 +12,7 @@ import { engineLimits, withLimitOptions } from './limits';
 // this thread parses the command line and prints, and never loads the engine itself (hostFacts):
 // only the STL parser, to read meshes while the engine thread starts (earlyStl.ts).
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type { CliIo } from './cliIo';
 
 const defaultIo: CliIo = {
   stdout: (t) => process.stdout.write(t),

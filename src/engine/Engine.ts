@@ -8,7 +8,7 @@ import { placeBody } from './scene/placement';
 import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
-import type { MeshWorkers } from './tools/deviationDirections';
+import type { MeshWorkers } from './deviation/meshWorkers';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
 import { parseArgs } from './tools/parseArgs';
 

@@ -9,13 +9,13 @@ export type { EngineOptions, KeptBody, KeptPlacement, LoadRequest, RestoreReport
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
-export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './tools/deviationDirections';
+export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './deviation/meshWorkers';
 export { createMeshThreadHost } from './meshThreads/host';
 export { meshThreadsFor } from './meshThreads/threadCount';
 export type { HostMeshWorkers, HostThread, ThreadPlatform } from './meshThreads/host';
 export type { ThreadPort } from './meshThreads/protocol';
 export type { SurfaceSamples } from './mesh/sampleSurface';
-export type { DirectedDeviation } from './tools/deviationSupport';
+export type { DirectedDeviation } from './deviation/measure';
 export type { TriMesh } from './mesh/TriMesh';
 export type { TriangleBvh } from './mesh/TriangleBvh';
 
@@ -45,7 +45,7 @@ export type { DisplayEdges } from './scene/displayEdges';
 export type { MetricsResult } from './tools/computeMetrics';
 export type { TopologyEntry } from './tools/queryTopology';
 export type { DeviationResult, SectionStation as DeviationStation } from './tools/measureDeviation';
-export type { DirectedRecord } from './tools/deviationSupport';
+export type { DirectedRecord } from './deviation/record';
 export type { HistogramResult } from './tools/deviationHistogram';
 export type { DeviationLabel } from './tools/deviationLabels';
 export type { AlignMode, AlignResult, PreAlignment } from './tools/alignBodies';

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/Engine';
 import type { HeatmapResult } from '../engine/tools/deviationHeatmap';
 import type { DeviationResult } from '../engine/tools/measureDeviation';
-import { bodyDiagonal, directedCoverage, directedDeviation, measuredSurface } from '../engine/tools/deviationSupport';
+import { directedCoverage } from '../engine/deviation/coverage';
+import { directedDeviation } from '../engine/deviation/directed';
+import { bodyDiagonal, measuredSurface } from '../engine/deviation/surfaces';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 
 /**

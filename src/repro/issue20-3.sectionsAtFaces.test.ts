@@ -9,8 +9,10 @@ import { stationLevels, type CrossSectionResult } from '../engine/tools/crossSec
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
 import { addMeshBody, offsetShape } from '../test/deviationFixtures';
-import { createProbeResult, referenceProbe } from '../engine/tools/sectionProbe';
-import { bodyDiagonal, directedCoverage, directedDeviation, measuredSurface } from '../engine/tools/deviationSupport';
+import { createProbeResult, referenceProbe } from '../engine/deviation/sectionProbe';
+import { directedCoverage } from '../engine/deviation/coverage';
+import { directedDeviation } from '../engine/deviation/directed';
+import { bodyDiagonal, measuredSurface } from '../engine/deviation/surfaces';
 import type { SurfaceBody } from '../engine/scene/Body';
 import type { DeviationResult } from '../engine/tools/measureDeviation';
 

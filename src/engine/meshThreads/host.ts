@@ -24,8 +24,8 @@ import { BrepscopeError } from '../errors';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
-import type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from '../tools/deviationDirections';
-import { sharedOutput, type DirectedDeviation, type SharedOutput } from '../tools/deviationSupport';
+import type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from '../deviation/meshWorkers';
+import { sharedOutput, type DirectedDeviation, type SharedOutput } from '../deviation/measure';
 import { listen, shareArrays, type FromWorker, type Step, type ThreadPort, type ToWorker } from './protocol';
 
 /** A worker thread as its host sees it. */

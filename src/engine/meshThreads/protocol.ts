@@ -19,7 +19,7 @@ import type { TriMesh } from '../mesh/TriMesh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
-import type { SharedOutput } from '../tools/deviationSupport';
+import type { SharedOutput } from '../deviation/measure';
 
 /**
  * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's

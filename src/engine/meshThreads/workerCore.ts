@@ -13,8 +13,8 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { TriMesh } from '../mesh/TriMesh';
-import { measurePart, samplesPart } from '../tools/deviationDirections';
-import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../tools/deviationSupport';
+import { measurePart, samplesPart } from '../deviation/threadParts';
+import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../deviation/measure';
 import { listen, type FromWorker, type Part, type Step, type ThreadPort, type ToWorker } from './protocol';
 
 interface Held {

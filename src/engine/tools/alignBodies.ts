@@ -10,10 +10,16 @@ import { icp, MIN_PAIRS, rmsDistance, type IcpResult, type IcpSettings, type Nea
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
 import type { Body, SurfaceBody } from '../scene/Body';
-import { cloudBox, cloudDiagonal, cloudSamples } from './cloudDeviation';
+import { cloudBox, cloudDiagonal, cloudSamples } from '../deviation/cloud';
 import { defineTool } from './defineTool';
-import { defaultDeflection, deviationTarget, meshBoxOf, meshBvh, meshPseudoNormals, measuredSurface, Pacer, surfaceSamples, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
-import { kernelFor } from './kernelFor';
+import type { SurfaceMode } from '../deviation/defaults';
+import { Pacer } from '../deviation/pacer';
+import { meshBoxOf } from '../deviation/queries';
+import { surfaceSamples } from '../deviation/samples';
+import { surfaceSchema } from '../deviation/schemas';
+import { deviationTarget, meshBvh, meshPseudoNormals } from '../deviation/structures';
+import { defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
+import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
 export const ALIGN_MODES = ['bestFit', 'preAlign', 'fine'] as const;

@@ -7,7 +7,7 @@ import { meshBox, meshMassProperties } from '../mesh/meshProperties';
 import type { MeshTopology } from '../mesh/meshTopology';
 import type { Body, PointsBody } from '../scene/Body';
 import { BrepscopeError } from '../errors';
-import { cloudBox } from './cloudDeviation';
+import { cloudBox } from '../deviation/cloud';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 

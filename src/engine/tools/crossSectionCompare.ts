@@ -23,10 +23,13 @@ import type { Body, SurfaceBody } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
 import { defineTool } from './defineTool';
-import { bodyExtent as deviationBodyExtent, surfaceOf, surfaceSchema, type SurfaceMode } from './deviationSupport';
-import { kernelFor } from './kernelFor';
+import type { SurfaceMode } from '../deviation/defaults';
+import { bodyExtent as deviationBodyExtent } from '../deviation/samples';
+import { surfaceSchema } from '../deviation/schemas';
+import { surfaceOf } from '../deviation/surfaces';
+import { kernelFor } from '../context';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
-import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from './sectionProbe';
+import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from '../deviation/sectionProbe';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
 export const SECTION_DEFLECTION_RATIO = 0.005;

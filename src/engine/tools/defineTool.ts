@@ -1,41 +1,7 @@
 import type { z } from 'zod';
-import type { OC } from '../kernel';
-import type { Scene } from '../scene/Scene';
-import type { MeshWorkers } from './deviationDirections';
+import type { ToolContext } from '../context';
 
-export interface WriteOptions {
-  /**
-   * Replace a file that exists. Without it a host whose files are the user's (Node) refuses with
-   * FILE_EXISTS; the browser's memory files are the engine's own and are replaced either way.
-   */
-  overwrite?: boolean | undefined;
-}
-
-/** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
-export interface FileAccess {
-  read(path: string): Promise<Uint8Array>;
-  write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
-  /** The name two spellings of one file share (Node: the absolute path); default: the name as given. */
-  canonical?(path: string): string;
-}
-
-/** What the engine reports about its own work when a host asks (tests count deviations with it). */
-export type EngineTrace = { kind: 'deviation'; what: string };
-
-export interface ToolContext {
-  scene: Scene;
-  /** The call's file access: every write through it is returned with the result as an output. */
-  files: FileAccess;
-  kernel: () => Promise<OC>;
-  /** Set when the caller may cancel; long loops check it between chunks. */
-  signal?: AbortSignal | undefined;
-  /** Reports progress in [0, 1] for long work. */
-  progress?: ((fraction: number, message?: string) => void) | undefined;
-  /** Told of costly work actually done (not served from a cache). */
-  trace?: ((event: EngineTrace) => void) | undefined;
-  /** Mesh work the host can run off this thread (Node: worker threads); absent, tools run it here. */
-  meshWorkers?: MeshWorkers | undefined;
-}
+export type { EngineTrace, FileAccess, ToolContext, WriteOptions } from '../context';
 
 /**
  * `scene-building` tools change the scene; `scene` tools measure it (the spec's scene tools); `graph`

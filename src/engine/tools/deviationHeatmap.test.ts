@@ -4,7 +4,7 @@ import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { displayMesh } from '../scene/tessellation';
 import { meshArea } from '../mesh/refineMesh';
-import { heatmapEdgeLength } from './heatmapSurface';
+import { heatmapEdgeLength } from '../deviation/heatmapSurface';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';

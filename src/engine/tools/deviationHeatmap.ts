@@ -7,32 +7,20 @@ import { createSignedDeviation, signedDeviation, type DeviationReference, type S
 import { colourRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation, type DisplayMesh } from '../scene/tessellation';
-import { heatmapSurface } from './heatmapSurface';
+import { heatmapSurface } from '../deviation/heatmapSurface';
 import { surfaceBody } from '../scene/pointsBody';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
-import {
-  bodyDiagonal,
-  coverageOf,
-  DEFAULT_DEVIATION_SAMPLES,
-  DEFLECTION_RATIO,
-  deviationTarget,
-  directedCoverage,
-  directedDeviation,
-  maxDistanceSchema,
-  meshPseudoNormals,
-  measuredSurface,
-  Pacer,
-  referenceBoundary,
-  signModeSchema,
-  surfaceOf,
-  surfaceSchema,
-  type MeasuredSurface,
-  type SurfaceMode,
-} from './deviationSupport';
+import { coverageOf, directedCoverage } from '../deviation/coverage';
+import { DEFAULT_DEVIATION_SAMPLES, DEFLECTION_RATIO, type SurfaceMode } from '../deviation/defaults';
+import { directedDeviation, referenceBoundary } from '../deviation/directed';
+import { Pacer } from '../deviation/pacer';
+import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
+import { deviationTarget, meshPseudoNormals } from '../deviation/structures';
+import { bodyDiagonal, measuredSurface, surfaceOf, type MeasuredSurface } from '../deviation/surfaces';
 import { beyondOpenBoundary } from '../mesh/openBoundary';
-import { kernelFor } from './kernelFor';
-import { cloudComparison, cloudDiagonal, cloudToSurface, type CloudComparison } from './cloudDeviation';
+import { kernelFor } from '../context';
+import { cloudComparison, cloudDiagonal, cloudToSurface, type CloudComparison } from '../deviation/cloud';
 import { DISPLAY_POINT_LIMIT } from '../points/displayPoints';
 import { referenceBody } from '../scene/pointsBody';
 import { bodyIdSchema } from './schemas';

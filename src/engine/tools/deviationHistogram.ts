@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
-import { cloudComparison, cloudDiagonal, cloudToSurface } from './cloudDeviation';
+import { cloudComparison, cloudDiagonal, cloudToSurface } from '../deviation/cloud';
 import { defineTool, type ToolContext } from './defineTool';
-import { comparedSurfaces, directedCoverage, directedDeviation, maxDistanceSchema, signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import { directedCoverage } from '../deviation/coverage';
+import type { SurfaceMode } from '../deviation/defaults';
+import { directedDeviation } from '../deviation/directed';
+import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
+import { comparedSurfaces } from '../deviation/surfaces';
 import { bodyIdSchema, overwriteSchema } from './schemas';
-import { percentile } from './statistics';
+import { percentile } from '../deviation/statistics';
 
 /** The origin's bucket count: every bucket is reported, empty ones too. */
 export const HISTOGRAM_BUCKETS = 40;

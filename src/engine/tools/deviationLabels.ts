@@ -10,7 +10,12 @@ import { decimalsFor, formatSigned } from '../render/format';
 import type { BrepBody } from '../scene/Body';
 import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField, type HeatmapField } from './deviationHeatmap';
-import { deviationTarget, exactReference, measuredSurface, meshBoxOf, meshBvh, meshPseudoNormals, signModeSchema, surfaceSchema, type DeviationTarget, type SurfaceMode } from './deviationSupport';
+import type { SurfaceMode } from '../deviation/defaults';
+import type { DeviationTarget } from '../deviation/measure';
+import { meshBoxOf } from '../deviation/queries';
+import { signModeSchema, surfaceSchema } from '../deviation/schemas';
+import { deviationTarget, exactReference, meshBvh, meshPseudoNormals } from '../deviation/structures';
+import { measuredSurface } from '../deviation/surfaces';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 export const MAX_LABEL_POINTS = 100;

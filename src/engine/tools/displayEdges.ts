@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { displayEdges as edgesToDraw, type DisplayEdges } from '../scene/displayEdges';
 import { defineTool } from './defineTool';
-import { kernelFor } from './kernelFor';
+import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
 export const displayEdges = defineTool({

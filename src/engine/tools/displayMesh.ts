@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { displayMesh as meshToDraw, type DisplayMesh } from '../scene/tessellation';
 import { defineTool } from './defineTool';
-import { kernelFor } from './kernelFor';
+import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
 export const displayMesh = defineTool({

@@ -16,7 +16,8 @@ import { makeCylinder, makeSphere, shellWithout } from '../../test/kernelShapes'
 import { occtMesh, scanOfPart } from '../../test/scanFixture';
 import type { HeatmapResult } from './deviationHeatmap';
 import type { HistogramResult } from './deviationHistogram';
-import { deviationSamples, measuredSurface, surfaceMesh } from './deviationSupport';
+import { deviationSamples } from '../deviation/samples';
+import { measuredSurface, surfaceMesh } from '../deviation/surfaces';
 import type { DeviationResult } from './measureDeviation';
 import type { SymmetricDifferenceResult } from './symmetricDifferenceVolume';
 
@@ -186,7 +187,7 @@ describe('exact surfaces: a real part (Pump_Nut.brep)', () => {
     const samples = deviationSamples(oc, measuredSurface(oc, body, r.deflection), 20000, 'exact');
     const query = new PointToShapeQuery(oc, nut);
     const { ExactReference } = await import('../exact/ExactReference');
-    const { exactReference } = await import('./deviationSupport');
+    const { exactReference } = await import('../deviation/structures');
     const ref = exactReference(oc, engine.scene.get('nut') as never, r.deflection);
     expect(ref).toBeInstanceOf(ExactReference);
     let worst = 0, checked = 0;
@@ -272,7 +273,7 @@ describe('exact surfaces: sign rules against a BREP reference', () => {
     const query = new PointToShapeQuery(oc, nut);
     let worst = 0, agree = 0, total = 0;
     return (async () => {
-      const { exactReference } = await import('./deviationSupport');
+      const { exactReference } = await import('../deviation/structures');
       const exact = exactReference(oc, engine.scene.get('nut') as never, 0.4);
       try {
         withKernel(oc, (own) => {

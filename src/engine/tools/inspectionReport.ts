@@ -11,7 +11,7 @@ import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField } from './deviationHeatmap';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
-import { signModeSchema, surfaceSchema } from './deviationSupport';
+import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { measureDeviation, type DeviationResult } from './measureDeviation';
 import { reportHtml, type ReportData } from './reportHtml';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';

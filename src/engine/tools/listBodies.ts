@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeBody } from '../scene/describeBody';
 import { defineTool } from './defineTool';
-import { kernelFor } from './kernelFor';
+import { kernelFor } from '../context';
 
 export const listBodies = defineTool({
   name: 'list_bodies',

@@ -7,7 +7,11 @@ import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody, invertedCylinder, offsetShape, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
-import { deviationReference, measuredSurface, measureDirected, Pacer, surfaceMesh, surfaceSamples } from './deviationSupport';
+import { measureDirected } from '../deviation/measure';
+import { Pacer } from '../deviation/pacer';
+import { surfaceSamples } from '../deviation/samples';
+import { deviationReference } from '../deviation/structures';
+import { measuredSurface, surfaceMesh } from '../deviation/surfaces';
 import type { DeviationResult } from './measureDeviation';
 
 let oc: OC;

@@ -1,23 +1,16 @@
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
-import { cloudComparison, cloudDiagonal, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from './cloudDeviation';
+import { cloudComparison, cloudDiagonal, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from '../deviation/cloud';
 import { defineTool, type ToolContext } from './defineTool';
-import { bothDirections } from './deviationDirections';
-import {
-  bodyExtent,
-  comparedSurfaces,
-  DEFAULT_DEVIATION_SAMPLES,
-  directedCoverage,
-  directedRecord,
-  maxDistanceSchema,
-  Pacer,
-  signModeSchema,
-  surfaceSchema,
-  type Coverage,
-  type DirectedDeviation,
-  type DirectedRecord,
-  type SurfaceMode,
-} from './deviationSupport';
+import { bothDirections } from '../deviation/directions';
+import { directedCoverage, type Coverage } from '../deviation/coverage';
+import { DEFAULT_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
+import type { DirectedDeviation } from '../deviation/measure';
+import { Pacer } from '../deviation/pacer';
+import { directedRecord, type DirectedRecord } from '../deviation/record';
+import { bodyExtent } from '../deviation/samples';
+import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
+import { comparedSurfaces } from '../deviation/surfaces';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 const schema = z

@@ -3,9 +3,9 @@ import { BrepscopeError } from '../errors';
 import { withKernel } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import { locationFreeShape } from '../scene/locationFreeShape';
-import { cloudGap } from './cloudDistance';
+import { cloudGap } from '../deviation/cloudGap';
 import { defineTool } from './defineTool';
-import { kernelFor } from './kernelFor';
+import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
 /** The spec's cap on returned contact pairs. */

@@ -9,9 +9,10 @@ import { Feature } from '../mesh/closestPointOnTriangle';
 import { PointToShapeQuery } from '../scene/pointToShape';
 import { mapEntities } from '../scene/topology';
 import { defineTool } from './defineTool';
-import { meshBvh, surfaceOf } from './deviationSupport';
+import { meshBvh } from '../deviation/structures';
+import { surfaceOf } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
-import { percentile } from './statistics';
+import { percentile } from '../deviation/statistics';
 
 const schema = z
   .strictObject({

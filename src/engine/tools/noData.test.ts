@@ -10,7 +10,10 @@ import { addMeshBody } from '../../test/deviationFixtures';
 import { makeBox } from '../../test/kernelShapes';
 import type { HeatmapResult } from './deviationHeatmap';
 import type { HistogramResult } from './deviationHistogram';
-import { bodyDiagonal, directedCoverage, directedDeviation, measuredSurface, surfaceSamples } from './deviationSupport';
+import { directedCoverage } from '../deviation/coverage';
+import { directedDeviation } from '../deviation/directed';
+import { surfaceSamples } from '../deviation/samples';
+import { bodyDiagonal, measuredSurface } from '../deviation/surfaces';
 import type { DeviationResult } from './measureDeviation';
 
 /**

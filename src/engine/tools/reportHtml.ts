@@ -5,7 +5,8 @@ import type { MetricsResult } from './computeMetrics';
 import type { CrossSectionResult } from './crossSectionCompare';
 import type { HistogramResult } from './deviationHistogram';
 import type { DeviationLabel } from './deviationLabels';
-import type { DirectedRecord, SurfaceMode } from './deviationSupport';
+import type { SurfaceMode } from '../deviation/defaults';
+import type { DirectedRecord } from '../deviation/record';
 import type { DeviationResult } from './measureDeviation';
 import type { SignedHeatmapResult } from './signedDeviationHeatmap';
 

@@ -3,7 +3,7 @@ import { compose, fromMatrix4, IDENTITY, type Rigid } from '../math/rigid';
 import { placementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
 import { defineTool } from './defineTool';
-import { kernelFor } from './kernelFor';
+import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
 /** A rigid motion as four rows of four; checked to be rigid (rotation, no scale, shear or mirror). */

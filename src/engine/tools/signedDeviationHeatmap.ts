@@ -9,7 +9,8 @@ import { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SI
 import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField, type HeatmapField } from './deviationHeatmap';
 import { computeLabels, labelDecimals, labelSelectionSchema, labelText, type DeviationLabel, type LabelSelection } from './deviationLabels';
-import { signModeSchema, surfaceSchema, type SurfaceMode } from './deviationSupport';
+import type { SurfaceMode } from '../deviation/defaults';
+import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 
 const finiteVec3 = vec3Schema.refine((v) => v.every(Number.isFinite), 'must have finite coordinates');

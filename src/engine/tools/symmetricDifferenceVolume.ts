@@ -10,7 +10,13 @@ import { defineTool } from './defineTool';
 import type { ExactReference } from '../exact/ExactReference';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
-import { bodyExtent, comparedSurfaces, exactReference, fastWinding, meshBoxOf, meshBvh, Pacer, surfaceSchema, type MeasuredSurface, type SurfaceMode } from './deviationSupport';
+import type { SurfaceMode } from '../deviation/defaults';
+import { Pacer } from '../deviation/pacer';
+import { meshBoxOf } from '../deviation/queries';
+import { bodyExtent } from '../deviation/samples';
+import { surfaceSchema } from '../deviation/schemas';
+import { exactReference, fastWinding, meshBvh } from '../deviation/structures';
+import { comparedSurfaces, type MeasuredSurface } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
 
 /** A point is classified when its winding number is within this of an integer (origin: 0.25). */

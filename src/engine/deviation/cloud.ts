@@ -9,19 +9,14 @@ import type { Body, PointsBody, SurfaceBody } from '../scene/Body';
 import type { CloudPositions } from '../points/cloudPositions';
 import { referenceBody } from '../scene/pointsBody';
 import { pairKey } from '../scene/Scene';
-import type { ToolContext } from './defineTool';
-import {
-  DEFLECTION_RATIO,
-  deviationSamples,
-  deviationTarget,
-  measuredSurface,
-  measureDirected,
-  Pacer,
-  type DirectedDeviation,
-  type MeasuredSurface,
-  type SurfaceMode,
-} from './deviationSupport';
-import { kernelFor } from './kernelFor';
+import type { ToolContext } from '../context';
+import { DEFLECTION_RATIO, type SurfaceMode } from './defaults';
+import { measureDirected, type DirectedDeviation } from './measure';
+import { Pacer } from './pacer';
+import { deviationSamples } from './samples';
+import { deviationTarget } from './structures';
+import { measuredSurface, type MeasuredSurface } from './surfaces';
+import { kernelFor } from '../context';
 import { percentile } from './statistics';
 
 /**

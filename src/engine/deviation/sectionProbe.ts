@@ -4,7 +4,9 @@ import { beyondOpenBoundary } from '../mesh/openBoundary';
 import { sideOf } from '../mesh/pseudoNormals';
 import type { PlaneFrame } from '../mesh/sliceMesh';
 import type { Body } from '../scene/Body';
-import { deviationReference, measuredSurface, referenceBoundary } from './deviationSupport';
+import { referenceBoundary } from './directed';
+import { deviationReference } from './structures';
+import { measuredSurface } from './surfaces';
 
 /**
  * The reference body in 3D, as cross_section_compare checks an in-plane gap against it

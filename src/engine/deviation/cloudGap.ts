@@ -4,9 +4,11 @@ import type { OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import type { Body, PointsBody, SurfaceBody } from '../scene/Body';
-import { cloudTree } from './cloudDeviation';
-import type { ToolContext } from './defineTool';
-import { defaultDeflection, exactReference, meshBvh, Pacer, surfaceOf } from './deviationSupport';
+import { cloudTree } from './cloud';
+import type { ToolContext } from '../context';
+import { Pacer } from './pacer';
+import { exactReference, meshBvh } from './structures';
+import { defaultDeflection, surfaceOf } from './surfaces';
 
 /** measure_distance's answer when a point cloud takes part: the gap and the pair of points that give it. */
 export interface CloudGap {

@@ -1,107 +1,16 @@
 import { BrepscopeError } from '../errors';
-import type { OpenBoundary } from '../mesh/openBoundary';
-import type { PseudoNormals } from '../mesh/pseudoNormals';
-import { sampleSurface, type SurfaceSamples } from '../mesh/sampleSurface';
-import type { DeviationReference, SignMode } from '../mesh/signedDeviation';
-import type { TriangleBvh } from '../mesh/TriangleBvh';
-import { adoptNormalBounds } from '../mesh/closestPoint';
-import type { TriMesh } from '../mesh/TriMesh';
 import type { OC } from '../kernel';
-import type { ToolContext } from './defineTool';
-import {
-  boundaryTested,
-  deviationSamples,
-  directedDeviation,
-  keepSurfaceSamples,
-  keptDeviation,
-  deviationReference,
-  keepMeshBvh,
-  measureClaimed,
-  measureDirected,
-  nonEmptySamples,
-  referenceBoundary,
-  Pacer,
-  type DirectedDeviation,
-  type MeasuredSurface,
-  type SharedOutput,
-  type SurfaceMode,
-} from './deviationSupport';
-
-/**
- * The two directions of a deviation between two meshes, as one job a host may run elsewhere (Node:
- * two worker threads, src/node/meshWorkers.ts), handed to tools through ToolContext.meshWorkers.
- * What it returns must be what the serial path computes, bit for bit.
- */
-export interface DirectionsJob {
-  from: TriMesh;
-  to: TriMesh;
-  fromBodyId: string;
-  toBodyId: string;
-  maxSamples: number;
-  signMode: SignMode;
-  /** Whether `from` / `to`, as the reference, applies the no-data rule's open-boundary test (a mesh body does; a BREP tessellation does not: referenceBoundary). */
-  fromBoundary: boolean;
-  toBoundary: boolean;
-}
-
-export interface Directions {
-  /** from's samples against to. */
-  forward: DirectedDeviation;
-  /** to's samples against from. */
-  backward: DirectedDeviation;
-}
-
-/**
- * The mesh side of a deviation between a mesh and a surface only the calling thread can measure
- * against (a BREP body's exact faces): the host builds the mesh's structures and samples elsewhere,
- * hands back the samples, and measures the caller's samples against the mesh.
- */
-export interface MeshSideJob {
-  mesh: TriMesh;
-  bodyId: string;
-  maxSamples: number;
-  signMode: SignMode;
-  /** The label of the direction measured against the mesh. */
-  label: string;
-  /** Whether the mesh, as the reference, applies the open-boundary test (see DirectionsJob). */
-  boundary: boolean;
-}
-
-export interface MeshSide {
-  /** The mesh's samples, as surfaceSamples computes them (EMPTY_MESH rejects); absent when the host leaves sampling to the caller. */
-  samples?: Promise<SurfaceSamples>;
-  /** The caller's samples measured against the mesh (once). */
-  measure(samples: SurfaceSamples): Promise<DirectedDeviation>;
-  /**
-   * When the host shares that direction: resolves, once the mesh's BVH is built, with the tree and
-   * the shared output the caller may claim samples from (measureClaimed) after its own work, so both
-   * threads finish it; undefined when the host measures it alone. measure() resolves when the host's
-   * part is done: read the arrays after the caller's own part, and copy them.
-   */
-  shared?: Promise<SharedDirection | undefined>;
-  /** Drops the job (the caller failed or computes it itself). */
-  abandon(): void;
-}
-
-export interface SharedDirection {
-  /** The mesh's BVH, in shared memory. */
-  bvh: TriangleBvh;
-  /** Its normal bounds (robust mode), in shared memory; null in nearest mode. */
-  normalBounds: Int8Array | null;
-  output: SharedOutput;
-}
-
-/**
- * What a host can run off the calling thread. A host with threads for both directions offers
- * deviationDirections; one with a single thread offers meshSide only, and the calling thread does
- * the other side itself.
- */
-export interface MeshWorkers {
-  /** Rejects on any failure: the tool then computes the job itself, errors included. */
-  deviationDirections?(job: DirectionsJob, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<Directions>;
-  /** Starts the mesh side of a job now; its promises reject on any failure, as above. */
-  meshSide?(job: MeshSideJob, ctx: Pick<ToolContext, 'signal'>): MeshSide;
-}
+import { adoptNormalBounds } from '../mesh/closestPoint';
+import type { SignMode } from '../mesh/signedDeviation';
+import type { ToolContext } from '../context';
+import type { SurfaceMode } from './defaults';
+import { boundaryTested, directedDeviation, keptDeviation, referenceBoundary } from './directed';
+import { measureClaimed, type DirectedDeviation } from './measure';
+import type { Directions, MeshWorkers } from './meshWorkers';
+import { Pacer } from './pacer';
+import { deviationSamples, keepSurfaceSamples } from './samples';
+import { deviationReference, keepMeshBvh } from './structures';
+import type { MeasuredSurface } from './surfaces';
 
 /**
  * Both directions between two surfaces: from the bodies' caches when there, else on the host's
@@ -218,17 +127,4 @@ async function meshSideElsewhere(
  */
 function measuredAsTriangles(s: MeasuredSurface, surface: SurfaceMode): boolean {
   return s.body.kind === 'mesh' || surface === 'tessellated';
-}
-
-// The parts of a worker's job that add something to the serial path's functions (the rest it calls
-// directly: buildBvh, buildPseudoNormals, deviationReferenceOf, buildOpenBoundary, measureClaimed).
-
-/** As surfaceSamples: EMPTY_MESH for a surface of zero area. */
-export function samplesPart(mesh: TriMesh, pseudoNormals: PseudoNormals, maxSamples: number, bodyId: string): SurfaceSamples {
-  return nonEmptySamples(sampleSurface(mesh, maxSamples, pseudoNormals), bodyId);
-}
-
-/** One direction, on whatever thread calls it (cancellation and progress are the host's). */
-export function measurePart(samples: SurfaceSamples, reference: DeviationReference, signMode: SignMode, label: string, boundary: OpenBoundary | null): Promise<DirectedDeviation> {
-  return measureDirected(samples, reference, signMode, new Pacer({}), label, boundary);
 }

@@ -2,7 +2,8 @@ import { createExactHit, FootKind } from '../exact/ExactReference';
 import { requireKernel, type OC } from '../kernel';
 import { hasEdgeLongerThan, meshArea, refineToEdgeLength } from '../mesh/refineMesh';
 import type { TriMesh } from '../mesh/TriMesh';
-import { exactReference, type MeasuredSurface } from './deviationSupport';
+import { exactReference } from './structures';
+import type { MeasuredSurface } from './surfaces';
 
 /**
  * Samples the refinement is sized for, at most: with a larger maxSamples the heat map stops at this

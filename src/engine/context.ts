@@ -1,0 +1,43 @@
+import type { CallControl } from './callControl';
+import type { MeshWorkers } from './deviation/meshWorkers';
+import type { OC } from './kernel';
+import type { Body } from './scene/Body';
+import type { Scene } from './scene/Scene';
+
+// What a tool runs with: the scene, files, the kernel on demand, and the host's controls. Engine
+// domains (deviation, alignment, gdt) take it without depending on tools/.
+
+export interface WriteOptions {
+  /**
+   * Replace a file that exists. Without it a host whose files are the user's (Node) refuses with
+   * FILE_EXISTS; the browser's memory files are the engine's own and are replaced either way.
+   */
+  overwrite?: boolean | undefined;
+}
+
+/** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
+export interface FileAccess {
+  read(path: string): Promise<Uint8Array>;
+  write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
+  /** The name two spellings of one file share (Node: the absolute path); default: the name as given. */
+  canonical?(path: string): string;
+}
+
+/** What the engine reports about its own work when a host asks (tests count deviations with it). */
+export type EngineTrace = { kind: 'deviation'; what: string };
+
+export interface ToolContext extends CallControl {
+  scene: Scene;
+  /** The call's file access: every write through it is returned with the result as an output. */
+  files: FileAccess;
+  kernel: () => Promise<OC>;
+  /** Told of costly work actually done (not served from a cache). */
+  trace?: ((event: EngineTrace) => void) | undefined;
+  /** Mesh work the host can run off this thread (Node: worker threads); absent, tools run it here. */
+  meshWorkers?: MeshWorkers | undefined;
+}
+
+/** The kernel, loaded only when a BREP body is involved: mesh-only work never waits for it. */
+export async function kernelFor(ctx: Pick<ToolContext, 'kernel'>, bodies: readonly Body[]): Promise<OC | undefined> {
+  return bodies.some((b) => b.kind === 'brep') ? ctx.kernel() : undefined;
+}

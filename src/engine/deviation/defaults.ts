@@ -1,0 +1,14 @@
+/** The deviation engine's defaults (spec; docs/deviation.md): plain values, shared by tools and threads. */
+
+/** measure_deviation's default sample count per direction (spec); deviation_heatmap's statistics use it too. */
+export const DEFAULT_DEVIATION_SAMPLES = 20000;
+
+/** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
+export const DEFLECTION_RATIO = 0.005;
+
+/** exact: a BREP body is measured on its exact faces; tessellated: as its tessellation (surfaceSchema). */
+export type SurfaceMode = 'exact' | 'tessellated';
+
+/** The default maximum search distance: max(MEDIAN_FACTOR x median distance, DIAGONAL_SHARE x from-body diagonal) (docs/deviation.md, "No data"). */
+export const MAX_DISTANCE_MEDIAN_FACTOR = 10;
+export const MAX_DISTANCE_DIAGONAL_SHARE = 0.05;

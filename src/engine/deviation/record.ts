@@ -1,0 +1,74 @@
+import type { Vec3 } from '../math/vec3';
+import type { Coverage } from './coverage';
+import type { DirectedDeviation } from './measure';
+import { percentile } from './statistics';
+
+/** The spec's directed deviation record. */
+export interface DirectedRecord {
+  max: number;
+  rms: number;
+  mean: number;
+  p95: number;
+  signedMean: number | null;
+  signedMin: number | null;
+  signedMax: number | null;
+  worstPoint: Vec3;
+  /** Covered samples (those with a counterpart on the reference): every figure above is over them. */
+  samples: number;
+  signedSamples: number;
+  ambiguousSamples: number;
+  ambiguousFraction: number;
+  /** Samples without a counterpart (beyond an open mesh reference's boundary, or farther than maxDistance): in no figure. */
+  noDataSamples: number;
+  /** The maximum search distance applied (the argument, or the default from the data). */
+  maxDistance: number;
+}
+
+/** The spec's record over the covered samples of a direction (`coverage`, from directedCoverage). */
+export function directedRecord(d: DirectedDeviation, coverage: Coverage): DirectedRecord {
+  const total = d.distance.length;
+  const noData = coverage.noData;
+  const n = total - coverage.noDataSamples;
+  let max = -Infinity, worst = 0, sum = 0, sumSq = 0;
+  let signedCount = 0, signedSum = 0, signedMin = Infinity, signedMax = -Infinity;
+  const covered = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i < total; i++) {
+    if (noData[i]) continue;
+    const x = d.distance[i]!;
+    covered[k++] = x;
+    if (x > max) {
+      max = x;
+      worst = i;
+    }
+    sum += x;
+    sumSq += x * x;
+    const s = d.signed[i]!;
+    if (s === s) {
+      signedCount++;
+      signedSum += s;
+      if (s < signedMin) signedMin = s;
+      if (s > signedMax) signedMax = s;
+    }
+  }
+  const sorted = covered.sort();
+  const p = d.samples.points;
+  const has = signedCount > 0;
+  const record: DirectedRecord = {
+    max,
+    rms: Math.sqrt(sumSq / n),
+    mean: sum / n,
+    p95: percentile(sorted, 0.95),
+    signedMean: has ? signedSum / signedCount : null,
+    signedMin: has ? signedMin : null,
+    signedMax: has ? signedMax : null,
+    worstPoint: [p[3 * worst]!, p[3 * worst + 1]!, p[3 * worst + 2]!],
+    samples: n,
+    signedSamples: signedCount,
+    ambiguousSamples: n - signedCount,
+    ambiguousFraction: (n - signedCount) / n,
+    noDataSamples: coverage.noDataSamples,
+    maxDistance: coverage.maxDistance,
+  };
+  return record;
+}
