@@ -1,7 +1,7 @@
 /**
  * Mesh worker threads: threads that build the query structures of meshes and measure directions
  * of a deviation beside the engine's own thread (the engine's MeshWorkers seam,
- * ToolContext.meshWorkers; src/engine/tools/deviationDirections.ts), in Node (src/node/meshWorkers.ts:
+ * ToolContext.meshWorkers; src/engine/deviation/directions.ts), in Node (src/node/meshWorkers.ts:
  * worker_threads) and in the browser (src/workers/browserMeshWorkers.ts: Web Workers beside the
  * engine's worker). The result is the serial runner's, bit for bit: the workers call the same
  * functions on the same arrays (src/node/meshWorkers.test.ts checks it).
