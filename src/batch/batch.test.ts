@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeBatchFixture, type BatchFixture } from '../test/batchJobs';
+import { boxStl, writeBatchFixture, type BatchFixture } from '../test/batchJobs';
 import type { JobResult } from './jobRunner';
 import { runLocalBatch } from './localBatch';
 import { parseManifest, readManifest } from './manifest';
@@ -88,6 +88,28 @@ function timeless(value: unknown): unknown {
 function firstError(result: JobResult): { code: string } | undefined {
   return result.error ?? result.runs.map((r) => ('error' in r ? r.error : undefined)).find((e) => e !== undefined);
 }
+
+describe('batch: the same file twice (issue 34)', () => {
+  it('a job naming one file for two bodies runs: two bodies, the deviation of a mesh against itself is 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'brepscope-batch-same-'));
+    try {
+      writeFileSync(join(dir, 'box.stl'), boxStl([0, 0, 0], [1, 2, 3]));
+      const runs = [
+        { tool: 'measure_deviation', args: { fromBodyId: 'a', toBodyId: 'b' } },
+        { tool: 'compute_metrics', args: { bodyId: 'b', metrics: ['volume'] } },
+      ];
+      writeFileSync(join(dir, 'jobs.jsonl'), JSON.stringify({ id: 'same', bodies: { a: 'box.stl', b: 'box.stl' }, runs }) + '\n');
+      const out = join(dir, 'out.jsonl');
+      expect(await runLocalBatch(readManifest(join(dir, 'jobs.jsonl')), out, { workers: 1 })).toMatchObject({ jobs: 1, ok: 1, failed: 0 });
+      const result = readResults(out).get('same')!;
+      const [deviation, metrics] = result.runs as { result: Record<string, unknown> }[];
+      expect((deviation!.result.fromToTo as { max: number }).max).toBe(0);
+      expect(metrics!.result.volume as number).toBeCloseTo(6, 9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
 
 describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {
   let fixture: BatchFixture;

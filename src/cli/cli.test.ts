@@ -85,6 +85,20 @@ describe('brepscope CLI without the kernel (fast)', () => {
     expect(result.fromToTo.signedMax).toBeLessThanOrEqual(0.1194);
   });
 
+  it('the same STL path as two bodies (--body a=X.stl --body b=X.stl) loads two bodies and answers (it hung: issue 34)', async () => {
+    const path = join(dir, 'same.stl');
+    writeFileSync(path, writeBinaryStl(box([0, 0, 0], [1, 2, 3])));
+    const r = await brepscope(['tool', 'measure_deviation', '--body', `a=${path}`, '--body', `b=${path}`, '--args', '{"fromBodyId":"a","toBodyId":"b"}', '--deadline', '60']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const result = r.json() as { fromToTo: { max: number; samples: number } };
+    // A mesh against itself: every sample lies on the reference.
+    expect(result.fromToTo.max).toBe(0);
+    expect(result.fromToTo.samples).toBeGreaterThan(0);
+    const b = await brepscope(['tool', 'compute_metrics', '--body', `a=${path}`, '--body', `b=${path}`, '--args', '{"bodyId":"b","metrics":["volume"]}', '--deadline', '60']);
+    expect(b.code, b.stdout).toBe(0);
+    expect((b.json() as { volume: number }).volume).toBeCloseTo(6, 9);
+  });
+
   it('tools: every registry tool with a description and an object inputSchema', async () => {
     const r = await brepscope(['tools']);
     expect(r.code).toBe(0);

@@ -100,7 +100,14 @@ export async function main(
     const alignments = opts.align.map((spec) => parseBodySpec(spec, '--align', '<moving>=<fixed>'));
     const { host: engine, budget } = startEngine(opts);
     // STL files are read and parsed here while the engine thread loads its code.
-    const early = bodies.map(({ path, format }) => (format ? undefined : readStlEarly(path, options.earlyReads?.get(path))));
+    // Once per path: the early read's buffers move to the engine with the first body that uses them,
+    // so a file given twice (a=X.stl b=X.stl) is read again by the engine for its second body.
+    const readEarly = new Set<string>();
+    const early = bodies.map(({ path, format }) => {
+      if (format || readEarly.has(path)) return undefined;
+      readEarly.add(path);
+      return readStlEarly(path, options.earlyReads?.get(path));
+    });
     await engine.validate(toolName, args);
     // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
     for (const [i, { id, path, format }] of bodies.entries()) {

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEngine } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
+import { Engine } from './Engine';
 import { memoryFiles, recordingFiles } from './files';
+import { box } from './mesh/generators';
+import { writeBinaryStl } from './scene/import/stl';
 import type { FileAccess, WriteOptions } from './tools/defineTool';
 
 let dir: string;
@@ -79,5 +82,24 @@ describe('what a call may write over (issue 13, item 4)', () => {
     await files.write('a.sqlite', bytes);
     await files.write('a.sqlite', new Uint8Array([9]));
     expect([...(await files.read('a.sqlite'))]).toEqual([9]);
+  });
+});
+
+describe('the same file dropped twice (issue 34)', () => {
+  it("the app's drop path in the engine: one given file imported twice, and the same file given again, are three bodies of the box's volume", async () => {
+    const engine = new Engine({ files: memoryFiles() });
+    const stl = writeBinaryStl(box([0, 0, 0], [1, 2, 3]));
+    engine.putFile('drop.stl', stl.slice());
+    await engine.run('import_file', { path: 'drop.stl', bodyId: 'a' });
+    await engine.run('import_file', { path: 'drop.stl', bodyId: 'b' });
+    engine.putFile('drop.stl', stl.slice());
+    await engine.run('import_file', { path: 'drop.stl', bodyId: 'c' });
+    const { result } = await engine.run('list_bodies', {});
+    expect(result.bodies.map((b) => [b.bodyId, b.triangles])).toEqual([
+      ['a', 12],
+      ['b', 12],
+      ['c', 12],
+    ]);
+    for (const bodyId of ['a', 'b', 'c']) expect((await engine.run('compute_metrics', { bodyId, metrics: ['volume'] })).result.volume).toBeCloseTo(6, 12);
   });
 });

@@ -17,6 +17,8 @@ import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
 import { makeBox } from '../test/kernelShapes';
 import { mutant } from '../test/mutate';
 import { MAX_IMAGES, imageContents } from './server';
+import { box } from '../engine/mesh/generators';
+import { writeBinaryStl } from '../engine/scene/import/stl';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -133,6 +135,16 @@ describe('brepscope MCP server over stdio', () => {
     expect(m.volume).toBeCloseTo(6000, 6);
     expect(m.surfaceArea).toBeCloseTo(2 * (600 + 300 + 200), 6);
     m.centerOfMass.forEach((c, i) => expect(c).toBeCloseTo([22, 7, 7][i]!, 6));
+  });
+
+  it('the same file imported as two bodies gives two bodies at once, each with the box\'s exact volume (issue 34)', async () => {
+    const stl = join(dir, 'same.stl');
+    writeFileSync(stl, writeBinaryStl(box([0, 0, 0], [1, 2, 3])));
+    for (const bodyId of ['same1', 'same2']) expect((await call('import_file', { path: stl, bodyId })).isError, bodyId).toBeFalsy();
+    for (const bodyId of ['same1', 'same2']) expect((json(await call('compute_metrics', { bodyId, metrics: ['volume'] })) as { volume: number }).volume).toBeCloseTo(6, 9);
+    const deviation = json(await call('measure_deviation', { fromBodyId: 'same1', toBodyId: 'same2' })) as { fromToTo: { max: number } };
+    expect(deviation.fromToTo.max).toBe(0);
+    for (const bodyId of ['same1', 'same2']) await call('remove_body', { bodyId });
   });
 
   it('import_file takes a text point cloud (CSV with a header); the cloud measures against the box, and as a reference is refused', async () => {

@@ -158,6 +158,27 @@ describe('EngineHost: an engine in a worker thread that a deadline, a memory cei
   });
 });
 
+describe('EngineHost: the same file twice (issue 34)', () => {
+  it('one path loaded as two bodies gives two bodies; bytes already moved to the engine are refused at once, not a call that never answers', async () => {
+    const { host } = startHost();
+    await host.load({ path: SHAPE, bodyId: 'a' });
+    await host.load({ path: SHAPE, bodyId: 'b' });
+    const { result } = await host.run('list_bodies', {});
+    expect(result.bodies.map((b) => [b.bodyId, b.triangles])).toEqual([
+      ['a', 494],
+      ['b', 494],
+    ]);
+    // The CLI's early read handed one buffer to two loads: the first moves it, and Node dropped the
+    // second message without a word (its transfer list named a detached buffer).
+    const bytes = new Uint8Array(readFileSync(SHAPE));
+    await host.load({ path: SHAPE, bodyId: 'c', bytes });
+    expect(bytes.buffer.byteLength).toBe(0);
+    expect((await codeOf(host.load({ path: SHAPE, bodyId: 'd', bytes }))).code).toBe('INTERNAL_ERROR');
+    const after = await host.run('list_bodies', {});
+    expect(after.result.bodies.map((b) => b.bodyId)).toEqual(['a', 'b', 'c']);
+  });
+});
+
 describe('EngineHost: confined to roots', () => {
   it('reads and writes inside the roots only (PATH_OUTSIDE_ROOTS), a link inside a root that leads out included; roots can change', async () => {
     const inside = join(dir, 'inside');

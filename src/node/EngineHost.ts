@@ -174,9 +174,18 @@ class EngineThread {
     const id = ++this.nextId;
     const reply = new Promise<Extract<Reply, { outcome: unknown }>>((resolve, reject) => {
       if (this.lost) return reject(this.lost);
-      this.pending.set(id, { resolve, reject, progress });
+      // Node drops a message whose transfer list holds a detached buffer without a word (the call
+      // would then wait forever); a detached view in the message itself throws DataCloneError.
+      if (transfer.some((b) => b.byteLength === 0)) {
+        return reject(new BrepscopeError('INTERNAL_ERROR', `engine ${method}: a buffer given to the engine was already moved to it (detached)`));
+      }
       const message: ThreadMessage = { id, method, params, progress: progress !== undefined } as ThreadMessage;
-      this.worker.postMessage(message, transfer);
+      try {
+        this.worker.postMessage(message, transfer);
+      } catch (e) {
+        return reject(new BrepscopeError('INTERNAL_ERROR', `engine ${method}: the request could not be sent (${e instanceof Error ? e.message : String(e)})`));
+      }
+      this.pending.set(id, { resolve, reject, progress });
     });
     return { id, reply };
   }

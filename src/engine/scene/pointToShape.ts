@@ -109,6 +109,8 @@ function box(oc: OC, shape: TopoDS_Shape): { min: Vec3; max: Vec3 } {
   return withKernel(oc, (own) => {
     const b = own(new oc.Bnd_Box_1());
     oc.BRepBndLib.Add(shape, b, false);
+    // Nothing to bound: an empty box, farther than any point (CornerMin would throw).
+    if (b.IsVoid()) return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
     const lo = own(b.CornerMin());
     const hi = own(b.CornerMax());
     return { min: [lo.X(), lo.Y(), lo.Z()], max: [hi.X(), hi.Y(), hi.Z()] };

@@ -76,6 +76,7 @@ export function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: b
       if (rest.length) issues.push({ ...found, entities: rest, count: rest.length });
     }
     issues.push(...smallEntityIssues(oc, own, maps));
+    issues.push(...emptySolidIssues(oc, own, maps));
     if (checkSelfIntersection) {
       issues.push(...selfIntersectionIssues(oc, own, shape, maps, idOf));
       issues.push(...interferenceIssues(oc, own, maps));
@@ -176,6 +177,19 @@ function smallEntityIssues(oc: OC, own: Own, maps: ShapeMaps): ValidationIssue[]
   return out;
 }
 
+/** Solids without a face (no shell): BRepCheck accepts them, they bound nothing; named so a count of solids is not misread. */
+function emptySolidIssues(oc: OC, own: Own, maps: ShapeMaps): ValidationIssue[] {
+  const solidMap = maps.find((m) => m.kind === 'SOLID')!.map;
+  const empty: string[] = [];
+  for (let i = 1; i <= solidMap.Extent(); i++) if (isEmptySolid(oc, own, own(solidMap.FindKey(i)))) empty.push(`solid[${i - 1}]`);
+  if (empty.length === 0) return [];
+  return [issue('emptySolid', 'warning', empty, `${empty.length} solid(s) have no shell (no faces): they enclose nothing and are left out of the box, self-intersection and interference checks`)];
+}
+
+function isEmptySolid(oc: OC, own: Own, solid: TopoDS_Shape): boolean {
+  return !own(new oc.TopExp_Explorer_2(solid, topAbs(oc, 'FACE'), topAbs(oc, 'SHAPE'))).More();
+}
+
 /**
  * BRepAlgoAPI_Check with self-interference on (the argument analyzer's modes cannot be set here), run
  * on each solid alone and on the faces outside any solid together: contact between different solids
@@ -211,6 +225,7 @@ function selfIntersectionParts(oc: OC, own: Own, shape: TopoDS_Shape, maps: Shap
   const inSolid = own(new oc.TopTools_IndexedMapOfShape_1());
   for (let i = 1; i <= solidMap.Extent(); i++) {
     const solid = own(solidMap.FindKey(i));
+    if (isEmptySolid(oc, own, solid)) continue;
     oc.TopExp.MapShapes_1(solid, topAbs(oc, 'FACE'), inSolid);
     const group = groups.find((g) => g[0]!.IsPartner(solid) && g[0]!.Orientation_1() === solid.Orientation_1());
     if (group) group.push(solid);

@@ -40,10 +40,11 @@ interface Candidate {
  */
 export function solidContacts(oc: OC, solids: TopoDS_Shape[]): SolidContact[] {
   return withKernel(oc, (own) => {
-    const quick = solids.map((solid, index) => boxed(oc, own, solid, index, false));
+    // A solid without geometry (no shell) bounds nothing and meets nothing: its box is void.
+    const quick = solids.flatMap((solid, index) => boxed(oc, own, solid, index, false) ?? []);
     const tight = new Map<number, Candidate>();
     const tightOf = (c: Candidate) => {
-      if (!tight.has(c.index)) tight.set(c.index, boxed(oc, own, c.solid, c.index, true));
+      if (!tight.has(c.index)) tight.set(c.index, boxed(oc, own, c.solid, c.index, true) ?? c);
       return tight.get(c.index)!;
     };
     const placement = placementKeys(oc, own, solids);
@@ -100,11 +101,12 @@ function placementKeys(oc: OC, own: Own, solids: TopoDS_Shape[]): (i: number, j:
 
 const indexOf = (id: string): number => Number(id.slice(id.indexOf('[') + 1, -1));
 
-function boxed(oc: OC, own: Own, solid: TopoDS_Shape, index: number, optimal: boolean): Candidate {
-  const tolerance = Math.max(MIN_TOLERANCE, oc.BRep_Tool.MaxTolerance(solid, topAbs(oc, 'VERTEX')));
+function boxed(oc: OC, own: Own, solid: TopoDS_Shape, index: number, optimal: boolean): Candidate | null {
   const box = own(new oc.Bnd_Box_1());
   if (optimal) oc.BRepBndLib.AddOptimal(solid, box, false, false);
   else oc.BRepBndLib.Add(solid, box, false);
+  if (box.IsVoid()) return null;
+  const tolerance = Math.max(MIN_TOLERANCE, oc.BRep_Tool.MaxTolerance(solid, topAbs(oc, 'VERTEX')));
   box.SetGap(0);
   const lo = own(box.CornerMin()), hi = own(box.CornerMax());
   return { index, solid, tolerance, min: [lo.X() - tolerance, lo.Y() - tolerance, lo.Z() - tolerance], max: [hi.X() + tolerance, hi.Y() + tolerance, hi.Z() + tolerance] };

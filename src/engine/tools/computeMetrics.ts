@@ -43,8 +43,9 @@ interface RawProperties {
   /** Centre and inertia of the solid when closed, of the surface otherwise. */
   centre: Vec3;
   inertia: number[];
-  box: () => Box3;
-  optimalBox: () => Box3;
+  /** Null when the shape has nothing to bound (OCCT's Bnd_Box is void: no geometry at all). */
+  box: () => Box3 | null;
+  optimalBox: () => Box3 | null;
   /** A box inside the tight one (of points on the shape), or null when there is none to hand. */
   innerBox: () => Box3 | null;
 }
@@ -122,19 +123,27 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
     result.centerOfMass = raw.centre;
     if (!raw.closed) result.warnings.push(`centerOfMass is the centroid of the surface area: ${openNote}`);
   }
-  if (wanted.has('boundingBox')) {
-    result.boundingBox = raw.box();
+  const voidBox = (key: string): string => `${key} is left out: the ${noun} has no geometry to bound (its box is void)`;
+  const loose = wanted.has('boundingBox') ? raw.box() : null;
+  if (wanted.has('boundingBox') && !loose) result.warnings.push(voidBox('boundingBox'));
+  if (loose) {
+    result.boundingBox = loose;
     // The tight box costs a second or two on a B-spline-rich part (AddOptimal); a box of points on the
     // shape's edges lies inside it, so when even that one is within 1% the tight one is too.
     const inner = raw.innerBox();
-    const excess = inner && !looseBoxExcess(result.boundingBox, inner) ? null : looseBoxExcess(result.boundingBox, raw.optimalBox());
+    const tight = inner && !looseBoxExcess(loose, inner) ? null : raw.optimalBox();
+    const excess = tight && looseBoxExcess(loose, tight);
     if (excess) {
       result.warnings.push(
         `boundingBox encloses B-spline control points and extends up to ${excess.distance.toPrecision(4)} (${(100 * excess.fraction).toFixed(1)}% of the diagonal) beyond the tight box: ask for boundingBoxOptimal for the true extents`,
       );
     }
   }
-  if (wanted.has('boundingBoxOptimal')) result.boundingBoxOptimal = raw.optimalBox();
+  if (wanted.has('boundingBoxOptimal')) {
+    const tight = raw.optimalBox();
+    if (tight) result.boundingBoxOptimal = tight;
+    else result.warnings.push(voidBox('boundingBoxOptimal'));
+  }
   if (wanted.has('principalAxes')) {
     result.principalAxes = principalAxes(raw.inertia);
     if (!raw.closed) result.warnings.push(`principalAxes are those of the surface (uniform shell): ${openNote}`);
@@ -237,13 +246,15 @@ function brepProperties(oc: OC, own: Own, shape: TopoDS_Shape): RawProperties {
 /**
  * Axis-aligned box from the exact geometry (never the triangulation). Add encloses B-spline control
  * hulls; AddOptimal projects onto the geometry. The tolerance gap OCCT adds is removed, so a box
- * reports its true extents.
+ * reports its true extents. Null when there is nothing to bound.
  */
-function shapeBox(oc: OC, shape: TopoDS_Shape, optimal: boolean): Box3 {
+function shapeBox(oc: OC, shape: TopoDS_Shape, optimal: boolean): Box3 | null {
   return withKernel(oc, (own) => {
     const box = own(new oc.Bnd_Box_1());
     if (optimal) oc.BRepBndLib.AddOptimal(shape, box, false, false);
     else oc.BRepBndLib.Add(shape, box, false);
+    // A shape without geometry (an empty solid, a face whose surface did not transfer): CornerMin would throw.
+    if (box.IsVoid()) return null;
     box.SetGap(0);
     const min = own(box.CornerMin());
     const max = own(box.CornerMax());

@@ -36,3 +36,60 @@ export function findCycle(starts: Uint32Array, targets: Uint32Array): number[] |
   }
   return undefined;
 }
+
+/**
+ * The strongly connected components of the same graph that hold a cycle (two nodes or more, or one
+ * node referring to itself), by Tarjan's algorithm written iteratively. `component[n]` is n's
+ * component number (-1 for a node on no cycle); `count` the number of such components.
+ */
+export function cyclicComponents(starts: Uint32Array, targets: Uint32Array): { component: Int32Array; count: number } {
+  const n = starts.length - 1;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const sccStack = new Int32Array(n);
+  const callStack = new Int32Array(n);
+  const cursor = new Uint32Array(n);
+  const component = new Int32Array(n).fill(-1);
+  let next = 0, sccTop = -1, count = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    let top = 0;
+    callStack[0] = root;
+    index[root] = low[root] = next++;
+    sccStack[++sccTop] = root;
+    onStack[root] = 1;
+    cursor[root] = starts[root]!;
+    while (top >= 0) {
+      const v = callStack[top]!;
+      if (cursor[v]! < starts[v + 1]!) {
+        const w = targets[cursor[v]!++]!;
+        if (index[w] === -1) {
+          index[w] = low[w] = next++;
+          sccStack[++sccTop] = w;
+          onStack[w] = 1;
+          cursor[w] = starts[w]!;
+          callStack[++top] = w;
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
+        continue;
+      }
+      top--;
+      if (top >= 0) low[callStack[top]!] = Math.min(low[callStack[top]!]!, low[v]!);
+      if (low[v] !== index[v]) continue;
+      let size = 0, w: number;
+      const first = sccTop;
+      do {
+        w = sccStack[sccTop--]!;
+        onStack[w] = 0;
+        size++;
+      } while (w !== v);
+      let selfLoop = false;
+      if (size === 1) for (let e = starts[v]!; e < starts[v + 1]!; e++) if (targets[e] === v) selfLoop = true;
+      if (size > 1 || selfLoop) {
+        for (let i = first; i > first - size; i--) component[sccStack[i]!] = count;
+        count++;
+      }
+    }
+  }
+  return { component, count };
+}

@@ -1,8 +1,8 @@
-import { unzipSync } from 'fflate';
 import { SaxesParser } from 'saxes';
 import { BrepscopeError } from '../../errors';
 import type { IndexedMesh } from './indexedMesh';
 import { Float64Builder, Uint32Builder } from './textScanner';
+import { unzipWithin } from './zipBudget';
 
 /** A 3MF transform: 12 numbers, row-vector convention (x' = x m00 + y m10 + z m20 + m30). */
 type Transform = Float64Array;
@@ -20,8 +20,6 @@ interface ModelPart {
 
 const UNIT_MM: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 };
 const IDENTITY: Transform = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
-/** Model parts above this (uncompressed) are refused before inflating: a zip can declare anything. */
-const MAX_PART_BYTES = 1.5 * 2 ** 30;
 const MAX_NESTING = 64;
 
 /**
@@ -66,22 +64,8 @@ export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; 
 }
 
 function unzipModelParts(bytes: Uint8Array, name: string): Map<string, Uint8Array> {
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        const wanted = f.name.endsWith('.rels') || f.name.toLowerCase().endsWith('.model');
-        if (wanted && f.originalSize > MAX_PART_BYTES) {
-          throw new BrepscopeError('FILE_TOO_LARGE', `${name}: the 3MF part ${f.name} declares ${f.originalSize} bytes uncompressed, over ${MAX_PART_BYTES}`);
-        }
-        return wanted;
-      },
-    });
-  } catch (e) {
-    if (e instanceof BrepscopeError) throw e;
-    throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable 3MF package (zip: ${e instanceof Error ? e.message : String(e)})`);
-  }
-  return new Map(Object.entries(files));
+  // Sizes and ratios are judged before inflating, and again while inflating (zipBudget.ts).
+  return unzipWithin(bytes, name, (entry) => entry.endsWith('.rels') || entry.toLowerCase().endsWith('.model'), '3MF package');
 }
 
 /** The model part the package relationships name as the 3D model, else the only .model part. */

@@ -1,5 +1,5 @@
 import { BrepscopeError } from '../../errors';
-import { findCycle } from './referenceGraph';
+import { cyclicComponents, findCycle } from './referenceGraph';
 import { Uint32Builder } from './textScanner';
 
 const HASH = 35, QUOTE = 39, DQUOTE = 34, SLASH = 47, STAR = 42, LPAREN = 40, RPAREN = 41, SEMI = 59, EQUALS = 61, NL = 10;
@@ -8,9 +8,9 @@ const HASH = 35, QUOTE = 39, DQUOTE = 34, SLASH = 47, STAR = 42, LPAREN = 40, RP
  * Checks the structure of a STEP (ISO 10303-21) file without the kernel: the ISO-10303-21 header,
  * HEADER and DATA sections each closed by ENDSEC, the END-ISO-10303-21 trailer (a cut file lacks it),
  * every instance `#n = ...;` with balanced parentheses and closed strings and comments, no id
- * defined twice, every `#n` reference defined, and no reference cycle (an entity that contains
- * itself, directly or through others, sends the kernel's recursive transfer into a stack overflow
- * or an abort). Entity types and attribute counts are the kernel's business.
+ * defined twice, every `#n` reference defined, and no reference cycle that matters (an entity that
+ * contains itself, directly or through others, sends the kernel's recursive transfer into a stack
+ * overflow or an abort). Entity types and attribute counts are the kernel's business.
  */
 export function validateStep(bytes: Uint8Array, name: string): void {
   const b = bytes;
@@ -18,6 +18,7 @@ export function validateStep(bytes: Uint8Array, name: string): void {
   const fail = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: ${what} (not a readable STEP file: corrupt or truncated)`);
   const ids = new Map<number, number>(); // instance id -> dense index
   const lines: number[] = [];
+  const types: string[] = []; // simple entity type per instance; '' for a complex instance `(A() B())`
   const edgeStart = new Uint32Builder();
   const edgeTargets = new Uint32Builder(); // referenced instance ids, resolved to indices after the scan
   let p = 0;
@@ -126,6 +127,8 @@ export function validateStep(bytes: Uint8Array, name: string): void {
       ids.set(id, lines.length);
       lines.push(line);
       edgeStart.push(edgeTargets.length);
+      skipBlank();
+      types.push(b[p] === LPAREN ? '' : keyword().toUpperCase());
       body(true);
     }
   }
@@ -145,11 +148,51 @@ export function validateStep(bytes: Uint8Array, name: string): void {
       targets[e] = t;
     }
   }
-  const cycle = findCycle(starts, targets);
+  const cycle = findCycle(starts, targets) && cycleThatMatters(starts, targets, types);
   if (cycle) {
     line = lines[cycle[0]!]!;
     throw fail(`a reference cycle: ${cycle.map((n) => `#${idOf[n]}`).join(' -> ')} -> #${idOf[cycle[0]!]} (an entity containing itself)`);
   }
+}
+
+/**
+ * Entities that carry no geometry, topology or assembly structure: material and property records
+ * (names, densities, units). A cycle made of these alone is harmless: each of their references is to
+ * another kind (a representation's items are representation items, its context a context), so the
+ * kernel's reader drops the looping reference as the wrong type and never follows it. CAx-IF
+ * dm1-oc-214.stp has `#3381 = REPRESENTATION('density',(#3381),#1454)`; native OCCT and our kernel
+ * read its 7 solids. Any cycle through another type (a complex instance included) is refused.
+ */
+const PROPERTY_TYPES = new Set([
+  'REPRESENTATION',
+  'PROPERTY_DEFINITION',
+  'PROPERTY_DEFINITION_REPRESENTATION',
+  'MEASURE_REPRESENTATION_ITEM',
+  'DESCRIPTIVE_REPRESENTATION_ITEM',
+  'VALUE_REPRESENTATION_ITEM',
+  'MATERIAL_DESIGNATION',
+  'GENERAL_PROPERTY',
+  'GENERAL_PROPERTY_ASSOCIATION',
+  'DERIVED_UNIT',
+  'DERIVED_UNIT_ELEMENT',
+]);
+
+/** One cycle through an entity that is not a property record, or undefined when every cycle is among property records alone. */
+function cycleThatMatters(starts: Uint32Array, targets: Uint32Array, types: readonly string[]): number[] | undefined {
+  const { component, count } = cyclicComponents(starts, targets);
+  const matters = new Uint8Array(count);
+  for (let n = 0; n < types.length; n++) if (component[n]! >= 0 && !PROPERTY_TYPES.has(types[n]!)) matters[component[n]!] = 1;
+  if (!matters.includes(1)) return undefined;
+  // The edges inside the components that matter: any cycle among them runs through one of those.
+  const kept = new Uint32Array(starts.length);
+  const keptTargets: number[] = [];
+  for (let v = 0; v < types.length; v++) {
+    kept[v] = keptTargets.length;
+    const c = component[v]!;
+    if (c >= 0 && matters[c]) for (let e = starts[v]!; e < starts[v + 1]!; e++) if (component[targets[e]!] === c) keptTargets.push(targets[e]!);
+  }
+  kept[types.length] = keptTargets.length;
+  return findCycle(kept, Uint32Array.from(keptTargets));
 }
 
 function indexOfPair(b: Uint8Array, first: number, second: number, from: number): number {
