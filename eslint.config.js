@@ -43,6 +43,7 @@ export default tseslint.config(
   layer(['src/engine/exact/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*'], 'exact is plain JS on extracted data (no kernel: it runs in threads without one); it may import mesh only.'),
   layer(['src/engine/points/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/tools/*', '**/scene/*', '**/graph/*', '**/render/*', '**/mesh/*', '**/exact/*'], 'points is plain JS on a cloud\'s typed arrays (no kernel); it may import math only.'),
   layer(['src/engine/scene/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*'], 'scene may import kernel and mesh only (engine layers: ARCHITECTURE.md).'),
+  layer(['src/engine/gdt/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*', '**/points/*', '**/meshThreads/*'], 'gdt may import math, mesh, exact, kernel and scene only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: ARCHITECTURE.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: ARCHITECTURE.md).'),
   layer(['src/viewer/**'], ['**/workers/*', '**/ui/*', ...NODE_ONLY, ...ENGINE_INTERNALS], `viewer takes only types from the engine; ${THROUGH_INDEX}.`),

@@ -9,6 +9,7 @@ import { deviationHistogram } from './deviationHistogram';
 import { deviationLabels } from './deviationLabels';
 import { displayEdges } from './displayEdges';
 import { displayMesh } from './displayMesh';
+import { fitPrimitives } from './fitPrimitives';
 import { graphCompact } from './graphCompact';
 import { graphDedup } from './graphDedup';
 import { graphExport } from './graphExport';
@@ -57,6 +58,7 @@ export const TOOLS = [
   crossSectionCompare,
   alignBodies,
   recognizeFeatures,
+  fitPrimitives,
   inspectAssembly,
   selectTopology,
   graphValidate,
