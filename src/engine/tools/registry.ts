@@ -26,6 +26,7 @@ import { measureDistance } from './measureDistance';
 import { measureVertexFit } from './measureVertexFit';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
+import { readPmiTool } from './readPmi';
 import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
@@ -59,6 +60,7 @@ export const TOOLS = [
   alignBodies,
   recognizeFeatures,
   fitPrimitives,
+  readPmiTool,
   inspectAssembly,
   selectTopology,
   graphValidate,
