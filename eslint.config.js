@@ -48,6 +48,7 @@ export default tseslint.config(
   layer(['src/engine/deviation/**'], [...ENGINE_WIDE, '**/tools/*', '**/meshThreads/*', '**/graph/*', '**/render/*'], 'deviation is a domain below the tools: it may import kernel, scene, mesh, exact, points and math, never tools or the mesh threads (docs/architecture.md).'),
   layer(['src/engine/meshThreads/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/scene', '**/kernel', '**/kernel/kernel', '**/graph/*', '**/render/*', 'zod'], 'the mesh threads load mesh and deviation work only: no tools, scene, kernel or zod (docs/architecture.md).'),
   layer(['src/engine/tools/**'], [...ENGINE_WIDE, '**/meshThreads/*'], 'tools are thin: schema + a call into a domain; threads are the host\'s (docs/architecture.md).'),
+  layer(['src/engine/gdt/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*', '**/meshThreads/*'], 'gdt may import math, mesh, exact, points, deviation, kernel and scene, never tools (engine layers: docs/architecture.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: docs/architecture.md).'),
   layer(['src/viewer/**'], ['**/workers/*', '**/ui/*', ...NODE_ONLY, ...ENGINE_INTERNALS], `viewer takes only types from the engine; ${THROUGH_INDEX}.`),
   layer(['src/ui/**'], [...NODE_ONLY, ...ENGINE_INTERNALS, '**/cli/*', '**/mcp/*'], `ui talks to the engine through workers/client; ${THROUGH_INDEX}.`),

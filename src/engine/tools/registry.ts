@@ -9,6 +9,7 @@ import { deviationHistogram } from './deviationHistogram';
 import { deviationLabels } from './deviationLabels';
 import { displayEdges } from './displayEdges';
 import { displayMesh } from './displayMesh';
+import { fitPrimitives } from './fitPrimitives';
 import { graphCompact } from './graphCompact';
 import { graphDedup } from './graphDedup';
 import { graphExport } from './graphExport';
@@ -25,6 +26,7 @@ import { measureDistance } from './measureDistance';
 import { measureVertexFit } from './measureVertexFit';
 import { queryTopology } from './queryTopology';
 import { readBrep } from './readBrep';
+import { readPmiTool } from './readPmi';
 import { recognizeFeatures } from './recognizeFeatures';
 import { removeBody } from './removeBody';
 import { selectTopology } from './selectTopology';
@@ -57,6 +59,8 @@ export const TOOLS = [
   crossSectionCompare,
   alignBodies,
   recognizeFeatures,
+  fitPrimitives,
+  readPmiTool,
   inspectAssembly,
   selectTopology,
   graphValidate,

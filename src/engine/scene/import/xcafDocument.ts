@@ -12,13 +12,18 @@ export type AssemblyFormat = 'step' | 'iges' | 'xbf';
  * runs `fn` on it. Each call has its own TDocStd_Application and unique file path, and closes the
  * document afterwards, so no session state survives (reopening a path yields PCDM_RS_AlreadyRetrieved).
  */
-export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T): T {
+export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T, options: XcafOptions = {}): T {
   validateBeforeKernel(format, bytes, name);
   // The document is the user's file all the way through: a kernel failure while walking it is bad input too.
-  return asBadInput(oc, name, () => openDocument(oc, bytes, name, format, fn));
+  return asBadInput(oc, name, () => openDocument(oc, bytes, name, format, fn, options));
 }
 
-function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T): T {
+export interface XcafOptions {
+  /** STEP: also read the semantic PMI (datums, dimensions, geometric tolerances) into the document's DimTol tool. */
+  gdt?: boolean;
+}
+
+function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T, options: XcafOptions): T {
   return withKernelFile(oc, bytes, format === 'iges' ? 'igs' : format, (path) =>
     withKernel(oc, (own) => {
       // The handle owns the application: the raw object is freed when the handle is deleted.
@@ -38,6 +43,7 @@ function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: Assemb
           const iges = format === 'iges' ? own(new oc.IGESCAFControl_Reader_1()) : undefined;
           const reader = (step ?? iges)!;
           reader.SetNameMode(true);
+          if (step && options.gdt) step.SetGDTMode(true);
           const status = reader.ReadFile(path);
           if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) {
             throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable ${format.toUpperCase()} file (the reader returned ${enumName(oc.IFSelect_ReturnStatus, status)})`);

@@ -1,0 +1,112 @@
+import { BrepscopeError, invalidArgument } from '../errors';
+import type { OC } from '../kernel';
+import type { Box3 } from '../math/vec3';
+import { sampleSurface } from '../mesh/sampleSurface';
+import type { FaceTessellation } from '../mesh/TriMesh';
+import type { Body, BrepBody } from '../scene/Body';
+import { displayDeflection, getTessellation } from '../scene/tessellation';
+import { parseEntityId } from '../scene/topology';
+
+/** Points to fit or evaluate, with unit normals where the body has them (else absent). */
+export interface PointSet {
+  points: Float64Array;
+  normals: Float64Array | undefined;
+  count: number;
+}
+
+/**
+ * A body's points as fitting input. A BREP body: the nodes of its tessellation (they lie on the
+ * exact surface; triangle interiors sag by up to the deflection), with normals averaged from the
+ * triangles; `faces` keeps only those faces. A mesh: its surface samples (sampleSurface.ts). A
+ * cloud: its points, with the file's normals when it has them. `box` keeps the points inside.
+ * At most maxSamples, by stride.
+ */
+export function bodyPoints(oc: OC | undefined, body: Body, maxSamples: number, faces?: readonly string[], box?: Box3): PointSet {
+  if (faces && body.kind !== 'brep') throw invalidArgument(`region.faces needs a BREP body; '${body.bodyId}' is a ${body.kind === 'points' ? 'point cloud' : 'mesh'} (use region.box)`);
+  let set: PointSet;
+  if (body.kind === 'brep') {
+    if (!oc) throw new Error('bodyPoints: a BREP body needs the kernel');
+    set = brepNodes(getTessellation(oc, body, displayDeflection(oc, body)), body, faces);
+  } else if (body.kind === 'mesh') {
+    const s = sampleSurface(body.mesh, Math.max(maxSamples, 1));
+    set = { points: s.points, normals: s.normals, count: s.count };
+  } else {
+    const { positions, normals, count } = body.cloud;
+    const pts = Float64Array.from(positions.subarray(0, 3 * count));
+    let nn: Float64Array | undefined;
+    if (normals) {
+      nn = new Float64Array(3 * count);
+      for (let i = 0; i < count; i++) {
+        const l = Math.hypot(normals[3 * i]!, normals[3 * i + 1]!, normals[3 * i + 2]!);
+        if (l > 0) for (let k = 0; k < 3; k++) nn[3 * i + k] = normals[3 * i + k]! / l;
+      }
+    }
+    set = { points: pts, normals: nn, count };
+  }
+  if (box) set = filter(set, (x, y, z) => x >= box.min[0] && x <= box.max[0] && y >= box.min[1] && y <= box.max[1] && z >= box.min[2] && z <= box.max[2]);
+  if (set.count > maxSamples) set = stride(set, Math.ceil(set.count / maxSamples));
+  if (set.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no points in the region asked for`);
+  return set;
+}
+
+function brepNodes(t: FaceTessellation, body: BrepBody, faces?: readonly string[]): PointSet {
+  const nv = t.positions.length / 3;
+  const faceOfVertex = new Int32Array(nv).fill(-1);
+  const normals = new Float64Array(3 * nv);
+  for (let tri = 0; tri < t.faceIds.length; tri++) {
+    const a = t.indices[3 * tri]!, b = t.indices[3 * tri + 1]!, c = t.indices[3 * tri + 2]!;
+    const p = t.positions;
+    const ux = p[3 * b]! - p[3 * a]!, uy = p[3 * b + 1]! - p[3 * a + 1]!, uz = p[3 * b + 2]! - p[3 * a + 2]!;
+    const vx = p[3 * c]! - p[3 * a]!, vy = p[3 * c + 1]! - p[3 * a + 1]!, vz = p[3 * c + 2]! - p[3 * a + 2]!;
+    const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+    for (const v of [a, b, c]) {
+      faceOfVertex[v] = t.faceIds[tri]!;
+      for (let k = 0; k < 3; k++) normals[3 * v + k]! += n[k]!;
+    }
+  }
+  let wanted: Set<number> | null = null;
+  if (faces) {
+    wanted = new Set(faces.map((id) => {
+      const e = parseEntityId(id);
+      if (e.kind !== 'face') throw invalidArgument(`region.faces takes face ids, not '${id}'`);
+      return e.index;
+    }));
+    const present = new Set(t.faceIds);
+    for (const f of wanted) if (!present.has(f)) throw invalidArgument(`body '${body.bodyId}' has no face[${f}] with triangles`);
+  }
+  const keep: number[] = [];
+  for (let v = 0; v < nv; v++) if (faceOfVertex[v]! >= 0 && (!wanted || wanted.has(faceOfVertex[v]!))) keep.push(v);
+  const points = new Float64Array(3 * keep.length), nn = new Float64Array(3 * keep.length);
+  keep.forEach((v, j) => {
+    const l = Math.hypot(normals[3 * v]!, normals[3 * v + 1]!, normals[3 * v + 2]!);
+    for (let k = 0; k < 3; k++) {
+      points[3 * j + k] = t.positions[3 * v + k]!;
+      nn[3 * j + k] = l > 0 ? normals[3 * v + k]! / l : 0;
+    }
+  });
+  return { points, normals: nn, count: keep.length };
+}
+
+export function filter(set: PointSet, test: (x: number, y: number, z: number, i: number) => boolean): PointSet {
+  const keep: number[] = [];
+  for (let i = 0; i < set.count; i++) if (test(set.points[3 * i]!, set.points[3 * i + 1]!, set.points[3 * i + 2]!, i)) keep.push(i);
+  return select(set, keep);
+}
+
+export function select(set: PointSet, keep: readonly number[]): PointSet {
+  const points = new Float64Array(3 * keep.length);
+  const normals = set.normals ? new Float64Array(3 * keep.length) : undefined;
+  keep.forEach((i, j) => {
+    for (let k = 0; k < 3; k++) {
+      points[3 * j + k] = set.points[3 * i + k]!;
+      if (normals) normals[3 * j + k] = set.normals![3 * i + k]!;
+    }
+  });
+  return { points, normals, count: keep.length };
+}
+
+function stride(set: PointSet, s: number): PointSet {
+  const keep: number[] = [];
+  for (let i = 0; i < set.count; i += s) keep.push(i);
+  return select(set, keep);
+}

@@ -1,0 +1,389 @@
+import { symmetricEigen3 } from '../math/symmetricEigen';
+import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+
+/** Points as x, y, z triples (the engine's flat layout). */
+export type Points = ArrayLike<number>;
+
+export interface PlaneFit {
+  kind: 'plane';
+  /** The centroid: a point of the plane. */
+  origin: Vec3;
+  /** Unit normal (sign: toward +z, else +y, else +x, so a fit repeats exactly). */
+  normal: Vec3;
+}
+export interface SphereFit {
+  kind: 'sphere';
+  center: Vec3;
+  radius: number;
+}
+export interface CylinderFit {
+  kind: 'cylinder';
+  /** The point of the axis nearest the points' centroid. */
+  origin: Vec3;
+  axis: Vec3;
+  radius: number;
+}
+export interface ConeFit {
+  kind: 'cone';
+  /** The point of the axis nearest the points' centroid. */
+  origin: Vec3;
+  /** Unit axis, pointing the way the cone widens. */
+  axis: Vec3;
+  /** Radius of the section through `origin`. */
+  radius: number;
+  /** Half-angle in radians (0 < angle < pi/2). */
+  halfAngle: number;
+  apex: Vec3;
+}
+export type PrimitiveFit = PlaneFit | SphereFit | CylinderFit | ConeFit;
+export type PrimitiveKind = PrimitiveFit['kind'];
+
+export const count = (p: Points): number => Math.floor(p.length / 3);
+const at = (p: Points, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+
+/** Signed distance of point i from the fitted surface (positive outside: along the normal, away from the axis or centre). */
+export function residual(fit: PrimitiveFit, p: Points, i: number): number {
+  const q = at(p, i);
+  switch (fit.kind) {
+    case 'plane':
+      return dot(sub(q, fit.origin), fit.normal);
+    case 'sphere':
+      return Math.hypot(...sub(q, fit.center)) - fit.radius;
+    case 'cylinder':
+      return radial(q, fit.origin, fit.axis) - fit.radius;
+    case 'cone': {
+      const d = sub(q, fit.origin);
+      const h = dot(d, fit.axis);
+      return (radial(q, fit.origin, fit.axis) - (fit.radius + h * Math.tan(fit.halfAngle))) * Math.cos(fit.halfAngle);
+    }
+  }
+}
+
+export function radial(q: Vec3, origin: Vec3, axis: Vec3): number {
+  const d = sub(q, origin);
+  return Math.hypot(...sub(d, scale(axis, dot(d, axis))));
+}
+
+export interface Residuals {
+  rms: number;
+  /** Largest |residual|. */
+  max: number;
+}
+
+export function residuals(fit: PrimitiveFit, p: Points, subset?: ArrayLike<number>): Residuals {
+  const n = subset ? subset.length : count(p);
+  let sum = 0, max = 0;
+  for (let j = 0; j < n; j++) {
+    const e = Math.abs(residual(fit, p, subset ? subset[j]! : j));
+    sum += e * e;
+    max = Math.max(max, e);
+  }
+  return { rms: n ? Math.sqrt(sum / n) : 0, max };
+}
+
+export function centroid(p: Points): Vec3 {
+  const n = count(p);
+  const c: Vec3 = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c[k] = c[k]! + p[3 * i + k]!;
+  return scale(c, 1 / n);
+}
+
+/** Covariance eigen-frame of the points about their centroid (eigenvalues ascending). */
+export function principalFrame(p: Points): { center: Vec3; values: Vec3; vectors: [Vec3, Vec3, Vec3] } {
+  const center = centroid(p);
+  const m = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < count(p); i++) {
+    const d = sub(at(p, i), center);
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) m[r * 3 + c]! += d[r]! * d[c]!;
+  }
+  return { center, ...symmetricEigen3(m) };
+}
+
+/** Sign convention for a direction whose sign is arbitrary: the largest component positive. */
+export function canonical(v: Vec3): Vec3 {
+  const k = Math.abs(v[0]) >= Math.abs(v[1]) ? (Math.abs(v[0]) >= Math.abs(v[2]) ? 0 : 2) : Math.abs(v[1]) >= Math.abs(v[2]) ? 1 : 2;
+  return v[k]! < 0 ? scale(v, -1) : v;
+}
+
+/** Total least squares plane: the centroid and the covariance's least eigenvector. Null below 3 points or on a line. */
+export function fitPlane(p: Points): PlaneFit | null {
+  if (count(p) < 3) return null;
+  const { center, values, vectors } = principalFrame(p);
+  if (!(values[1] > 1e-30 * Math.max(1e-300, values[2]))) return null;
+  return { kind: 'plane', origin: center, normal: canonical(normalize(vectors[0])) };
+}
+
+/** Two unit vectors completing `axis` to a right-handed frame. */
+export function frameOf(axis: Vec3): [Vec3, Vec3] {
+  const helper: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const e1 = normalize(cross(axis, helper));
+  return [e1, cross(axis, e1)];
+}
+
+/**
+ * Levenberg-Marquardt on `residualsOf(params, out)` (n residuals) with a forward-difference
+ * Jacobian: small parameter counts (4 to 6) and thousands of points, where analytic Jacobians per
+ * shape would add code and not accuracy. Returns the best parameters found.
+ */
+export function levenbergMarquardt(params0: number[], n: number, residualsOf: (params: number[], out: Float64Array) => void, iterations = 100): number[] {
+  const k = params0.length;
+  let x = params0.slice();
+  const r = new Float64Array(n), rt = new Float64Array(n);
+  const J = new Float64Array(n * k);
+  residualsOf(x, r);
+  let cost = sumSq(r);
+  let lambda = 1e-3;
+  for (let it = 0; it < iterations; it++) {
+    for (let j = 0; j < k; j++) {
+      const h = 1e-7 * Math.max(1, Math.abs(x[j]!));
+      const xp = x.slice();
+      xp[j] = x[j]! + h;
+      residualsOf(xp, rt);
+      for (let i = 0; i < n; i++) J[i * k + j] = (rt[i]! - r[i]!) / h;
+    }
+    const jtj = new Float64Array(k * k), jtr = new Float64Array(k);
+    for (let i = 0; i < n; i++) {
+      for (let a = 0; a < k; a++) {
+        const ja = J[i * k + a]!;
+        jtr[a]! += ja * r[i]!;
+        for (let b = 0; b < k; b++) jtj[a * k + b]! += ja * J[i * k + b]!;
+      }
+    }
+    let improved = false;
+    for (let tries = 0; tries < 12 && !improved; tries++) {
+      const A = Array.from({ length: k }, (_, a) => Array.from({ length: k }, (_, b) => jtj[a * k + b]! + (a === b ? lambda * Math.max(jtj[a * k + a]!, 1e-30) : 0)));
+      const step = solveLinear(A, Array.from(jtr, (v) => -v));
+      if (!step) {
+        lambda *= 10;
+        continue;
+      }
+      const xn = x.map((v, j) => v + step[j]!);
+      residualsOf(xn, rt);
+      const c = sumSq(rt);
+      if (c < cost) {
+        const small = Math.hypot(...step) <= 1e-15 * (1 + Math.hypot(...x));
+        x = xn;
+        r.set(rt);
+        const gain = cost - c;
+        cost = c;
+        lambda = Math.max(lambda / 10, 1e-12);
+        improved = true;
+        if (small || gain <= 1e-30 + 1e-16 * cost) return x;
+      } else lambda *= 10;
+    }
+    if (!improved) return x;
+  }
+  return x;
+}
+
+function sumSq(r: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < r.length; i++) s += r[i]! * r[i]!;
+  return s;
+}
+
+/** Gaussian elimination with partial pivoting; null when singular. */
+export function solveLinear(a: number[][], b: number[]): number[] | null {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    if (!(Math.abs(m[p]![c]!) > 1e-300)) return null;
+    [m[c], m[p]] = [m[p]!, m[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let s = m[r]![n]!;
+    for (let k = r + 1; k < n; k++) s -= m[r]![k]! * x[k]!;
+    x[r] = s / m[r]![r]!;
+  }
+  return x.every(Number.isFinite) ? x : null;
+}
+
+/** Algebraic sphere (x^2+y^2+z^2 + D x + E y + F z + G = 0, centred coordinates), then geometric least squares. */
+export function fitSphere(p: Points): SphereFit | null {
+  const n = count(p);
+  if (n < 4) return null;
+  const c0 = centroid(p);
+  const A = Array.from({ length: 4 }, () => [0, 0, 0, 0]);
+  const b = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const d = sub(at(p, i), c0);
+    const row = [d[0], d[1], d[2], 1];
+    const z = -(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (let r = 0; r < 4; r++) {
+      b[r]! += row[r]! * z;
+      for (let c = 0; c < 4; c++) A[r]![c]! += row[r]! * row[c]!;
+    }
+  }
+  const s = solveLinear(A, b);
+  if (!s) return null;
+  const cc: Vec3 = [-s[0]! / 2, -s[1]! / 2, -s[2]! / 2];
+  const r2 = dot(cc, cc) - s[3]!;
+  if (!(r2 > 0)) return null;
+  const start = [...add(cc, c0), Math.sqrt(r2)];
+  const x = levenbergMarquardt(start, n, (q, out) => {
+    for (let i = 0; i < n; i++) out[i] = Math.hypot(p[3 * i]! - q[0]!, p[3 * i + 1]! - q[1]!, p[3 * i + 2]! - q[2]!) - q[3]!;
+  });
+  if (!(x[3]! > 0)) return null;
+  return { kind: 'sphere', center: [x[0]!, x[1]!, x[2]!], radius: x[3]! };
+}
+
+/**
+ * Geometric least-squares cylinder from an axis guess: Levenberg-Marquardt over axis tilt (2),
+ * axis shift (2) and radius, in a frame about the guess; restarted once about the result so the
+ * local parameterisation never strays far.
+ */
+export function fitCylinderFrom(p: Points, axisGuess: Vec3): CylinderFit | null {
+  const n = count(p);
+  if (n < 5) return null;
+  let axis = normalize(axisGuess);
+  let origin = centroid(p);
+  let radius = meanRadial(p, origin, axis);
+  for (let round = 0; round < 2; round++) {
+    const [e1, e2] = frameOf(axis);
+    const a0 = axis, o0 = origin;
+    const decode = (q: number[]) => {
+      const ax = normalize(add(a0, add(scale(e1, q[0]!), scale(e2, q[1]!))));
+      const o = add(o0, add(scale(e1, q[2]!), scale(e2, q[3]!)));
+      return { ax, o };
+    };
+    const x = levenbergMarquardt([0, 0, 0, 0, radius], n, (q, out) => {
+      const { ax, o } = decode(q);
+      for (let i = 0; i < n; i++) out[i] = radial(at(p, i), o, ax) - q[4]!;
+    });
+    const d = decode(x);
+    axis = d.ax;
+    origin = d.o;
+    radius = x[4]!;
+  }
+  if (!(radius > 0) || !Number.isFinite(radius)) return null;
+  const c = centroid(p);
+  origin = add(origin, scale(axis, dot(sub(c, origin), axis)));
+  return { kind: 'cylinder', origin, axis: canonical(axis), radius };
+}
+
+function meanRadial(p: Points, origin: Vec3, axis: Vec3): number {
+  let s = 0;
+  for (let i = 0; i < count(p); i++) s += radial(at(p, i), origin, axis);
+  return s / count(p);
+}
+
+/**
+ * The axis a set of surface normals is all perpendicular to (cylinder) or at one angle to (cone):
+ * the least eigenvector of the normals' covariance about their mean. Null when the normals are
+ * missing or nearly parallel.
+ */
+export function axisFromNormals(normals: Points): Vec3 | null {
+  const n = count(normals);
+  if (n < 3) return null;
+  const { values, vectors } = principalFrame(normals);
+  if (!(values[1] > 1e-10 * n)) return null;
+  return vectors[0];
+}
+
+/**
+ * Least-squares cylinder. Axis start: from the normals when given; otherwise each principal axis of
+ * the points is tried and the lowest rms kept (a scan without normals).
+ */
+export function fitCylinder(p: Points, normals?: Points): CylinderFit | null {
+  const guesses: Vec3[] = [];
+  const fromNormals = normals ? axisFromNormals(normals) : null;
+  if (fromNormals) guesses.push(fromNormals);
+  else guesses.push(...principalFrame(p).vectors);
+  return best(guesses.map((g) => fitCylinderFrom(p, g)), p);
+}
+
+/** Least-squares cone: axis start as for the cylinder; radius and slope from a line fit of radius against height. */
+export function fitCone(p: Points, normals?: Points): ConeFit | null {
+  const guesses: Vec3[] = [];
+  const fromNormals = normals ? axisFromNormals(normals) : null;
+  if (fromNormals) guesses.push(fromNormals);
+  else guesses.push(...principalFrame(p).vectors);
+  return best(guesses.map((g) => fitConeFrom(p, g)), p);
+}
+
+function best<T extends PrimitiveFit>(fits: (T | null)[], p: Points): T | null {
+  let out: T | null = null, rms = Infinity;
+  for (const f of fits) {
+    if (!f) continue;
+    const r = residuals(f, p).rms;
+    if (r < rms) {
+      rms = r;
+      out = f;
+    }
+  }
+  return out;
+}
+
+export function fitConeFrom(p: Points, axisGuess: Vec3): ConeFit | null {
+  const n = count(p);
+  if (n < 6) return null;
+  let axis = normalize(axisGuess);
+  let origin = centroid(p);
+  // Start: a cylinder about the guess gives the axis position; radius = r0 + k h by least squares.
+  const cyl = fitCylinderFrom(p, axis);
+  if (cyl) {
+    axis = cyl.axis;
+    origin = cyl.origin;
+  }
+  let sh = 0, shh = 0, sr = 0, shr = 0;
+  for (let i = 0; i < n; i++) {
+    const q = at(p, i);
+    const h = dot(sub(q, origin), axis), r = radial(q, origin, axis);
+    sh += h;
+    shh += h * h;
+    sr += r;
+    shr += h * r;
+  }
+  const det = n * shh - sh * sh;
+  if (!(det > 0)) return null;
+  let slope = (n * shr - sh * sr) / det;
+  let r0 = (sr - slope * sh) / n;
+  if (slope < 0) {
+    axis = scale(axis, -1);
+    slope = -slope;
+  }
+  let theta = Math.atan(slope);
+  for (let round = 0; round < 2; round++) {
+    const [e1, e2] = frameOf(axis);
+    const a0 = axis, o0 = origin;
+    const decode = (q: number[]) => ({
+      ax: normalize(add(a0, add(scale(e1, q[0]!), scale(e2, q[1]!)))),
+      o: add(o0, add(scale(e1, q[2]!), scale(e2, q[3]!))),
+    });
+    const x = levenbergMarquardt([0, 0, 0, 0, r0, theta], n, (q, out) => {
+      const { ax, o } = decode(q);
+      const t = Math.tan(q[5]!), c = Math.cos(q[5]!);
+      for (let i = 0; i < n; i++) {
+        const v = at(p, i);
+        out[i] = (radial(v, o, ax) - (q[4]! + dot(sub(v, o), ax) * t)) * c;
+      }
+    });
+    const d = decode(x);
+    axis = d.ax;
+    origin = d.o;
+    r0 = x[4]!;
+    theta = x[5]!;
+  }
+  if (theta < 0) {
+    axis = scale(axis, -1);
+    theta = -theta;
+  }
+  if (!(theta > 1e-9 && theta < Math.PI / 2 - 1e-9) || !Number.isFinite(r0)) return null;
+  // Re-anchor at the axis point nearest the centroid.
+  const c = centroid(p);
+  const shift = dot(sub(c, origin), axis);
+  origin = add(origin, scale(axis, shift));
+  r0 += shift * Math.tan(theta);
+  const apex = sub(origin, scale(axis, r0 / Math.tan(theta)));
+  return { kind: 'cone', origin, axis, radius: r0, halfAngle: theta, apex };
+}

@@ -1,0 +1,368 @@
+import type { TDF_Label, TDF_LabelSequence, TDocStd_Document, TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
+import type { OC, Own } from '../kernel';
+import { withXcafDocument } from '../scene/import/xcafDocument';
+import { mapEntities, type EntityKind } from '../scene/topology';
+import { StepText } from './stepText';
+
+/**
+ * The semantic PMI of a STEP file (AP242, AP214/AP203 with PMI) as read by OCCT's XCAF reader in GDT
+ * mode: datums, dimensions and geometric tolerances with the faces they apply to, in the body's own
+ * face[N] numbering. Lengths in mm (the engine's unit), angles in degrees.
+ */
+export interface PmiDatum {
+  label: string;
+  faces: string[];
+  /** What the datum feature is, from its faces: plane, axis (a cylinder or cone), point (a sphere), surface, or unknown (no face attached). */
+  kind: 'plane' | 'axis' | 'point' | 'surface' | 'unknown';
+}
+
+export interface PmiDimension {
+  id: string;
+  /** diameter, radius, distance, angle, thickness, ... in words. */
+  kind: string;
+  /** The semantic name the file gives (e.g. "diameter", "linear distance"). */
+  name: string;
+  nominal: number | null;
+  /** Upper and lower deviations from nominal (upper >= lower; lower is negative for a minus tolerance). */
+  upper: number | null;
+  lower: number | null;
+  faces: string[];
+  modifiers: string[];
+}
+
+export interface PmiTolerance {
+  id: string;
+  /** flatness, perpendicularity, position, surfaceProfile, ... in words. */
+  kind: string;
+  name: string;
+  /** Tolerance zone size (mm); null when the file gives none. */
+  value: number | null;
+  /** diameter (a cylindrical zone), sphericalDiameter, or width (two planes / two surfaces). */
+  zone: 'width' | 'diameter' | 'sphericalDiameter';
+  modifiers: string[];
+  /** Datum labels in precedence order (primary first). */
+  datums: string[];
+  faces: string[];
+}
+
+export interface PmiResult {
+  datums: PmiDatum[];
+  dimensions: PmiDimension[];
+  tolerances: PmiTolerance[];
+  /** Codes first (NO_PMI, VALUE_FROM_STEP_TEXT, ...), then the detail. */
+  warnings: string[];
+}
+
+const TOLERANCE_KIND: Record<string, string> = {
+  Angularity: 'angularity',
+  CircularRunout: 'circularRunout',
+  CircularityOrRoundness: 'roundness',
+  Coaxiality: 'coaxiality',
+  Concentricity: 'concentricity',
+  Cylindricity: 'cylindricity',
+  Flatness: 'flatness',
+  Parallelism: 'parallelism',
+  Perpendicularity: 'perpendicularity',
+  Position: 'position',
+  ProfileOfLine: 'lineProfile',
+  ProfileOfSurface: 'surfaceProfile',
+  Straightness: 'straightness',
+  Symmetry: 'symmetry',
+  TotalRunout: 'totalRunout',
+};
+
+const DIMENSION_KIND: Record<string, string> = {
+  Location_None: 'location',
+  Location_CurvedDistance: 'curvedDistance',
+  Location_LinearDistance: 'distance',
+  Location_Angular: 'angle',
+  Location_Oriented: 'orientedDistance',
+  Location_WithPath: 'distanceAlongPath',
+  Size_CurveLength: 'curveLength',
+  Size_Diameter: 'diameter',
+  Size_SphericalDiameter: 'sphericalDiameter',
+  Size_Radius: 'radius',
+  Size_SphericalRadius: 'sphericalRadius',
+  Size_Thickness: 'thickness',
+  Size_Angular: 'angle',
+  Size_WithPath: 'lengthAlongPath',
+};
+
+const MATERIAL: Record<string, string> = { M: 'maximumMaterial', L: 'leastMaterial' };
+
+/** Lower camel case of an OCCT enum suffix: Free_State -> freeState, Each_Radial_Element -> eachRadialElement. */
+function words(suffix: string): string {
+  const parts = suffix.split('_').filter(Boolean);
+  return parts.map((p, i) => (i === 0 ? p.charAt(0).toLowerCase() + p.slice(1) : p.charAt(0).toUpperCase() + p.slice(1))).join('');
+}
+
+function enumSuffix(table: object, value: unknown, prefix: string): string {
+  const key = Object.keys(table).find((k) => (table as Record<string, unknown>)[k] === value);
+  return key ? key.slice(prefix.length) : 'unknown';
+}
+
+/**
+ * Reads the PMI of a STEP file. `bodyShape` is the body's own shape (as read from the same file):
+ * its face count and surface types are checked against the document's, so that face[N] means the
+ * same face. `fileUnitMm` is the file's length unit in mm (1 when it declares none).
+ */
+export function readPmi(oc: OC, bytes: Uint8Array, name: string, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
+  return withXcafDocument(oc, bytes, name, 'step', (doc, own) => walk(oc, own, doc, bytes, bodyShape, fileUnitMm), { gdt: true });
+}
+
+function walk(oc: OC, own: Own, doc: TDocStd_Document, bytes: Uint8Array, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
+  const warnings: string[] = [];
+  const main = own(doc.Main());
+  const dimTol = own(oc.XCAFDoc_DocumentTool.DimTolTool(main)).get();
+  const shapeTool = own(oc.XCAFDoc_DocumentTool.ShapeTool(main)).get();
+  const labels = (fill: (seq: TDF_LabelSequence) => void): TDF_Label[] => {
+    const seq = own(new oc.TDF_LabelSequence_1());
+    fill(seq);
+    const out: TDF_Label[] = [];
+    for (let i = 1; i <= seq.Length(); i++) out.push(own(seq.Value(i)));
+    return out;
+  };
+  const tolLabels = labels((s) => dimTol.GetGeomToleranceLabels(s));
+  const dimLabels = labels((s) => dimTol.GetDimensionLabels(s));
+  const datumLabels = labels((s) => dimTol.GetDatumLabels(s));
+  if (tolLabels.length + dimLabels.length + datumLabels.length === 0) {
+    return { datums: [], dimensions: [], tolerances: [], warnings: ['NO_PMI: the file carries no semantic PMI (datums, dimensions, geometric tolerances); graphical PMI, if any, is not read'] };
+  }
+
+  // The document's shape, enumerated like the body's: one free shape, or a compound of several.
+  const roots = labels((s) => shapeTool.GetFreeShapes(s));
+  let docShape: TopoDS_Shape;
+  if (roots.length === 1) docShape = own(oc.XCAFDoc_ShapeTool.GetShape_2(roots[0]!));
+  else {
+    const compound = own(new oc.TopoDS_Compound());
+    const builder = own(new oc.BRep_Builder());
+    builder.MakeCompound(compound);
+    for (const r of roots) builder.Add(compound, own(oc.XCAFDoc_ShapeTool.GetShape_2(r)));
+    docShape = compound;
+  }
+  const maps: Record<EntityKind, TopTools_IndexedMapOfShape> = {
+    face: mapEntities(oc, own, docShape, 'face'),
+    edge: mapEntities(oc, own, docShape, 'edge'),
+    vertex: mapEntities(oc, own, docShape, 'vertex'),
+  };
+  const bodyFaces = mapEntities(oc, own, bodyShape, 'face');
+  let numberingChecked = bodyFaces.Extent() === maps.face.Extent();
+  if (!numberingChecked) warnings.push(`FACE_NUMBERING_MISMATCH: the body has ${bodyFaces.Extent()} faces, the file's PMI document ${maps.face.Extent()}; face ids may not name the faces the PMI means`);
+  const surfaceType = (shape: TopoDS_Shape): number => {
+    const adaptor = own(new oc.BRepAdaptor_Surface_2(oc.TopoDS.Face_1(shape), false));
+    return adaptor.GetType() as unknown as number;
+  };
+
+  const kindNames: EntityKind[] = ['face', 'edge', 'vertex'];
+  const topAbs = [oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_EDGE, oc.TopAbs_ShapeEnum.TopAbs_VERTEX];
+  const unmapped = new Set<string>();
+  const surfaceTypes = new Map<string, string>();
+  /** face[N] (or edge[N], vertex[N]) of each shape a PMI label refers to; a solid or shell stands for its faces. */
+  const idsOf = (seq: TDF_Label[]): string[] => {
+    const out: string[] = [];
+    for (const l of seq) {
+      const shape = own(oc.XCAFDoc_ShapeTool.GetShape_2(l));
+      if (shape.IsNull()) continue;
+      const k = topAbs.findIndex((t) => t === shape.ShapeType());
+      if (k < 0) {
+        // A solid, shell or compound: its faces.
+        const sub = mapEntities(oc, own, shape, 'face');
+        for (let i = 1; i <= sub.Extent(); i++) {
+          const idx = maps.face.FindIndex(sub.FindKey(i));
+          if (idx > 0) out.push(`face[${idx - 1}]`);
+        }
+        continue;
+      }
+      const kind = kindNames[k]!;
+      const idx = maps[kind].FindIndex(shape);
+      if (idx <= 0) {
+        unmapped.add(entry(oc, own, l));
+        continue;
+      }
+      const id = `${kind}[${idx - 1}]`;
+      if (kind === 'face' && numberingChecked && idx <= bodyFaces.Extent()) {
+        const a = surfaceType(shape), b = surfaceType(bodyFaces.FindKey(idx));
+        if (a !== b) {
+          numberingChecked = false;
+          warnings.push(`FACE_NUMBERING_MISMATCH: ${id} of the body is not the face the PMI document numbers so (different surface types)`);
+        }
+        surfaceTypes.set(id, enumSuffix(oc.GeomAbs_SurfaceType, b, 'GeomAbs_'));
+      }
+      out.push(id);
+    }
+    return [...new Set(out)];
+  };
+  const refShapes = (l: TDF_Label): { first: string[]; second: string[] } => {
+    const first = own(new oc.TDF_LabelSequence_1()), second = own(new oc.TDF_LabelSequence_1());
+    dimTol.GetRefShapeLabel(l, first, second);
+    const list = (s: TDF_LabelSequence) => Array.from({ length: s.Length() }, (_, i) => own(s.Value(i + 1)));
+    return { first: idsOf(list(first)), second: idsOf(list(second)) };
+  };
+  const attribute = <T>(l: TDF_Label, id: unknown): T | null => {
+    const h = own(new oc.Handle_TDF_Attribute_1());
+    if (!l.FindAttribute_1(id as never, h)) return null;
+    return h.get() as unknown as T;
+  };
+  const text = (h: HString): string => (h.IsNull() ? '' : h.get().ToCString());
+
+  // Datums: one entry per label letter, faces gathered over every datum label of that letter.
+  const datums = new Map<string, Set<string>>();
+  for (const l of datumLabels) {
+    const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_Datum.GetID()));
+    if (!attr) continue;
+    const object = own(attr.GetObject() as unknown as { get(): { GetName(): HString }; delete(): void });
+    const label = text(own(object.get().GetName()));
+    const faces = datums.get(label) ?? new Set<string>();
+    for (const f of refShapes(l).first) faces.add(f);
+    datums.set(label, faces);
+  }
+
+  const tolerances: PmiTolerance[] = [];
+  let step: StepText | null = null;
+  const fromText: string[] = [];
+  tolLabels.forEach((l, i) => {
+    const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_GeomTolerance.GetID()));
+    if (!attr) return;
+    const handle = own(attr.GetObject() as unknown as { get(): GeomTolObject; delete(): void });
+    const o = handle.get();
+    const name = text(own(o.GetSemanticName()));
+    const kindKey = enumSuffix(oc.XCAFDimTolObjects_GeomToleranceType, o.GetType(), 'XCAFDimTolObjects_GeomToleranceType_');
+    let value: number | null = o.GetValue();
+    if (!(value > 0)) {
+      step ??= new StepText(bytes);
+      value = name ? step.toleranceMagnitude(name, fileUnitMm) : null;
+      if (value !== null) fromText.push(name);
+    }
+    const typeOfValue = enumSuffix(oc.XCAFDimTolObjects_GeomToleranceTypeValue, o.GetTypeOfValue(), 'XCAFDimTolObjects_GeomToleranceTypeValue_');
+    const modifiers: string[] = [];
+    const material = enumSuffix(oc.XCAFDimTolObjects_GeomToleranceMatReqModif, o.GetMaterialRequirementModifier(), 'XCAFDimTolObjects_GeomToleranceMatReqModif_');
+    if (MATERIAL[material]) modifiers.push(MATERIAL[material]!);
+    const zoneModifier = enumSuffix(oc.XCAFDimTolObjects_GeomToleranceZoneModif, o.GetZoneModifier(), 'XCAFDimTolObjects_GeomToleranceZoneModif_');
+    if (zoneModifier !== 'None' && zoneModifier !== 'unknown') modifiers.push(words(zoneModifier));
+    const seq = own(o.GetModifiers());
+    for (let k = 1; k <= seq.Length(); k++) modifiers.push(words(enumSuffix(oc.XCAFDimTolObjects_GeomToleranceModif, seq.Value(k), 'XCAFDimTolObjects_GeomToleranceModif_')));
+    const datumSeq = labels((s) => dimTol.GetDatumWithObjectOfTolerLabels(l, s));
+    const refs: { label: string; position: number }[] = [];
+    for (const d of datumSeq) {
+      const da = attribute<{ GetObject(): never }>(d, own(oc.XCAFDoc_Datum.GetID()));
+      if (!da) continue;
+      const dobj = own(da.GetObject() as unknown as { get(): { GetName(): HString; GetPosition(): number }; delete(): void }).get();
+      refs.push({ label: text(own(dobj.GetName())), position: dobj.GetPosition() });
+    }
+    refs.sort((a, b) => a.position - b.position);
+    tolerances.push({
+      id: `tolerance[${i}]`,
+      kind: TOLERANCE_KIND[kindKey] ?? words(kindKey),
+      name,
+      value,
+      zone: typeOfValue === 'Diameter' ? 'diameter' : typeOfValue === 'SphericalDiameter' ? 'sphericalDiameter' : 'width',
+      modifiers,
+      datums: [...new Set(refs.map((r) => r.label))],
+      faces: refShapes(l).first,
+    });
+  });
+  if (fromText.length) warnings.push(`VALUE_FROM_STEP_TEXT: the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`);
+  const noValue = tolerances.filter((t) => t.value === null).map((t) => t.name || t.id);
+  if (noValue.length) warnings.push(`TOLERANCE_VALUE_MISSING: ${noValue.join(', ')}`);
+
+  const dimensions: PmiDimension[] = [];
+  let presentations = 0;
+  // Observed with this kernel build: a dimension's nominal (and range bounds) come in the unit of the
+  // file's dimension measures, unconverted, while its +/- deviations come converted to mm.
+  let dimensionUnit = fileUnitMm;
+  if (dimLabels.length) {
+    step ??= new StepText(bytes);
+    const u = step.dimensionUnitMm();
+    if (u !== null) dimensionUnit = u;
+    else warnings.push(`DIMENSION_UNIT_ASSUMED: the file's dimension measures name no single length unit; nominal values are taken in the file's unit (${fileUnitMm} mm)`);
+  }
+  dimLabels.forEach((l, i) => {
+    const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_Dimension.GetID()));
+    if (!attr) return;
+    const o = own(attr.GetObject() as unknown as { get(): DimObject; delete(): void }).get();
+    const kindKey = enumSuffix(oc.XCAFDimTolObjects_DimensionType, o.GetType(), 'XCAFDimTolObjects_DimensionType_');
+    if (kindKey === 'DimensionPresentation' || kindKey === 'CommonLabel') {
+      presentations++;
+      return;
+    }
+    const kind = DIMENSION_KIND[kindKey] ?? words(kindKey);
+    const angular = kind === 'angle';
+    const scale = angular ? 1 : dimensionUnit;
+    const raw = o.GetValue();
+    let nominal: number | null = raw * scale;
+    let upper: number | null = null, lower: number | null = null;
+    if (o.IsDimWithPlusMinusTolerance()) {
+      upper = o.GetUpperTolValue();
+      lower = -o.GetLowerTolValue() + 0; // + 0: no -0 for a zero deviation
+    } else if (o.IsDimWithRange()) {
+      const lo = o.GetLowerBound() * scale, hi = o.GetUpperBound() * scale;
+      nominal = (lo + hi) / 2;
+      upper = hi - nominal;
+      lower = lo - nominal;
+    }
+    if (raw === 0 && upper === null) nominal = null;
+    const modifiers: string[] = [];
+    const seq = own(o.GetModifiers());
+    for (let k = 1; k <= seq.Length(); k++) modifiers.push(words(enumSuffix(oc.XCAFDimTolObjects_DimensionModif, seq.Value(k), 'XCAFDimTolObjects_DimensionModif_')));
+    if (o.HasQualifier()) modifiers.push(words(enumSuffix(oc.XCAFDimTolObjects_DimensionQualifier, o.GetQualifier(), 'XCAFDimTolObjects_DimensionQualifier_')));
+    const refs = refShapes(l);
+    dimensions.push({ id: `dimension[${i}]`, kind, name: text(own(o.GetSemanticName())), nominal, upper, lower, faces: [...new Set([...refs.first, ...refs.second])], modifiers });
+  });
+  if (presentations) warnings.push(`GRAPHICAL_DIMENSIONS_SKIPPED: ${presentations} dimension presentation(s) without semantic content`);
+  const noNominal = dimensions.filter((d) => d.nominal === null).length;
+  if (noNominal) warnings.push(`DIMENSION_VALUE_MISSING: ${noNominal} dimension(s) without a nominal value in the kernel's reading`);
+  if (unmapped.size) warnings.push(`SHAPE_NOT_MAPPED: PMI labels ${[...unmapped].join(', ')} name shapes outside the body's topology`);
+
+  const datumList: PmiDatum[] = [...datums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([label, faces]) => ({ label, faces: [...faces].sort(byIndex), kind: datumKind([...faces], surfaceTypes) }));
+  const faceless = datumList.filter((d) => d.faces.length === 0).map((d) => d.label);
+  if (faceless.length) warnings.push(`DATUM_WITHOUT_FACES: ${faceless.join(', ')} (the file attaches no face to the datum feature)`);
+  return { datums: datumList, dimensions, tolerances, warnings };
+}
+
+const byIndex = (a: string, b: string) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]);
+
+function datumKind(faces: string[], types: Map<string, string>): PmiDatum['kind'] {
+  if (faces.length === 0) return 'unknown';
+  const t = new Set(faces.map((f) => types.get(f) ?? 'unknown'));
+  if (t.size === 1 && t.has('Plane')) return 'plane';
+  if ([...t].every((x) => x === 'Cylinder' || x === 'Cone')) return 'axis';
+  if (t.size === 1 && t.has('Sphere')) return 'point';
+  return 'surface';
+}
+
+function entry(oc: OC, own: Own, label: TDF_Label): string {
+  const s = own(new oc.TCollection_AsciiString_1());
+  oc.TDF_Tool.Entry(label, s);
+  return s.ToCString();
+}
+
+interface HString {
+  IsNull(): boolean;
+  get(): { ToCString(): string };
+  delete(): void;
+}
+
+interface GeomTolObject {
+  GetSemanticName(): HString;
+  GetType(): unknown;
+  GetValue(): number;
+  GetTypeOfValue(): unknown;
+  GetMaterialRequirementModifier(): unknown;
+  GetZoneModifier(): unknown;
+  GetModifiers(): { Length(): number; Value(i: number): unknown; delete(): void };
+}
+
+interface DimObject {
+  GetSemanticName(): HString;
+  GetType(): unknown;
+  GetValue(): number;
+  IsDimWithPlusMinusTolerance(): boolean;
+  GetUpperTolValue(): number;
+  GetLowerTolValue(): number;
+  IsDimWithRange(): boolean;
+  GetLowerBound(): number;
+  GetUpperBound(): number;
+  HasQualifier(): boolean;
+  GetQualifier(): unknown;
+  GetModifiers(): { Length(): number; Value(i: number): unknown; delete(): void };
+}

@@ -1,0 +1,111 @@
+/**
+ * A minimal index of a STEP (ISO 10303-21) file's DATA section: entity id -> its text. Used where
+ * the kernel's PMI reader leaves a value out: this build of OCCT reads a geometric tolerance's
+ * magnitude as 0 when it is the complex LENGTH_MEASURE_WITH_UNIT + MEASURE_REPRESENTATION_ITEM
+ * instance AP242 writers use, so the magnitude is read from the text by the tolerance's name.
+ */
+export class StepText {
+  private readonly entities = new Map<number, string>();
+  private readonly order: number[] = [];
+  private readonly used = new Set<number>();
+
+  constructor(bytes: Uint8Array) {
+    const text = new TextDecoder('latin1').decode(bytes);
+    const start = text.indexOf('DATA;');
+    if (start < 0) return;
+    let i = start + 5;
+    let statement = '';
+    let quoted = false;
+    for (; i < text.length; i++) {
+      const ch = text[i]!;
+      if (ch === "'") quoted = !quoted; // '' inside a string toggles twice: harmless here
+      if (ch === ';' && !quoted) {
+        this.add(statement);
+        statement = '';
+        continue;
+      }
+      if (ch !== '\n' && ch !== '\r') statement += ch;
+    }
+  }
+
+  private add(statement: string): void {
+    const m = /^\s*#(\d+)\s*=\s*([\s\S]*)$/.exec(statement);
+    if (!m) return;
+    const id = Number(m[1]);
+    this.entities.set(id, m[2]!.trim());
+    this.order.push(id);
+  }
+
+  get(id: number): string | undefined {
+    return this.entities.get(id);
+  }
+
+  /**
+   * The magnitude of the next not yet claimed geometric tolerance named `name` (in file order), in
+   * mm: its third attribute is a measure with a unit. `fileUnitMm` is the file's length unit in mm,
+   * used when the measure's own unit cannot be told. Null when no such tolerance is found.
+   */
+  toleranceMagnitude(name: string, fileUnitMm: number): number | null {
+    const quotedName = `'${name.replace(/'/g, "''")}'`;
+    for (const id of this.order) {
+      if (this.used.has(id)) continue;
+      const text = this.entities.get(id)!;
+      const at = text.indexOf(`TOLERANCE(${quotedName}`);
+      if (at < 0) continue;
+      const args = /TOLERANCE\('(?:[^']|'')*'\s*,\s*(?:'(?:[^']|'')*'|\$)\s*,\s*#(\d+)/.exec(text.slice(at));
+      if (!args) continue;
+      const measure = this.get(Number(args[1]));
+      const value = measure && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)/.exec(measure);
+      if (!value) continue;
+      this.used.add(id);
+      const factor = this.unitMm(Number(value[2])) ?? fileUnitMm;
+      return Number(value[1]) * factor;
+    }
+    return null;
+  }
+
+  /**
+   * The length unit (mm) of the file's dimension values: the unit every length
+   * MEASURE_REPRESENTATION_ITEM refers to (the items a SHAPE_DIMENSION_REPRESENTATION holds), by
+   * majority. Null when there are none. The model's own unit may differ (NIST CTC 3: the
+   * geometry in millimetres, the PMI in inches).
+   */
+  dimensionUnitMm(): number | null {
+    const votes = new Map<number, number>();
+    for (const id of this.order) {
+      const text = this.entities.get(id)!;
+      if (!text.includes('MEASURE_REPRESENTATION_ITEM')) continue;
+      const m = /LENGTH_MEASURE\(\s*[-+0-9.Ee]+\s*\)\s*,\s*#(\d+)/.exec(text);
+      if (!m) continue;
+      const mm = this.unitMm(Number(m[1]));
+      if (mm !== null) votes.set(mm, (votes.get(mm) ?? 0) + 1);
+    }
+    // The unit most of them use (CTC 3: 24 in inches, one stray item in millimetres).
+    let best: number | null = null, most = 0;
+    for (const [mm, n] of votes) if (n > most) [best, most] = [mm, n];
+    return best;
+  }
+
+  /** A length unit entity in mm: SI metre with or without a prefix, or a conversion-based inch or millimetre. */
+  unitMm(id: number): number | null {
+    const text = this.get(id);
+    if (!text) return null;
+    const si = /SI_UNIT\(\s*(\.[A-Z]+\.|\$)\s*,\s*\.METRE\.\s*\)/.exec(text);
+    if (si) return ({ '$': 1000, '.MILLI.': 1, '.CENTI.': 10, '.DECI.': 100, '.KILO.': 1e6, '.MICRO.': 1e-3 } as Record<string, number>)[si[1]!] ?? null;
+    const named = /CONVERSION_BASED_UNIT\(\s*'([^']*)'/.exec(text);
+    if (named) return lengthUnitMm(named[1]!);
+    return null;
+  }
+}
+
+/** A STEP length unit name in mm (the names conversion-based units and FileUnits use); null when unknown. */
+export function lengthUnitMm(name: string): number | null {
+  const n = name.trim().toLowerCase();
+  if (n === 'inch' || n === 'in') return 25.4;
+  if (n === 'foot' || n === 'ft') return 304.8;
+  if (n === 'mm' || n === 'millimetre' || n === 'millimeter') return 1;
+  if (n === 'cm' || n === 'centimetre' || n === 'centimeter') return 10;
+  if (n === 'm' || n === 'metre' || n === 'meter') return 1000;
+  if (n === 'micron' || n === 'micrometre' || n === 'micrometer') return 1e-3;
+  return null;
+}

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../Engine';
+import { createNodeEngine } from '../../node/nodeEngine';
+import { dataPath } from '../../test/data';
+import type { PrimitiveResult } from '../gdt/fitPrimitives';
+import type { PmiResult } from '../gdt/pmi';
+
+/**
+ * read_pmi on NIST MBE PMI test cases (public domain, test-data/README.md). Expected kinds, counts
+ * and values are those of the files' own PMI entities (NIST's CTC definitions as the CAD system
+ * exported them), listed per entity below; face ids are checked against the geometry: each face of a
+ * diameter dimension, fitted as a cylinder, has the dimension's nominal diameter.
+ */
+let engine: Engine;
+const run = <T>(name: string, args: object) => engine.runJson(name as 'list_bodies', args).then((r) => r.result as unknown as T);
+const load = (bodyId: string, file: string) => run('import_file', { bytes: readFileSync(dataPath(file)).toString('base64'), fileName: file.split('/').pop(), bodyId });
+const read = new Map<string, Promise<PmiResult>>();
+/** Each body's PMI read once (an XCAF read of a NIST file takes seconds). */
+const pmi = (bodyId: string) => {
+  if (!read.has(bodyId)) read.set(bodyId, run<PmiResult>('read_pmi', { bodyId }));
+  return read.get(bodyId)!;
+};
+const cylinderDiameter = async (bodyId: string, faces: string[]) =>
+  (await run<{ fit: PrimitiveResult }>('fit_primitives', { bodyId, kind: 'cylinder', region: { faces } })).fit.parameters.diameter as number;
+
+beforeAll(async () => {
+  engine = createNodeEngine();
+  await load('ctc1', 'nist/nist_ctc_01_asme1_ap242-e1.stp');
+  await load('ctc3', 'nist/nist_ctc_03_asme1_ap242-e2.stp');
+  await load('plain', 'occt/screw.step');
+  await load('brep', 'occt/wedge_ok.brep');
+}, 120_000);
+
+describe('read_pmi', () => {
+  it('CTC 1 (mm): the six geometric tolerances with their values, zones, modifiers and datum order', async () => {
+    const r = await pmi('ctc1');
+    // The file's entities: 2 POSITION (#21, #22: 0.75 to A|B|C), 2 SURFACE_PROFILE (#26: 1.25 to A|B|C;
+    // the all-around one: 0.5 to A), PERPENDICULARITY #56 (1.5 to A), FLATNESS #57 (0.2).
+    const summary = r.tolerances.map((t) => [t.kind, t.value, t.datums.join('|'), t.modifiers.join(',')]);
+    expect(summary).toEqual([
+      ['position', 0.75, 'A|B|C', ''],
+      ['position', 0.75, 'A|B|C', ''],
+      ['surfaceProfile', 1.25, 'A|B|C', ''],
+      ['surfaceProfile', 0.5, 'A', 'allAround'],
+      ['perpendicularity', 1.5, 'A', ''],
+      ['flatness', 0.2, '', ''],
+    ]);
+    expect(r.tolerances.find((t) => t.kind === 'surfaceProfile' && t.modifiers.includes('allAround'))!.faces).toHaveLength(6);
+    // Flatness is called out on datum A's face, a plane.
+    const flatness = r.tolerances.find((t) => t.kind === 'flatness')!;
+    const a = r.datums.find((d) => d.label === 'A')!;
+    expect(a).toEqual({ label: 'A', faces: flatness.faces, kind: 'plane' });
+    expect(r.datums.map((d) => d.label)).toEqual(['A', 'B', 'C']);
+    expect(r.warnings.some((w) => w.startsWith('VALUE_FROM_STEP_TEXT'))).toBe(true);
+    expect(r.warnings.some((w) => w.startsWith('DATUM_WITHOUT_FACES: B, C'))).toBe(true);
+  });
+
+  it('CTC 1: sizes with their deviations (six PLUS_MINUS_TOLERANCE entities and two ranges), on faces of that diameter', async () => {
+    const r = await pmi('ctc1');
+    const sized = r.dimensions.filter((d) => d.nominal !== null).map((d) => [d.kind, d.nominal, round(d.upper!), round(d.lower!)]);
+    expect(sized).toEqual([
+      ['angle', 60, 0.5, -0.5],
+      ['diameter', 35, 0, -0.2],
+      ['diameter', 35, 0.2, 0],
+      ['diameter', 20, 0.05, -0.1],
+      ['diameter', 20, 0.1, -0.05],
+      ['diameter', 35, 0.2, -0.2],
+      ['diameter', 35, 0.2, -0.2],
+      ['diameter', 25, 0.15, -0.15],
+    ]);
+    for (const d of r.dimensions.filter((x) => x.kind === 'diameter')) {
+      for (const f of d.faces) expect(await cylinderDiameter('ctc1', [f]), `${d.id} ${f}`).toBeCloseTo(d.nominal!, 6);
+    }
+  });
+
+  it('CTC 3 (geometry in mm, PMI in inches): values converted to mm, diametral zones, MMC, datum order', async () => {
+    const r = await pmi('ctc3');
+    const kinds: Record<string, number> = {};
+    for (const t of r.tolerances) kinds[t.kind] = (kinds[t.kind] ?? 0) + 1;
+    // The file's entities: 6 position, 3 surface profile, 2 perpendicularity, 1 angularity.
+    expect(kinds).toEqual({ position: 6, surfaceProfile: 3, perpendicularity: 2, angularity: 1 });
+    const position3 = r.tolerances.find((t) => t.name === 'Position.3')!;
+    // 0.05 inch, diametral zone at MMC, to A|B|C.
+    expect(position3).toMatchObject({ kind: 'position', zone: 'diameter', modifiers: ['maximumMaterial'], datums: ['A', 'B', 'C'] });
+    expect(position3.value).toBeCloseTo(0.05 * 25.4, 9);
+    expect(r.tolerances.find((t) => t.name === 'Position.4')!.datums).toEqual(['D', 'B', 'C']);
+    // Diameters: 0.438 in holes (+/- 0.005 in) and others: nominal in mm equals the faces' fitted diameter.
+    const holes = r.dimensions.filter((d) => d.kind === 'diameter');
+    expect(holes.length).toBe(7);
+    expect(holes[0]!.nominal).toBeCloseTo(0.438 * 25.4, 6);
+    expect(holes[0]!.upper).toBeCloseTo(0.005 * 25.4, 9);
+    // Each face on its own: a callout may name several holes (4 x 0.625 in).
+    for (const d of holes) for (const f of d.faces) expect(await cylinderDiameter('ctc3', [f]), `${d.id} ${f}`).toBeCloseTo(d.nominal!, 5);
+  });
+
+  it('a STEP file without semantic PMI and a BREP body: empty lists and a warning code, no error', async () => {
+    for (const [id, code] of [['plain', 'NO_PMI:'], ['brep', 'NO_PMI_SOURCE:']] as const) {
+      const r = await pmi(id);
+      expect(r.datums).toEqual([]);
+      expect(r.dimensions).toEqual([]);
+      expect(r.tolerances).toEqual([]);
+      expect(r.warnings).toHaveLength(1);
+      expect(r.warnings[0]!.startsWith(code)).toBe(true);
+    }
+    expect(await run('read_pmi', { bodyId: 'nope' }).then(() => 'resolved', (e: { code: string }) => e.code)).toBe('BODY_NOT_FOUND');
+  });
+});
+
+const round = (v: number) => Math.round(v * 1e9) / 1e9;
