@@ -12,5 +12,7 @@ export default defineConfig({
     // CI fails on any skipped test (src/test/noSkipReporter.ts) and on a stray `.only`.
     reporters: ['default', './src/test/noSkipReporter.ts'],
     allowOnly: !process.env.CI,
+    // A test passes or fails on its first run: no retries (a flaky test is a bug to fix).
+    retry: 0,
   },
 });

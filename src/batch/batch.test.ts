@@ -12,8 +12,11 @@ import { parseManifest, readManifest } from './manifest';
 import { progressLine } from './progress';
 import { batchKeyOf, runQueuedBatch } from './queueBatch';
 import { openResults, readResults } from './resultsFile';
+import { testRoot } from '../test/testEngine';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
+const BIN = join(ROOT, 'bin', 'brepscope.js');
 
 describe('batch manifest', () => {
   it('resolves body paths and file arguments against the manifest directory', () => {
@@ -199,7 +202,7 @@ describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {
       const logs: string[] = ['', ''];
       let killed: string | undefined;
       for (const i of [0, 1]) {
-        const worker = spawn(process.execPath, ['bin/brepscope.js', 'worker', '--queue', url, '--queue-name', queueName, '--workers', '1', '--stall-check', '2'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+        const worker = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--queue-name', queueName, '--workers', '1', '--stall-check', '2'], { cwd: testRoot(), stdio: ['ignore', 'ignore', 'pipe'] });
         workers.push(worker);
         worker.stderr!.on('data', (chunk: Buffer) => {
           logs[i] += chunk.toString();

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { box, uvSphere } from '../engine/mesh/generators';
 import { MeshBody } from '../engine/scene/Body';
 import { parseStl, writeBinaryStl } from '../engine/scene/import/stl';
-import { createNodeEngine } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { writePly } from '../test/meshWriters';
 import { readStlEarly } from './earlyStl';
 
@@ -23,7 +23,7 @@ describe('an STL read and parsed by the CLI while the engine starts', () => {
     expect(Array.from(early!.stlMesh.positions)).toEqual(Array.from(parsed.positions));
     expect(Array.from(early!.stlMesh.indices)).toEqual(Array.from(parsed.indices));
 
-    const engine = createNodeEngine();
+    const engine = testEngine();
     await engine.load({ path, bodyId: 'early', ...early });
     await engine.load({ path, bodyId: 'read' });
     const [a, b] = ['early', 'read'].map((id) => engine.scene.get(id) as MeshBody);
@@ -45,7 +45,7 @@ describe('an STL read and parsed by the CLI while the engine starts', () => {
     writeFileSync(ply, writePly(box([0, 0, 0], [1, 1, 1]), { encoding: 'ascii' }));
     for (const path of [join(dir, 'missing.stl'), folder, truncated, empty, ply]) expect(await readStlEarly(path), path).toBeUndefined();
     // The engine then reports each as it always has.
-    const engine = createNodeEngine();
+    const engine = testEngine();
     await expect(engine.load({ path: join(dir, 'missing.stl') })).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
     await expect(engine.load({ path: truncated })).rejects.toMatchObject({ code: 'PARSE_FAILED' });
     await expect(engine.load({ path: empty })).rejects.toMatchObject({ code: 'EMPTY_FILE' });
@@ -55,7 +55,7 @@ describe('an STL read and parsed by the CLI while the engine starts', () => {
     const path = join(dir, 'really-a-ply.stl');
     const plyBytes = writePly(box([0, 0, 0], [2, 2, 2]), { encoding: 'ascii' });
     writeFileSync(path, plyBytes);
-    const engine = createNodeEngine();
+    const engine = testEngine();
     // A mesh that does not belong to these bytes: used only if the file is an STL.
     const wrong = parseStl(writeBinaryStl(uvSphere(1, 8, 4)));
     await engine.load({ path, bodyId: 'p', bytes: new Uint8Array(plyBytes), stlMesh: wrong });

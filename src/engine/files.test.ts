@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeEngine } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { Engine } from './Engine';
 import { memoryFiles, recordingFiles } from './files';
@@ -43,7 +43,7 @@ describe('what a call may write over (issue 13, item 4)', () => {
   });
 
   it('Node: graph_export onto an existing file is FILE_EXISTS and leaves it; overwrite: true replaces it', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const out = join(dir, 'exists.sqlite');
     writeFileSync(out, 'not mine');
     const args = { path: dataPath('occt/wedge_ok.brep'), outputPath: out };
@@ -57,7 +57,7 @@ describe('what a call may write over (issue 13, item 4)', () => {
   });
 
   it('Node: a file loaded in the scene is never written, with overwrite or without, however its path is spelt', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const stl = join(dir, 'scan.stl');
     writeFileSync(stl, readFileSync(dataPath('occt/shape.stl')));
     await engine.run('import_file', { path: stl, bodyId: 'scan' });

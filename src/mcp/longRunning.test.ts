@@ -1,11 +1,15 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataPath } from '../test/data';
+import { dataPath, TEST_DATA_DIR } from '../test/data';
+import { testRoot } from '../test/testEngine';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
+const BIN = join(ROOT, 'bin', 'brepscope.js');
 
 /** One `--log-calls` line: `call N tool code T ms; rss R MiB; kernel heap K MiB, in use U MiB; kept files F MiB`. */
 interface CallLine {
@@ -55,7 +59,7 @@ afterAll(async () => client?.close());
 describe('a long-running MCP server (issue 13, item 6)', () => {
   it('200 mixed calls: every call answers, the kernel heap stops growing after the warm-up, its use drifts only by the kernel reader\'s known leak, resident memory stays flat, kept files go with their bodies', async () => {
     let stderr = '';
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/brepscope.js', 'mcp', '--root', ROOT, '--log-calls'], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', TEST_DATA_DIR, '--log-calls'], cwd: testRoot(), stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     client = new Client({ name: 'brepscope-long-run', version: '0.0.0' });
     await client.connect(transport);

@@ -11,8 +11,9 @@ import { withKernel } from '../engine/kernel';
 import { createSurface } from '../engine/render/canvas';
 import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 import { TOOLS } from '../engine/tools/registry';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
-import { dataPath } from '../test/data';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine, testRoot } from '../test/testEngine';
+import { dataPath, TEST_DATA_DIR } from '../test/data';
 import { fuzzSources, INTERNAL_CODES } from '../test/fuzzCorpus';
 import { makeBox } from '../test/kernelShapes';
 import { mutant } from '../test/mutate';
@@ -21,6 +22,8 @@ import { box } from '../engine/mesh/generators';
 import { writeBinaryStl } from '../engine/scene/import/stl';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
+const BIN = join(ROOT, 'bin', 'brepscope.js');
 
 let dir: string;
 let boxPath: string;
@@ -50,7 +53,7 @@ const served: Client[] = [];
 /** `node bin/brepscope.js mcp <args>` with an SDK client; `roots`: the client offers these (file URLs). */
 async function serve(args: string[], roots?: () => string[]): Promise<Served> {
   let err = '';
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/brepscope.js', 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: testRoot(), stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const c = new Client({ name: 'brepscope-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
   if (roots) c.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((d) => ({ uri: pathToFileURL(d).href, name: d })) }));
@@ -64,8 +67,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brepscope-mcp-'));
   boxPath = join(dir, 'box.brep');
   await writeBoxBrep(boxPath);
-  // Roots: the temporary folder and the checkout (test-data).
-  const main = await serve(['--root', dir, '--root', ROOT]);
+  // Roots: the temporary folder and test-data (read only by the tests).
+  const main = await serve(['--root', dir, '--root', TEST_DATA_DIR]);
   client = main.client;
   stderrOf = main.stderr;
 });
@@ -100,7 +103,7 @@ describe('brepscope MCP server over stdio', () => {
   it('identifies itself and lists exactly the registry tools, each with a valid JSON Schema', async () => {
     expect(client.getServerVersion()?.name).toBe('brepscope');
     const { tools } = await client.listTools();
-    const engineTools = createNodeEngine().tools();
+    const engineTools = testEngine().tools();
     expect(tools.map((t) => t.name)).toEqual(engineTools.map((t) => t.name));
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const name of ['import_file', 'read_brep', 'list_bodies', 'remove_body', 'compute_metrics']) expect(tools.map((t) => t.name)).toContain(name);
@@ -243,7 +246,7 @@ describe('brepscope MCP server over stdio', () => {
   it('hostile files: 26 fuzz mutants through tools/call each end as in-process (a result or the same coded bad-input error); then a good call works', async () => {
     const oc = await nodeKernel();
     const sources = fuzzSources(oc);
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const outcomes: string[] = [];
     for (let seed = 1; seed <= 2 * sources.length; seed++) {
       const m = mutant(sources, seed);
@@ -292,7 +295,7 @@ describe('brepscope MCP server over stdio', () => {
 
     const outside = join(tmpdir(), `brepscope-outside-${process.pid}.png`);
     const refused = errorOf(await call('deviation_histogram', { ...histogram, outputPath: outside }));
-    expect(refused).toMatchObject({ code: 'PATH_OUTSIDE_ROOTS', details: { roots: expect.arrayContaining([ROOT.replace(/\/$/, '')]) } });
+    expect(refused).toMatchObject({ code: 'PATH_OUTSIDE_ROOTS', details: { roots: expect.arrayContaining([TEST_DATA_DIR.replace(/\/$/, '')]) } });
     expect(errorOf(await call('import_file', { path: '/etc/hostname' })).code).toBe('PATH_OUTSIDE_ROOTS');
     expect(errorOf(await call('graph_export', { bodyId: 'loaded', outputPath: join(dir, '..', 'escape.sqlite') })).code).toBe('PATH_OUTSIDE_ROOTS');
   });
@@ -300,7 +303,7 @@ describe('brepscope MCP server over stdio', () => {
 
 describe('imageContents (PNG outputs as image content)', () => {
   it('attaches the PNGs a call wrote (its outputs), skipping files that are not PNGs', async () => {
-    createNodeEngine(); // installs the Node drawing surface
+    testEngine(); // installs the Node drawing surface
     const surface = createSurface(8, 4);
     surface.context.fillStyle = '#c00';
     surface.context.fillRect(0, 0, 8, 4);
@@ -345,7 +348,7 @@ describe('brepscope MCP server: roots from the client', () => {
 
 describe('brepscope MCP server: --max-memory', () => {
   it('a call that takes the kernel past the ceiling gives OUT_OF_MEMORY; the next call works on the scene loaded back', async () => {
-    const { client: small, stderr } = await serve(['--root', ROOT, '--max-memory', '200']);
+    const { client: small, stderr } = await serve(['--root', TEST_DATA_DIR, '--max-memory', '200']);
     expect((await call('import_file', { path: dataPath('occt/sh1.stl'), bodyId: 'scan' }, small)).isError).toBeFalsy();
     expect((await call('import_file', { path: dataPath('occt/bottle.brep'), bodyId: 'bottle' }, small)).isError).toBeFalsy();
     const volume = (json(await call('compute_metrics', { bodyId: 'bottle', metrics: ['volume'] }, small)) as { volume: number }).volume;

@@ -20,7 +20,8 @@ import { addShapeBody } from '../engine/scene/addShapeBody';
 import { addMeshBody, thinWallCandidate, thinWallReference } from '../test/deviationFixtures';
 import { makeCylinder } from '../test/kernelShapes';
 import { createMeshWorkers } from './meshWorkers';
-import { createNodeEngine, nodeKernel } from './nodeEngine';
+import { nodeKernel } from './nodeEngine';
+import { testEngine } from '../test/testEngine';
 
 const workers = createMeshWorkers({ threads: 2 });
 const oneThread = createMeshWorkers({ threads: 1 });
@@ -196,7 +197,7 @@ describe('mesh workers: the two directions in two threads', () => {
       await expect(workers.deviationDirections!(job(from, to, 100, 'robust'), {})).rejects.toMatchObject({ code: 'EMPTY_MESH' });
       expect(workers.stats.failed).toBe(failed + 1);
       const measure = (withWorkers: boolean) => {
-        const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+        const engine = testEngine(withWorkers ? { meshWorkers: workers } : {});
         engine.scene.add(new MeshBody({ bodyId: 'from', name: 'from', sourceFormat: 'stl', source: undefined }, from));
         engine.scene.add(new MeshBody({ bodyId: 'to', name: 'to', sourceFormat: 'stl', source: undefined }, to));
         return engine.run('measure_deviation', { fromBodyId: 'from', toBodyId: 'to', maxSamples: 100 }).catch((e: unknown) => e);
@@ -221,7 +222,7 @@ describe('mesh workers: the two directions in two threads', () => {
 
   it('gives measure_deviation the same result with and without the threads, sections included', async () => {
     const run = async (withWorkers: boolean) => {
-      const engine = createNodeEngine(withWorkers ? { meshWorkers: workers } : {});
+      const engine = testEngine(withWorkers ? { meshWorkers: workers } : {});
       addMeshBody(engine.scene, 'scan', uvSphere(50, 200, 100));
       addMeshBody(engine.scene, 'part', rippled(50, 120, 60, 0.3));
       return (await engine.run('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', sectionAxis: [0, 0, 1], sections: 5 })).result;
@@ -237,7 +238,7 @@ describe('mesh workers: the two directions in two threads', () => {
     const wider = makeCylinder(oc, 10.2, 40, -0.1);
     try {
       const run = async (withWorkers: boolean, surface: 'exact' | 'tessellated', fromBodyId: string, toBodyId: string) => {
-        const engine = createNodeEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
+        const engine = testEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
         addShapeBody(oc, engine.scene, 'cyl', cyl);
         addShapeBody(oc, engine.scene, 'wider', wider);
         addMeshBody(engine.scene, 'scan', cylinder({ radius: 10.1, height: 40, segments: 200, stacks: 40, caps: true }));
@@ -263,7 +264,7 @@ describe('mesh workers: the two directions in two threads', () => {
       // reports the serial path's error.
       const failed = hostWorkers.stats.failed;
       const flat = async (withWorkers: boolean) => {
-        const engine = createNodeEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
+        const engine = testEngine(withWorkers ? { meshWorkers: hostWorkers } : {});
         addShapeBody(oc, engine.scene, 'cyl', cyl);
         engine.scene.add(new MeshBody({ bodyId: 'flat', name: 'flat', sourceFormat: 'stl', source: undefined }, { positions: new Float64Array([0, 0, 0, 1, 0, 0, 2, 0, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 1]) }));
         return engine.run('measure_deviation', { fromBodyId: 'cyl', toBodyId: 'flat', deflection: 0.5 }).catch((e: unknown) => e);

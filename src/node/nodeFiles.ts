@@ -2,46 +2,55 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { BrepscopeError, MAX_IMPORT_BYTES, type FileAccess } from '../engine';
 
-/** File access on the real file system, with errors turned into stable codes. */
-export const nodeFiles: FileAccess = {
-  async read(path) {
-    const full = resolve(path);
-    let size: number;
-    try {
-      const info = await stat(full);
-      if (info.isDirectory()) throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file`);
-      size = info.size;
-    } catch (e) {
-      if (e instanceof BrepscopeError) throw e;
-      throw fileError(e, path);
-    }
-    if (size > MAX_IMPORT_BYTES) {
-      throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
-    }
-    try {
-      const buf = await readFile(full);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    } catch (e) {
-      throw fileError(e, path);
-    }
-  },
-  async write(path, bytes, options = {}) {
-    const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-    await mkdir(dirname(resolve(path)), { recursive: true }).catch((e: unknown) => {
-      throw cannotWrite(e);
-    });
-    try {
-      // 'wx' creates or fails: no window between a check and the write in which a file could appear.
-      await writeFile(resolve(path), bytes, { flag: options.overwrite ? 'w' : 'wx' });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new BrepscopeError('FILE_EXISTS', `${path}: the file exists and this call did not create it; pass overwrite: true to replace it`);
+/** File access on the real file system, with errors turned into stable codes; relative paths from the cwd. */
+export const nodeFiles: FileAccess = nodeFilesIn();
+
+/**
+ * File access on the real file system with relative paths resolved from `root` (default: the cwd
+ * at each call). Messages name the path as given.
+ */
+export function nodeFilesIn(root?: string): FileAccess {
+  const full = (path: string): string => (root === undefined ? resolve(path) : resolve(root, path));
+  return {
+    async read(path) {
+      const file = full(path);
+      let size: number;
+      try {
+        const info = await stat(file);
+        if (info.isDirectory()) throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file`);
+        size = info.size;
+      } catch (e) {
+        if (e instanceof BrepscopeError) throw e;
+        throw fileError(e, path);
       }
-      throw cannotWrite(e);
-    }
-  },
-  canonical: (path) => resolve(path),
-};
+      if (size > MAX_IMPORT_BYTES) {
+        throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
+      }
+      try {
+        const buf = await readFile(file);
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } catch (e) {
+        throw fileError(e, path);
+      }
+    },
+    async write(path, bytes, options = {}) {
+      const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      await mkdir(dirname(full(path)), { recursive: true }).catch((e: unknown) => {
+        throw cannotWrite(e);
+      });
+      try {
+        // 'wx' creates or fails: no window between a check and the write in which a file could appear.
+        await writeFile(full(path), bytes, { flag: options.overwrite ? 'w' : 'wx' });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+          throw new BrepscopeError('FILE_EXISTS', `${path}: the file exists and this call did not create it; pass overwrite: true to replace it`);
+        }
+        throw cannotWrite(e);
+      }
+    },
+    canonical: full,
+  };
+}
 
 function fileError(e: unknown, path: string): BrepscopeError {
   const code = (e as NodeJS.ErrnoException).code;

@@ -6,7 +6,8 @@ import { withKernel, type OC } from '../engine/kernel';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import type { SolidContact } from '../engine/scene/solidInterference';
 import type { BodyValidation } from '../engine/tools/validateGeometry';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { BRACKET, makeBowTiePrism, makeBracketWithBolts, makeOverlappingBoxes, makeTouchingBoxes } from '../test/interferenceShapes';
 import { compoundOf, makeBox } from '../test/kernelShapes';
@@ -29,7 +30,7 @@ const brepCheckValid = (shape: TopoDS_Shape) => withKernel(oc, (own) => own(new 
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   for (const [id, make] of [
     ['touching', makeTouchingBoxes],
     ['overlapping', makeOverlappingBoxes],

@@ -7,7 +7,8 @@ import type { Vec3 } from '../engine/math/vec3';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import type { TopologyEntry } from '../engine/tools/queryTopology';
 import type { Feature, HoleFeature, PocketFeature } from '../engine/tools/recognizeFeatures';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { FEATURE_BLOCK, makeFeatureBlock } from '../test/featureBlock';
 import { makeBox } from '../test/kernelShapes';
@@ -42,7 +43,7 @@ function makeEllipticHoleBlock(): TopoDS_Shape {
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'analytic', makeFeatureBlock(oc));
   addShapeBody(oc, engine.scene, 'bspline', makeFeatureBlock(oc, { bsplineHole: true }));
   addShapeBody(oc, engine.scene, 'elliptic', makeEllipticHoleBlock());

@@ -4,7 +4,7 @@ import { meshTopology } from '../engine/mesh/meshTopology';
 import { writeBinaryStl } from '../engine/scene/import/stl';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { BodyValidation } from '../engine/tools/validateGeometry';
-import { createNodeEngine } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 
 /**
  * Issue 18, finding 4. A closed STL with 12 misoriented edges was reported as "the mesh is not
@@ -37,7 +37,7 @@ const metrics = (bodyId: string) => engine.run('compute_metrics', { bodyId, metr
 const validate = (bodyId: string) => engine.run('validate_geometry', { bodyId }).then((r) => r.result) as Promise<BodyValidation>;
 
 beforeAll(() => {
-  engine = createNodeEngine();
+  engine = testEngine();
 });
 
 describe('STL wording and counts (issue 18.4)', () => {

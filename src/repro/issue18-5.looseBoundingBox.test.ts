@@ -4,7 +4,8 @@ import type { OC } from '../engine/kernel';
 import { boxDiagonal, type Box3 } from '../engine/math/vec3';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { makeBox, makeSphere } from '../test/kernelShapes';
 import { makeNurbsSphere } from '../test/singularSurfaces';
@@ -24,7 +25,7 @@ const standOff = (loose: Box3, tight: Box3) => Math.max(...[0, 1, 2].flatMap((k)
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'nurbsSphere', makeNurbsSphere(oc, 10));
   addShapeBody(oc, engine.scene, 'sphere', makeSphere(oc, 10));
   addShapeBody(oc, engine.scene, 'box', makeBox(oc, 10, 20, 30));

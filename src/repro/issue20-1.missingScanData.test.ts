@@ -7,7 +7,8 @@ import type { DeviationResult } from '../engine/tools/measureDeviation';
 import { directedCoverage } from '../engine/deviation/coverage';
 import { directedDeviation } from '../engine/deviation/directed';
 import { bodyDiagonal, measuredSurface } from '../engine/deviation/surfaces';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 
 /**
  * Issue 20, finding 1. In the demo the worst point (4.461) lay in the patch the scan lacks, while
@@ -29,7 +30,7 @@ const deviation = (args: object) => engine.runJson('measure_deviation', args).th
 
 beforeAll(async () => {
   await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   await engine.run('import_file', { path: DEMO('part.brep'), bodyId: 'part' });
   await engine.run('import_file', { path: DEMO('scan.stl'), bodyId: 'scan' });
 });

@@ -6,7 +6,8 @@ import { tessellateShape } from '../engine/mesh/tessellate';
 import type { TriMesh } from '../engine/mesh/TriMesh';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import { stationLevels, type CrossSectionResult } from '../engine/tools/crossSectionCompare';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { addMeshBody, offsetShape } from '../test/deviationFixtures';
 import { createProbeResult, referenceProbe } from '../engine/deviation/sectionProbe';
@@ -59,7 +60,7 @@ function flangedPart(top: number, bore = false): TopoDS_Shape {
 
 /** A scene with the part and its +0.1 offset scan (welded, float64 kept). */
 function partAndScan(part: TopoDS_Shape): Engine {
-  const engine = createNodeEngine();
+  const engine = testEngine();
   engines.push(engine);
   const offset = offsetShape(oc, part, 0.1);
   const scan: TriMesh = tessellateShape(oc, offset, 0.01);
@@ -100,7 +101,7 @@ describe('cross sections at faces and open boundaries (issue 20.3)', () => {
     ] as const) {
       const levels = axis[2] > 0 ? LEVELS : stationLevels(-H, 0, 12);
       const part = flangedPart(axis[2] > 0 ? levels[AT]! : -levels[AT]!);
-      const engine = createNodeEngine();
+      const engine = testEngine();
       engines.push(engine);
       addShapeBody(oc, engine.scene, 'part', part);
       addMeshBody(engine.scene, 'scan', tessellateShape(oc, part, 0.002));
@@ -117,7 +118,7 @@ describe('cross sections at faces and open boundaries (issue 20.3)', () => {
   });
 
   it('a real part (Pump_Nut) against its +0.1 offset scan: every station along x, y and z reads -0.1 (end stations over chamfers too)', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     engines.push(engine);
     await engine.run('import_file', { path: dataPath('occt/Pump_Nut.brep'), bodyId: 'part' });
     const body = engine.scene.get('part');
@@ -222,7 +223,7 @@ describe('cross sections at faces and open boundaries (issue 20.3)', () => {
  */
 function windowedPartAndScan(z0: number, z1: number): Engine {
   const part = flangedPart(8, true);
-  const engine = createNodeEngine();
+  const engine = testEngine();
   engines.push(engine);
   const offset = offsetShape(oc, part, 0.1);
   const windowed = withKernel(oc, (own) => {

@@ -5,7 +5,8 @@ import { withKernel, type OC } from '../engine/kernel';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import type { TopologyEntry } from '../engine/tools/queryTopology';
 import type { Feature, HoleFeature, PocketFeature } from '../engine/tools/recognizeFeatures';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { makeBox, makeCylinder } from '../test/kernelShapes';
 
@@ -48,7 +49,7 @@ const fuse = (a: TopoDS_Shape, b: TopoDS_Shape): TopoDS_Shape =>
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   // An L: a 40 x 30 x 20 block less its upper half beyond x = 20 (floor z = 10, wall x = 20).
   addShapeBody(oc, engine.scene, 'step', cut(makeBox(oc, 40, 30, 20), makeBox(oc, 30, 40, 20, [20, -5, 10])));
   // A corner notch 10 x 10 x 10: three faces meeting pairwise over concave edges.

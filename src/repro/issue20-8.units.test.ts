@@ -5,7 +5,8 @@ import { withKernel, type OC } from '../engine/kernel';
 import { box } from '../engine/mesh/generators';
 import { takeKernelFile, uniqueKernelPath } from '../engine/scene/import/kernelFile';
 import { writeBinaryStl } from '../engine/scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { makeBox } from '../test/kernelShapes';
 import { write3mf } from '../test/meshWriters';
@@ -44,7 +45,7 @@ function stepIn(unit: 'MM' | 'INCH'): Uint8Array {
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
 });
 
 describe('length units from the files (issue 20.8)', () => {

@@ -4,7 +4,8 @@ import type { Engine } from '../engine/Engine';
 import { withKernel, type OC } from '../engine/kernel';
 import { addShapeBody } from '../engine/scene/addShapeBody';
 import { readBrepShape } from '../engine/scene/import/brep';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 
 /**
@@ -30,7 +31,7 @@ let engine: Engine;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   const as1 = readBrepShape(oc, readFileSync(dataPath('cax-if/as1_pe_203.brep')), 'as1');
   try {
     withKernel(oc, (own) => {

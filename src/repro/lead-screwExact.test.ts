@@ -11,7 +11,8 @@ import { deviationSamples } from '../engine/deviation/samples';
 import { exactReference } from '../engine/deviation/structures';
 import { defaultDeflection, measuredSurface, surfaceMesh } from '../engine/deviation/surfaces';
 import type { DeviationResult } from '../engine/tools/measureDeviation';
-import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
+import { nodeKernel } from '../node/nodeEngine';
+import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { addMeshBody } from '../test/deviationFixtures';
 import { occtMesh } from '../test/scanFixture';
@@ -35,7 +36,7 @@ const body = (path: string) => engine.scene.get(path) as BrepBody;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   for (const path of PARTS) {
     if (path.endsWith('.brep')) addShapeBody(oc, engine.scene, path, readBrepShape(oc, readFileSync(dataPath(path)), path));
     else await engine.run('import_file', { path: dataPath(path), bodyId: path });

@@ -89,6 +89,9 @@ export interface BrepscopeTestApi {
   traceCounts(): Promise<Record<string, number>>;
   /** The worker's mesh workers (how many, shared memory or not, jobs finished and failed); null without any. */
   meshWorkerStats(): Promise<MeshWorkerStats | null>;
+  /** The worker holds the answer of each run of `tool` (its work done) until releaseTool: a run a test can Cancel without timing it. */
+  holdTool(tool: string): Promise<void>;
+  releaseTool(tool: string): Promise<void>;
   /** Holds the viewport's frames (none drawn) or lets them go again. */
   holdFrames(): void;
   releaseFrames(): void;
@@ -230,6 +233,14 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     },
     traceCounts: async () => (await session().client().testHooks?.traceCounts()) ?? {},
     meshWorkerStats: async () => (await session().client().testHooks?.meshWorkerStats()) ?? null,
+    holdTool: async (tool) => {
+      const hooks = session().client().testHooks;
+      if (!hooks) throw new Error('holdTool: this engine client has no test hooks (a test build, vite --mode e2e, has them)');
+      await hooks.holdTool(tool);
+    },
+    releaseTool: async (tool) => {
+      await session().client().testHooks?.releaseTool(tool);
+    },
     holdFrames: () => sceneStore.setState({ holdFrames: true }),
     releaseFrames: () => sceneStore.setState({ holdFrames: false }),
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),

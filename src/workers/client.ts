@@ -87,6 +87,14 @@ export function createEngineClient(): EngineClient {
       proxy[Comlink.releaseProxy]();
       worker.terminate();
     },
-    ...(import.meta.env.MODE === 'e2e' ? { testHooks: { crashForTest: () => remote.crashForTest(), traceCounts: () => remote.traceCounts(), meshWorkerStats: () => remote.meshWorkerStats() } } : {}),
+    ...(import.meta.env.MODE === 'e2e' ? {
+          testHooks: {
+            crashForTest: () => remote.crashForTest(),
+            traceCounts: () => remote.traceCounts(),
+            meshWorkerStats: () => remote.meshWorkerStats(),
+            holdTool: (tool: string) => remote.holdTool(tool),
+            releaseTool: (tool: string) => remote.releaseTool(tool),
+          },
+        } : {}),
   };
 }

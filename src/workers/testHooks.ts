@@ -10,6 +10,13 @@ export interface WorkerTestHooks {
   traceCounts(): Promise<Record<string, number>>;
   /** The engine's mesh workers: how many, whether they share memory, jobs they finished and failed (null: none). */
   meshWorkerStats(): Promise<MeshWorkerStats | null>;
+  /**
+   * Holds the answer of every later run of `tool` until releaseTool(tool): the run does its work, then
+   * waits, so a test sees it running for as long as it needs (a Cancel) without timing it.
+   */
+  holdTool(tool: string): Promise<void>;
+  /** Lets the held runs of `tool` answer, and later runs answer at once. */
+  releaseTool(tool: string): Promise<void>;
 }
 
 // A type, not an interface: the page hands it to Playwright, whose serializable types want one.
@@ -39,6 +46,7 @@ declare global {
 /** The engine of a test build (vite --mode e2e): guarded(engine) plus the test hooks; tool runs are timed. */
 export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine, host: GuardHost = {}) {
   const counts: Record<string, number> = {};
+  const holds = new Map<string, { released: Promise<void>; release: () => void }>();
   const engine = createEngine((event) => {
     counts[event.kind] = (counts[event.kind] ?? 0) + 1;
   });
@@ -54,6 +62,16 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
     async meshWorkerStats() {
       const w = browserMeshWorkers();
       return w && { threads: w.threads, shares: w.shares, ...w.stats };
+    },
+    async holdTool(tool) {
+      if (holds.has(tool)) return;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.set(tool, { released, release });
+    },
+    async releaseTool(tool) {
+      holds.get(tool)?.release();
+      holds.delete(tool);
     },
   };
   const api = guarded(engine, host);
@@ -72,7 +90,9 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
           return onProgress(fraction, message);
         });
       try {
-        return await call(name, args, progress);
+        const answer = await call(name, args, progress);
+        await holds.get(name)?.released;
+        return answer;
       } finally {
         run.endMs = performance.now();
       }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { nodeSqlJs } from '../../node/nodeSqlJs';
 import { dataPath } from '../../test/data';
 import { FEATURE_BLOCK, makeFeatureBlock } from '../../test/featureBlock';
@@ -24,7 +25,7 @@ import { buildTopologyGraph, kindMaps, type TopologyGraph } from './topologyGrap
 let oc: OC;
 let dir: string;
 /** The graph commands as every host runs them: registry tools on an engine. */
-const engine = createNodeEngine();
+const engine = testEngine();
 const runGraphValidate = (path: string, o: { selfIntersection?: SelfIntersectionMode } = {}) => engine.run('graph_validate', { path, ...o }).then((r) => r.result);
 const runGraphCompact = (path: string, outputPath: string) => engine.run('graph_compact', { path, outputPath }).then((r) => r.result);
 const runGraphDedup = (path: string, outputPath: string) => engine.run('graph_dedup', { path, outputPath }).then((r) => r.result);

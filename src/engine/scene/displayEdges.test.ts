@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
 import { addShapeBody } from './addShapeBody';
 import type { BrepBody } from './Body';
@@ -16,7 +17,7 @@ let cyl: BrepBody;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   box = addShapeBody(oc, engine.scene, 'box', makeBox(oc, 10, 20, 30));
   cyl = addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, 5, 20));
 });

@@ -8,7 +8,8 @@ import { addShapeBody } from '../scene/addShapeBody';
 import type { BrepBody } from '../scene/Body';
 import { readBrepShape } from '../scene/import/brep';
 import { shapeDiagonal } from '../scene/tessellation';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { alignmentError, movedMesh, partialMesh, randomMotion } from '../../test/alignFixture';
@@ -28,7 +29,7 @@ const deviation = (args: object) => engine.runJson('measure_deviation', args).th
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   crank = readBrepShape(oc, readFileSync(dataPath('occt/CrankArm.brep')), 'CrankArm');
   addShapeBody(oc, engine.scene, 'part', crank);
   diagonal = shapeDiagonal(oc, engine.scene.get('part') as BrepBody);

@@ -11,7 +11,8 @@ import type { BrepBody } from '../scene/Body';
 import type { BodySummary } from '../scene/describeBody';
 import { readBrepShape } from '../scene/import/brep';
 import { shapeDiagonal } from '../scene/tessellation';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { alignmentError, motionDegrees, partialCloud, randomMotion } from '../../test/alignFixture';
@@ -52,7 +53,7 @@ function report(label: string, r: AlignResult, truth: Rigid): { degrees: number;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   crank = readBrepShape(oc, readFileSync(dataPath('occt/CrankArm.brep')), 'CrankArm');
   addShapeBody(oc, engine.scene, 'part', crank);
   diagonal = shapeDiagonal(oc, engine.scene.get('part') as BrepBody);

@@ -3,7 +3,8 @@ import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeBox, makeCylinder, makeDrilledBlock } from '../../test/kernelShapes';
 import type { MetricsResult } from './computeMetrics';
 
@@ -29,7 +30,7 @@ let engine: Engine;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'box', makeBox(oc, 10, 20, 30));
   addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, 5, 20));
   addShapeBody(oc, engine.scene, 'drilled', makeDrilledBlock(oc, 4));

@@ -12,7 +12,8 @@ import type { TriMesh } from '../mesh/TriMesh';
 import { CANDIDATE_COLOUR, REFERENCE_COLOUR, SECTION_IMAGE_HEIGHT, SECTION_IMAGE_WIDTH, SECTION_PLOT_AREA } from '../render/sectionOverlay';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { compoundOf, makeBox, makeCylinder } from '../../test/kernelShapes';
 import { dataPath } from '../../test/data';
 import { halfCylinderSkin } from '../../test/sectionMeshes';
@@ -61,7 +62,7 @@ async function errorCode(p: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   outDir = await mkdtemp(join(tmpdir(), 'brepscope-sections-'));
   const s = engine.scene;
   addShapeBody(oc, s, 'cyl10', makeCylinder(oc, 10, H));

@@ -5,7 +5,8 @@ import { addShapeBody } from '../scene/addShapeBody';
 import { displayMesh } from '../scene/tessellation';
 import { meshArea } from '../mesh/refineMesh';
 import { heatmapEdgeLength } from '../deviation/heatmapSurface';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
 import { uvSphere } from '../mesh/generators';
@@ -19,7 +20,7 @@ const deviationHeatmap = (fromBodyId: string, toBodyId: string, options: Record<
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, 10, 40));
   // r = 10.2, h = 40.4 centred on the reference: lateral +0.2, caps +0.2, rims a little more.
   addShapeBody(oc, engine.scene, 'big', makeCylinder(oc, 10.2, 40.4, -0.2));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { box, cylinder } from '../mesh/generators';
 import { CHART_HEIGHT, CHART_WIDTH, PROUD_COLOUR, SHY_COLOUR } from '../render/histogramChart';
-import { createNodeEngine } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { HISTOGRAM_BUCKETS, type HistogramResult } from './deviationHistogram';
 
@@ -15,7 +15,7 @@ let dir: string;
 const histogram = (args: object) => engine.runJson('deviation_histogram', args).then((r) => r.result) as Promise<HistogramResult>;
 
 beforeAll(() => {
-  engine = createNodeEngine();
+  engine = testEngine();
   dir = mkdtempSync(join(tmpdir(), 'brepscope-histogram-'));
   // A 10 mm cube and the same cube moved +0.3 in x: its +x face is 0.3 proud, its -x face 0.3 shy.
   addMeshBody(engine.scene, 'cube', box([0, 0, 0], [10, 10, 10], 4));

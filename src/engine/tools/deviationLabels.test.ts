@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import type { MeshBody } from '../scene/Body';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addMeshBody, addOffsetSpheres } from '../../test/deviationFixtures';
 import { makeSphere } from '../../test/kernelShapes';
 import { scanOfPart } from '../../test/scanFixture';
@@ -15,7 +16,7 @@ const SIGMA = 0.002;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addOffsetSpheres(oc, engine.scene);
   // A scan of the r = 10 sphere moved +0.1 along its normal with noise of sigma 0.002 (seeded).
   addMeshBody(engine.scene, 'scan', scanOfPart(oc, makeSphere(oc, 10), { deflection: 0.02, offset: 0.1, sigma: SIGMA, seed: 7 }));

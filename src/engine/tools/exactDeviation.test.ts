@@ -9,7 +9,8 @@ import { addShapeBody } from '../scene/addShapeBody';
 import { readBrepShape } from '../scene/import/brep';
 import { PointToShapeQuery } from '../scene/pointToShape';
 import { seededRandom } from '../mesh/generators';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody, offsetShape } from '../../test/deviationFixtures';
 import { makeCylinder, makeSphere, shellWithout } from '../../test/kernelShapes';
@@ -30,7 +31,7 @@ const tool = <T>(name: string, args: object) => engine.runJson(name as 'measure_
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   const cyl = makeCylinder(oc, 10, 40);
   addShapeBody(oc, engine.scene, 'cyl', cyl);
   // The true offset of the solid by 0.2 (arc joins: rounded rims), every point exactly 0.2 away.

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { addShapeBody } from '../scene/addShapeBody';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeAssemblyFiles } from '../../test/assemblyFixture';
 import { dataPath } from '../../test/data';
 import { makeBox } from '../../test/kernelShapes';
@@ -54,7 +55,7 @@ const inspect = (args: object) => engine.runJson('inspect_assembly', args).then(
 
 beforeAll(async () => {
   const oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   dir = mkdtempSync(join(tmpdir(), 'brepscope-asm-'));
   const { step, xbf } = makeAssemblyFiles(oc);
   writeFileSync(join(dir, 'machine.step'), step);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeSphere } from '../../test/kernelShapes';
 import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
@@ -23,7 +24,7 @@ const run = <T>(tool: string, args: object) => engine.runJson(tool, args).then((
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   // The app's demo pair, read as a user's files: its scan against its CAD part.
   await run('import_file', { path: 'public/demo/scan.stl', bodyId: 'scan' });
   await run('import_file', { path: 'public/demo/part.brep', bodyId: 'part' });

@@ -4,7 +4,8 @@ import type { OC } from '../kernel';
 import { cylinder } from '../mesh/generators';
 import type { TriMesh } from '../mesh/TriMesh';
 import { addShapeBody } from '../scene/addShapeBody';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addMeshBody, invertedCylinder, offsetShape, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { makeCylinder } from '../../test/kernelShapes';
 import { measureDirected } from '../deviation/measure';
@@ -66,7 +67,7 @@ let TESS = NaN;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   const ref = makeCylinder(oc, 10, 40);
   addShapeBody(oc, engine.scene, 'cyl', ref);
   addShapeBody(oc, engine.scene, 'offset', offsetShape(oc, ref, 0.2));

@@ -4,7 +4,8 @@ import type { OC } from '../kernel';
 import { tessellateShape } from '../mesh/tessellate';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeBox, makeSphere } from '../../test/kernelShapes';
 import type { ContactPair } from './measureDistance';
 
@@ -14,7 +15,7 @@ const distance = (args: object) => engine.runJson('measure_distance', args).then
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'a', makeBox(oc, 10, 10, 10));
   addShapeBody(oc, engine.scene, 'gap', makeBox(oc, 10, 10, 10, [17.5, 0, 0]));
   addShapeBody(oc, engine.scene, 'touch', makeBox(oc, 10, 10, 10, [10, 0, 0]));

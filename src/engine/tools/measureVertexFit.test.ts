@@ -4,7 +4,8 @@ import type { OC } from '../kernel';
 import { tessellateShape } from '../mesh/tessellate';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
 import type { VertexFitEntry } from './measureVertexFit';
 
@@ -42,7 +43,7 @@ const fit = (args: object) => engine.runJson('measure_vertex_fit', args).then((r
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, R, H));
   const body = engine.scene.get('cyl');
   if (body.kind !== 'brep') throw new Error('expected a BREP body');

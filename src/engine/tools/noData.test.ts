@@ -5,7 +5,8 @@ import type { OC } from '../kernel';
 import { seededRandom } from '../mesh/generators';
 import type { TriMesh } from '../mesh/TriMesh';
 import { addShapeBody } from '../scene/addShapeBody';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { makeBox } from '../../test/kernelShapes';
 import type { HeatmapResult } from './deviationHeatmap';
@@ -101,7 +102,7 @@ const heatmap = (args: object) => engine.runJson('deviation_heatmap', args).then
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'part', makeBox(oc, ...BOX));
   const holed = scan({ hole: true, seed: 7 });
   holeArea = holed.holeArea;

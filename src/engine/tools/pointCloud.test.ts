@@ -8,7 +8,8 @@ import { addShapeBody } from '../scene/addShapeBody';
 import type { BodySummary } from '../scene/describeBody';
 import { readBrepShape } from '../scene/import/brep';
 import type { DisplayMesh } from '../scene/tessellation';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
 import { writePly, writePointText } from '../../test/meshWriters';
@@ -32,7 +33,7 @@ let scanPoints: Float64Array;
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   nut = readBrepShape(oc, readFileSync(dataPath('occt/Pump_Nut.brep')), 'Pump_Nut');
   addShapeBody(oc, engine.scene, 'nut', nut);
   addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, 10, 40));

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { FEATURE_BLOCK, makeFeatureBlock } from '../../test/featureBlock';
 import type { TopologyEntry } from './queryTopology';
 
@@ -13,7 +14,7 @@ const query = (args: object) => engine.runJson('query_topology', args).then((r) 
 
 beforeAll(async () => {
   const oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'part', makeFeatureBlock(oc));
 });
 

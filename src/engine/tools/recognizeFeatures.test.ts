@@ -4,7 +4,8 @@ import type { Engine } from '../Engine';
 import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeFeatureBlock } from '../../test/featureBlock';
 import { makeBox } from '../../test/kernelShapes';
 import type { Feature, HoleFeature, PocketFeature } from './recognizeFeatures';
@@ -29,7 +30,7 @@ const faceArea = async (bodyId: string, id: string) =>
 
 beforeAll(async () => {
   const oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'part', makeFeatureBlock(oc));
   addShapeBody(oc, engine.scene, 'box', makeBox(oc, 10, 20, 30));
   addShapeBody(oc, engine.scene, 'blind', makeBlindHoleBlock(oc));

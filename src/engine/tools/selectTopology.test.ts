@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { addShapeBody } from '../scene/addShapeBody';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { makeBox } from '../../test/kernelShapes';
 
 let engine: Engine;
@@ -9,7 +10,7 @@ const select = (args: object) => engine.runJson('select_topology', args).then((r
 
 beforeAll(async () => {
   const oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addShapeBody(oc, engine.scene, 'box', makeBox(oc, 1, 2, 3));
 });
 

@@ -8,7 +8,8 @@ import { memoryFiles } from '../files';
 import type { OC } from '../kernel';
 import { projectPoint } from '../render/camera';
 import { deviationColor } from '../render/heatColors';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { addOffsetSpheres } from '../../test/deviationFixtures';
 import type { ToolContext } from './defineTool';
 import { heatmapPictures, viewPath, type SignedHeatmapResult } from './signedDeviationHeatmap';
@@ -30,7 +31,7 @@ const near = (got: number[], want: readonly number[], tol: number) => got.forEac
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
   addOffsetSpheres(oc, engine.scene);
   dir = mkdtempSync(join(tmpdir(), 'brepscope-heat-'));
   ctx = { scene: engine.scene, files: memoryFiles(), kernel: nodeKernel };

@@ -3,7 +3,8 @@ import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
-import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { nodeKernel } from '../../node/nodeEngine';
+import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { compoundOf, makeBox, shellWithout } from '../../test/kernelShapes';
 import type { BodyValidation } from './validateGeometry';
@@ -17,7 +18,7 @@ const kinds = (v: BodyValidation) => v.issues.map((i) => i.kind).sort();
 
 beforeAll(async () => {
   oc = await nodeKernel();
-  engine = createNodeEngine();
+  engine = testEngine();
 });
 
 describe('validate_geometry', () => {

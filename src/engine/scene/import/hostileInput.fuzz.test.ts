@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createNodeEngine, nodeKernel } from '../../../node/nodeEngine';
+import { nodeKernel } from '../../../node/nodeEngine';
+import { testEngine } from '../../../test/testEngine';
 import { fuzzSources, runMutant, type Outcome, type Trial } from '../../../test/fuzzCorpus';
 
 /** Mutants tried: seeds 1..COUNT over the 13 good files (a failing seed reproduces with `mutant(sources, seed)`). */
@@ -14,7 +15,7 @@ describe('hostile input: a seeded corpus of mutated files through import_file an
   it(`${COUNT} mutants: each a result or a coded bad-input error, none over ${DEADLINE_MS} ms`, async () => {
     const oc = await nodeKernel();
     const sources = fuzzSources(oc);
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const trials: Trial[] = [];
     for (let seed = 1; seed <= COUNT; seed++) {
       const trial = await runMutant(engine, sources, seed, DEADLINE_MS);

@@ -6,7 +6,8 @@ import type { Engine } from '../../Engine';
 import type { ErrorCode } from '../../errors';
 import { withKernel, type OC } from '../../kernel';
 import type { MetricsResult } from '../../tools/computeMetrics';
-import { createNodeEngine, nodeKernel } from '../../../node/nodeEngine';
+import { nodeKernel } from '../../../node/nodeEngine';
+import { testEngine } from '../../../test/testEngine';
 import { dataPath } from '../../../test/data';
 import { brokenWedgeBrep } from '../../../test/invalidBrep';
 import { checkShape } from '../checkShape';
@@ -41,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('real files through import_file and compute_metrics', () => {
-  const engine = createNodeEngine();
+  const engine = testEngine();
   const load = async (file: string) => {
     const body = (await engine.run('import_file', { path: dataPath(file) })).result as BodySummary;
     const metrics = (await engine.run('compute_metrics', { bodyId: body.bodyId })).result as MetricsResult;
@@ -125,7 +126,7 @@ describe('bad input: a stable code, and the scene exactly as it was', () => {
   const snapshot = () => engine.run('list_bodies', {}).then((r) => r.result);
 
   beforeAll(async () => {
-    engine = createNodeEngine();
+    engine = testEngine();
     await engine.run('import_file', { path: dataPath('occt/wedge_ok.brep'), bodyId: 'wedge' });
     await engine.run('import_file', { bytes: b64(cubeStl()), fileName: 'cube.stl', bodyId: 'cube' });
     before = await snapshot();

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { createNodeEngine } from '../../../node/nodeEngine';
+import { testEngine } from '../../../test/testEngine';
 import { float32Text, write3mf, writeObj, writePly, writePointText, type PlyEncoding } from '../../../test/meshWriters';
 import type { ErrorCode } from '../../errors';
 import { box, seededRandom, uvSphere } from '../../mesh/generators';
@@ -51,7 +51,7 @@ describe('one mesh in every mesh format', () => {
   });
 
   it('measure_deviation gives the same figures to 1e-9 whichever format carries the scan, as from-body and as reference', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     await engine.run('import_file', { bytes: b64(writeBinaryStl(uvSphere(10.2, 64, 32, [1, 2, 3]))), fileName: 'nominal.stl', bodyId: 'nominal' });
     const results: { file: string; forward: DeviationResult; reverse: DeviationResult }[] = [];
     for (const { file, bytes } of FORMATS) {
@@ -172,7 +172,7 @@ describe('PLY', () => {
         expect(Float64Array.from(content.cloud.positions)).toEqual(positions);
         expect(content.cloud.normals).toEqual(normals);
       }
-      const engine = createNodeEngine();
+      const engine = testEngine();
       const summary = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'cloud.ply' })).result;
       expect(summary).toMatchObject({ bodyId: 'cloud', kind: 'points', sourceFormat: 'ply', points: 100, hasNormals: true, faces: 0, valid: true });
       expect((await engine.run('list_bodies', {})).result.bodies).toEqual([summary]);
@@ -180,7 +180,7 @@ describe('PLY', () => {
   });
 
   it('a box written as PLY is the same closed body as its STL', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(writePly(quad, { encoding: 'binary_little_endian' })), fileName: 'box.ply' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'mesh', sourceFormat: 'ply', faces: 12, vertices: 8, edges: 18, watertight: true });
     expect((await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume'] })).result).toMatchObject({ volume: expect.closeTo(24, 12) });
@@ -210,7 +210,7 @@ describe('OBJ', () => {
     const { mesh, notes } = parseMeshFile('obj', bytes, 'cube.obj');
     expect(mesh.indices.length / 3).toBe(12);
     expect(notes).toEqual([expect.stringMatching(/materials .* ignored/), expect.stringMatching(/3 objects and groups are read as one body/)]);
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'cube.obj' })).result as BodySummary;
     expect(body).toMatchObject({ sourceFormat: 'obj', faces: 12, watertight: true, notes });
   });
@@ -233,7 +233,7 @@ describe('3MF', () => {
       { mesh: cube, transform: [2, 0, 0, 0, 1, 0, 0, 0, 1, 10, 0, 0] }, // 2 x 1 x 1 at x = 10
       { mesh: cube, transform: [-1, 0, 0, 0, 1, 0, 0, 0, 1, -5, 0, 0] }, // mirrored: x in [-6, -5]
     ]);
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(bytes), fileName: 'parts.3mf' })).result as BodySummary;
     expect(body).toMatchObject({ sourceFormat: '3mf', faces: 36, watertight: true });
     const m = (await engine.run('compute_metrics', { bodyId: body.bodyId, metrics: ['volume', 'boundingBox'] })).result as { volume: number; boundingBox: { min: number[]; max: number[] } };
@@ -370,7 +370,7 @@ describe('bad scan files', () => {
   ];
 
   it.each(cases)('$what -> $code', async ({ file, bytes, code, message }) => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const error = await engine.run('import_file', { bytes: b64(bytes()), fileName: file }).then(
       () => undefined,
       (e: unknown) => e,

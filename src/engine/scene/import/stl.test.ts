@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TriMesh } from '../../mesh/TriMesh';
 import type { MetricsResult } from '../../tools/computeMetrics';
-import { createNodeEngine } from '../../../node/nodeEngine';
+import { testEngine } from '../../../test/testEngine';
 import { dataPath } from '../../../test/data';
 import type { BodySummary } from '../describeBody';
 import { parseStl, writeBinaryStl } from './stl';
@@ -127,7 +127,7 @@ describe('parseStl', () => {
 
 describe('STL bodies through import_file', () => {
   it('binary box: a watertight mesh body with the box volume, area and counts', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(writeBinaryStl(boxMesh(2, 3, 4))), fileName: 'box.stl' })).result as BodySummary;
     expect(body).toMatchObject({ bodyId: 'box', kind: 'mesh', sourceFormat: 'stl', valid: true, faces: 12, triangles: 12, vertices: 8, edges: 18, watertight: true });
     const m = (await engine.run('compute_metrics', { bodyId: 'box', metrics: ['volume', 'surfaceArea'] })).result as MetricsResult;
@@ -136,7 +136,7 @@ describe('STL bodies through import_file', () => {
   });
 
   it('ASCII tetrahedron: volume 1/6, Euler characteristic 2', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(TETRA_ASCII), fileName: 'tetra.stl' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'mesh', triangles: 4, vertices: 4, edges: 6, watertight: true, valid: true });
     expect(body.vertices - body.edges + body.faces).toBe(2);
@@ -146,7 +146,7 @@ describe('STL bodies through import_file', () => {
   });
 
   it.each(['occt/shape.stl', 'occt/sh1.stl'])('%s loads as a mesh body with the file\'s facet count and distinct corners', async (file) => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { path: dataPath(file) })).result as BodySummary;
     // Independent counts from the text: one "facet normal" per triangle; distinct vertex lines after number parsing.
     const text = readFileSync(dataPath(file), 'latin1');

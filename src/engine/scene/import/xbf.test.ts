@@ -2,7 +2,8 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withKernel, type OC } from '../../kernel';
 import type { MetricsResult } from '../../tools/computeMetrics';
-import { createNodeEngine, nodeKernel } from '../../../node/nodeEngine';
+import { nodeKernel } from '../../../node/nodeEngine';
+import { testEngine } from '../../../test/testEngine';
 import { makeBox } from '../../../test/kernelShapes';
 import type { BodySummary } from '../describeBody';
 import { takeKernelFile, uniqueKernelPath } from './kernelFile';
@@ -91,7 +92,7 @@ describe('readXbfShape', () => {
 
 describe('XBF bodies through import_file', () => {
   it('one free shape: the box itself (1 solid, 6 faces), found by its BINFILE signature', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(boxXbf), fileName: 'upload' })).result as BodySummary;
     expect(body).toMatchObject({ kind: 'brep', sourceFormat: 'xbf', valid: true, solids: 1, shells: 1, faces: 6, edges: 12, vertices: 8 });
     const m = (await engine.run('compute_metrics', { bodyId: body.bodyId })).result as MetricsResult;
@@ -100,7 +101,7 @@ describe('XBF bodies through import_file', () => {
   });
 
   it('two free shapes: one compound holding both, volumes added, box spans both', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     await engine.run('import_file', { bytes: b64(twoRootsXbf), fileName: 'two.xbf', bodyId: 'two' });
     const list = (await engine.run('list_bodies', {})).result as { bodies: BodySummary[] };
     expect(list.bodies).toHaveLength(1);
@@ -111,7 +112,7 @@ describe('XBF bodies through import_file', () => {
   });
 
   it('an assembly root (one part, two placed instances): both instances in place, as one body', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const body = (await engine.run('import_file', { bytes: b64(assemblyXbf), fileName: 'asm.xbf', bodyId: 'asm' })).result as BodySummary;
     expect(body.solids).toBe(2);
     const m = (await engine.run('compute_metrics', { bodyId: 'asm', metrics: ['volume', 'boundingBox'] })).result as MetricsResult;
@@ -121,7 +122,7 @@ describe('XBF bodies through import_file', () => {
   });
 
   it('a broken XBF is PARSE_FAILED and leaves the scene as it was', async () => {
-    const engine = createNodeEngine();
+    const engine = testEngine();
     await engine.run('import_file', { bytes: b64(boxXbf), fileName: 'box.xbf', bodyId: 'keep' });
     await expect(engine.run('import_file', { bytes: b64(boxXbf.subarray(0, 50)), fileName: 'cut.xbf' })).rejects.toMatchObject({ code: 'PARSE_FAILED' });
     expect(engine.scene.list().map((b) => b.bodyId)).toEqual(['keep']);
