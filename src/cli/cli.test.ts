@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -151,6 +151,16 @@ describe('brepscope CLI without the kernel (fast)', () => {
     const r = await brepscope(['tool', 'list_bodies'], { BREPSCOPE_DEADLINE: 'soon' });
     expect(r.code).toBe(2);
     expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('BREPSCOPE_DEADLINE=soon') });
+  });
+
+  it('a FIFO given as --body (with and without --deadline) is refused at once: exit 2, INVALID_ARGUMENT naming it; nothing waits for a writer', async () => {
+    const fifo = join(dir, 'pipe.stl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const limits of [[], ['--deadline', '10']]) {
+      const r = await brepscope(['tool', 'list_bodies', '--body', `b=${fifo}`, ...limits]);
+      expect(r.code, limits.join(' ')).toBe(2);
+      expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(`${fifo}: is a FIFO`) });
+    }
   });
 
   it('graph-compact and graph-dedup refuse out == in (however spelt) and leave the input as it was', async () => {

@@ -4,7 +4,6 @@ import { getKernel, settle, type Engine, type OC, type RunOptions } from '../eng
 import { confinedFiles } from './confinedFiles';
 import type { Method, Reply, Request, SceneEntry, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { createNodeEngine, processMeshWorkers } from './nodeEngine';
-import { nodeFiles } from './nodeFiles';
 import { capWasmMemory, noteWasmMemory } from './wasmMemory';
 
 // One engine in a worker thread, answering the host's messages (src/node/EngineHost.ts): every call
@@ -24,7 +23,7 @@ capWasmMemory(
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
 const meshWorkers = processMeshWorkers();
-const engine: Engine = createNodeEngine({ files: confinedFiles(nodeFiles, () => roots), meshWorkers });
+const engine: Engine = createNodeEngine({ files: confinedFiles(() => roots), meshWorkers });
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.
