@@ -2,7 +2,7 @@
 // Runs the CLI from dist-cli/ (built on npm install by scripts/buildCli.mjs) while that bundle is
 // current, else from the TypeScript sources through tsx, so `brepscope` works right after
 // `npm install` and always runs the code in src/.
-import { readFileSync, statSync } from 'node:fs';
+import { constants, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
@@ -65,7 +65,8 @@ if (argv[0] === 'tool') {
  * this thread's event loop, which is busy loading the CLI's code: a 50 MB STL took 0.1 s instead of 0.03 s).
  */
 async function readWhole(path) {
-  const file = await open(path, 'r');
+  // O_NONBLOCK: a FIFO's open would otherwise wait for a writer forever (and hold a file-system thread).
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await file.stat();
     // Not a file, or over the engine's import limit (MAX_IMPORT_BYTES): the engine reads it and says so.

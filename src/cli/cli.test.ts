@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { strToU8, zipSync } from 'fflate';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -168,6 +169,28 @@ describe('brepscope CLI without the kernel (fast)', () => {
     const r = await brepscope(['tool', 'list_bodies'], { BREPSCOPE_DEADLINE: 'soon' });
     expect(r.code).toBe(2);
     expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('BREPSCOPE_DEADLINE=soon') });
+  });
+
+  it('a FIFO given as --body (with and without --deadline) is refused at once: exit 2, INVALID_ARGUMENT naming it; nothing waits for a writer', async () => {
+    const fifo = join(dir, 'pipe.stl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const limits of [[], ['--deadline', '10']]) {
+      const r = await brepscope(['tool', 'list_bodies', '--body', `b=${fifo}`, ...limits]);
+      expect(r.code, limits.join(' ')).toBe(2);
+      expect(errorOf(r)).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(`${fifo}: is a FIFO`) });
+    }
+  });
+
+  it('a 3MF placing each object twice, 40 deep (2^40 triangles from under 1 KB), is FILE_TOO_LARGE against --max-memory before anything is allocated', async () => {
+    const triangle = '<object id="1"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>';
+    let resources = triangle;
+    for (let k = 2; k <= 41; k++) resources += `<object id="${k}"><components><component objectid="${k - 1}"/><component objectid="${k - 1}" transform="1 0 0 0 1 0 0 0 1 1 0 0"/></components></object>`;
+    const path = join(dir, 'fan.3mf');
+    writeFileSync(path, zipSync({ '3D/3dmodel.model': strToU8(`<model><resources>${resources}</resources><build><item objectid="41"/></build></model>`) }));
+    const r = await brepscope(['tool', 'list_bodies', '--body', `b=${path}`, '--max-memory', '512']);
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toEqual({ code: 'FILE_TOO_LARGE', message: expect.stringContaining(`${2 ** 40} triangles`) });
+    expect(errorOf(r).message).toContain('over the 512 MiB memory ceiling');
   });
 
   it('graph-compact and graph-dedup refuse out == in (however spelt) and leave the input as it was', async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -298,6 +299,18 @@ describe('brepscope MCP server over stdio', () => {
     expect(refused).toMatchObject({ code: 'PATH_OUTSIDE_ROOTS', details: { roots: expect.arrayContaining([TEST_DATA_DIR.replace(/\/$/, '')]) } });
     expect(errorOf(await call('import_file', { path: '/etc/hostname' })).code).toBe('PATH_OUTSIDE_ROOTS');
     expect(errorOf(await call('graph_export', { bodyId: 'loaded', outputPath: join(dir, '..', 'escape.sqlite') })).code).toBe('PATH_OUTSIDE_ROOTS');
+  });
+
+  it('a FIFO as a path is refused at once (INVALID_ARGUMENT), five times over (more than the file-system threads), and later calls are answered', async () => {
+    const fifo = join(dir, 'pipe.stl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      const refused = errorOf(await call('import_file', { path: fifo, bodyId: `pipe${i}` }));
+      expect(refused.code).toBe('INVALID_ARGUMENT');
+      expect(refused.message).toContain('is a FIFO');
+    }
+    expect((await call('import_file', { path: boxPath, bodyId: 'after_fifo' })).isError).toBeFalsy();
+    expect((json(await call('compute_metrics', { bodyId: 'after_fifo', metrics: ['volume'] })) as { volume: number }).volume).toBeCloseTo(6000, 6);
   });
 });
 

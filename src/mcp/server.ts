@@ -1,9 +1,10 @@
 // The low-level Server (not McpServer) because our tools already carry JSON Schemas: McpServer would
 // want each one re-declared as a zod shape, a second copy of every schema.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import {
   CallToolRequestSchema,
@@ -11,6 +12,7 @@ import {
   RootsListChangedNotificationSchema,
   type CallToolResult,
   type ImageContent,
+  type ResourceLink,
   type TextContent,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +21,7 @@ import type { OutputFile } from '../engine';
 import { resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
 import { rootDirs } from '../node/confinedFiles';
 import { EngineHost, type CallOptions, type EngineLimits, type RestartEvent } from '../node/EngineHost';
+import { BoundedStdioTransport } from './boundedStdio';
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
@@ -32,6 +35,12 @@ const INSTRUCTIONS = [
 /** More would flood an agent's context; the JSON result still names every written file. */
 export const MAX_IMAGES = 16;
 
+/**
+ * A result's JSON longer than this is written to a file and returned in `outputs` instead of inline:
+ * a client's stdio transport drops a message over 10 MiB (the SDK's limit), and with it the session.
+ */
+export const MAX_INLINE_RESULT_BYTES = 4 * 2 ** 20;
+
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export interface McpServerOptions {
@@ -39,6 +48,8 @@ export interface McpServerOptions {
   roots?: readonly string[] | undefined;
   /** Logs (stderr in the stdio server). */
   log?: (message: string) => void;
+  /** Where results too large to send inline are written (a new directory in it); default the system's temporary directory. */
+  spillDir?: string | undefined;
   /** Told after every tool call (--log-calls); the call's answer waits for it. */
   onCall?: ((call: CallRecord) => void | Promise<void>) | undefined;
 }
@@ -62,6 +73,8 @@ export interface CallRecord {
 export function createMcpServer(host: EngineHost, options: McpServerOptions = {}): Server {
   const server = new Server({ name: 'brepscope', version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const configured = options.roots ?? [];
+  // Asked now, first in the engine's line: tools/list is then answered at once, even while a call runs.
+  host.tools().catch(() => undefined);
 
   // The client's roots, once it says it has some: calls wait for the first answer.
   let rootsKnown: Promise<void> = Promise.resolve();
@@ -86,6 +99,15 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
   });
 
   let calls = 0;
+  // Results too large to send inline go to files in a directory of this server's own (created on
+  // first use, only this user may read it): never into the user's roots, where a name could be taken.
+  let spillDir: string | undefined;
+  const spill = (json: string, file: string): string => {
+    spillDir ??= mkdtempSync(join(options.spillDir ?? tmpdir(), 'brepscope-mcp-results-'));
+    const path = join(spillDir, file);
+    writeFileSync(path, json, { flag: 'wx', mode: 0o600 });
+    return path;
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await host.tools()).map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] })),
   }));
@@ -103,7 +125,7 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
     await rootsKnown;
     const n = ++calls;
     const t0 = performance.now();
-    const result = await callTool(host, name, args, { signal: extra.signal, progress });
+    const result = await callTool(host, name, args, { signal: extra.signal, progress }, (json) => spill(json, `call-${n}-${name}.json`));
     const code = result.isError ? (JSON.parse((result.content[0] as TextContent).text) as ErrorPayload).code : null;
     await options.onCall?.({ n, tool: name, ms: Math.round(performance.now() - t0), code });
     return result;
@@ -112,11 +134,24 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
   return server;
 }
 
-async function callTool(host: EngineHost, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+async function callTool(host: EngineHost, name: string, args: Record<string, unknown>, options: CallOptions, spillJson: (json: string) => string): Promise<CallToolResult> {
   try {
     const { result, outputs } = await host.runJson(name, args, options);
-    const text: TextContent = { type: 'text', text: resultJson(result) };
-    return { content: [text, ...imageContents(outputs)] };
+    const json = resultJson(result);
+    if (Buffer.byteLength(json) <= MAX_INLINE_RESULT_BYTES) return { content: [{ type: 'text', text: json }, ...imageContents(outputs)] };
+    const path = spillJson(json);
+    const bytes = Buffer.byteLength(json);
+    const text: TextContent = {
+      type: 'text',
+      text: JSON.stringify({
+        resultFile: path,
+        resultBytes: bytes,
+        note: `the result (${bytes} bytes of JSON) is over the ${MAX_INLINE_RESULT_BYTES / 2 ** 20} MiB inline limit: it is in resultFile, the last of outputs`,
+        outputs: [...outputs.map((o) => o.path), path],
+      }),
+    };
+    const link: ResourceLink = { type: 'resource_link', uri: pathToFileURL(path).href, name: basename(path), mimeType: 'application/json', size: bytes };
+    return { content: [text, link, ...imageContents(outputs)] };
   } catch (e) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toErrorPayload(e)) }] };
   }
@@ -175,7 +210,8 @@ export async function serveMcpStdio(options: EngineLimits & McpServerOptions & {
   const server = createMcpServer(host, { roots: configured, log, onCall });
   // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
   server.onerror = (e) => log(e.message);
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: it closes (and the server exits, losing its scene) on a message over 10 MiB.
+  const transport = new BoundedStdioTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = done;
     process.stdin.once('end', done);

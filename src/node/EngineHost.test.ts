@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,6 +203,44 @@ describe('EngineHost: confined to roots', () => {
 
     await host.setRoots(rootDirs([inside, outside]));
     await host.run('import_file', { path: join(outside, 'shape.stl'), bodyId: 'out' });
+  });
+});
+
+describe('EngineHost: confinement by the file written (issue 35)', () => {
+  it('deviation_histogram, inspection_report and graph_export with overwrite: true through a dangling link inside the root: PATH_OUTSIDE_ROOTS, nothing outside', async () => {
+    const inside = join(dir, 'dangling-in');
+    const outside = join(dir, 'dangling-out');
+    for (const d of [inside, outside]) mkdirSync(d);
+    writeFileSync(join(inside, 'shape.stl'), readFileSync(SHAPE));
+    writeFileSync(join(inside, 'bottle.brep'), readFileSync(BOTTLE));
+    const { host } = startHost({ roots: rootDirs([inside]) });
+    await host.run('import_file', { path: join(inside, 'shape.stl'), bodyId: 'in' });
+    await host.run('import_file', { path: join(inside, 'bottle.brep'), bodyId: 'bottle' });
+    const calls: [string, string, Record<string, unknown>][] = [
+      ['deviation_histogram', 'png', { fromBodyId: 'in', referenceBodyId: 'in', maxSamples: 500 }],
+      ['inspection_report', 'html', { fromBodyId: 'in', referenceBodyId: 'in', maxSamples: 500, views: ['iso'], size: 256 }],
+      ['graph_export', 'sqlite', { bodyId: 'bottle' }],
+    ];
+    for (const [tool, ext, args] of calls) {
+      const link = join(inside, `${tool}.${ext}`);
+      symlinkSync(join(outside, `${tool}.${ext}`), link);
+      const failure = await codeOf(host.run(tool as Parameters<typeof host.run>[0], { ...args, outputPath: link, overwrite: true }));
+      expect(failure.code, tool).toBe('PATH_OUTSIDE_ROOTS');
+    }
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('a link inside the root to a loaded STL, written with overwrite: true: FILE_IN_USE, the STL unchanged', async () => {
+    const inside = join(dir, 'alias-in');
+    mkdirSync(inside);
+    const stl = join(inside, 'scan.stl');
+    writeFileSync(stl, readFileSync(SHAPE));
+    symlinkSync(stl, join(inside, 'alias.png'));
+    const { host } = startHost({ roots: rootDirs([inside]) });
+    await host.run('import_file', { path: stl, bodyId: 'scan' });
+    const failure = await codeOf(host.run('deviation_histogram', { fromBodyId: 'scan', referenceBodyId: 'scan', maxSamples: 500, outputPath: join(inside, 'alias.png'), overwrite: true }));
+    expect(failure.code).toBe('FILE_IN_USE');
+    expect(readFileSync(stl).equals(readFileSync(SHAPE))).toBe(true);
   });
 });
 

@@ -249,7 +249,7 @@ export class EngineHost {
   private restoreAttempts = 0;
   /** Bodies dropped because the scene failed to load back MAX_RESTORE_ATTEMPTS times, for the next restart event. */
   private lostOnRestore: RestoreReport['failed'] = [];
-  private manifests: ToolManifest[] | undefined;
+  private manifests: Promise<ToolManifest[]> | undefined;
   private disposed = false;
   /** How many engines this host has started (1 until the first replacement). */
   generation = 1;
@@ -300,8 +300,15 @@ export class EngineHost {
     return this.call('validate', [name, args], {}, 'validate') as Promise<void>;
   }
 
-  async tools(): Promise<ToolManifest[]> {
-    this.manifests ??= (await this.call('tools', [], {}, 'tools')) as ToolManifest[];
+  /**
+   * Every tool's manifest, asked of the engine once: a server that asks at its start is answered
+   * before any call, so a later tools/list never waits behind a running call.
+   */
+  tools(): Promise<ToolManifest[]> {
+    this.manifests ??= (this.call('tools', [], {}, 'tools') as Promise<ToolManifest[]>).catch((e: unknown) => {
+      this.manifests = undefined;
+      throw e;
+    });
     return this.manifests;
   }
 

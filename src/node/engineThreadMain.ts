@@ -1,11 +1,10 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { getKernel, settle, type Engine, type OC, type RunOptions } from '../engine';
+import { getKernel, setImportMemoryBudget, settle, type Engine, type OC, type RunOptions } from '../engine';
 import { confinedFiles } from './confinedFiles';
 import type { Method, Reply, Request, SceneEntry, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { createNodeEngine, processMeshWorkers } from './nodeEngine';
-import { nodeFiles } from './nodeFiles';
-import { capWasmMemory, noteWasmMemory } from './wasmMemory';
+import { capWasmMemory, ceilingBytes, noteWasmMemory } from './wasmMemory';
 
 // One engine in a worker thread, answering the host's messages (src/node/EngineHost.ts): every call
 // answers with a value, display buffers move instead of being copied, and each answer carries the
@@ -24,7 +23,7 @@ capWasmMemory(
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
 const meshWorkers = processMeshWorkers();
-const engine: Engine = createNodeEngine({ files: confinedFiles(nodeFiles, () => roots), meshWorkers });
+const engine: Engine = createNodeEngine({ files: confinedFiles(() => roots), meshWorkers });
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.
@@ -124,6 +123,10 @@ port.on('message', (message: ThreadMessage) => {
   if ('setup' in message) {
     setup = message.setup;
     roots = setup.roots;
+    // The readers' arrays live outside the JavaScript heap, which the heap limit does not bound:
+    // each file's expanded size is checked against the same ceiling before it is allocated.
+    const ceiling = ceilingBytes(setup.cells);
+    if (ceiling > 0) setImportMemoryBudget(ceiling, `the engine's memory ceiling, --max-memory ${ceiling / 2 ** 20}`);
     // Answered, not announced: a thread started early (bin/brepscope.js starts it before the CLI
     // loads) could otherwise post "booted" before its host listens, and a Worker drops a message
     // that arrives while nobody listens, so the host would wait for it forever. The host posts the

@@ -1,60 +1,274 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { constants, existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { link, lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve as resolvePath, sep } from 'node:path';
 import { BrepscopeError, MAX_IMPORT_BYTES, type FileAccess } from '../engine';
 
-/** File access on the real file system, with errors turned into stable codes; relative paths from the cwd. */
-export const nodeFiles: FileAccess = nodeFilesIn();
+// Confinement by the file actually opened, not by a path checked before it (issue 35, item 1): a
+// check on a path and an open of the same path are two lookups, and a symbolic link swapped between
+// them (or a dangling one, which a path check sees as "a new file in the root") led outside. So every
+// read opens first and checks the real path of the open descriptor; every write creates a temporary
+// file with O_EXCL (which never follows a link) in a directory it opened and checked, then renames it
+// over the target (a rename replaces a link, it never writes through one). On Linux the directory is
+// named through /proc/self/fd, so the temporary file and the rename land in the directory checked,
+// whatever happens to its path meanwhile.
+
+/** Whether this system names an open descriptor's file in /proc/self/fd (Linux). */
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/** Links followed while resolving one path (Linux's own limit, SYMLOOP_MAX, is 40). */
+const MAX_LINKS = 40;
+/** O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0);
+/** O_EXCL with O_CREAT never follows a link at the final name: the file is new, or the open fails. */
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+const DIRECTORY_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
+
+/** The directories files are confined to, as real paths; null confines nothing. */
+export type Roots = () => readonly string[] | null;
 
 /**
- * File access on the real file system with relative paths resolved from `root` (default: the cwd
- * at each call). Messages name the path as given.
+ * File access on the real file system, with errors turned into stable codes, confined to `roots`
+ * (every read and write elsewhere is PATH_OUTSIDE_ROOTS). Only regular files are read: a FIFO, a
+ * device, a socket or a directory is refused before any byte is read, and a FIFO never blocks.
  */
-export function nodeFilesIn(root?: string): FileAccess {
-  const full = (path: string): string => (root === undefined ? resolve(path) : resolve(root, path));
+export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAccess {
+  // Relative paths from `base` (a test's temp root), else from the cwd at each call.
+  const resolve = (path: string): string => (base === undefined ? resolvePath(path) : resolvePath(base, path));
+  const confine = (real: string, path: string, verb: 'read' | 'write'): void => {
+    const allowed = roots();
+    if (allowed === null || allowed.some((root) => isWithin(real, root))) return;
+    throw new BrepscopeError(
+      'PATH_OUTSIDE_ROOTS',
+      `${path}: outside the directories this server may ${verb} (${allowed.length ? allowed.join(', ') : 'none'}); start it with --root <dir> to allow another one`,
+      { roots: [...allowed] },
+    );
+  };
   return {
     async read(path) {
-      const file = full(path);
-      let size: number;
+      const full = resolve(path);
+      // A first check by path keeps the open itself from touching anything outside (a device's open has effects).
+      confine(intendedRealPath(full, path), path, 'read');
+      let handle: FileHandle;
       try {
-        const info = await stat(file);
-        if (info.isDirectory()) throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file`);
-        size = info.size;
-      } catch (e) {
-        if (e instanceof BrepscopeError) throw e;
-        throw fileError(e, path);
-      }
-      if (size > MAX_IMPORT_BYTES) {
-        throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
-      }
-      try {
-        const buf = await readFile(file);
-        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+        handle = await open(full, READ_FLAGS);
       } catch (e) {
         throw fileError(e, path);
+      }
+      try {
+        // The check that holds: the file this descriptor reads, whatever its path points at now.
+        confine(await descriptorPath(handle, full, path), path, 'read');
+        const info = await handle.stat();
+        refuseSpecial(info, path);
+        if (info.size > MAX_IMPORT_BYTES) {
+          throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(info.size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
+        }
+        return await readAll(handle, info.size, path);
+      } finally {
+        await handle.close();
       }
     },
     async write(path, bytes, options = {}) {
-      const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${path}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      await mkdir(dirname(full(path)), { recursive: true }).catch((e: unknown) => {
-        throw cannotWrite(e);
-      });
+      const target = intendedRealPath(resolve(path), path);
+      confine(target, path, 'write');
+      const dir = await openDirectory(dirname(target), path, (real) => confine(real, path, 'write'));
       try {
-        // 'wx' creates or fails: no window between a check and the write in which a file could appear.
-        await writeFile(full(path), bytes, { flag: options.overwrite ? 'w' : 'wx' });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new BrepscopeError('FILE_EXISTS', `${path}: the file exists and this call did not create it; pass overwrite: true to replace it`);
-        }
-        throw cannotWrite(e);
+        await replaceIn(dir, basename(target), bytes, options.overwrite === true, path);
+      } finally {
+        await dir.handle.close();
       }
     },
-    canonical: full,
+    // Two names of one file (a link and its target) are one file: FILE_IN_USE compares these.
+    canonical: (path) => intendedRealPath(resolve(path), path),
   };
 }
 
+/** The unconfined file system: what the CLI and the batch runner use. */
+export const nodeFiles: FileAccess = nodeFileAccess();
+
+/** The unconfined file system with relative paths resolved from `root` (tests: a temp folder). */
+export function nodeFilesIn(root: string): FileAccess {
+  return nodeFileAccess(() => null, root);
+}
+
+export function isWithin(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * The real path a write to `full` lands on: links followed (dangling ones too, to where they
+ * point), as far as the path exists. `shown` names the path in errors.
+ */
+export function intendedRealPath(full: string, shown: string): string {
+  let links = 0;
+  const walk = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw tooManyLinks(shown);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return path;
+    }
+    const parent = dirname(path);
+    if (parent === path) return path;
+    const candidate = join(walk(parent), basename(path));
+    let info: Stats;
+    try {
+      info = lstatSync(candidate);
+    } catch {
+      return candidate; // not there: a new file
+    }
+    if (!info.isSymbolicLink()) return candidate;
+    // A dangling link: where it points is where a write through it would land.
+    if (++links > MAX_LINKS) throw tooManyLinks(shown);
+    return walk(resolvePath(dirname(candidate), readlinkSync(candidate)));
+  };
+  return walk(full);
+}
+
+function tooManyLinks(path: string): BrepscopeError {
+  return new BrepscopeError('INVALID_ARGUMENT', `${path}: more than ${MAX_LINKS} symbolic links to follow (a loop?)`);
+}
+
+/** The real path of the file a descriptor has open. */
+async function descriptorPath(handle: FileHandle, opened: string, shown: string): Promise<string> {
+  if (PROC_FD) return readlink(`/proc/self/fd/${handle.fd}`);
+  // Elsewhere: the path's real path, trusted only when it names the very file that is open.
+  const real = await realpath(opened).catch((e: unknown) => {
+    throw fileError(e, shown);
+  });
+  const [held, named] = await Promise.all([handle.stat(), stat(real)]);
+  if (held.dev !== named.dev || held.ino !== named.ino) throw new BrepscopeError('FILE_NOT_FOUND', `${shown}: the file changed while it was opened`);
+  return real;
+}
+
+function refuseSpecial(info: Stats, path: string): void {
+  if (info.isFile()) return;
+  const kind = info.isDirectory()
+    ? 'a directory'
+    : info.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : info.isSocket()
+        ? 'a socket'
+        : info.isCharacterDevice() || info.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
+  throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is ${kind}, not a file; only regular files are read or written`);
+}
+
+async function readAll(handle: FileHandle, size: number, path: string): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  let done = 0;
+  try {
+    while (done < size) {
+      const { bytesRead } = await handle.read(bytes, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+  } catch (e) {
+    throw fileError(e, path);
+  }
+  return done === size ? bytes : bytes.subarray(0, done);
+}
+
+interface OpenDirectory {
+  handle: FileHandle;
+  /** How to name a file in it: through the descriptor on Linux, else by its real path. */
+  path: string;
+}
+
+/**
+ * A directory opened and checked (`confine` sees its real path), missing ones created one level at
+ * a time, each inside a directory opened and checked first.
+ */
+async function openDirectory(dir: string, shown: string, confine: (real: string) => void): Promise<OpenDirectory> {
+  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const opened = async (path: string): Promise<OpenDirectory> => {
+    const handle = await open(path, DIRECTORY_FLAGS);
+    try {
+      const real = await descriptorPath(handle, path, shown);
+      confine(real);
+      return { handle, path: PROC_FD ? `/proc/self/fd/${handle.fd}` : real };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  };
+  try {
+    return await opened(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e instanceof BrepscopeError ? e : cannotWrite(e);
+  }
+  const parent = dirname(dir);
+  if (parent === dir) throw cannotWrite(new Error('no root directory'));
+  const above = await openDirectory(parent, shown, confine);
+  try {
+    const child = join(above.path, basename(dir));
+    await mkdir(child).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotWrite(e);
+    });
+    return await opened(child).catch((e: unknown) => {
+      throw e instanceof BrepscopeError ? e : cannotWrite(e);
+    });
+  } finally {
+    await above.handle.close();
+  }
+}
+
+/**
+ * Writes `bytes` as `name` in `dir`: into a new temporary file first, then renamed over the name
+ * (overwrite) or linked to it (a link fails if the name exists: no window in which one could
+ * appear). What stands at the name is replaced, never written through.
+ */
+async function replaceIn(dir: OpenDirectory, name: string, bytes: Uint8Array, overwrite: boolean, shown: string): Promise<void> {
+  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const exists = () => new BrepscopeError('FILE_EXISTS', `${shown}: the file exists and this call did not create it; pass overwrite: true to replace it`);
+  const targetPath = join(dir.path, name);
+  const present = await lstat(targetPath).catch(() => undefined);
+  if (present && !present.isFile() && !present.isSymbolicLink()) refuseSpecial(present, shown);
+  if (present && !overwrite) throw exists();
+  const temp = join(dir.path, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let file: FileHandle;
+  try {
+    file = await open(temp, CREATE_FLAGS, 0o666);
+  } catch (e) {
+    throw cannotWrite(e);
+  }
+  let placed = false;
+  try {
+    await file.writeFile(bytes);
+    await file.close();
+    if (overwrite) {
+      await rename(temp, targetPath);
+      placed = true;
+      return;
+    }
+    try {
+      await link(temp, targetPath);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw exists();
+      // A file system without hard links: the name was free a moment ago, the rename takes it.
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+      if (await lstat(targetPath).then(() => true, () => false)) throw exists();
+      await rename(temp, targetPath);
+      placed = true;
+    }
+  } catch (e) {
+    await file.close().catch(() => undefined);
+    throw e instanceof BrepscopeError ? e : cannotWrite(e);
+  } finally {
+    if (!placed) await unlink(temp).catch(() => undefined);
+  }
+}
+
 function fileError(e: unknown, path: string): BrepscopeError {
+  if (e instanceof BrepscopeError) return e;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new BrepscopeError('FILE_NOT_FOUND', `${path}: no such file`);
   if (code === 'EACCES') return new BrepscopeError('FILE_NOT_FOUND', `${path}: permission denied`);
+  if (code === 'ELOOP') return tooManyLinks(path);
+  // A socket's open fails so (a device without its driver too): there is no file to read.
+  if (code === 'ENXIO') return new BrepscopeError('INVALID_ARGUMENT', `${path}: is a socket or a device, not a file; only regular files are read or written`);
+  if (code === 'EISDIR') return new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file; only regular files are read or written`);
   return new BrepscopeError('FILE_NOT_FOUND', `${path}: cannot read (${code ?? String(e)})`);
 }

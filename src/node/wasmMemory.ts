@@ -18,6 +18,11 @@ const MemoryCell = {
   Ceiling: 2,
 } as const;
 
+/** The ceiling the cells hold, in bytes (0: none). */
+export function ceilingBytes(cells: Int32Array): number {
+  return Atomics.load(cells, MemoryCell.Ceiling) * PAGE;
+}
+
 /** New cells with the given ceiling. */
 export function memoryCells(ceilingBytes: number): Int32Array {
   const cells = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { MeshOrCloud } from './ply';
-import { Float64Builder, TextScanner, Uint32Builder } from './textScanner';
+import { Float64Builder, TextScanner, Uint32Builder, quoteBytes } from './textScanner';
 
 const SLASH = 47;
 
@@ -20,7 +20,9 @@ export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
   const cornerNormals = new Uint32Builder(); // per corner: normal index + 1, 0 when none
   let withColor = 0, withoutColor = 0;
   let groups = 0, materials = false, ignoredElements = 0;
-  const pending: { at: number; line: number; index: number }[] = []; // forward references, checked at the end
+  // Forward references, checked once every vertex is known: the corner's own index, whichever
+  // corner of the polygon it is (a slot in the fanned triangles is not the corner's position).
+  const pending: { vertex: number; line: number; index: number }[] = [];
   const face: number[] = [];
   const faceNormals: number[] = [];
 
@@ -28,7 +30,7 @@ export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
   const coordinate = (what: string): number => {
     if (!s.token()) throw bad(`${what} is missing`);
     const v = s.tokenNumber();
-    if (!Number.isFinite(v)) throw bad(`'${s.tokenText()}' is not a finite number (${what})`);
+    if (!Number.isFinite(v)) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a finite number (${what}) at byte ${s.tokenStart}`);
     return v;
   };
 
@@ -64,7 +66,7 @@ export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
         const [v, n] = readCorner(s, bad);
         const vi = v < 0 ? vertexCount + v : v - 1;
         if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);
-        if (vi >= vertexCount) pending.push({ at: indices.length + face.length, line: s.line, index: v });
+        if (vi >= vertexCount) pending.push({ vertex: vi, line: s.line, index: v });
         face.push(vi);
         const ni = n === 0 ? -1 : n < 0 ? normalCount + n : n - 1;
         if (n !== 0 && (ni < 0 || ni >= normalCount)) throw bad(`face normal index ${n} refers to no normal (${normalCount} defined so far)`);
@@ -88,7 +90,7 @@ export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
 
   const vertexCount = positions.length / 3;
   for (const p of pending) {
-    if (indices.data[p.at]! >= vertexCount) {
+    if (p.vertex >= vertexCount) {
       throw new BrepscopeError('PARSE_FAILED', `${name}: line ${p.line}: face index ${p.index} refers to no vertex (the file defines ${vertexCount})`);
     }
   }
@@ -128,7 +130,7 @@ function readCorner(s: TextScanner, bad: (what: string) => BrepscopeError): [num
     if (p === s.tokenEnd || b[p] !== SLASH) break;
     p++;
   }
-  if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`'${s.tokenText()}' is not a face corner (v, v/vt, v//vn or v/vt/vn)`);
+  if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a face corner (v, v/vt, v//vn or v/vt/vn) at byte ${s.tokenStart}`);
   return [fields[0]!, fields[2] ?? 0];
 }
 

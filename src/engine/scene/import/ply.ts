@@ -1,7 +1,8 @@
 import { BrepscopeError } from '../../errors';
+import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
 import type { PointCloud } from './PointCloud';
-import { TextScanner, Uint32Builder } from './textScanner';
+import { TextScanner, Uint32Builder, quoteBytes } from './textScanner';
 
 /** What a scan file holds: triangles, or points with no faces. */
 /** `declaredUnit`: the length unit the file declares (3MF does; PLY, OBJ and text points do not). */
@@ -55,6 +56,12 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   const layout = vertexLayout(vertex, name);
   const faceList = face ? faceListIndex(face, name) : -1;
   checkCountsFit(bytes, header, name);
+  // The header's counts, as the arrays they become (positions, normals, colours; a triangle per face at least).
+  checkImportMemory(
+    vertex.count * (24 + (layout.normal ? 12 : 0) + (layout.color ? 3 : 0)) + (face ? face.count * 12 : 0),
+    name,
+    `the header declares ${vertex.count} vertices${face ? ` and ${face.count} faces` : ''}`,
+  );
 
   const vertices = new VertexSink(vertex.count, layout, name, !face && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
   const faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
@@ -383,8 +390,11 @@ class AsciiReader implements ElementReader {
       );
     }
     const v = s.tokenNumber();
-    if (Number.isNaN(v)) {
-      throw new BrepscopeError('PARSE_FAILED', `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: '${s.tokenText()}' is not a number (${prop.name})`);
+    if (!Number.isFinite(v)) {
+      throw new BrepscopeError(
+        'PARSE_FAILED',
+        `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a ${Number.isNaN(v) ? '' : 'finite '}number (${prop.name}) at byte ${s.tokenStart}`,
+      );
     }
     return v;
   }

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { PointCloud } from './PointCloud';
-import { Float64Builder, TextScanner } from './textScanner';
+import { Float64Builder, MAX_QUOTE, TextScanner, quoteBytes } from './textScanner';
 
 /** Header lines tolerated before the first point: a title, a count, column names. */
 const MAX_HEADER_LINES = 5;
@@ -28,10 +28,12 @@ export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointC
     if (!s.token()) continue;
     if (s.bytes[s.tokenStart] === 35 /* # */ || s.tokenIs('//')) continue;
     let text: string | undefined;
+    let at = 0;
     do {
       const v = s.tokenNumber();
       if (!Number.isFinite(v)) {
-        text = s.tokenText();
+        text = `${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)}`;
+        at = s.tokenStart;
         break;
       }
       row.push(v);
@@ -39,7 +41,7 @@ export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointC
     if (!layout) {
       // Still in the header: a line with a word, or a lone count (PTS starts with the point count).
       if (text !== undefined || row.length < 3) {
-        if (header.length >= MAX_HEADER_LINES) throw bad(text !== undefined ? `'${text}' is not a number` : `a point needs x y z, this line has ${row.length} numbers`);
+        if (header.length >= MAX_HEADER_LINES) throw bad(text !== undefined ? `${text} is not a number at byte ${at}` : `a point needs x y z, this line has ${row.length} numbers`);
         header.push(lineText(s.bytes, s.tokenStart));
         continue;
       }
@@ -51,7 +53,7 @@ export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointC
       if (layout.normal) normals = new Float64Builder(lines * 3);
       if (layout.color) colors = new Float64Builder(lines * 3);
     } else if (text !== undefined) {
-      throw bad(`'${text}' is not a finite number`);
+      throw bad(`${text} is not a finite number at byte ${at}`);
     } else if (row.length !== columns) {
       throw bad(`${row.length} numbers where the lines before have ${columns}`);
     }
@@ -101,5 +103,6 @@ function lineText(bytes: Uint8Array, at: number): string {
   while (start > 0 && bytes[start - 1] !== 10) start--;
   let end = bytes.indexOf(10, at);
   if (end < 0) end = bytes.length;
-  return new TextDecoder('latin1').decode(bytes.subarray(start, end)).trim();
+  // Column names fit in a few hundred characters; a header line of megabytes is not decoded whole.
+  return new TextDecoder('latin1').decode(bytes.subarray(start, Math.min(end, start + 64 * MAX_QUOTE))).trim();
 }

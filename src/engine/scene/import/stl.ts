@@ -1,6 +1,11 @@
 import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
 import { hashWords, weldVertexIds } from '../../mesh/weld';
+import { checkImportMemory } from './importLimits';
+import { decodeWholeText } from './textScanner';
+
+/** What reading one binary STL triangle takes at most (readBinaryWelded), for the memory budget. */
+const STL_BYTES_PER_TRIANGLE = 36 + 12 + 24 + 72;
 
 const HEADER_BYTES = 84;
 const RECORD_BYTES = 50;
@@ -49,6 +54,8 @@ function looksLikeAsciiStl(bytes: Uint8Array): boolean {
  */
 function readBinaryWelded(bytes: Uint8Array, count: number, name: string, shared: boolean): TriMesh {
   if (count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
+  // Per triangle: corner bits and indices, the weld's table, the float64 positions (at most 3 vertices).
+  checkImportMemory(count * STL_BYTES_PER_TRIANGLE, name, `the header declares ${count} triangles`);
   const weld = new BitsWeld(3 * count, shared);
   const bad = weld.add(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
@@ -176,7 +183,7 @@ function rehash(vertexBits: Uint32Array, V: number, cap: number): Int32Array {
 }
 
 function readAsciiCorners(bytes: Uint8Array, name: string): Float64Array {
-  const text = new TextDecoder('latin1').decode(bytes);
+  const text = decodeWholeText(bytes, name, 'ASCII STL');
   const out: number[] = [];
   const vertex = /vertex\s+(\S+)\s+(\S+)\s+(\S+)/gi;
   for (let m = vertex.exec(text); m; m = vertex.exec(text)) {

@@ -1,6 +1,32 @@
+import { BrepscopeError } from '../../errors';
+
 const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const latin1 = new TextDecoder('latin1');
+/** Characters of a token a message quotes: a 100 MB token must not become a 100 MB message. */
+export const MAX_QUOTE = 80;
+/** Digits and signs of the longest number text we read (longer ones are not numbers we measure). */
+const MAX_NUMBER_TEXT = 1024;
+/** V8's longest string (2^29 - 24 characters): a file decoded whole into a string must fit. */
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
+/**
+ * Bytes as a quoted message fragment: at most MAX_QUOTE characters (a longer run is cut and its length
+ * given), control characters shown as '?', so a message stays one short line whatever the file holds.
+ */
+export function quoteBytes(bytes: Uint8Array, start: number, end: number): string {
+  const length = end - start;
+  const shown = latin1.decode(bytes.subarray(start, start + Math.min(length, MAX_QUOTE)).map((c) => (c < 32 || c === 127 ? 63 : c)));
+  return length > MAX_QUOTE ? `'${shown}…' (${length} bytes)` : `'${shown}'`;
+}
+
+/** A whole file as latin1 text, or FILE_TOO_LARGE when it is longer than a string can be. */
+export function decodeWholeText(bytes: Uint8Array, name: string, what: string): string {
+  if (bytes.length > MAX_STRING_LENGTH) {
+    throw new BrepscopeError('FILE_TOO_LARGE', `${name}: ${(bytes.length / 2 ** 20).toFixed(0)} MiB of ${what} text is more than one string can hold (${MAX_STRING_LENGTH} characters)`);
+  }
+  return latin1.decode(bytes);
+}
 
 /**
  * Reads whitespace-separated tokens and numbers straight from file bytes, line by line, without
@@ -64,6 +90,11 @@ export class TextScanner {
 
   tokenText(): string {
     return latin1.decode(this.bytes.subarray(this.tokenStart, this.tokenEnd));
+  }
+
+  /** The current token for a message: quoted, cut to MAX_QUOTE characters, with its byte offset. */
+  tokenQuote(): string {
+    return `${quoteBytes(this.bytes, this.tokenStart, this.tokenEnd)} at byte ${this.tokenStart}`;
   }
 
   /** True if the current token is exactly `word` (ASCII, case-sensitive). */
@@ -130,6 +161,8 @@ export class TextScanner {
       scale += expNegative ? -exponent : exponent;
     }
     if (p !== end) return NaN;
+    // A number text a megabyte long is no coordinate: not decoded into a string for Number().
+    if (end - this.tokenStart > MAX_NUMBER_TEXT) return NaN;
     if (digits > 15) return Number(this.tokenText());
     let value: number;
     if (scale === 0) value = mantissa;

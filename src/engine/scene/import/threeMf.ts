@@ -1,8 +1,9 @@
 import { SaxesParser } from 'saxes';
 import { BrepscopeError } from '../../errors';
 import type { IndexedMesh } from './indexedMesh';
+import { checkImportMemory } from './importLimits';
 import { Float64Builder, Uint32Builder } from './textScanner';
-import { unzipWithin } from './zipBudget';
+import { unzipWithin, ZIP_LIMITS } from './zipBudget';
 
 /** A 3MF transform: 12 numbers, row-vector convention (x' = x m00 + y m10 + z m20 + m30). */
 type Transform = Float64Array;
@@ -18,7 +19,15 @@ interface ModelPart {
   build: { objectId: string; transform: Transform; path: string | undefined }[];
 }
 
-const UNIT_MM: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 };
+// A Map, not an object: a unit named '__proto__' or 'constructor' must not find the object prototype's members.
+const UNIT_MM: ReadonlyMap<string, number> = new Map([
+  ['micron', 0.001],
+  ['millimeter', 1],
+  ['centimeter', 10],
+  ['inch', 25.4],
+  ['foot', 304.8],
+  ['meter', 1000],
+]);
 const IDENTITY: Transform = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
 const MAX_NESTING = 64;
 
@@ -43,19 +52,51 @@ export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; 
     return m;
   };
   const root = model(start);
-  const scale = UNIT_MM[root.unit];
-  if (scale === undefined) throw new BrepscopeError('PARSE_FAILED', `${name}: unknown 3MF unit '${root.unit}'`);
+  const scale = UNIT_MM.get(root.unit);
+  if (scale === undefined) throw new BrepscopeError('PARSE_FAILED', `${name}: unknown 3MF unit '${root.unit.slice(0, 80)}' (3MF units: ${[...UNIT_MM.keys()].join(', ')})`);
   const notes: string[] = [];
   if (scale !== 1) notes.push(`3MF unit ${root.unit}: coordinates converted to millimetres`);
   if (root.build.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the 3MF build has no items`);
 
-  const positions = new Float64Builder();
-  const indices = new Uint32Builder();
-  const place = (path: string, objectId: string, transform: Transform, depth: number): void => {
+  const objectOf = (path: string, objectId: string, depth: number): ObjectResource => {
     if (depth > MAX_NESTING) throw new BrepscopeError('PARSE_FAILED', `${name}: 3MF components nest deeper than ${MAX_NESTING} levels (a component cycle?) at object ${objectId}`);
     const object = model(path).objects.get(objectId);
     if (!object) throw new BrepscopeError('PARSE_FAILED', `${name}: the 3MF build refers to object ${objectId}, which ${path} does not define`);
-    if (object.mesh) appendPlaced(object.mesh, transform, scale, positions, indices);
+    return object;
+  };
+  // The placed size first, counted per object once (an object placing the one below twice, 40 deep,
+  // expands to 2^40 copies from a few KB): refused before any of it is allocated.
+  const expanded = new Map<string, { vertices: number; triangles: number }>();
+  const sizeOf = (path: string, objectId: string, depth: number): { vertices: number; triangles: number } => {
+    const key = `${path}\u0000${objectId}`;
+    let size = expanded.get(key);
+    if (size) return size;
+    const object = objectOf(path, objectId, depth);
+    size = { vertices: (object.mesh?.positions.length ?? 0) / 3, triangles: (object.mesh?.indices.length ?? 0) / 3 };
+    for (const c of object.components) {
+      const inner = sizeOf(c.path ?? path, c.objectId, depth + 1);
+      size = { vertices: size.vertices + inner.vertices, triangles: size.triangles + inner.triangles };
+    }
+    expanded.set(key, size);
+    return size;
+  };
+  let vertices = 0, triangles = 0;
+  for (const item of root.build) {
+    const size = sizeOf(item.path ?? start, item.objectId, 0);
+    vertices += size.vertices;
+    triangles += size.triangles;
+  }
+  // Float64 positions and Uint32 indices, each grown by doubling (up to twice their size) then copied once.
+  checkImportMemory(3 * (vertices * 24 + triangles * 12), name, `its build places ${triangles} triangles and ${vertices} vertices`);
+
+  const positions = new Float64Builder(Math.max(3, vertices * 3));
+  const indices = new Uint32Builder(Math.max(3, triangles * 3));
+  const place = (path: string, objectId: string, transform: Transform, depth: number): void => {
+    const object = objectOf(path, objectId, depth);
+    if (!transform.every(Number.isFinite)) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: the placement of object ${objectId} overflows (its composed transform is not finite)`);
+    }
+    if (object.mesh) appendPlaced(object.mesh, transform, scale, positions, indices, `${name}: object ${objectId}`);
     for (const c of object.components) place(c.path ?? path, c.objectId, compose(c.transform, transform), depth + 1);
   };
   for (const item of root.build) place(item.path ?? start, item.objectId, item.transform, 0);
@@ -64,8 +105,10 @@ export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; 
 }
 
 function unzipModelParts(bytes: Uint8Array, name: string): Map<string, Uint8Array> {
-  // Sizes and ratios are judged before inflating, and again while inflating (zipBudget.ts).
-  return unzipWithin(bytes, name, (entry) => entry.endsWith('.rels') || entry.toLowerCase().endsWith('.model'), '3MF package');
+  // Sizes and ratios are judged before inflating, and again while inflating (zipBudget.ts); every part
+  // inflated is held at once, so their declared total is checked against the memory budget first.
+  const wanted = (entry: string): boolean => entry.endsWith('.rels') || entry.toLowerCase().endsWith('.model');
+  return unzipWithin(bytes, name, wanted, '3MF package', ZIP_LIMITS, (declared) => checkImportMemory(declared, name, `its model parts declare ${declared} bytes uncompressed together`));
 }
 
 /** The model part the package relationships name as the 3D model, else the only .model part. */
@@ -176,14 +219,19 @@ function compose(inner: Transform, outer: Transform): Transform {
   return out;
 }
 
-function appendPlaced(mesh: { positions: Float64Array; indices: Uint32Array }, m: Transform, scale: number, positions: Float64Builder, indices: Uint32Builder): void {
+function appendPlaced(mesh: { positions: Float64Array; indices: Uint32Array }, m: Transform, scale: number, positions: Float64Builder, indices: Uint32Builder, where: string): void {
   const base = positions.length / 3;
   const p = mesh.positions;
   for (let i = 0; i < p.length; i += 3) {
     const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
-    positions.push((x * m[0]! + y * m[3]! + z * m[6]! + m[9]!) * scale);
-    positions.push((x * m[1]! + y * m[4]! + z * m[7]! + m[10]!) * scale);
-    positions.push((x * m[2]! + y * m[5]! + z * m[8]! + m[11]!) * scale);
+    const px = (x * m[0]! + y * m[3]! + z * m[6]! + m[9]!) * scale;
+    const py = (x * m[1]! + y * m[4]! + z * m[7]! + m[10]!) * scale;
+    const pz = (x * m[2]! + y * m[5]! + z * m[8]! + m[11]!) * scale;
+    // Finite numbers whose product is not (1e308 times 10): a coded error, not a body of NaN metrics.
+    if (!Number.isFinite(px + py + pz)) throw new BrepscopeError('PARSE_FAILED', `${where}: vertex ${i / 3} placed at a non-finite position (the transform overflows)`);
+    positions.push(px);
+    positions.push(py);
+    positions.push(pz);
   }
   const det = m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
   const t = mesh.indices;

@@ -1,5 +1,5 @@
 import { BrepscopeError } from '../../errors';
-import { TextScanner } from './textScanner';
+import { MAX_QUOTE, TextScanner, quoteBytes } from './textScanner';
 
 /** Deeper nesting of trimmed/offset curves and surfaces than any writer produces: a corrupt file. */
 const MAX_NESTING = 32;
@@ -39,6 +39,8 @@ class BrepGrammar {
 
   private word(what: string): string {
     if (!this.s.tokenAnywhere()) throw this.fail(`the file ends where ${what} should be`);
+    // No keyword or reference is this long: the token is quoted cut, never decoded whole.
+    if (this.s.tokenEnd - this.s.tokenStart > MAX_QUOTE) throw this.fail(`${what} expected, found ${this.s.tokenQuote()}`);
     return this.s.tokenText();
   }
 
@@ -50,7 +52,7 @@ class BrepGrammar {
   private real(what: string): number {
     if (!this.s.tokenAnywhere()) throw this.fail(`the file ends where ${what} should be`);
     const v = this.s.tokenNumber();
-    if (!Number.isFinite(v)) throw this.fail(`${what}: '${clip(this.s.tokenText())}' is not a number`);
+    if (!Number.isFinite(v)) throw this.fail(`${what}: ${quoteBytes(this.s.bytes, this.s.tokenStart, this.s.tokenEnd)} is not a number`);
     return v;
   }
 

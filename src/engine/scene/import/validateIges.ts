@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import { findCycle } from './referenceGraph';
-import { Uint32Builder } from './textScanner';
+import { Uint32Builder, decodeWholeText } from './textScanner';
 
 /**
  * Where the pointers to other entities sit in the parameter data of the entities that hold others
@@ -34,7 +34,7 @@ const POINTERS: Record<number, { at?: number[]; list?: [number, number, number][
  * no cycle through transformation matrices or through the pointers of the entities that hold others.
  */
 export function validateIges(bytes: Uint8Array, name: string): void {
-  const text = new TextDecoder('latin1').decode(bytes);
+  const text = decodeWholeText(bytes, name, 'IGES');
   const lines = text.split(/\r?\n|\r/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
   const fail = (line: number, what: string): BrepscopeError =>

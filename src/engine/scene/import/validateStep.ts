@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import { cyclicComponents, findCycle } from './referenceGraph';
-import { Uint32Builder } from './textScanner';
+import { Uint32Builder, quoteBytes } from './textScanner';
 
 const HASH = 35, QUOTE = 39, DQUOTE = 34, SLASH = 47, STAR = 42, LPAREN = 40, RPAREN = 41, SEMI = 59, EQUALS = 61, NL = 10;
 
@@ -82,6 +82,15 @@ export function validateStep(bytes: Uint8Array, name: string): void {
         for (p++; p < b.length && b[p]! >= 48 && b[p]! <= 57; p++, digits++) v = v * 10 + b[p]! - 48;
         if (digits === 0 || digits > 15) throw fail("'#' not followed by an instance number");
         edgeTargets.push(v);
+        continue;
+      } else if (isDigit(c) && !isWordByte(b[p - 1])) {
+        // A real out of the double range (1e400) reaches the kernel as infinity: refused here.
+        const start = p;
+        while (p < b.length && (isDigit(b[p]!) || b[p] === 46 || b[p] === 69 || b[p] === 101 || ((b[p] === 43 || b[p] === 45) && (b[p - 1] === 69 || b[p - 1] === 101)))) p++;
+        const text = p - start <= 1024 ? String.fromCharCode(...b.subarray(start, p)) : '';
+        if (text === '' || (REAL.test(text) && !Number.isFinite(Number(text)))) {
+          throw fail(`${quoteBytes(b, start, p)} at byte ${start} is not a finite number`);
+        }
         continue;
       } else if (c === EQUALS && depth === 0 && collect) {
         throw fail("'=' inside an instance: a ';' is missing before it");
@@ -193,6 +202,17 @@ function cycleThatMatters(starts: Uint32Array, targets: Uint32Array, types: read
   }
   kept[types.length] = keptTargets.length;
   return findCycle(kept, Uint32Array.from(keptTargets));
+}
+
+const REAL = /^\d+(\.\d*)?([eE][+-]?\d+)?$/;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A byte a number cannot follow and still be a number of its own (a name's letters and digits, '#', '.'). */
+function isWordByte(c: number | undefined): boolean {
+  return c !== undefined && (isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === HASH || c === 46 || c === 36);
 }
 
 function indexOfPair(b: Uint8Array, first: number, second: number, from: number): number {

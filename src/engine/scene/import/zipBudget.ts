@@ -39,7 +39,15 @@ interface Entry {
  * PARSE_FAILED when an entry inflates past what it declared (the declaration was a lie, and the rest
  * of the stream is not inflated) or the zip is damaged.
  */
-export function unzipWithin(bytes: Uint8Array, name: string, wanted: (entry: string) => boolean, kind = 'zip package', limits: ZipLimits = ZIP_LIMITS): Map<string, Uint8Array> {
+export function unzipWithin(
+  bytes: Uint8Array,
+  name: string,
+  wanted: (entry: string) => boolean,
+  kind = 'zip package',
+  limits: ZipLimits = ZIP_LIMITS,
+  /** Told the declared total before anything is inflated (the engine's memory budget: importLimits.ts). */
+  checkDeclared?: (total: number) => void,
+): Map<string, Uint8Array> {
   const entries = centralDirectory(bytes, name, kind).filter((e) => wanted(e.name));
   const mib = (n: number): string => `${(n / 2 ** 20).toFixed(0)} MiB`;
   let total = 0;
@@ -51,6 +59,7 @@ export function unzipWithin(bytes: Uint8Array, name: string, wanted: (entry: str
     total += e.declared;
   }
   if (total > limits.totalBytes) throw new BrepscopeError('FILE_TOO_LARGE', `${name}: the zip entries read declare ${mib(total)} uncompressed together, over the ${mib(limits.totalBytes)} limit`);
+  checkDeclared?.(total);
   return new Map(entries.map((e) => [e.name, inflateEntry(bytes, name, kind, e)]));
 }
 
