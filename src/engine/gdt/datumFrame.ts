@@ -16,6 +16,8 @@ export interface Frame {
   origin: Vec3;
   /** Unit axes x, y, z (right-handed). */
   axes: [Vec3, Vec3, Vec3];
+  /** A datum fixed the rotation about z (else x comes from the fallback: the rotation is free). */
+  clocked?: boolean;
 }
 
 export const WORLD: Frame = { origin: [0, 0, 0], axes: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] };
@@ -73,6 +75,7 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
       for (const d of fallback.axes) constrain(d, f.point);
     }
   }
+  const clocked = x !== null;
   z ??= fallback.axes[2];
   if (!x) {
     let d = reject(fallback.axes[0], z);
@@ -80,7 +83,7 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
     x = normalize(d);
   }
   const y = cross(z, x);
-  return { origin: solveOrigin(rows, fallback.origin), axes: [x, y, z] };
+  return { origin: solveOrigin(rows, fallback.origin), axes: [x, y, z], clocked };
 }
 
 function inPlane(z: Vec3, fallback: Frame): [Vec3, Vec3] {

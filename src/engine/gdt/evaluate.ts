@@ -313,6 +313,10 @@ function evaluateOne(
   }
 
   const nodes = nominal.nodes(spec.faces);
+  if (planar && spec.kind === 'position') {
+    const width = widthFeature(nominal, spec.faces);
+    if (width) return widthPosition(spec, nominal, pts, mapped, width);
+  }
   if (planar) {
     const nf = fitPlane(nodes.points);
     if (!nf) return none('none', 'the nominal faces span no plane');
@@ -325,6 +329,13 @@ function evaluateOne(
       far = Math.max(far, Math.abs(s));
     }
     if (spec.kind === 'position') return verdict(spec, n, `twice the largest distance from the true-position plane, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * far);
+    if (!f.nominal.clocked) {
+      // The datums leave the rotation about the primary's direction free: so is the zone.
+      const z = f.nominal.axes[2];
+      const width = (phi: number) => extentAlong(mapped, n, rotateAbout(nn, z, phi));
+      const phi = goldenMinimum(width, -0.1, 0.1);
+      return verdict(spec, n, `width of the samples across the face's basic orientation, turned about datum ${spec.datums[0]} to its narrowest (the datums leave that rotation free)`, width(phi));
+    }
     return verdict(spec, n, `width of the samples across the basic orientation of the face (its nominal normal) in the datum frame ${spec.datums.join('|')}`, hi - lo);
   }
   if (round) {
@@ -344,6 +355,81 @@ function evaluateOne(
     return verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none: as placed)'}`, 2 * Math.max(d1, d2), materialBonus(spec, ac, nominal, nodes, nc));
   }
   return none('none', `${spec.kind} on ${kind} faces is not evaluated yet (docs/gdt.md, "Not supported")`);
+}
+
+function extentAlong(p: Float64Array, n: number, d: Vec3): number {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const s = p[3 * i]! * d[0] + p[3 * i + 1]! * d[1] + p[3 * i + 2]! * d[2];
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  return hi - lo;
+}
+
+/** v turned by phi about the unit axis k (Rodrigues). */
+function rotateAbout(v: Vec3, k: Vec3, phi: number): Vec3 {
+  const c = Math.cos(phi), s = Math.sin(phi), kv = cross(k, v), d = dot(k, v);
+  return [0, 1, 2].map((i) => v[i]! * c + kv[i]! * s + k[i]! * d * (1 - c)) as Vec3;
+}
+
+/** Golden-section search for the minimum of a unimodal function on [a, b] (to 1e-13 of the bracket). */
+function goldenMinimum(f: (x: number) => number, a: number, b: number): number {
+  const g = (Math.sqrt(5) - 1) / 2;
+  let x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = f(x1), f2 = f(x2);
+  while (b - a > 1e-13 * (1 + Math.abs(a) + Math.abs(b))) {
+    if (f1 <= f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - g * (b - a);
+      f1 = f(x1);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + g * (b - a);
+      f2 = f(x2);
+    }
+  }
+  return f1 <= f2 ? x1 : x2;
+}
+
+/** A width feature (slot, tab): the faces on two parallel planes facing opposite ways. */
+function widthFeature(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
+  const groups = planeGroups(nominal, faces);
+  if (!groups) return null;
+  const na = fitPlane(nominal.nodes(groups[0]).points), nb = fitPlane(nominal.nodes(groups[1]).points);
+  return na && nb && Math.abs(dot(na.normal, nb.normal)) > 1 - 1e-9 ? groups : null;
+}
+
+/**
+ * Position of a width feature: its centre plane (midway between the two sides' least-squares planes,
+ * in the datum frame) against the nominal centre plane: twice the largest distance between them over
+ * the samples' extent.
+ */
+function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]]): Characteristic {
+  const n = pts.count;
+  const mappedSet: PointSet = { points: mapped, normals: undefined, count: n };
+  const ia = indicesOn(pts, nominal, ga), ib = indicesOn(pts, nominal, gb);
+  const a = select(mappedSet, ia), b = select(mappedSet, ib);
+  const pa = fitPlane(a.points), pb = fitPlane(b.points);
+  const nomA = fitPlane(nominal.nodes(ga).points), nomB = fitPlane(nominal.nodes(gb).points);
+  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA || !nomB) return result(spec, n, 'none', { reason: 'each side of the width feature needs samples spanning a plane' });
+  const nn = nomA.normal;
+  // The sides are parallel: the midpoint of their centroids lies on the centre plane.
+  const nomMid = scale(add(nomA.origin, nomB.origin), 0.5);
+  const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
+  const midNormal = normalize(add(pa.normal, nb));
+  const midPoint = scale(add(pa.origin, pb.origin), 0.5);
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    // The sample's foot on the actual centre plane, measured from the nominal centre plane.
+    const p = at(mapped, i);
+    const q = sub(p, scale(midNormal, dot(sub(p, midPoint), midNormal)));
+    worst = Math.max(worst, Math.abs(dot(sub(q, nomMid), nn)));
+  }
+  return verdict(spec, n, `width feature: twice the largest distance of the centre plane (midway between the sides' least-squares planes) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * worst);
 }
 
 /** The axis points at the lowest and highest projection of the samples on it. */

@@ -41,7 +41,7 @@ const schema = z.strictObject({
     .optional()
     .describe("Datum features (label and nominal faces); they replace the PMI's datums of the same label"),
   maxSamples: z.int().min(100).max(500000).default(50000).describe('Scan samples used at most. Default 50000'),
-  borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 1% of the nominal's diagonal"),
+  borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
   minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
 });
@@ -107,7 +107,7 @@ export const evaluateGdt = defineTool({
 
     const samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
     const edges = borderSegments(ref.geometry);
-    const margin = args.borderMargin ?? 0.01 * diagonal;
+    const margin = args.borderMargin ?? 0.001 * diagonal;
     const split = splitByFaces(ref, samples, edges, margin, args.maxDistance ?? 0.02 * diagonal);
     if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
 
