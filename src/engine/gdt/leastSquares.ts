@@ -62,6 +62,16 @@ export function residual(fit: PrimitiveFit, p: Points, i: number): number {
   }
 }
 
+/** Distances of every point from the axis line, into `out` (no allocation: the fitters' hot loop). */
+export function radialDistances(p: Points, o: Vec3, a: Vec3, out: Float64Array): void {
+  for (let i = 0; i < out.length; i++) {
+    const dx = p[3 * i]! - o[0], dy = p[3 * i + 1]! - o[1], dz = p[3 * i + 2]! - o[2];
+    const h = dx * a[0] + dy * a[1] + dz * a[2];
+    const ex = dx - h * a[0], ey = dy - h * a[1], ez = dz - h * a[2];
+    out[i] = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  }
+}
+
 export function radial(q: Vec3, origin: Vec3, axis: Vec3): number {
   const d = sub(q, origin);
   return Math.hypot(...sub(d, scale(axis, dot(d, axis))));
@@ -164,14 +174,14 @@ export function levenbergMarquardt(params0: number[], n: number, residualsOf: (p
       residualsOf(xn, rt);
       const c = sumSq(rt);
       if (c < cost) {
-        const small = Math.hypot(...step) <= 1e-15 * (1 + Math.hypot(...x));
+        const small = Math.hypot(...step) <= 1e-12 * (1 + Math.hypot(...x));
         x = xn;
         r.set(rt);
         const gain = cost - c;
         cost = c;
         lambda = Math.max(lambda / 10, 1e-12);
         improved = true;
-        if (small || gain <= 1e-30 + 1e-16 * cost) return x;
+        if (small || gain <= 1e-30 + 1e-14 * cost) return x;
       } else lambda *= 10;
     }
     if (!improved) return x;
@@ -258,7 +268,8 @@ export function fitCylinderFrom(p: Points, axisGuess: Vec3): CylinderFit | null 
     };
     const x = levenbergMarquardt([0, 0, 0, 0, radius], n, (q, out) => {
       const { ax, o } = decode(q);
-      for (let i = 0; i < n; i++) out[i] = radial(at(p, i), o, ax) - q[4]!;
+      radialDistances(p, o, ax, out);
+      for (let i = 0; i < n; i++) out[i] = out[i]! - q[4]!;
     });
     const d = decode(x);
     axis = d.ax;
@@ -299,7 +310,24 @@ export function fitCylinder(p: Points, normals?: Points): CylinderFit | null {
   const fromNormals = normals ? axisFromNormals(normals) : null;
   if (fromNormals) guesses.push(fromNormals);
   else guesses.push(...principalFrame(p).vectors);
-  return best(guesses.map((g) => fitCylinderFrom(p, g)), p);
+  if (guesses.length === 1) return fitCylinderFrom(p, guesses[0]!);
+  // Several starts: each tried on a subsample, the best refined on every point.
+  const few = subsample(p, START_POINTS);
+  const start = best(guesses.map((g) => fitCylinderFrom(few, g)), few);
+  return start ? fitCylinderFrom(p, start.axis) : null;
+}
+
+/** Points a multi-start fit tries its starts on. */
+const START_POINTS = 1500;
+
+/** Every k-th point, at most `max` of them. */
+export function subsample(p: Points, max: number): Points {
+  const n = count(p);
+  if (n <= max) return p;
+  const k = Math.ceil(n / max);
+  const out = new Float64Array(3 * Math.ceil(n / k));
+  for (let i = 0, j = 0; i < n; i += k, j++) for (let c = 0; c < 3; c++) out[3 * j + c] = p[3 * i + c]!;
+  return out;
 }
 
 /** Least-squares cone: axis start as for the cylinder; radius and slope from a line fit of radius against height. */
@@ -308,7 +336,10 @@ export function fitCone(p: Points, normals?: Points): ConeFit | null {
   const fromNormals = normals ? axisFromNormals(normals) : null;
   if (fromNormals) guesses.push(fromNormals);
   else guesses.push(...principalFrame(p).vectors);
-  return best(guesses.map((g) => fitConeFrom(p, g)), p);
+  if (guesses.length === 1) return fitConeFrom(p, guesses[0]!);
+  const few = subsample(p, START_POINTS);
+  const start = best(guesses.map((g) => fitConeFrom(few, g)), few);
+  return start ? fitConeFrom(p, start.axis) : null;
 }
 
 function best<T extends PrimitiveFit>(fits: (T | null)[], p: Points): T | null {
@@ -363,9 +394,10 @@ export function fitConeFrom(p: Points, axisGuess: Vec3): ConeFit | null {
     const x = levenbergMarquardt([0, 0, 0, 0, r0, theta], n, (q, out) => {
       const { ax, o } = decode(q);
       const t = Math.tan(q[5]!), c = Math.cos(q[5]!);
+      radialDistances(p, o, ax, out);
       for (let i = 0; i < n; i++) {
-        const v = at(p, i);
-        out[i] = (radial(v, o, ax) - (q[4]! + dot(sub(v, o), ax) * t)) * c;
+        const h = (p[3 * i]! - o[0]) * ax[0] + (p[3 * i + 1]! - o[1]) * ax[1] + (p[3 * i + 2]! - o[2]) * ax[2];
+        out[i] = (out[i]! - (q[4]! + h * t)) * c;
       }
     });
     const d = decode(x);

@@ -1,4 +1,4 @@
-import type { TDF_Label, TDF_LabelSequence, TDocStd_Document, TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
+import type { STEPCAFControl_Reader, TDF_Label, TDF_LabelSequence, TDocStd_Document, TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
 import type { OC, Own } from '../kernel';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { mapEntities, type EntityKind } from '../scene/topology';
@@ -107,10 +107,10 @@ function enumSuffix(table: object, value: unknown, prefix: string): string {
  * same face. `fileUnitMm` is the file's length unit in mm (1 when it declares none).
  */
 export function readPmi(oc: OC, bytes: Uint8Array, name: string, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
-  return withXcafDocument(oc, bytes, name, 'step', (doc, own) => walk(oc, own, doc, bytes, bodyShape, fileUnitMm), { gdt: true });
+  return withXcafDocument(oc, bytes, name, 'step', (doc, own, reader) => walk(oc, own, doc, reader, bytes, bodyShape, fileUnitMm), { gdt: true });
 }
 
-function walk(oc: OC, own: Own, doc: TDocStd_Document, bytes: Uint8Array, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
+function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Reader | undefined, bytes: Uint8Array, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
   const warnings: string[] = [];
   const main = own(doc.Main());
   const dimTol = own(oc.XCAFDoc_DocumentTool.DimTolTool(main)).get();
@@ -217,8 +217,30 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, bytes: Uint8Array, bodySh
     datums.set(label, faces);
   }
 
-  const tolerances: PmiTolerance[] = [];
   let step: StepText | null = null;
+  // Datums the reader gave no faces: their features' faces from the file (the usage form it skips),
+  // each STEP face entity taken to its shape through the reader's transfer map.
+  const faceless = [...datums.entries()].filter(([, f]) => f.size === 0);
+  if (faceless.length && reader) {
+    step ??= new StepText(bytes);
+    const text = step;
+    const shapeOf = entityShapes(oc, own, reader, text.ids);
+    let recovered = 0;
+    for (const [label, faces] of faceless) {
+      for (const entity of text.datumFaceEntities(label)) {
+        const shape = shapeOf(entity);
+        const idx = shape ? maps.face.FindIndex(shape) : 0;
+        if (idx > 0) {
+          faces.add(`face[${idx - 1}]`);
+          if (idx <= bodyFaces.Extent()) surfaceTypes.set(`face[${idx - 1}]`, enumSuffix(oc.GeomAbs_SurfaceType, surfaceType(bodyFaces.FindKey(idx)), 'GeomAbs_'));
+        }
+      }
+      if (faces.size) recovered++;
+    }
+    if (recovered) warnings.push(`DATUM_FACES_FROM_STEP_TEXT: the faces of ${recovered} datum(s) were read from the file's datum features (the kernel's reader attached none)`);
+  }
+
+  const tolerances: PmiTolerance[] = [];
   const fromText: string[] = [];
   tolLabels.forEach((l, i) => {
     const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_GeomTolerance.GetID()));
@@ -314,9 +336,33 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, bytes: Uint8Array, bodySh
   if (unmapped.size) warnings.push(`SHAPE_NOT_MAPPED: PMI labels ${[...unmapped].join(', ')} name shapes outside the body's topology`);
 
   const datumList: PmiDatum[] = [...datums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([label, faces]) => ({ label, faces: [...faces].sort(byIndex), kind: datumKind([...faces], surfaceTypes) }));
-  const faceless = datumList.filter((d) => d.faces.length === 0).map((d) => d.label);
-  if (faceless.length) warnings.push(`DATUM_WITHOUT_FACES: ${faceless.join(', ')} (the file attaches no face to the datum feature)`);
+  const stillFaceless = datumList.filter((d) => d.faces.length === 0).map((d) => d.label);
+  if (stillFaceless.length) warnings.push(`DATUM_WITHOUT_FACES: ${stillFaceless.join(', ')} (the file attaches no face to the datum feature)`);
   return { datums: datumList, dimensions, tolerances, warnings };
+}
+
+/**
+ * The shape the reader made of the STEP entity #id (null when none). A STEP model numbers its
+ * entities in file order, which `ids` holds; the number is checked against the entity's own label.
+ */
+function entityShapes(oc: OC, own: Own, reader: STEPCAFControl_Reader, ids: readonly number[]): (id: number) => TopoDS_Shape | null {
+  const stepReader = own(reader.Reader());
+  const model = own(stepReader.Model()).get() as unknown as { NbEntities(): number; Value(k: number): { IsNull(): boolean; delete(): void }; IdentLabel(e: unknown): number };
+  const process = own(own(own(stepReader.WS()).get().TransferReader()).get().TransientProcess()).get();
+  const number = new Map<number, number>();
+  ids.forEach((id, k) => number.set(id, k + 1));
+  return (id) => {
+    const k = number.get(id);
+    if (k === undefined || k > model.NbEntities()) return null;
+    const entity = own(model.Value(k));
+    if (entity.IsNull() || model.IdentLabel(entity) !== id) return null;
+    const binder = own(process.Find(entity as never));
+    if (binder.IsNull()) return null;
+    const b = binder.get() as unknown as { Result?: () => TopoDS_Shape };
+    if (typeof b.Result !== 'function') return null;
+    const shape = own(b.Result());
+    return shape.IsNull() ? null : shape;
+  };
 }
 
 const byIndex = (a: string, b: string) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]);

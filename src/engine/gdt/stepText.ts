@@ -86,6 +86,47 @@ export class StepText {
     return best;
   }
 
+  /**
+   * The ADVANCED_FACE entity ids of datum `label`: the DATUM('...', 'label') itself and its
+   * feature(s) (<- SHAPE_ASPECT_RELATIONSHIP <- DATUM_FEATURE), whose faces a GEOMETRIC_ITEM_SPECIFIC_USAGE or an
+   * ITEM_IDENTIFIED_REPRESENTATION_USAGE (a SET_REPRESENTATION_ITEM of faces: the form OCCT's reader
+   * does not follow) names; composite features are followed one level down.
+   */
+  datumFaceEntities(label: string): number[] {
+    const quoted = `'${label.replace(/'/g, "''")}'`;
+    const datums = this.order.filter((id) => {
+      const t = this.entities.get(id)!;
+      return t.startsWith('DATUM(') && t.replace(/\s+/g, '').endsWith(`,${quoted})`);
+    });
+    const relating = (target: number): number[] =>
+      this.order.filter((id) => {
+        const t = this.entities.get(id)!;
+        const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(t.replace(/\s+/g, ''));
+        return m !== null && Number(m[2]) === target;
+      }).map((id) => Number(/#(\d+)\s*,\s*#\d+\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''))![1]));
+    // Some writers name the faces on the datum itself (CTC 3's D and E), most on its feature.
+    const features = new Set<number>(datums);
+    for (const d of datums) for (const f of relating(d)) {
+      features.add(f);
+      for (const g of relating(f)) features.add(g);
+    }
+    const faces = new Set<number>();
+    for (const id of this.order) {
+      const t = this.entities.get(id)!;
+      if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
+      const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+      // (name, description, definition, used_representation, identified_item(s))
+      if (!features.has(refs[0]!)) continue;
+      for (const item of refs.slice(2)) if (this.entities.get(item)?.startsWith('ADVANCED_FACE(')) faces.add(item);
+    }
+    return [...faces];
+  }
+
+  /** Entity ids in file order (a STEP model numbers its entities so: the k-th is number k). */
+  get ids(): readonly number[] {
+    return this.order;
+  }
+
   /** A length unit entity in mm: SI metre with or without a prefix, or a conversion-based inch or millimetre. */
   unitMm(id: number): number | null {
     const text = this.get(id);

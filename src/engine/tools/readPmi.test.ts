@@ -51,9 +51,16 @@ describe('read_pmi', () => {
     const flatness = r.tolerances.find((t) => t.kind === 'flatness')!;
     const a = r.datums.find((d) => d.label === 'A')!;
     expect(a).toEqual({ label: 'A', faces: flatness.faces, kind: 'plane' });
-    expect(r.datums.map((d) => d.label)).toEqual(['A', 'B', 'C']);
+    // B and C are the two 35 mm bores: the kernel attaches no face to them (the file names their faces
+    // through an ITEM_IDENTIFIED_REPRESENTATION_USAGE), read_pmi finds them in the file.
+    const sameFaces = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
+    const bores = r.dimensions.filter((d) => d.kind === 'diameter' && d.nominal === 35 && (d.upper === 0 || d.lower === 0));
+    expect(r.datums.map((d) => [d.label, d.kind])).toEqual([['A', 'plane'], ['B', 'axis'], ['C', 'axis']]);
+    expect(sameFaces(r.datums[1]!.faces, bores[0]!.faces)).toBe(true);
+    expect(sameFaces(r.datums[2]!.faces, bores[1]!.faces)).toBe(true);
     expect(r.warnings.some((w) => w.startsWith('VALUE_FROM_STEP_TEXT'))).toBe(true);
-    expect(r.warnings.some((w) => w.startsWith('DATUM_WITHOUT_FACES: B, C'))).toBe(true);
+    expect(r.warnings.some((w) => w.startsWith('DATUM_FACES_FROM_STEP_TEXT: the faces of 2 datum(s)'))).toBe(true);
+    expect(r.warnings.some((w) => w.startsWith('DATUM_WITHOUT_FACES'))).toBe(false);
   });
 
   it('CTC 1: sizes with their deviations (six PLUS_MINUS_TOLERANCE entities and two ranges), on faces of that diameter', async () => {
@@ -85,6 +92,8 @@ describe('read_pmi', () => {
     expect(position3).toMatchObject({ kind: 'position', zone: 'diameter', modifiers: ['maximumMaterial'], datums: ['A', 'B', 'C'] });
     expect(position3.value).toBeCloseTo(0.05 * 25.4, 9);
     expect(r.tolerances.find((t) => t.name === 'Position.4')!.datums).toEqual(['D', 'B', 'C']);
+    // Every datum has its faces (the kernel attached none; D and E are named on the datum itself).
+    expect(r.datums.map((d) => [d.label, d.kind, d.faces.length])).toEqual([['A', 'plane', 2], ['B', 'axis', 2], ['C', 'axis', 2], ['D', 'plane', 1], ['E', 'plane', 1]]);
     // Diameters: 0.438 in holes (+/- 0.005 in) and others: nominal in mm equals the faces' fitted diameter.
     const holes = r.dimensions.filter((d) => d.kind === 'diameter');
     expect(holes.length).toBe(7);

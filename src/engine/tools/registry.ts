@@ -9,6 +9,7 @@ import { deviationHistogram } from './deviationHistogram';
 import { deviationLabels } from './deviationLabels';
 import { displayEdges } from './displayEdges';
 import { displayMesh } from './displayMesh';
+import { evaluateGdt } from './evaluateGdt';
 import { fitPrimitives } from './fitPrimitives';
 import { graphCompact } from './graphCompact';
 import { graphDedup } from './graphDedup';
@@ -61,6 +62,7 @@ export const TOOLS = [
   recognizeFeatures,
   fitPrimitives,
   readPmiTool,
+  evaluateGdt,
   inspectAssembly,
   selectTopology,
   graphValidate,

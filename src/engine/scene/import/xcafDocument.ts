@@ -1,4 +1,4 @@
-import type { TDocStd_Document } from 'opencascade.js/dist/opencascade.full';
+import type { STEPCAFControl_Reader, TDocStd_Document } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC, type Own } from '../../kernel';
 import { asBadInput } from './kernelFailure';
@@ -12,7 +12,10 @@ export type AssemblyFormat = 'step' | 'iges' | 'xbf';
  * runs `fn` on it. Each call has its own TDocStd_Application and unique file path, and closes the
  * document afterwards, so no session state survives (reopening a path yields PCDM_RS_AlreadyRetrieved).
  */
-export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T, options: XcafOptions = {}): T {
+/** `fn` gets the STEP reader too (its transfer map links the file's entities to the shapes), for STEP files. */
+export type XcafVisitor<T> = (doc: TDocStd_Document, own: Own, stepReader?: STEPCAFControl_Reader) => T;
+
+export function withXcafDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: XcafVisitor<T>, options: XcafOptions = {}): T {
   validateBeforeKernel(format, bytes, name);
   // The document is the user's file all the way through: a kernel failure while walking it is bad input too.
   return asBadInput(oc, name, () => openDocument(oc, bytes, name, format, fn, options));
@@ -23,7 +26,7 @@ export interface XcafOptions {
   gdt?: boolean;
 }
 
-function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: (doc: TDocStd_Document, own: Own) => T, options: XcafOptions): T {
+function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: AssemblyFormat, fn: XcafVisitor<T>, options: XcafOptions): T {
   return withKernelFile(oc, bytes, format === 'iges' ? 'igs' : format, (path) =>
     withKernel(oc, (own) => {
       // The handle owns the application: the raw object is freed when the handle is deleted.
@@ -31,6 +34,7 @@ function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: Assemb
       oc.BinXCAFDrivers.DefineFormat(appHandle);
       const app = appHandle.get();
       const docHandle = own(new oc.Handle_TDocStd_Document_1());
+      let stepReader: STEPCAFControl_Reader | undefined;
       try {
         if (format === 'xbf') {
           const status = app.Open_2(own(new oc.TCollection_ExtendedString_2(path, true)), docHandle, own(new oc.Message_ProgressRange_1()));
@@ -40,6 +44,7 @@ function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: Assemb
         } else {
           app.NewDocument_2(own(new oc.TCollection_ExtendedString_2('BinXCAF', true)), docHandle);
           const step = format === 'step' ? own(new oc.STEPCAFControl_Reader_1()) : undefined;
+          stepReader = step;
           const iges = format === 'iges' ? own(new oc.IGESCAFControl_Reader_1()) : undefined;
           const reader = (step ?? iges)!;
           reader.SetNameMode(true);
@@ -53,7 +58,7 @@ function openDocument<T>(oc: OC, bytes: Uint8Array, name: string, format: Assemb
             throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but its shapes could not be transferred`);
           }
         }
-        return fn(docHandle.get(), own);
+        return fn(docHandle.get(), own, stepReader);
       } finally {
         if (!docHandle.IsNull()) app.Close(docHandle);
       }

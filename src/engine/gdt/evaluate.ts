@@ -1,0 +1,579 @@
+import { createExactHit, type ExactReference } from '../exact/ExactReference';
+import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import { select, type PointSet } from './bodySamples';
+import { buildFrame, frameMap, type DatumFeature, type Frame } from './datumFrame';
+import type { FaceSplit } from './faceSplit';
+import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
+import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
+
+/** One characteristic to evaluate: a geometric tolerance or a size, on faces of the nominal. */
+export interface CharacteristicSpec {
+  id: string;
+  kind: string;
+  faces: number[];
+  /** Geometric tolerance zone size; null for a size. */
+  tolerance: number | null;
+  zone: 'width' | 'diameter' | 'sphericalDiameter';
+  modifiers: string[];
+  datums: string[];
+  /** Sizes: nominal value and deviations. */
+  nominal: number | null;
+  upper: number | null;
+  lower: number | null;
+  /** The size of the same feature (for a maximum or least material bonus), when the drawing gives one. */
+  size: { nominal: number; upper: number; lower: number } | null;
+}
+
+export interface DatumSpec {
+  label: string;
+  faces: number[];
+}
+
+export interface Characteristic {
+  id: string;
+  kind: string;
+  /** Geometric tolerances: 0 (the perfect form, orientation or location); sizes: the nominal size. */
+  nominal: number | null;
+  actual: number | null;
+  /** Zone size allowed (with any material bonus added); sizes carry upper and lower instead. */
+  tolerance: number | null;
+  upper: number | null;
+  lower: number | null;
+  /** Material condition bonus added to the tolerance (MMC / LMC), 0 when none applies. */
+  bonus: number;
+  /** null when it could not be evaluated; `reason` says why. */
+  pass: boolean | null;
+  reason?: string;
+  faces: string[];
+  samples: number;
+  datums: string[];
+  method: string;
+}
+
+export interface NominalAccess {
+  ref: ExactReference;
+  /** Points on the nominal's exact faces (tessellation nodes), with normals. */
+  nodes(faces: number[]): PointSet;
+  /** Surface kind of face[N] (plane, cylinder, cone, sphere, torus, ...). */
+  surfaceKind(face: number): string;
+}
+
+export interface EvaluationOptions {
+  minSamples: number;
+}
+
+export interface DatumReport {
+  label: string;
+  faces: string[];
+  samples: number;
+  /** The datum feature simulated on the scan (plane: tangent at the high points, axis: least squares). */
+  feature: DatumFeature | null;
+  reason?: string;
+}
+
+const faceIds = (faces: number[]) => faces.map((f) => `face[${f}]`);
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
+
+const FORM = new Set(['flatness', 'straightness', 'roundness', 'cylindricity']);
+const ORIENTATION = new Set(['perpendicularity', 'parallelism', 'angularity']);
+const SIZES = new Set(['diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle']);
+
+/**
+ * Evaluates each characteristic on the scan samples of its faces (split: faceSplit.ts), in the datum
+ * reference frame its datums build. The rules are in docs/gdt.md ("Evaluation rules").
+ */
+export function evaluateCharacteristics(
+  nominal: NominalAccess,
+  samples: PointSet,
+  split: FaceSplit,
+  specs: CharacteristicSpec[],
+  datumSpecs: DatumSpec[],
+  options: EvaluationOptions,
+): { characteristics: Characteristic[]; datums: DatumReport[] } {
+  const byFace = new Map<number, number[]>();
+  for (let i = 0; i < samples.count; i++) {
+    const f = split.face[i]!;
+    if (f < 0) continue;
+    let list = byFace.get(f);
+    if (!list) byFace.set(f, (list = []));
+    list.push(i);
+  }
+  const actualOn = (faces: number[]): PointSet => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+
+  // Datum features: on the nominal (its exact nodes) and simulated on the scan.
+  const datums = new Map<string, { spec: DatumSpec; nominal: DatumFeature | null; actual: DatumFeature | null; samples: number; reason?: string }>();
+  for (const d of datumSpecs) {
+    if (d.faces.length === 0) {
+      datums.set(d.label, { spec: d, nominal: null, actual: null, samples: 0, reason: `datum ${d.label} has no faces` });
+      continue;
+    }
+    const kind = featureKind(nominal, d.faces);
+    const nom = nominalFeature(nominal, d.faces, kind);
+    const pts = actualOn(d.faces);
+    if (!nom) {
+      datums.set(d.label, { spec: d, nominal: null, actual: null, samples: pts.count, reason: `datum ${d.label}: its faces (${kind}) are not a plane, a cylinder or a sphere` });
+      continue;
+    }
+    if (pts.count < options.minSamples) {
+      datums.set(d.label, { spec: d, nominal: nom, actual: null, samples: pts.count, reason: `datum ${d.label}: ${pts.count} scan samples on its faces (at least ${options.minSamples} needed)` });
+      continue;
+    }
+    datums.set(d.label, { spec: d, nominal: nom, actual: simulateDatum(pts, nom), samples: pts.count });
+  }
+
+  const frames = (labels: string[]): { nominal: Frame; actual: Frame } | string => {
+    const nom: DatumFeature[] = [], act: DatumFeature[] = [];
+    for (const l of labels) {
+      const d = datums.get(l);
+      if (!d) return `datum ${l} is not defined (no datum feature with that label)`;
+      if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
+      // Secondary and tertiary datums are simulated with the orientation the earlier ones leave free.
+      nom.push(d.nominal);
+      act.push(d.actual);
+    }
+    return { nominal: buildFrame(nom), actual: buildFrame(orientLike(act, nom)) };
+  };
+
+  const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
+  const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
+    label: d.spec.label,
+    faces: faceIds(d.spec.faces),
+    samples: d.samples,
+    feature: d.actual,
+    ...(d.reason ? { reason: d.reason } : {}),
+  }));
+  return { characteristics, datums: datumReports };
+}
+
+function featureKind(nominal: NominalAccess, faces: number[]): string {
+  const kinds = new Set(faces.map((f) => nominal.surfaceKind(f)));
+  return kinds.size === 1 ? [...kinds][0]! : [...kinds].join('+');
+}
+
+/** The nominal datum feature: a plane (outward normal), an axis (direction as fitted), or a sphere's centre. */
+function nominalFeature(nominal: NominalAccess, faces: number[], kind: string): DatumFeature | null {
+  const pts = nominal.nodes(faces);
+  if (kind === 'plane') {
+    const f = fitPlane(pts.points);
+    if (!f) return null;
+    return { kind: 'plane', normal: outward(nominal, pts, f.normal), point: f.origin };
+  }
+  if (kind === 'cylinder' || kind === 'cone') {
+    const c = fitCylinder(pts.points, pts.normals);
+    return c ? { kind: 'axis', direction: c.axis, point: c.origin } : null;
+  }
+  if (kind === 'sphere') {
+    const s = fitSphere(pts.points);
+    return s ? { kind: 'point', point: s.center } : null;
+  }
+  return null;
+}
+
+/** The normal's sign that points out of the material (the nominal's exact normal at its points). */
+function outward(nominal: NominalAccess, pts: PointSet, n: Vec3): Vec3 {
+  const hit = createExactHit();
+  let s = 0;
+  for (let i = 0; i < pts.count; i += Math.max(1, Math.floor(pts.count / 50))) {
+    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
+    s += hit.nx * n[0] + hit.ny * n[1] + hit.nz * n[2];
+  }
+  return s < 0 ? scale(n, -1) : n;
+}
+
+/**
+ * The datum feature simulated on the scan. A plane: the minimum-zone orientation, moved out to touch
+ * the highest points (the tangent plane, ASME's datum feature simulator for a planar surface); an
+ * axis: the least-squares cylinder's; a point: the least-squares sphere's centre.
+ */
+function simulateDatum(pts: PointSet, nom: DatumFeature): DatumFeature | null {
+  if (nom.kind === 'plane') {
+    const z = flatnessZone(pts.points);
+    if (!z) return null;
+    const n = dot(z.normal, nom.normal) < 0 ? scale(z.normal, -1) : z.normal;
+    return tangentPlane(pts, n);
+  }
+  if (nom.kind === 'axis') {
+    const c = fitCylinder(pts.points, pts.normals);
+    if (!c) return null;
+    return { kind: 'axis', direction: dot(c.axis, nom.direction) < 0 ? scale(c.axis, -1) : c.axis, point: c.origin };
+  }
+  const s = fitSphere(pts.points);
+  return s ? { kind: 'point', point: s.center } : null;
+}
+
+function tangentPlane(pts: PointSet, n: Vec3): DatumFeature {
+  let best = -Infinity, point: Vec3 = [0, 0, 0];
+  for (let i = 0; i < pts.count; i++) {
+    const p = at(pts.points, i);
+    const h = dot(p, n);
+    if (h > best) [best, point] = [h, p];
+  }
+  return { kind: 'plane', normal: n, point };
+}
+
+/**
+ * Secondary and tertiary planes re-simulated with the orientation the earlier datums leave free
+ * (ASME: a secondary plane perpendicular to the primary): the constraint is applied when the frame is
+ * built, so here only the signs are matched to the nominal.
+ */
+function orientLike(actual: DatumFeature[], nominal: DatumFeature[]): DatumFeature[] {
+  return actual.map((a, i) => {
+    const n = nominal[i]!;
+    if (a.kind === 'plane' && n.kind === 'plane') return dot(a.normal, n.normal) < 0 ? { ...a, normal: scale(a.normal, -1) } : a;
+    if (a.kind === 'axis' && n.kind === 'axis') return dot(a.direction, n.direction) < 0 ? { ...a, direction: scale(a.direction, -1) } : a;
+    return a;
+  });
+}
+
+function result(spec: CharacteristicSpec, samples: number, method: string, extra: Partial<Characteristic>): Characteristic {
+  const isSize = SIZES.has(spec.kind);
+  return {
+    id: spec.id,
+    kind: spec.kind,
+    nominal: isSize ? spec.nominal : 0,
+    actual: null,
+    tolerance: isSize ? null : spec.tolerance,
+    upper: isSize ? spec.upper : null,
+    lower: isSize ? spec.lower : null,
+    bonus: 0,
+    pass: null,
+    faces: faceIds(spec.faces),
+    samples,
+    datums: spec.datums,
+    method,
+    ...extra,
+  };
+}
+
+function verdict(spec: CharacteristicSpec, samples: number, method: string, actual: number, bonus = 0): Characteristic {
+  if (SIZES.has(spec.kind)) {
+    const ok = spec.nominal !== null && spec.upper !== null && spec.lower !== null ? actual <= spec.nominal + spec.upper + 1e-12 && actual >= spec.nominal + spec.lower - 1e-12 : null;
+    return result(spec, samples, method, { actual, pass: ok, ...(ok === null ? { reason: 'the size has no limits to check against' } : {}) });
+  }
+  const allowed = spec.tolerance === null ? null : spec.tolerance + bonus;
+  return result(spec, samples, method, { actual, tolerance: allowed, bonus, pass: allowed === null ? null : actual <= allowed + 1e-12, ...(allowed === null ? { reason: 'the tolerance has no value' } : {}) });
+}
+
+function evaluateOne(
+  spec: CharacteristicSpec,
+  nominal: NominalAccess,
+  pts: PointSet,
+  frames: (labels: string[]) => { nominal: Frame; actual: Frame } | string,
+  options: EvaluationOptions,
+): Characteristic {
+  const n = pts.count;
+  const none = (method: string, reason: string) => result(spec, n, method, { reason });
+  if (spec.faces.length === 0) return none('none', 'the characteristic names no faces of the nominal');
+  const kind = featureKind(nominal, spec.faces);
+  if (n < options.minSamples) return none('none', `${n} scan samples on its faces (at least ${options.minSamples} needed)`);
+  const planar = kind === 'plane', round = kind === 'cylinder' || kind === 'cone';
+
+  if (FORM.has(spec.kind)) {
+    if (spec.kind === 'flatness') {
+      if (!planar) return none('none', `flatness needs planar faces, these are ${kind}`);
+      const z = flatnessZone(pts.points);
+      return z ? verdict(spec, n, 'minimum zone: the narrowest pair of parallel planes (sequential LP)', z.width) : none('none', 'the samples span no plane');
+    }
+    if (spec.kind === 'cylindricity') {
+      if (kind !== 'cylinder') return none('none', `cylindricity needs a cylindrical face, these are ${kind}`);
+      const z = cylindricityZone(pts.points, pts.normals);
+      return z ? verdict(spec, n, 'minimum zone: the narrowest pair of coaxial cylinders (linearised LP, re-linearised to convergence)', z.width) : none('none', 'no cylinder fits the samples');
+    }
+    if (spec.kind === 'roundness') {
+      if (!round && kind !== 'sphere') return none('none', `roundness needs a surface of revolution, these are ${kind}`);
+      const r = roundnessBySections(pts, options.minSamples);
+      return r === null ? none('none', 'too few samples in any cross-section') : verdict(spec, n, 'minimum zone per cross-section across the least-squares axis (limacon LP), largest of the sections', r);
+    }
+    return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
+  }
+
+  if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind);
+
+  const needsFrame = ORIENTATION.has(spec.kind) || spec.kind === 'position' || spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile';
+  if (!needsFrame) return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
+  if (ORIENTATION.has(spec.kind) && spec.datums.length === 0) return none('none', `${spec.kind} needs a datum`);
+  const f = frames(spec.datums);
+  if (typeof f === 'string') return none('none', f);
+  const map = frameMap(f.actual, f.nominal);
+  const mapped = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) mapped.set(map(at(pts.points, i)), 3 * i);
+
+  if (spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile') {
+    const hit = createExactHit();
+    let worst = 0;
+    for (let i = 0; i < n; i++) {
+      nominal.ref.nearest(mapped[3 * i]!, mapped[3 * i + 1]!, mapped[3 * i + 2]!, hit);
+      worst = Math.max(worst, hit.distance);
+    }
+    const method = `twice the largest distance from the nominal faces, in the datum frame ${spec.datums.join('|') || '(none: as placed)'}${spec.kind === 'lineProfile' ? '; line profile read as the surface profile of its faces' : ''}`;
+    return verdict(spec, n, method, 2 * worst);
+  }
+
+  const nodes = nominal.nodes(spec.faces);
+  if (planar && spec.kind === 'position') {
+    const width = widthFeature(nominal, spec.faces);
+    if (width) return widthPosition(spec, nominal, pts, mapped, width);
+  }
+  if (planar) {
+    const nf = fitPlane(nodes.points);
+    if (!nf) return none('none', 'the nominal faces span no plane');
+    const nn = nf.normal;
+    let lo = Infinity, hi = -Infinity, far = 0;
+    for (let i = 0; i < n; i++) {
+      const s = dot(sub(at(mapped, i), nf.origin), nn);
+      lo = Math.min(lo, s);
+      hi = Math.max(hi, s);
+      far = Math.max(far, Math.abs(s));
+    }
+    if (spec.kind === 'position') return verdict(spec, n, `twice the largest distance from the true-position plane, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * far);
+    if (!f.nominal.clocked) {
+      // The datums leave the rotation about the primary's direction free: so is the zone.
+      const z = f.nominal.axes[2];
+      const width = (phi: number) => extentAlong(mapped, n, rotateAbout(nn, z, phi));
+      const phi = goldenMinimum(width, -0.1, 0.1);
+      return verdict(spec, n, `width of the samples across the face's basic orientation, turned about datum ${spec.datums[0]} to its narrowest (the datums leave that rotation free)`, width(phi));
+    }
+    return verdict(spec, n, `width of the samples across the basic orientation of the face (its nominal normal) in the datum frame ${spec.datums.join('|')}`, hi - lo);
+  }
+  if (round) {
+    const nc = fitCylinder(nodes.points, nodes.normals);
+    const ac = fitCylinder(pts.points, pts.normals);
+    if (!nc || !ac) return none('none', 'no cylinder fits the nominal or the scan samples');
+    const [e1, e2] = axisEnds(ac, pts);
+    const m1 = map(e1), m2 = map(e2);
+    if (ORIENTATION.has(spec.kind)) {
+      // The derived axis from end to end, measured across the basic direction (the nominal axis).
+      const d = sub(m2, m1);
+      const across = Math.hypot(...sub(d, scale(nc.axis, dot(d, nc.axis))));
+      return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction, in the datum frame ${spec.datums.join('|')}`, across, materialBonus(spec, ac, nominal, nodes, nc));
+    }
+    // Position: twice the larger distance of the axis ends from the true-position axis.
+    const d1 = radial(m1, nc.origin, nc.axis), d2 = radial(m2, nc.origin, nc.axis);
+    return verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none: as placed)'}`, 2 * Math.max(d1, d2), materialBonus(spec, ac, nominal, nodes, nc));
+  }
+  return none('none', `${spec.kind} on ${kind} faces is not evaluated yet (docs/gdt.md, "Not supported")`);
+}
+
+function extentAlong(p: Float64Array, n: number, d: Vec3): number {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const s = p[3 * i]! * d[0] + p[3 * i + 1]! * d[1] + p[3 * i + 2]! * d[2];
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  return hi - lo;
+}
+
+/** v turned by phi about the unit axis k (Rodrigues). */
+function rotateAbout(v: Vec3, k: Vec3, phi: number): Vec3 {
+  const c = Math.cos(phi), s = Math.sin(phi), kv = cross(k, v), d = dot(k, v);
+  return [0, 1, 2].map((i) => v[i]! * c + kv[i]! * s + k[i]! * d * (1 - c)) as Vec3;
+}
+
+/** Golden-section search for the minimum of a unimodal function on [a, b] (to 1e-13 of the bracket). */
+function goldenMinimum(f: (x: number) => number, a: number, b: number): number {
+  const g = (Math.sqrt(5) - 1) / 2;
+  let x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = f(x1), f2 = f(x2);
+  while (b - a > 1e-13 * (1 + Math.abs(a) + Math.abs(b))) {
+    if (f1 <= f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - g * (b - a);
+      f1 = f(x1);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + g * (b - a);
+      f2 = f(x2);
+    }
+  }
+  return f1 <= f2 ? x1 : x2;
+}
+
+/** A width feature (slot, tab): the faces on two parallel planes facing opposite ways. */
+function widthFeature(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
+  const groups = planeGroups(nominal, faces);
+  if (!groups) return null;
+  const na = fitPlane(nominal.nodes(groups[0]).points), nb = fitPlane(nominal.nodes(groups[1]).points);
+  return na && nb && Math.abs(dot(na.normal, nb.normal)) > 1 - 1e-9 ? groups : null;
+}
+
+/**
+ * Position of a width feature: its centre plane (midway between the two sides' least-squares planes,
+ * in the datum frame) against the nominal centre plane: twice the largest distance between them over
+ * the samples' extent.
+ */
+function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]]): Characteristic {
+  const n = pts.count;
+  const mappedSet: PointSet = { points: mapped, normals: undefined, count: n };
+  const ia = indicesOn(pts, nominal, ga), ib = indicesOn(pts, nominal, gb);
+  const a = select(mappedSet, ia), b = select(mappedSet, ib);
+  const pa = fitPlane(a.points), pb = fitPlane(b.points);
+  const nomA = fitPlane(nominal.nodes(ga).points), nomB = fitPlane(nominal.nodes(gb).points);
+  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA || !nomB) return result(spec, n, 'none', { reason: 'each side of the width feature needs samples spanning a plane' });
+  const nn = nomA.normal;
+  // The sides are parallel: the midpoint of their centroids lies on the centre plane.
+  const nomMid = scale(add(nomA.origin, nomB.origin), 0.5);
+  const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
+  const midNormal = normalize(add(pa.normal, nb));
+  const midPoint = scale(add(pa.origin, pb.origin), 0.5);
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    // The sample's foot on the actual centre plane, measured from the nominal centre plane.
+    const p = at(mapped, i);
+    const q = sub(p, scale(midNormal, dot(sub(p, midPoint), midNormal)));
+    worst = Math.max(worst, Math.abs(dot(sub(q, nomMid), nn)));
+  }
+  return verdict(spec, n, `width feature: twice the largest distance of the centre plane (midway between the sides' least-squares planes) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * worst);
+}
+
+/** The axis points at the lowest and highest projection of the samples on it. */
+function axisEnds(c: CylinderFit, pts: PointSet): [Vec3, Vec3] {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < pts.count; i++) {
+    const h = dot(sub(at(pts.points, i), c.origin), c.axis);
+    lo = Math.min(lo, h);
+    hi = Math.max(hi, h);
+  }
+  return [add(c.origin, scale(c.axis, lo)), add(c.origin, scale(c.axis, hi))];
+}
+
+/**
+ * The bonus a material condition modifier grants (ASME Y14.5 5.8 / ISO 2692): at MMC, how far the
+ * actual size has departed from the maximum material size (a hole larger than its smallest limit, a
+ * shaft smaller than its largest); at LMC the same from the least material size. 0 without a size.
+ */
+function materialBonus(spec: CharacteristicSpec, actual: CylinderFit, nominal: NominalAccess, nodes: PointSet, nc: CylinderFit): number {
+  const mmc = spec.modifiers.includes('maximumMaterial'), lmc = spec.modifiers.includes('leastMaterial');
+  if ((!mmc && !lmc) || !spec.size) return 0;
+  const hole = isInternal(nominal, nodes, nc);
+  const size = 2 * actual.radius;
+  const lowLimit = spec.size.nominal + spec.size.lower, highLimit = spec.size.nominal + spec.size.upper;
+  const materialSize = mmc ? (hole ? lowLimit : highLimit) : hole ? highLimit : lowLimit;
+  const bonus = mmc ? (hole ? size - materialSize : materialSize - size) : hole ? materialSize - size : size - materialSize;
+  return Math.max(0, bonus);
+}
+
+/** A hole (material outside the cylinder): the outward normals point toward the axis. */
+function isInternal(nominal: NominalAccess, nodes: PointSet, c: CylinderFit): boolean {
+  const hit = createExactHit();
+  let s = 0;
+  for (let i = 0; i < nodes.count; i += Math.max(1, Math.floor(nodes.count / 50))) {
+    const p = at(nodes.points, i);
+    nominal.ref.nearest(p[0], p[1], p[2], hit);
+    const d = sub(p, c.origin);
+    const r = sub(d, scale(c.axis, dot(d, c.axis)));
+    s += hit.nx * r[0] + hit.ny * r[1] + hit.nz * r[2];
+  }
+  return s < 0;
+}
+
+function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string): Characteristic {
+  const n = pts.count;
+  const none = (reason: string) => result(spec, n, 'none', { reason });
+  if (spec.kind === 'diameter' || spec.kind === 'radius') {
+    if (kind !== 'cylinder') return none(`a ${spec.kind} needs cylindrical faces, these are ${kind}`);
+    const c = fitCylinder(pts.points, pts.normals);
+    if (!c) return none('no cylinder fits the samples');
+    return verdict(spec, n, 'least-squares cylinder', spec.kind === 'diameter' ? 2 * c.radius : c.radius);
+  }
+  if (spec.kind === 'sphericalDiameter' || spec.kind === 'sphericalRadius') {
+    if (kind !== 'sphere') return none(`a ${spec.kind} needs spherical faces, these are ${kind}`);
+    const s = fitSphere(pts.points);
+    if (!s) return none('no sphere fits the samples');
+    return verdict(spec, n, 'least-squares sphere', spec.kind === 'sphericalDiameter' ? 2 * s.radius : s.radius);
+  }
+  if (spec.kind === 'distance' || spec.kind === 'thickness' || spec.kind === 'angle') {
+    if (kind !== 'plane') return none(`${spec.kind} is evaluated between planar faces, these are ${kind}`);
+    // The faces in two groups by their nominal normals (opposite or at an angle).
+    const groups = planeGroups(nominal, spec.faces);
+    if (!groups) return none(`${spec.kind} needs faces of two distinct planes`);
+    const [ga, gb] = groups;
+    const a = select(pts, indicesOn(pts, nominal, ga)), b = select(pts, indicesOn(pts, nominal, gb));
+    const pa = fitPlane(a.points), pb = fitPlane(b.points);
+    if (!pa || !pb) return none('each side needs samples spanning a plane');
+    if (spec.kind === 'angle') {
+      const c = Math.min(1, Math.abs(dot(pa.normal, pb.normal)));
+      const deg = (Math.acos(c) * 180) / Math.PI;
+      const value = spec.nominal !== null && Math.abs(180 - deg - spec.nominal) < Math.abs(deg - spec.nominal) ? 180 - deg : deg;
+      return verdict(spec, n, 'angle between the least-squares planes of the two sides (degrees)', value);
+    }
+    // Distance: mean distance of the second side's samples from the first side's plane.
+    let s = 0;
+    for (let i = 0; i < b.count; i++) s += dot(sub(at(b.points, i), pa.origin), pa.normal);
+    return verdict(spec, n, 'mean distance of one side\'s samples from the other side\'s least-squares plane', Math.abs(s / b.count));
+  }
+  return none(`${spec.kind} is not evaluated yet`);
+}
+
+function planeGroups(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
+  const normals = faces.map((f) => fitPlane(nominal.nodes([f]).points)?.normal ?? null);
+  if (normals.some((x) => !x)) return null;
+  const first = normals[0]!;
+  const ga: number[] = [], gb: number[] = [];
+  faces.forEach((f, i) => (Math.abs(dot(normals[i]!, first)) > 1 - 1e-6 && onSamePlane(nominal, faces[0]!, f) ? ga : gb).push(f));
+  return gb.length ? [ga, gb] : null;
+}
+
+function onSamePlane(nominal: NominalAccess, a: number, b: number): boolean {
+  if (a === b) return true;
+  const pa = fitPlane(nominal.nodes([a]).points)!, pb = fitPlane(nominal.nodes([b]).points)!;
+  return Math.abs(dot(sub(pb.origin, pa.origin), pa.normal)) < 1e-6 * (1 + Math.hypot(...pa.origin));
+}
+
+/** Indices of samples (of a set already restricted to a characteristic's faces) whose nearest nominal face is in `faces`. */
+function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]): number[] {
+  const want = new Set(faces);
+  const hit = createExactHit();
+  const out: number[] = [];
+  for (let i = 0; i < pts.count; i++) {
+    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
+    if (want.has(hit.face)) out.push(i);
+  }
+  return out;
+}
+
+/**
+ * Roundness as the largest minimum-zone roundness over cross-sections across the least-squares
+ * axis: up to 7 sections spread over the samples' height, each 2% of it thick, with at least
+ * `minSamples` points; null when none qualifies.
+ */
+function roundnessBySections(pts: PointSet, minSamples: number): number | null {
+  const c = fitCylinder(pts.points, pts.normals);
+  if (!c) return null;
+  const [e1] = frameAbout(c.axis);
+  const e2 = cross(c.axis, e1);
+  const h = new Float64Array(pts.count);
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < pts.count; i++) {
+    h[i] = dot(sub(at(pts.points, i), c.origin), c.axis);
+    lo = Math.min(lo, h[i]!);
+    hi = Math.max(hi, h[i]!);
+  }
+  const half = 0.01 * (hi - lo);
+  let worst: number | null = null;
+  for (let s = 0; s < 7; s++) {
+    const mid = lo + ((s + 0.5) * (hi - lo)) / 7;
+    const uv: number[] = [];
+    for (let i = 0; i < pts.count; i++) {
+      if (Math.abs(h[i]! - mid) > half) continue;
+      const d = sub(at(pts.points, i), c.origin);
+      uv.push(dot(d, e1), dot(d, e2));
+    }
+    if (uv.length / 2 < Math.max(minSamples, 8)) continue;
+    const z = roundnessZone(uv);
+    if (z) worst = Math.max(worst ?? 0, z.width);
+  }
+  return worst;
+}
+
+function frameAbout(axis: Vec3): [Vec3] {
+  const helper: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  return [normalize(cross(axis, helper))];
+}
+

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../Engine';
+import type { OC } from '../kernel';
+import type { Characteristic } from '../gdt/evaluate';
+import { PointsBody, type BrepBody } from '../scene/Body';
+import { defaultDeflection, deviationSamples, measuredSurface } from './deviationSupport';
+import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { dataPath } from '../../test/data';
+
+/**
+ * evaluate_gdt with NIST CTC 1's own PMI (read_pmi): a noise-free scan (points sampled on the
+ * nominal's exact faces), the same scan moved rigidly, and scaled.
+ */
+let oc: OC;
+let engine: Engine;
+type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: string[] };
+const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
+let nodes: Float64Array;
+
+beforeAll(async () => {
+  oc = await nodeKernel();
+  engine = createNodeEngine();
+  await engine.runJson('import_file', { bytes: readFileSync(dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp')).toString('base64'), fileName: 'ctc1.stp', bodyId: 'ctc1' });
+  // A noise-free scan: points on the nominal's exact faces (the deviation tools' exact sampling).
+  const body = engine.scene.get('ctc1') as BrepBody;
+  nodes = deviationSamples(oc, measuredSurface(oc, body, defaultDeflection(oc, body)), 60000, 'exact').points;
+  engine.scene.add(new PointsBody({ bodyId: 'scan', name: 'scan', sourceFormat: 'xyz', source: undefined }, { positions: nodes, count: nodes.length / 3 }));
+}, 120_000);
+
+/** The scan moved: rotation by `angle` about the unit axis u through `c`, then translation t. */
+function moved(points: Float64Array, u: number[], angle: number, c: number[], t: number[]): Float64Array {
+  const out = new Float64Array(points.length);
+  const cs = Math.cos(angle), sn = Math.sin(angle);
+  for (let i = 0; i < points.length; i += 3) {
+    const p = [0, 1, 2].map((k) => points[i + k]! - c[k]!);
+    const d = u[0]! * p[0]! + u[1]! * p[1]! + u[2]! * p[2]!;
+    const x = [u[1]! * p[2]! - u[2]! * p[1]!, u[2]! * p[0]! - u[0]! * p[2]!, u[0]! * p[1]! - u[1]! * p[0]!];
+    for (let k = 0; k < 3; k++) out[i + k] = c[k]! + p[k]! * cs + x[k]! * sn + u[k]! * d * (1 - cs) + t[k]!;
+  }
+  return out;
+}
+
+function centroid(points: Float64Array): number[] {
+  const c = [0, 0, 0];
+  for (let i = 0; i < points.length; i += 3) for (let k = 0; k < 3; k++) c[k]! += points[i + k]! / (points.length / 3);
+  return c;
+}
+
+function addCloud(bodyId: string, positions: Float64Array): void {
+  engine.scene.add(new PointsBody({ bodyId, name: bodyId, sourceFormat: 'xyz', source: undefined }, { positions, count: positions.length / 3 }));
+}
+
+describe('evaluate_gdt on NIST CTC 1 (its own PMI)', () => {
+  let base: Result;
+  beforeAll(async () => {
+    base = await evaluate({ actualBodyId: 'scan', nominalBodyId: 'ctc1' });
+  }, 120_000);
+
+  it('a noise-free scan of the nominal passes every characteristic: form, orientation, location and profile read 0, sizes their nominal', () => {
+    // 6 tolerances and 8 sized dimensions (the 4 location dimensions without a value are not characteristics).
+    expect(base.characteristics).toHaveLength(14);
+    for (const c of base.characteristics) {
+      expect(c.pass, `${c.id} ${c.kind} ${c.reason ?? ''}`).toBe(true);
+      if (c.tolerance !== null) expect(c.actual!, c.id).toBeLessThan(1e-9);
+      else expect(c.actual!, c.id).toBeCloseTo(c.nominal!, 9);
+      expect(c.samples, c.id).toBeGreaterThanOrEqual(12);
+    }
+  });
+
+  it('the same scan moved rigidly gives the same actuals (the datum frame absorbs the motion), but for a profile whose datum leaves it free', async () => {
+    addCloud('movedScan', moved(nodes, [0.48, 0.6, 0.64], (0.02 * Math.PI) / 180, centroid(nodes), [0.05, -0.03, 0.04]));
+    const r = await evaluate({ actualBodyId: 'movedScan', nominalBodyId: 'ctc1' });
+    for (const [i, c] of r.characteristics.entries()) {
+      const b = base.characteristics[i]!;
+      expect(c.id).toBe(b.id);
+      // The all-around profile to A alone leaves the rotation about A's normal and the shift along A
+      // free: the scan is read where it is placed, so the motion shows there (docs/gdt.md).
+      if (c.datums.join('|') === 'A' && c.kind === 'surfaceProfile') {
+        expect(c.actual!).toBeGreaterThan(1e-3);
+        continue;
+      }
+      expect(Math.abs(c.actual! - b.actual!), `${c.id} ${c.kind}`).toBeLessThan(1e-7);
+    }
+  });
+
+  it('the scan scaled by 1.002 about its centroid reads every diameter as nominal x 1.002', async () => {
+    const c = centroid(nodes);
+    const scaled = nodes.map((v, i) => c[i % 3]! + 1.002 * (v - c[i % 3]!));
+    addCloud('scaledScan', scaled);
+    const r = await evaluate({ actualBodyId: 'scaledScan', nominalBodyId: 'ctc1' });
+    const diameters = r.characteristics.filter((x) => x.kind === 'diameter');
+    expect(diameters).toHaveLength(7);
+    for (const d of diameters) expect(d.actual!, d.id).toBeCloseTo(d.nominal! * 1.002, 9);
+  });
+});

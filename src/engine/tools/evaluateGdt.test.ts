@@ -1,0 +1,173 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../Engine';
+import type { OC } from '../kernel';
+import type { Vec3 } from '../math/vec3';
+import { addShapeBody } from '../scene/addShapeBody';
+import { PointsBody } from '../scene/Body';
+import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { makeBox, makeCylinder, makeDrilledBlock } from '../../test/kernelShapes';
+import type { Characteristic } from '../gdt/evaluate';
+
+/**
+ * evaluate_gdt against closed forms: nominals made with the kernel, scans generated as point clouds
+ * with a known defect, characteristics written out (these nominals have no PMI).
+ */
+let oc: OC;
+let engine: Engine;
+type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: string[] };
+const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
+const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string }) => e.code);
+
+function addCloud(bodyId: string, pts: number[]): void {
+  engine.scene.add(new PointsBody({ bodyId, name: bodyId, sourceFormat: 'xyz', source: undefined }, { positions: Float64Array.from(pts), count: pts.length / 3 }));
+}
+
+/** The face of a body whose surface type matches and whose centroid is nearest `near`. */
+async function faceOf(bodyId: string, type: RegExp, near: Vec3): Promise<string> {
+  const r = await engine.runJson('query_topology', { bodyId, entity: 'face' });
+  const faces = (r.result as unknown as { id: string; surfaceType: string; centroid: Vec3 }[]).filter((f) => type.test(f.surfaceType));
+  faces.sort((a, b) => Math.hypot(...a.centroid.map((v, k) => v - near[k]!)) - Math.hypot(...b.centroid.map((v, k) => v - near[k]!)));
+  return faces[0]!.id;
+}
+
+/** A rigid motion: rotation by `angle` about the unit axis u through the origin, then a translation. */
+function motion(u: Vec3, angle: number, t: Vec3): (p: Vec3) => Vec3 {
+  const c = Math.cos(angle), s = Math.sin(angle);
+  return (p) => {
+    const d = u[0] * p[0] + u[1] * p[1] + u[2] * p[2];
+    const x: Vec3 = [u[1] * p[2] - u[2] * p[1], u[2] * p[0] - u[0] * p[2], u[0] * p[1] - u[1] * p[0]];
+    return [0, 1, 2].map((k) => p[k]! * c + x[k]! * s + u[k]! * d * (1 - c) + t[k]!) as Vec3;
+  };
+}
+
+// The bore: a 40 x 30 x 20 block, hole radius 4 at (20, 15); scanned with the hole's axis offset by
+// (dx, dy) at z = 0 and tilted by theta about y, radius 4.02.
+const DX = 0.03, DY = 0.04, THETA = 0.002, R_SCAN = 4.02;
+function boreScan(move: (p: Vec3) => Vec3 = (p) => p): number[] {
+  const pts: number[] = [];
+  const push = (p: Vec3) => pts.push(...move(p));
+  for (let x = 2; x <= 38; x += 1) for (let y = 2; y <= 28; y += 1) if (Math.hypot(x - 20, y - 15) > 5.5) push([x, y, 0]);
+  for (let y = 2; y <= 28; y += 1) for (let z = 2; z <= 18; z += 1) push([0, y, z]);
+  for (let x = 2; x <= 38; x += 1) for (let z = 2; z <= 18; z += 1) push([x, 0, z]);
+  const a: Vec3 = [Math.sin(THETA), 0, Math.cos(THETA)], e1: Vec3 = [Math.cos(THETA), 0, -Math.sin(THETA)], e2: Vec3 = [0, 1, 0];
+  for (let h = 2; h <= 18 + 1e-9; h += 0.5)
+    for (let k = 0; k < 72; k++) {
+      const t = (k * Math.PI) / 36;
+      push([0, 1, 2].map((i) => [20 + DX, 15 + DY, 0][i]! + h * a[i]! + R_SCAN * (Math.cos(t) * e1[i]! + Math.sin(t) * e2[i]!)) as Vec3);
+    }
+  return pts;
+}
+
+let top: string, bottom: string, side: { x0: string; y0: string }, hole: string, lateral: string;
+
+beforeAll(async () => {
+  oc = await nodeKernel();
+  engine = createNodeEngine();
+  addShapeBody(oc, engine.scene, 'plate', makeBox(oc, 100, 60, 10));
+  addShapeBody(oc, engine.scene, 'block', makeDrilledBlock(oc, 4, 20, 15));
+  addShapeBody(oc, engine.scene, 'shaft', makeCylinder(oc, 10, 40));
+  top = await faceOf('plate', /plan/i, [50, 30, 10]);
+  bottom = await faceOf('block', /plan/i, [20, 15, 0]);
+  side = { x0: await faceOf('block', /plan/i, [0, 15, 10]), y0: await faceOf('block', /plan/i, [20, 0, 10]) };
+  hole = await faceOf('block', /cylind/i, [20, 15, 10]);
+  lateral = await faceOf('shaft', /cylind/i, [0, 0, 20]);
+
+  // The plate's top scanned with a bow of 0.05 along x: z = 10 + b (1 - ((x - 50) / 45)^2) over x in [5, 95].
+  const plate: number[] = [];
+  for (let i = 0; i <= 36; i++) for (let j = 0; j <= 20; j++) {
+    const x = 5 + 2.5 * i, y = 5 + 2.5 * j;
+    plate.push(x, y, 10 + 0.05 * (1 - ((x - 50) / 45) ** 2));
+  }
+  addCloud('bowed', plate);
+  addCloud('bore', boreScan());
+  addCloud('boreMoved', boreScan(motion([0.6, -0.48, 0.64], (0.3 * Math.PI) / 180, [0.12, -0.07, 0.05])));
+  // The shaft scanned with three lobes of amplitude e = 0.01: r = 10 + e cos(3 t), z in [2, 38].
+  const shaft: number[] = [];
+  for (let z = 2; z <= 38 + 1e-9; z += 0.25)
+    for (let k = 0; k < 180; k++) {
+      const t = (k * Math.PI) / 90, r = 10 + 0.01 * Math.cos(3 * t);
+      shaft.push(r * Math.cos(t), r * Math.sin(t), z);
+    }
+  addCloud('lobed', shaft);
+});
+
+describe('evaluate_gdt', () => {
+  it('a plate scanned with a known bow: flatness = the bow (minimum zone), profile = twice the largest deviation', async () => {
+    const r = await evaluate({
+      actualBodyId: 'bowed',
+      nominalBodyId: 'plate',
+      characteristics: [
+        { id: 'flat-tight', kind: 'flatness', faces: [top], tolerance: 0.04 },
+        { id: 'flat-loose', kind: 'flatness', faces: [top], tolerance: 0.06 },
+        { id: 'profile', kind: 'surfaceProfile', faces: [top], tolerance: 0.2 },
+      ],
+    });
+    const [tight, loose, profile] = r.characteristics;
+    expect(tight!.actual).toBeCloseTo(0.05, 9);
+    expect(tight!.pass).toBe(false);
+    expect(loose!.pass).toBe(true);
+    expect(tight!.samples).toBe(37 * 21);
+    expect(profile!.actual).toBeCloseTo(0.1, 9);
+    expect(profile!.pass).toBe(true);
+  });
+
+  it('a bore with a known offset and tilt: position = twice the axis offset at its farther end, perpendicularity = the tilt over its length, MMC bonus', async () => {
+    const datums = [
+      { label: 'A', faces: [bottom] },
+      { label: 'B', faces: [side.x0] },
+      { label: 'C', faces: [side.y0] },
+    ];
+    const characteristics = [
+      { id: 'pos', kind: 'position', faces: [hole], tolerance: 0.1, zone: 'diameter', datums: ['A', 'B', 'C'] },
+      { id: 'posMmc', kind: 'position', faces: [hole], tolerance: 0.1, zone: 'diameter', datums: ['A', 'B', 'C'], modifiers: ['maximumMaterial'], size: { nominal: 8, upper: 0.1, lower: -0.1 } },
+      { id: 'perp', kind: 'perpendicularity', faces: [hole], tolerance: 0.05, zone: 'diameter', datums: ['A'] },
+      { id: 'size', kind: 'diameter', faces: [hole], nominal: 8, upper: 0.1, lower: -0.1 },
+    ];
+    const r = await evaluate({ actualBodyId: 'bore', nominalBodyId: 'block', datums, characteristics, borderMargin: 0.5 });
+    // The axis at height h along itself: offset (DX + h sin(theta), DY) from the true position; the samples span h in [2, 18].
+    const offset = (h: number) => Math.hypot(DX + h * Math.sin(THETA), DY);
+    const [pos, posMmc, perp, size] = r.characteristics;
+    expect(pos!.actual).toBeCloseTo(2 * Math.max(offset(2), offset(18)), 9);
+    expect(pos!.pass).toBe(false); // 2 x 0.0535 > 0.1
+    // MMC: the hole's maximum material size is 7.9; at 8.04 the bonus is 0.14.
+    expect(posMmc!.bonus).toBeCloseTo(2 * R_SCAN - 7.9, 9);
+    expect(posMmc!.tolerance).toBeCloseTo(0.1 + 2 * R_SCAN - 7.9, 9);
+    expect(posMmc!.pass).toBe(true);
+    expect(perp!.actual).toBeCloseTo(16 * Math.sin(THETA), 9);
+    expect(perp!.pass).toBe(true);
+    expect(size!.actual).toBeCloseTo(2 * R_SCAN, 9);
+    expect(size!.pass).toBe(true);
+
+    // The same scan moved rigidly: the datum frame absorbs the motion.
+    const moved = await evaluate({ actualBodyId: 'boreMoved', nominalBodyId: 'block', datums, characteristics, borderMargin: 0.5 });
+    for (let i = 0; i < 4; i++) expect(moved.characteristics[i]!.actual).toBeCloseTo(r.characteristics[i]!.actual!, 9);
+  });
+
+  it('a cylinder with known lobing: cylindricity and roundness = 2 e, diameter = nominal', async () => {
+    const r = await evaluate({
+      actualBodyId: 'lobed',
+      nominalBodyId: 'shaft',
+      characteristics: [
+        { kind: 'cylindricity', faces: [lateral], tolerance: 0.015 },
+        { kind: 'roundness', faces: [lateral], tolerance: 0.025 },
+        { kind: 'diameter', faces: [lateral], nominal: 20, upper: 0, lower: -0.05 },
+      ],
+    });
+    const [cyl, round, dia] = r.characteristics;
+    expect(cyl!.actual).toBeCloseTo(0.02, 9);
+    expect(cyl!.pass).toBe(false);
+    expect(round!.actual).toBeCloseTo(0.02, 9);
+    expect(round!.pass).toBe(true);
+    expect(dia!.actual).toBeCloseTo(20, 9);
+    expect(dia!.pass).toBe(true);
+  });
+
+  it('too few samples gives pass: null with the reason; unknown faces and ids are refused', async () => {
+    const r = await evaluate({ actualBodyId: 'bowed', nominalBodyId: 'block', characteristics: [{ kind: 'flatness', faces: [bottom], tolerance: 0.1 }] });
+    expect(r.characteristics[0]!.pass).toBeNull();
+    expect(r.characteristics[0]!.reason).toMatch(/scan samples on its faces/);
+    expect(await codeOf(evaluate({ actualBodyId: 'bowed', nominalBodyId: 'plate', characteristics: [{ kind: 'flatness', faces: ['face[99]'], tolerance: 0.1 }] }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(evaluate({ actualBodyId: 'bowed', nominalBodyId: 'plate', characteristics: ['tolerance[0]'] }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(evaluate({ actualBodyId: 'plate', nominalBodyId: 'bowed' }))).toBe('POINT_CLOUD_REFERENCE');
+  });
+});

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { BrepscopeError, invalidArgument } from '../errors';
+import { bodyPoints, type PointSet } from '../gdt/bodySamples';
+import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec, type NominalAccess } from '../gdt/evaluate';
+import { borderSegments, splitByFaces } from '../gdt/faceSplit';
+import { readPmi, type PmiResult } from '../gdt/pmi';
+import { lengthUnitMm } from '../gdt/stepText';
+import { referenceBody } from '../scene/pointsBody';
+import { parseEntityId } from '../scene/topology';
+import { defineTool } from './defineTool';
+import { bodyDiagonal, defaultDeflection, exactReference } from './deviationSupport';
+import { bodyIdSchema } from './schemas';
+
+const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle'] as const;
+
+const faceList = z.array(z.string().min(1)).min(1);
+
+const characteristicSchema = z.strictObject({
+  id: z.string().min(1).optional().describe('Name in the result. Default: c[N]'),
+  kind: z.enum(KINDS).describe('What to evaluate'),
+  faces: faceList.describe("The nominal's faces it applies to (face[N])"),
+  tolerance: z.number().nonnegative().optional().describe('Geometric tolerance: zone size'),
+  zone: z.enum(['width', 'diameter']).default('width').describe('width (two planes or surfaces) or diameter (a cylindrical zone). Default width'),
+  modifiers: z.array(z.enum(['maximumMaterial', 'leastMaterial'])).default([]).describe('Material condition of the tolerance'),
+  datums: z.array(z.string().min(1)).default([]).describe('Datum labels in precedence order'),
+  nominal: z.number().optional().describe('Size: nominal value (mm, degrees for an angle)'),
+  upper: z.number().optional().describe('Size: upper deviation'),
+  lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
+  size: z.strictObject({ nominal: z.number(), upper: z.number(), lower: z.number() }).optional().describe("The feature's size limits, for a material-condition bonus"),
+});
+
+const schema = z.strictObject({
+  actualBodyId: bodyIdSchema.describe('The scan (mesh or point cloud), aligned to the nominal (align_bodies)'),
+  nominalBodyId: bodyIdSchema.describe('The nominal BREP body; its STEP PMI (read_pmi) gives the characteristics and datums unless they are given here'),
+  characteristics: z
+    .array(z.union([z.string().min(1), characteristicSchema]))
+    .optional()
+    .describe("Ids from read_pmi (tolerance[N], dimension[N]) to evaluate, and/or characteristics written out. Default: every PMI tolerance and dimension"),
+  datums: z
+    .array(z.strictObject({ label: z.string().min(1), faces: faceList }))
+    .optional()
+    .describe("Datum features (label and nominal faces); they replace the PMI's datums of the same label"),
+  maxSamples: z.int().min(100).max(500000).default(50000).describe('Scan samples used at most. Default 50000'),
+  borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
+  maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
+  minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
+});
+
+export const evaluateGdt = defineTool({
+  name: 'evaluate_gdt',
+  description:
+    "GD&T verdicts on a scan: the scan's samples are split by the nominal's faces (exact nearest point, a margin at face borders), the datum features simulated (plane: tangent at the high points with minimum-zone orientation; axis: least squares) and the datum reference frame built in precedence order; each characteristic is evaluated (form by minimum zone, orientation and location in the datum frame, position with diametral zones and MMC/LMC bonus, surface profile as twice the largest deviation, sizes by least-squares fits) and gets {id, kind, nominal, actual, tolerance or upper/lower, pass, faces, samples, datums, method}. Characteristics come from the nominal's STEP PMI or are written out. docs/gdt.md.",
+  category: 'scene',
+  schema,
+  async run(args, ctx) {
+    const nominalBody = referenceBody(ctx.scene.get(args.nominalBodyId), 'evaluate_gdt', 'nominalBodyId');
+    if (nominalBody.kind !== 'brep') throw invalidArgument(`evaluate_gdt: the nominal '${args.nominalBodyId}' must be a BREP body (faces with exact geometry); it is a mesh`);
+    const actual = ctx.scene.get(args.actualBodyId);
+    const oc = await ctx.kernel();
+    const diagonal = bodyDiagonal(oc, nominalBody);
+    const warnings: string[] = [];
+
+    let pmi: PmiResult = { datums: [], dimensions: [], tolerances: [], warnings: [] };
+    if (nominalBody.origin?.format === 'step') {
+      const unit = nominalBody.lengthUnit ? (lengthUnitMm(nominalBody.lengthUnit.declared) ?? 1) : 1;
+      pmi = readPmi(oc, nominalBody.origin.bytes, nominalBody.origin.path, nominalBody.sourceShape, unit);
+      warnings.push(...pmi.warnings);
+    }
+    const ref = exactReference(oc, nominalBody, defaultDeflection(oc, nominalBody));
+    const faceCount = ref.geometry.faces.length;
+    const faceIndex = (id: string): number => {
+      const e = parseEntityId(id);
+      if (e.kind !== 'face' || e.index >= faceCount) throw invalidArgument(`evaluate_gdt: '${id}' is not a face of '${args.nominalBodyId}' (it has ${faceCount} faces)`);
+      return e.index;
+    };
+
+    const datums = new Map<string, DatumSpec>();
+    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(faceIndex) });
+    for (const d of args.datums ?? []) datums.set(d.label, { label: d.label, faces: d.faces.map(faceIndex) });
+
+    const fromPmi = pmiSpecs(pmi, faceIndex);
+    let specs: CharacteristicSpec[];
+    if (!args.characteristics) specs = fromPmi;
+    else {
+      specs = args.characteristics.map((c, i) => {
+        if (typeof c === 'string') {
+          const found = fromPmi.find((s) => s.id === c);
+          if (!found) throw invalidArgument(`evaluate_gdt: no characteristic '${c}' in the nominal's PMI (read_pmi lists tolerance[N] and dimension[N])`);
+          return found;
+        }
+        return {
+          id: c.id ?? `c[${i}]`,
+          kind: c.kind,
+          faces: c.faces.map(faceIndex),
+          tolerance: c.tolerance ?? null,
+          zone: c.zone,
+          modifiers: c.modifiers,
+          datums: c.datums,
+          nominal: c.nominal ?? null,
+          upper: c.upper ?? null,
+          lower: c.lower ?? null,
+          size: c.size ?? null,
+        };
+      });
+    }
+    if (specs.length === 0) warnings.push('NO_CHARACTERISTICS: the nominal has no PMI to evaluate and none were given');
+
+    const samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
+    const edges = borderSegments(ref.geometry);
+    const margin = args.borderMargin ?? 0.001 * diagonal;
+    const split = splitByFaces(ref, samples, edges, margin, args.maxDistance ?? 0.02 * diagonal);
+    if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
+
+    const nodeCache = new Map<string, PointSet>();
+    const nominal: NominalAccess = {
+      ref,
+      nodes: (faces) => {
+        const key = [...faces].sort((a, b) => a - b).join(',');
+        let set = nodeCache.get(key);
+        if (!set) nodeCache.set(key, (set = bodyPoints(oc, nominalBody, 1e9, faces.map((f) => `face[${f}]`))));
+        return set;
+      },
+      surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
+    };
+    const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
+    return {
+      characteristics,
+      datums: datumReports,
+      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, borderMargin: margin },
+      warnings,
+    };
+  },
+});
+
+/** Every PMI tolerance and size dimension as a characteristic; a tolerance takes the size dimension on the same faces for its material bonus. */
+function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): CharacteristicSpec[] {
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
+  const out: CharacteristicSpec[] = [];
+  for (const t of pmi.tolerances) {
+    const size = pmi.dimensions.find((d) => d.kind === 'diameter' && d.nominal !== null && d.upper !== null && d.lower !== null && same(d.faces, t.faces));
+    out.push({
+      id: t.id,
+      kind: t.kind,
+      faces: onlyFaces(t.faces).map(faceIndex),
+      tolerance: t.value,
+      zone: t.zone === 'diameter' ? 'diameter' : 'width',
+      modifiers: t.modifiers,
+      datums: t.datums,
+      nominal: null,
+      upper: null,
+      lower: null,
+      size: size ? { nominal: size.nominal!, upper: size.upper!, lower: size.lower! } : null,
+    });
+  }
+  for (const d of pmi.dimensions) {
+    if (d.kind === 'location') continue;
+    out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null });
+  }
+  return out;
+}
+
+/** PMI may also name edges and vertices; characteristics are evaluated on faces. */
+const onlyFaces = (ids: string[]) => ids.filter((id) => id.startsWith('face['));
