@@ -30,8 +30,8 @@ export class PseudoNormals {
   readonly triangleVertices: Uint32Array;
   /** Number of welded vertices. */
   readonly vertexCount: number;
-  private readonly positions: Float64Array;
-  private readonly indices: Uint32Array;
+  readonly positions: Float64Array;
+  readonly indices: Uint32Array;
   /** Triangles at each welded vertex: cornerTriangles[cornerStart[w] .. cornerStart[w + 1]), ascending, once per corner. */
   private cornerStart: Uint32Array | undefined;
   private cornerTriangles: Uint32Array | undefined;
@@ -172,6 +172,31 @@ export class PseudoNormals {
       out[2] = sz;
     }
     return uses;
+  }
+
+  /**
+   * Whether the welded mesh is closed: every edge between two distinct vertices is used by exactly
+   * two half-edges. One walk over the corner lists (each vertex's triangles): an edge is checked
+   * from its lower end only.
+   */
+  isClosed(): boolean {
+    const start = this.cornerStarts(), triangles = this.cornerTriangles!;
+    const tv = this.triangleVertices;
+    if (tv.length === 0) return false;
+    for (let w = 0; w < this.vertexCount; w++) {
+      let previous = -1;
+      for (let i = start[w]!; i < start[w + 1]!; i++) {
+        const u = triangles[i]!;
+        if (u === previous) continue;
+        previous = u;
+        for (let j = 0; j < 3; j++) {
+          const p = tv[3 * u + j]!, q = tv[3 * u + ((j + 1) % 3)]!;
+          if (p === q || Math.min(p, q) !== w) continue;
+          if (this.edgeWalk(p, q) !== 2) return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** Whether welded vertex w ends an edge that one half-edge uses (an open edge joining two distinct vertices). */
