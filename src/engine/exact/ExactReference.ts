@@ -202,8 +202,7 @@ export class ExactReference {
    * - robust: a face whose nearest point has a normal not facing n (dot <= 0) does not count; the
    *   nearest remaining face within reach is the compatible surface. Ambiguous when it is not the
    *   nearest within the tie band and puts p on the other side than the nearest face does
-   *   (notNearest: p lies past a thin wall's other skin), and, on an open body only, when there is
-   *   none in reach. On an open body its side is the sign, ambiguous when a compatible face's
+   *   (notNearest: p lies past a thin wall's other skin), and when there is none in reach. On an open body its side is the sign, ambiguous when a compatible face's
    *   nearest point on the other side lies within the tie band.
    */
   signed(px: number, py: number, pz: number, nx: number, ny: number, nz: number, mode: SignMode, target: ExactDeviation = createExactDeviation()): ExactDeviation {
@@ -240,13 +239,10 @@ export class ExactReference {
           filterNormal[2] = nz;
           w = this.search(px, py, pz, reach, filterNormal, 1, 0);
           if (w < 0) {
-            // A closed body classifies the sample without one; an open one has no other evidence.
-            if (!this.closed) {
-              this.writeHit(-1, target.winner);
-              target.reason = 'noCompatibleSurface';
-              return target;
-            }
-            w = f0;
+            // Nothing facing the sample is in reach (an inside-out body, a flipped sample): no evidence for either side.
+            this.writeHit(-1, target.winner);
+            target.reason = 'noCompatibleSurface';
+            return target;
           } else if (this.faceDist[w]! > rules.tieFactor * d0 + rules.tieSlack && this.sideOf(w, px, py, pz) !== this.sideOf(f0, px, py, pz)) {
             // The sample's own surface and the nearest one disagree on its side: it lies past a wall's other skin.
             this.writeHit(w, target.winner);

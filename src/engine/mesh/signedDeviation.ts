@@ -124,8 +124,8 @@ function oppositeSide(hit: MeshHit): boolean {
  *   with n are rejected; the nearest survivor within reach (REACH_FACTOR) is the sample's
  *   compatible surface. Ambiguous when n is zero, when the compatible surface is not the nearest
  *   one within the tie band and puts p on the other side than the nearest surface does (notNearest:
- *   p lies past a thin wall's other skin), and, on an open reference only, when there is no
- *   compatible surface in reach. On an open reference the sign is the compatible surface's side,
+ *   p lies past a thin wall's other skin), and when there is no compatible surface in reach (an
+ *   inside-out reference). On an open reference the sign is the compatible surface's side,
  *   ambiguous when a compatible triangle on the opposite side lies within the tie band.
  */
 export function signedDeviation(
@@ -163,17 +163,13 @@ export function signedDeviation(
     const f = ref.pseudoNormals.faceNormal(nearest.triangle, faceScratch);
     if (f[0]! * nx + f[1]! * ny + f[2]! * nz > 0) winner = copyHit(nearest, target.winner);
     else {
-      const closed = referenceClosed(ref);
       // Strictly inside the reach ball, nudged so that a survivor exactly at reach still counts.
       const reach = robustReach(ref, d0) * (1 + 1e-12);
       winner = closestCompatiblePoint(ref.bvh, px, py, pz, nx, ny, nz, target.winner, { maxDistance: reach });
       if (winner.triangle < 0) {
-        // A closed reference classifies the sample without one; an open one has no other evidence.
-        if (!closed) {
-          target.reason = 'noCompatibleSurface';
-          return target;
-        }
-        winner = copyHit(nearest, target.winner);
+        // Nothing facing the sample is in reach (an inside-out reference, a flipped sample): no evidence for either side.
+        target.reason = 'noCompatibleSurface';
+        return target;
       } else if (winner.distance > TIE_FACTOR * d0 + TIE_SLACK && sideOf(ref.pseudoNormals, winner, px, py, pz) !== sideOf(ref.pseudoNormals, nearest, px, py, pz)) {
         // The sample's own surface and the nearest one disagree on its side: it lies past a wall's other skin.
         target.reason = 'notNearest';
