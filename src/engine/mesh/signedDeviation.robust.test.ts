@@ -124,3 +124,28 @@ describe('signedDeviation ambiguity', () => {
     }
   });
 });
+
+describe('issue 33: the magnitude is the nearest distance; closed references classify', () => {
+  it('isClosed: a closed box yes; a box missing a triangle, or with one triangle flipped, no', () => {
+    const closed = box([0, 0, 0], [1, 1, 1], 2);
+    expect(prepareDeviationReference(closed).pseudoNormals.isClosed()).toBe(true);
+    const open = { positions: closed.positions, indices: closed.indices.slice(3) };
+    expect(prepareDeviationReference(open).pseudoNormals.isClosed()).toBe(false);
+    const flipped = { positions: closed.positions, indices: closed.indices.slice() };
+    [flipped.indices[1], flipped.indices[2]] = [flipped.indices[2]!, flipped.indices[1]!];
+    expect(prepareDeviationReference(flipped).pseudoNormals.isClosed()).toBe(false);
+  });
+
+  it('inside a closed box near a corner: the nearest face is perpendicular to the sample normal, the facing one agrees: -d0', () => {
+    const ref = prepareDeviationReference(box([-1, -1, -1], [1, 1, 1], 2));
+    // 0.01 under the top face, 0.05 inside the +x face; the sample's own normal is +x.
+    const r = signedDeviation(ref, 0.95, 0.3, 0.99, 1, 0, 0, 'robust');
+    expect(r.distance).toBeCloseTo(0.01, 12);
+    expect(r.ambiguous).toBe(false);
+    expect(r.signed).toBeCloseTo(-0.01, 12);
+    expect(r.winner.x).toBeCloseTo(1, 12);
+    // Outside, the same geometry mirrored: +d0.
+    const o = signedDeviation(ref, 1.05, 0.3, 1.01, 1, 0, 0, 'robust');
+    expect(o.signed).toBeCloseTo(Math.hypot(0.05, 0.01), 12);
+  });
+});
