@@ -12,8 +12,10 @@ import type { TriMesh } from './TriMesh';
  *    area of the triangles before t, A the total. So a triangle gets area x N / A points, rounded
  *    with the remainders carried on: a dense scan's small triangles get one point or none in
  *    proportion to their area, a coarse planar face's large ones several.
- * 2. Inside points of one triangle: its centroid when it gets one, otherwise the first k points of
- *    the R2 low-discrepancy sequence (Roberts 2018) folded into the triangle. Deterministic.
+ * 2. Sample number s (0-based, in triangle order) lies at the (s + 1)-th point of the R2
+ *    low-discrepancy sequence (Roberts 2018) folded into its triangle: uniform inside the triangle
+ *    over the samples (a centroid would weight the triangles' chord sag by its value at the centroid,
+ *    measured +2.6% on a scan's p95), well spread when a triangle gets several. Deterministic.
  * 3. Each point carries its triangle's unit normal.
  */
 export interface SurfaceSamples {
@@ -64,16 +66,12 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     pn.faceNormal(t, n3);
     const nx = n3[0]!, ny = n3[1]!, nz = n3[2]!;
     for (let j = 0; j < k; j++) {
-      let u: number, v: number;
-      if (k === 1) {
-        u = v = 1 / 3;
-      } else {
-        u = (0.5 + (j + 1) * R2_A) % 1;
-        v = (0.5 + (j + 1) * R2_B) % 1;
-        if (u + v > 1) {
-          u = 1 - u;
-          v = 1 - v;
-        }
+      // The R2 point of the sample's own number: uniform inside its triangle whatever the allotment.
+      let u = (0.5 + (s + 1) * R2_A) % 1;
+      let v = (0.5 + (s + 1) * R2_B) % 1;
+      if (u + v > 1) {
+        u = 1 - u;
+        v = 1 - v;
       }
       points[3 * s] = ax + u * ux + v * vx;
       points[3 * s + 1] = ay + u * uy + v * vy;
