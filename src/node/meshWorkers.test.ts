@@ -169,7 +169,7 @@ describe('mesh workers: the two directions in two threads', () => {
       const j = { ...job(from, to, 20000, 'robust'), fromBoundary, toBoundary };
       const directed = async (samplesOf: TriMesh, reference: TriMesh, boundary: boolean, label: string) => {
         const pn = buildPseudoNormals(reference);
-        return measureDirected(sampleSurface(samplesOf, 20000), prepareDeviationReference(reference), 'robust', new Pacer({}), label, boundary ? buildOpenBoundary(pn) : null);
+        return measureDirected(sampleSurface(samplesOf, 20000), prepareDeviationReference(reference), 'robust', new Pacer({}), label, boundary ? buildOpenBoundary(pn, true) : null);
       };
       const serial: Directions = { forward: await directed(from, to, toBoundary, 'fromToTo'), backward: await directed(to, from, fromBoundary, 'toToFrom') };
       const onScan = from === scan ? serial.backward : serial.forward;

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../errors';
-import { MAX_DISTANCE_DIAGONAL_SHARE, MAX_DISTANCE_MEDIAN_FACTOR } from './defaults';
-import type { DirectedDeviation } from './measure';
+import { DEFLECTION_RATIO, MAX_DISTANCE_DIAGONAL_SHARE, MAX_DISTANCE_MEDIAN_FACTOR, SCAN_SPREAD_FACTOR } from './defaults';
+import { BEYOND, type DirectedDeviation } from './measure';
 
 /**
  * Which samples of a direction have a measured counterpart (docs/deviation.md, "No data"): a
@@ -21,7 +21,7 @@ export function coverageOf(distance: Float64Array, beyond: Uint8Array, maxDistan
   const noData = new Uint8Array(distance.length);
   let count = 0;
   for (let i = 0; i < distance.length; i++) {
-    if (beyond[i] || !(distance[i]! <= limit)) {
+    if (beyond[i]! & BEYOND || !(distance[i]! <= limit)) {
       noData[i] = 1;
       count++;
     }
@@ -30,14 +30,24 @@ export function coverageOf(distance: Float64Array, beyond: Uint8Array, maxDistan
 }
 
 /**
- * max(10 x the median distance of the samples inside the reference's boundary, 5% of the from-body's
- * diagonal): generous on purpose, so that it never hides a defect a reviewer would want to see; the
- * boundary test does most of the work on open scans.
+ * The default search distance of a direction (docs/deviation.md, "No data"), from the distances of
+ * the samples inside the reference's boundary (median m, spread s = 1.4826 x their median absolute
+ * deviation from m, a standard deviation for normal noise):
+ * - when some sample lies beyond an open boundary, the reference is a scan with missing data, and a
+ *   sample farther from it than the scan's own noise is in the gap: max(2 m, m + 8 s, the default
+ *   deflection, 0.5% of the diagonal, as a floor of resolution);
+ * - otherwise (nothing is missing): max(10 m, 5% of the from-body's diagonal), generous on purpose,
+ *   so that it never hides a defect a reviewer would want to see; it only catches stray data.
  */
 export function defaultMaxDistance(distance: Float64Array, beyond: Uint8Array, diagonal: number): number {
-  const inside = distance.filter((_, i) => !beyond[i]).sort();
+  let gaps = false;
+  for (let i = 0; i < beyond.length; i++) if (beyond[i]! & BEYOND) gaps = true;
+  const inside = distance.filter((_, i) => !(beyond[i]! & BEYOND)).sort();
   const median = inside.length ? inside[Math.round((inside.length - 1) / 2)]! : 0;
-  return Math.max(MAX_DISTANCE_MEDIAN_FACTOR * median, MAX_DISTANCE_DIAGONAL_SHARE * diagonal);
+  if (!gaps) return Math.max(MAX_DISTANCE_MEDIAN_FACTOR * median, MAX_DISTANCE_DIAGONAL_SHARE * diagonal);
+  const deviations = inside.map((x) => Math.abs(x - median)).sort();
+  const spread = 1.4826 * (deviations.length ? deviations[Math.round((deviations.length - 1) / 2)]! : 0);
+  return Math.max(2 * median, median + SCAN_SPREAD_FACTOR * spread, DEFLECTION_RATIO * diagonal);
 }
 
 /** A direction's coverage under the call's maxDistance (NO_COVERAGE when no sample has a counterpart). */

@@ -12,3 +12,6 @@ export type SurfaceMode = 'exact' | 'tessellated';
 /** The default maximum search distance: max(MEDIAN_FACTOR x median distance, DIAGONAL_SHARE x from-body diagonal) (docs/deviation.md, "No data"). */
 export const MAX_DISTANCE_MEDIAN_FACTOR = 10;
 export const MAX_DISTANCE_DIAGONAL_SHARE = 0.05;
+
+/** With missing scan data, the default search distance reaches this many noise spreads past the median distance (coverage.ts). */
+export const SCAN_SPREAD_FACTOR = 8;

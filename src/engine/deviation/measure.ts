@@ -14,9 +14,17 @@ export interface DirectedDeviation {
   distance: Float64Array;
   /** Signed distance; NaN for an ambiguous sample. */
   signed: Float64Array;
-  /** 1 where the sample's nearest reference point lies on an open mesh reference's boundary and the sample beyond it (beyondOpenBoundary). */
+  /**
+   * Per-sample flags. BEYOND (bit 0): the sample's nearest reference point lies on an open mesh
+   * reference's boundary and the sample beyond it (beyondOpenBoundary): no data. OTHER_SKIN (bit 1):
+   * the sample's compatible surface is in reach but is not the nearest one (ambiguous reason
+   * notNearest): the evidence of a thin wall (thinWallWarning).
+   */
   beyond: Uint8Array;
 }
+
+export const BEYOND = 1;
+export const OTHER_SKIN = 2;
 
 const CHUNK = 2048;
 
@@ -61,11 +69,12 @@ function measureRange(
       exact.signed(p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, x);
       distance[i] = x.distance;
       signed[i] = x.signed;
+      if (x.reason === 'notNearest') beyond[i] = OTHER_SKIN;
     } else {
       signedDeviation(ref as DeviationReference, p[o]!, p[o + 1]!, p[o + 2]!, nrm[o]!, nrm[o + 1]!, nrm[o + 2]!, mode, r);
       distance[i] = r.distance;
       signed[i] = r.signed;
-      if (boundary && beyondOpenBoundary(boundary, r.nearest, p[o]!, p[o + 1]!, p[o + 2]!)) beyond[i] = 1;
+      beyond[i] = (r.reason === 'notNearest' ? OTHER_SKIN : 0) | (boundary && beyondOpenBoundary(boundary, r.nearest, p[o]!, p[o + 1]!, p[o + 2]!) ? BEYOND : 0);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Vec3 } from '../math/vec3';
 import type { Coverage } from './coverage';
-import type { DirectedDeviation } from './measure';
+import { OTHER_SKIN, type DirectedDeviation } from './measure';
 import { percentile } from './statistics';
 
 /** The spec's directed deviation record. */
@@ -71,4 +71,25 @@ export function directedRecord(d: DirectedDeviation, coverage: Coverage): Direct
     maxDistance: coverage.maxDistance,
   };
   return record;
+}
+
+/** Samples nearer another skin than their own (OTHER_SKIN) above which a direction reports a thin-walled reference. */
+export const THIN_WALL_SHARE = 0.005;
+
+/**
+ * The thin-wall warning of a direction, or null: enough covered samples lie nearer a surface facing
+ * away from them than their own (compatible) surface (OTHER_SKIN) that the reference has walls
+ * thinner than the deviations. There the nearest distance (the magnitude) and the compatible
+ * surface (the sign) disagree, and those samples are withheld from the signed figures
+ * (docs/deviation.md, "Sign rules").
+ */
+export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: string): string | null {
+  let count = 0, covered = 0;
+  for (let i = 0; i < d.beyond.length; i++) {
+    if (coverage.noData[i]) continue;
+    covered++;
+    if (d.beyond[i]! & OTHER_SKIN) count++;
+  }
+  if (count === 0 || count < Math.max(10, THIN_WALL_SHARE * covered)) return null;
+  return `${what}: the reference is thin-walled: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a wall's other skin than the surface facing them; their distance is to the nearer skin and they are left out of the signed figures (ambiguous)`;
 }

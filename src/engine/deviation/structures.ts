@@ -42,7 +42,7 @@ export function deviationReference(s: MeasuredSurface): DeviationReference {
 /** The surface's open boundary (edges used by one triangle), for the no-data rule. */
 export function meshOpenBoundary(s: MeasuredSurface): OpenBoundary {
   const q = queriesOf(s);
-  q.boundary ??= buildOpenBoundary(meshPseudoNormals(s));
+  q.boundary ??= buildOpenBoundary(meshPseudoNormals(s), true);
   return q.boundary;
 }
 

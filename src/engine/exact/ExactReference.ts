@@ -84,6 +84,12 @@ export class ExactReference {
   readonly maxError: number;
   /** Bounding-box diagonal of the reference (scale of the robust reach floor and tolerances). */
   readonly diagonal: number;
+  /**
+   * Whether the body is closed: every edge bounds at least two faces (a solid, or solids that touch;
+   * a seam counts its face twice). Then the nearest foot's side classifies a point against the
+   * solid exactly and signs need no tie band (signed).
+   */
+  readonly closed: boolean;
   private readonly slotError: Float64Array;
   private readonly nodeError: Float64Array;
   /** Angle-weighted normal per BREP vertex (from the tessellation's welded pseudo-normals). */
@@ -135,6 +141,7 @@ export class ExactReference {
       diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
     }
     this.diagonal = diagonal;
+    this.closed = geometry.faces.length > 0 && geometry.edges.every((e) => e.faces.length >= 2);
     this.triangleError = measureChordErrors(geometry, mesh, input.kernel);
     let maxError = 0;
     for (let t = 0; t < this.triangleError.length; t++) maxError = Math.max(maxError, this.triangleError[t]!);
@@ -186,14 +193,17 @@ export class ExactReference {
   /**
    * Signed deviation of a sample (point p, its own unit normal n) from the exact reference, with the
    * same rules as the tessellated path (signedDeviation.ts), exact normals in place of triangle
-   * and pseudo-normals:
-   * - nearest: the nearest point wins; the side is that of (p - q) . normal of the feature q lies
-   *   on (the face's normal inside a face; the sum of the adjacent faces' normals on an edge; the
-   *   angle-weighted normal at a vertex).
+   * and pseudo-normals. The magnitude is always the nearest distance; the rules decide the sign:
+   * - closed body: the side of the nearest foot's feature ((p - q) . normal of the feature q lies
+   *   on: the face's normal inside a face; the sum of the adjacent faces' normals on an edge; the
+   *   angle-weighted normal at a vertex), which classifies p against the solid exactly.
+   * - open body, nearest: that side; ambiguous when a face's nearest point on the other side lies
+   *   within tieFactor x d + tieSlack.
    * - robust: a face whose nearest point has a normal not facing n (dot <= 0) does not count; the
-   *   nearest remaining face within reach wins.
-   * - tie band: ambiguous when a (compatible, in robust mode) face's nearest point on the other
-   *   side lies within tieFactor x d + tieSlack.
+   *   nearest remaining face within reach is the compatible surface. Ambiguous when it is not the
+   *   nearest within the tie band and puts p on the other side than the nearest face does
+   *   (notNearest: p lies past a thin wall's other skin), and when there is none in reach. On an open body its side is the sign, ambiguous when a compatible face's
+   *   nearest point on the other side lies within the tie band.
    */
   signed(px: number, py: number, pz: number, nx: number, ny: number, nz: number, mode: SignMode, target: ExactDeviation = createExactDeviation()): ExactDeviation {
     this.beginQuery();
@@ -210,6 +220,7 @@ export class ExactReference {
       target.reason = 'emptyReference';
       return target;
     }
+    const d0 = this.faceDist[f0]!;
     let w = f0;
     const robust = mode === 'robust';
     if (robust) {
@@ -219,19 +230,35 @@ export class ExactReference {
         return target;
       }
       if (!this.compatible(f0, nx, ny, nz)) {
-        const reach = Math.max(rules.reachFactor * this.faceDist[f0]!, rules.reachFloor * this.diagonal) * (1 + 1e-12);
-        filterNormal[0] = nx;
-        filterNormal[1] = ny;
-        filterNormal[2] = nz;
-        w = this.search(px, py, pz, reach, filterNormal, 1, 0);
+        // A compatible face in the tie band is usually among the faces the nearest search evaluated (the other face of an edge foot).
+        w = this.compatibleEvaluated(rules.tieFactor * d0 + rules.tieSlack, nx, ny, nz);
         if (w < 0) {
-          this.writeHit(-1, target.winner);
-          target.reason = 'noCompatibleSurface';
-          return target;
+          const reach = Math.max(rules.reachFactor * d0, rules.reachFloor * this.diagonal) * (1 + 1e-12);
+          filterNormal[0] = nx;
+          filterNormal[1] = ny;
+          filterNormal[2] = nz;
+          w = this.search(px, py, pz, reach, filterNormal, 1, 0);
+          if (w < 0) {
+            // Nothing facing the sample is in reach (an inside-out body, a flipped sample): no evidence for either side.
+            this.writeHit(-1, target.winner);
+            target.reason = 'noCompatibleSurface';
+            return target;
+          } else if (this.faceDist[w]! > rules.tieFactor * d0 + rules.tieSlack && this.sideOf(w, px, py, pz) !== this.sideOf(f0, px, py, pz)) {
+            // The sample's own surface and the nearest one disagree on its side: it lies past a wall's other skin.
+            this.writeHit(w, target.winner);
+            target.reason = 'notNearest';
+            return target;
+          }
         }
       }
     }
     this.writeHit(w, target.winner);
+    if (this.closed) {
+      target.ambiguous = false;
+      target.reason = null;
+      target.signed = this.sideOf(f0, px, py, pz) * d0;
+      return target;
+    }
     const side = this.sideOf(w, px, py, pz);
     const band = rules.tieFactor * this.faceDist[w]! + rules.tieSlack;
     filterNormal[0] = nx;
@@ -244,8 +271,20 @@ export class ExactReference {
     }
     target.ambiguous = false;
     target.reason = null;
-    target.signed = side * this.faceDist[w]!;
+    target.signed = side * d0;
     return target;
+  }
+
+  /** The nearest compatible face among those the nearest search evaluated, within `band`; -1 when none. */
+  private compatibleEvaluated(band: number, nx: number, ny: number, nz: number): number {
+    let best = -1;
+    for (let i = 0; i < this.evaluatedCount; i++) {
+      const f = this.evaluated[i]!;
+      const d = this.faceDist[f]!;
+      if (!(d <= band) || (best >= 0 && !(d < this.faceDist[best]!))) continue;
+      if (this.compatible(f, nx, ny, nz)) best = f;
+    }
+    return best;
   }
 
   private beginQuery(): void {

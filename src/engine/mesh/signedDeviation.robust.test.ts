@@ -23,13 +23,17 @@ describe('signedDeviation on a thin-walled reference (the spec case)', () => {
   const inner = 8 * Math.cos(Math.PI / N) - 5.5;
   const outer = 10 * Math.cos(Math.PI / N) - 5.5;
 
-  it('robust: the inner wall is rejected and the outer wall gives -4.5', () => {
+  it('robust: the inner wall is rejected, and the outer wall disagrees on the side: withheld, never -4.5', () => {
+    // The sample sits 2.5 outside the inner skin (its nearest surface) and 4.5 inside the outer one
+    // (its compatible surface): the two put it on opposite sides, so it has no sign; its magnitude
+    // would be the nearest distance 2.5 (issue 33: never the compatible surface's 4.5).
     for (const phi of angles) {
       const c = Math.cos(phi), s = Math.sin(phi);
       const r = signedDeviation(ref, 5.5 * c, 5.5 * s, 1.3, c, s, 0, 'robust');
       expect(r.distance).toBeCloseTo(inner, 12); // unsigned figure: nearest wall, whatever it faces
-      expect(r.ambiguous).toBe(false);
-      expect(r.signed).toBeCloseTo(-outer, 12);
+      expect(r.ambiguous).toBe(true);
+      expect(r.reason).toBe('notNearest');
+      expect(Number.isNaN(r.signed)).toBe(true);
       expect(Math.hypot(r.winner.x, r.winner.y)).toBeCloseTo(10 * Math.cos(Math.PI / N), 12);
     }
     expect(inner).toBeCloseTo(2.49, 2);
@@ -80,12 +84,15 @@ describe('signedDeviation ambiguity', () => {
     expect(robustReach(ref, 0.1)).toBeCloseTo(Math.max(0.4, REACH_FLOOR * ref.diagonal), 12);
     const near = signedDeviation(ref, 5.5, 5.5, 0.1, 0, 0, 1, 'robust'); // compatible plate 0.9 away, reach 0.4
     expect(near.reason).toBe('noCompatibleSurface');
-    const mid = signedDeviation(ref, 5.5, 5.5, 0.3, 0, 0, 1, 'robust'); // 0.7 away, reach 1.2
+    // 0.7 away, reach 1.2: the compatible plate is found; it and the nearest (downward) plate both
+    // put the sample on their back side, so the sign is -, and the magnitude is the nearest distance 0.3.
+    const mid = signedDeviation(ref, 5.5, 5.5, 0.3, 0, 0, 1, 'robust');
     expect(mid.ambiguous).toBe(false);
-    expect(mid.signed).toBeCloseTo(-0.7, 12);
+    expect(mid.signed).toBeCloseTo(-0.3, 12);
     expect(mid.distance).toBeCloseTo(0.3, 12);
+    expect(mid.winner.z).toBeCloseTo(1, 12);
     // Exactly at reach still counts: d0 = 0.2, compatible plate 0.8 = 4 x 0.2 away.
-    expect(signedDeviation(ref, 5.5, 5.5, 0.2, 0, 0, 1, 'robust').signed).toBeCloseTo(-0.8, 12);
+    expect(signedDeviation(ref, 5.5, 5.5, 0.2, 0, 0, 1, 'robust').signed).toBeCloseTo(-0.2, 12);
   });
 
   it('flags a sample when an opposite-side surface lies within the tie band (1.15 d + 1e-9)', () => {
@@ -115,5 +122,30 @@ describe('signedDeviation ambiguity', () => {
         expect(Math.sign(t.signed)).toBe(Math.sign(d));
       }
     }
+  });
+});
+
+describe('issue 33: the magnitude is the nearest distance; closed references classify', () => {
+  it('isClosed: a closed box yes; a box missing a triangle, or with one triangle flipped, no', () => {
+    const closed = box([0, 0, 0], [1, 1, 1], 2);
+    expect(prepareDeviationReference(closed).pseudoNormals.isClosed()).toBe(true);
+    const open = { positions: closed.positions, indices: closed.indices.slice(3) };
+    expect(prepareDeviationReference(open).pseudoNormals.isClosed()).toBe(false);
+    const flipped = { positions: closed.positions, indices: closed.indices.slice() };
+    [flipped.indices[1], flipped.indices[2]] = [flipped.indices[2]!, flipped.indices[1]!];
+    expect(prepareDeviationReference(flipped).pseudoNormals.isClosed()).toBe(false);
+  });
+
+  it('inside a closed box near a corner: the nearest face is perpendicular to the sample normal, the facing one agrees: -d0', () => {
+    const ref = prepareDeviationReference(box([-1, -1, -1], [1, 1, 1], 2));
+    // 0.01 under the top face, 0.05 inside the +x face; the sample's own normal is +x.
+    const r = signedDeviation(ref, 0.95, 0.3, 0.99, 1, 0, 0, 'robust');
+    expect(r.distance).toBeCloseTo(0.01, 12);
+    expect(r.ambiguous).toBe(false);
+    expect(r.signed).toBeCloseTo(-0.01, 12);
+    expect(r.winner.x).toBeCloseTo(1, 12);
+    // Outside, the same geometry mirrored: +d0.
+    const o = signedDeviation(ref, 1.05, 0.3, 1.01, 1, 0, 0, 'robust');
+    expect(o.signed).toBeCloseTo(Math.hypot(0.05, 0.01), 12);
   });
 });

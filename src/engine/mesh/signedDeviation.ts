@@ -12,6 +12,18 @@ export interface DeviationReference {
   pseudoNormals: PseudoNormals;
   /** Bounding-box diagonal of the reference, the scale of the robust reach floor. */
   diagonal: number;
+  /**
+   * Whether the reference is closed after welding by exact coordinates (every edge used by exactly two
+   * triangles): then the nearest feature's pseudo-normal classifies inside/outside exactly and the
+   * sign needs no tie band. Found on first use (referenceClosed).
+   */
+  closed?: boolean;
+}
+
+/** Whether a mesh reference is closed (DeviationReference.closed), computed once per reference. */
+export function referenceClosed(ref: DeviationReference): boolean {
+  ref.closed ??= ref.pseudoNormals.isClosed();
+  return ref.closed;
 }
 
 export function prepareDeviationReference(mesh: TriMesh, options: BvhBuildOptions = {}): DeviationReference {
@@ -30,12 +42,17 @@ export function deviationReferenceOf(bvh: TriangleBvh, pseudoNormals: PseudoNorm
 
 export type SignMode = 'robust' | 'nearest';
 
-export type AmbiguityReason = 'noCompatibleSurface' | 'tieBand' | 'zeroNormal' | 'emptyReference';
+/**
+ * Why a sample has no sign. notNearest: a compatible surface is in reach but not the nearest one within
+ * the tie band (the sample is nearer the other skin of a thin wall, or its normal is off): its sign
+ * would belong to a surface it is not measured to, so it is withheld (docs/deviation.md, "Sign rules").
+ */
+export type AmbiguityReason = 'noCompatibleSurface' | 'notNearest' | 'tieBand' | 'zeroNormal' | 'emptyReference';
 
 export interface SignedDeviation {
   /** Unsigned distance to the nearest reference surface, whatever its orientation (never moved by signMode). */
   distance: number;
-  /** Signed distance to the surface the sample corresponds to; NaN when ambiguous. */
+  /** +/- distance (the sign rules decide the sign only); NaN when ambiguous. */
   signed: number;
   ambiguous: boolean;
   reason: AmbiguityReason | null;
@@ -95,20 +112,21 @@ function oppositeSide(hit: MeshHit): boolean {
 }
 
 /**
- * Signed deviation of one sample (point p with its own surface normal n) from a reference.
+ * Signed deviation of one sample (point p with its own surface normal n) from a reference. The
+ * magnitude is always the unsigned nearest distance (docs/deviation.md, "Sign rules"); the rules
+ * only decide the sign, or withhold it (ambiguous):
  *
- * - nearest: the nearest triangle wins; the sign is that of (p - c) . pseudo-normal at c's feature,
- *   which is exact for a watertight, consistently wound reference. Ambiguous when a triangle on the
- *   opposite side lies within the tie band.
- * - robust: triangles whose unit normal does not have a strictly positive dot with n are rejected,
- *   the nearest survivor within reach (see REACH_FACTOR) wins, and its pseudo-normal gives the sign.
- *   Ambiguous when no survivor is in reach, when n is zero, or when a compatible triangle on the
- *   opposite side lies within the tie band.
- *
- * The origin pooled the 6 nearest triangles for the tie band; here every (compatible) triangle in
- * the band is checked, so the verdict does not depend on tessellation density. The origin signed
- * by face normals; the pseudo-normal gives the same sign on face interiors and the right one at
- * edges and vertices.
+ * - closed reference: the side of the nearest feature's pseudo-normal, which classifies p against
+ *   the enclosed solid exactly (Baerentzen and Aanaes); no tie band.
+ * - open reference, nearest: the nearest feature's side; ambiguous when a triangle on the opposite
+ *   side lies within the tie band.
+ * - robust (either reference): triangles whose unit normal does not have a strictly positive dot
+ *   with n are rejected; the nearest survivor within reach (REACH_FACTOR) is the sample's
+ *   compatible surface. Ambiguous when n is zero, when the compatible surface is not the nearest
+ *   one within the tie band and puts p on the other side than the nearest surface does (notNearest:
+ *   p lies past a thin wall's other skin), and when there is no compatible surface in reach (an
+ *   inside-out reference). On an open reference the sign is the compatible surface's side,
+ *   ambiguous when a compatible triangle on the opposite side lies within the tie band.
  */
 export function signedDeviation(
   ref: DeviationReference,
@@ -122,7 +140,8 @@ export function signedDeviation(
   target: SignedDeviation = createSignedDeviation(),
 ): SignedDeviation {
   const nearest = closestPoint(ref.bvh, px, py, pz, target.nearest);
-  target.distance = nearest.distance;
+  const d0 = nearest.distance;
+  target.distance = d0;
   target.signed = NaN;
   target.ambiguous = true;
   if (nearest.triangle < 0) {
@@ -145,15 +164,26 @@ export function signedDeviation(
     if (f[0]! * nx + f[1]! * ny + f[2]! * nz > 0) winner = copyHit(nearest, target.winner);
     else {
       // Strictly inside the reach ball, nudged so that a survivor exactly at reach still counts.
-      const reach = robustReach(ref, nearest.distance) * (1 + 1e-12);
+      const reach = robustReach(ref, d0) * (1 + 1e-12);
       winner = closestCompatiblePoint(ref.bvh, px, py, pz, nx, ny, nz, target.winner, { maxDistance: reach });
       if (winner.triangle < 0) {
+        // Nothing facing the sample is in reach (an inside-out reference, a flipped sample): no evidence for either side.
         target.reason = 'noCompatibleSurface';
+        return target;
+      } else if (winner.distance > TIE_FACTOR * d0 + TIE_SLACK && sideOf(ref.pseudoNormals, winner, px, py, pz) !== sideOf(ref.pseudoNormals, nearest, px, py, pz)) {
+        // The sample's own surface and the nearest one disagree on its side: it lies past a wall's other skin.
+        target.reason = 'notNearest';
         return target;
       }
     }
   }
 
+  if (referenceClosed(ref)) {
+    target.ambiguous = false;
+    target.reason = null;
+    target.signed = sideOf(ref.pseudoNormals, nearest, px, py, pz) * d0;
+    return target;
+  }
   const side = sideOf(ref.pseudoNormals, winner, px, py, pz);
   bandPx = px;
   bandPy = py;
@@ -178,7 +208,7 @@ export function signedDeviation(
   }
   target.ambiguous = false;
   target.reason = null;
-  target.signed = side * winner.distance;
+  target.signed = side * d0;
   return target;
 }
 

@@ -178,7 +178,7 @@ function referenceOf(h: Held): DeviationReference {
 }
 
 function boundaryOf(h: Held): OpenBoundary {
-  h.boundary ??= buildOpenBoundary(pseudoNormalsOf(h));
+  h.boundary ??= buildOpenBoundary(pseudoNormalsOf(h), true);
   return h.boundary;
 }
 

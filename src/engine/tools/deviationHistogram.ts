@@ -10,6 +10,7 @@ import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/s
 import { comparedSurfaces } from '../deviation/surfaces';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from '../deviation/statistics';
+import { thinWallWarning } from '../deviation/record';
 
 /** The origin's bucket count: every bucket is reported, empty ones too. */
 export const HISTOGRAM_BUCKETS = 40;
@@ -70,7 +71,8 @@ export const deviationHistogram = defineTool({
     const { from, reference, deflection, surface, d, diagonal } = cloud
       ? { ...cloud, surface: args.surface, d: await cloudToSurface(ctx, cloud, args.maxSamples, args.signMode, args.surface, 'histogram'), diagonal: cloudDiagonal(cloud.from) }
       : await surfaceHistogramData(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface, args.maxSamples, args.signMode);
-    const { noData, noDataSamples, maxDistance } = directedCoverage(d, args.maxDistance, diagonal, `${args.fromBodyId} against ${args.referenceBodyId}`);
+    const coverage = directedCoverage(d, args.maxDistance, diagonal, `${args.fromBodyId} against ${args.referenceBodyId}`);
+    const { noData, noDataSamples, maxDistance } = coverage;
     const distance = d.distance.filter((_, i) => !noData[i]);
     const n = distance.length;
     const unsigned = Float64Array.from(distance).sort();
@@ -97,6 +99,8 @@ export const deviationHistogram = defineTool({
       deflection,
       warnings,
     };
+    const thin = thinWallWarning(d, coverage, `${args.fromBodyId} against ${args.referenceBodyId}`);
+    if (thin) warnings.push(thin);
     if (args.tolerance !== undefined) {
       const tol = args.tolerance;
       let within = 0;

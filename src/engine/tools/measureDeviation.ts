@@ -7,7 +7,7 @@ import { directedCoverage, type Coverage } from '../deviation/coverage';
 import { DEFAULT_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import type { DirectedDeviation } from '../deviation/measure';
 import { Pacer } from '../deviation/pacer';
-import { directedRecord, type DirectedRecord } from '../deviation/record';
+import { directedRecord, thinWallWarning, type DirectedRecord } from '../deviation/record';
 import { bodyExtent } from '../deviation/samples';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { comparedSurfaces } from '../deviation/surfaces';
@@ -52,6 +52,8 @@ export interface DeviationResult {
    */
   maxDistance?: number;
   sections?: SectionStation[];
+  /** Present when there is something to say (a thin-walled reference: record.ts, thinWallWarning). */
+  warnings?: string[];
 }
 
 type DeviationArgs = z.output<typeof schema>;
@@ -68,8 +70,9 @@ export const measureDeviation = defineTool({
     const { oc, deflection, diagonal, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
     const forwardCoverage = directedCoverage(forward, args.maxDistance, diagonal, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`);
+    const backwardCoverage = directedCoverage(backward, args.maxDistance, diagonal, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`);
     const fromToTo = directedRecord(forward, forwardCoverage);
-    const toToFrom = directedRecord(backward, directedCoverage(backward, args.maxDistance, diagonal, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`));
+    const toToFrom = directedRecord(backward, backwardCoverage);
     const result: DeviationResult = {
       fromToTo,
       toToFrom,
@@ -78,6 +81,8 @@ export const measureDeviation = defineTool({
       surface,
       deflection,
     };
+    const warnings = [thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`), thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`)].filter((w) => w !== null);
+    if (warnings.length) result.warnings = warnings;
     if (args.sectionAxis && args.sections !== undefined) {
       const a = args.sectionAxis;
       const len = Math.hypot(a[0], a[1], a[2]);

@@ -8,7 +8,7 @@ import { nodeKernel } from '../../node/nodeEngine';
 import { testEngine } from '../../test/testEngine';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
-import { radicalInverse, type SymmetricDifferenceResult } from './symmetricDifferenceVolume';
+import { radicalInverse, samplesFor10Percent, type SymmetricDifferenceResult } from './symmetricDifferenceVolume';
 
 let oc: OC;
 let engine: Engine;
@@ -26,6 +26,7 @@ beforeAll(async () => {
   engine = testEngine();
   addShapeBody(oc, engine.scene, 'a', makeBox(oc, 10, 10, 10));
   addShapeBody(oc, engine.scene, 'a2', makeBox(oc, 10, 10, 10));
+  addShapeBody(oc, engine.scene, 'a1002', makeBox(oc, 10.02, 10.02, 10.02));
   addShapeBody(oc, engine.scene, 'half', makeBox(oc, 10, 10, 10, [5, 0, 0]));
   addShapeBody(oc, engine.scene, 'far', makeBox(oc, 10, 10, 10, [30, 0, 0]));
   addShapeBody(oc, engine.scene, 'cyl', makeCylinder(oc, 10, 40));
@@ -98,6 +99,29 @@ describe('symmetric_difference_volume', () => {
     expect(m.referenceOnlyVolumeMm3).toBeCloseTo(r.referenceOnlyVolumeMm3!, 9);
     expect(m.referenceExactVolumeMm3).toBeCloseTo(-1000, 9);
     expect(m.warnings.some((w) => w.includes('inside out'))).toBe(true);
+  });
+
+  it('a difference under 2 standard errors or below the exact volumes\' difference is not reliable; the warning names the points a 10% estimate needs', async () => {
+    // A 10 box against a 10.02 box at one corner: the symmetric difference is 10.02^3 - 1000 = 6.012,
+    // 0.59% of the joint box: at 300 points about 1.8 of them fall in it.
+    const truth = 10.02 ** 3 - 1000;
+    const r = await sdv({ fromBodyId: 'a', referenceBodyId: 'a1002' });
+    expect(r.samples).toBe(300);
+    expect(r.fromExactVolumeMm3! - r.referenceExactVolumeMm3!).toBeCloseTo(-truth, 6);
+    expect(r.reliable).toBe(false);
+    const box = r.boundingBoxVolumeMm3;
+    const needed = samplesFor10Percent(r.symmetricDifferenceVolumeMm3! / box, truth / box)!;
+    // n = 100 (1 - f) / f, f the larger of the sampled and the exact share: about 16,800 here.
+    expect(needed).toBe(Math.ceil((100 * (1 - Math.max(r.symmetricDifferenceVolumeMm3!, truth) / box)) / (Math.max(r.symmetricDifferenceVolumeMm3!, truth) / box)));
+    expect(needed).toBeGreaterThan(15000);
+    expect(r.warnings).toContain(`about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference`);
+    // With those points the estimate is over 2 standard errors, consistent with the exact volumes,
+    // within 3 standard errors of the truth, and reliable.
+    const big = await sdv({ fromBodyId: 'a', referenceBodyId: 'a1002', maxSamples: needed });
+    expect(big.reliable).toBe(true);
+    expect(Math.abs(big.symmetricDifferenceVolumeMm3! - truth)).toBeLessThan(3 * big.estimatedStdErrMm3!);
+    expect(big.estimatedStdErrMm3! / big.symmetricDifferenceVolumeMm3!).toBeLessThan(0.13);
+    expect(samplesFor10Percent(0, 0)).toBeNull();
   });
 
   it('the standard error shrinks as samples grow (about 1 / sqrt(N))', async () => {

@@ -159,8 +159,20 @@ export const symmetricDifferenceVolume = defineTool({
         warnings.push(`${label} body '${body.bodyId}': sampled volume ${sampled.toPrecision(6)} disagrees with the exact ${V.toPrecision(6)} by ${(100 * disagreement).toFixed(1)}%, more than sampling noise explains (${(100 * limit).toFixed(1)}%)`);
       }
     }
-    if (symDiff !== null && stdErr !== null && symDiff < 2 * stdErr) {
-      warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is under 2 standard errors (${stdErr.toPrecision(3)}): noise-dominated at maxSamples ${N}`);
+    if (symDiff !== null && stdErr !== null) {
+      // Spec rule 3: a difference under about 2 standard errors is noise. The exact volumes bound it
+      // from below (|V_from - V_ref| <= the symmetric difference): an estimate 2 standard errors
+      // under that bound is off too.
+      const exactGap = fromExact.volume !== null && refExact.volume !== null ? Math.abs(Math.abs(fromExact.volume) - Math.abs(refExact.volume)) : null;
+      const noisy = !(symDiff >= 2 * stdErr);
+      const inconsistent = exactGap !== null && symDiff + 2 * stdErr < exactGap;
+      if (noisy || inconsistent) {
+        reliable = false;
+        if (noisy) warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is under 2 standard errors (${stdErr.toPrecision(3)}): noise-dominated at maxSamples ${N}`);
+        if (inconsistent) warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is below the exact volumes' difference ${exactGap.toPrecision(4)} by more than 2 standard errors (${stdErr.toPrecision(3)})`);
+        const needed = samplesFor10Percent(f!, exactGap === null ? 0 : exactGap / boxVolume);
+        warnings.push(needed === null ? `no point fell in the difference: maxSamples ${N} cannot tell its size (at least ${10 * N} points are needed to see a difference of ${(boxVolume / N).toPrecision(3)})` : `about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference`);
+      }
     }
 
     const result: SymmetricDifferenceResult = {
@@ -190,6 +202,17 @@ export const symmetricDifferenceVolume = defineTool({
     return result;
   },
 });
+
+/**
+ * Points for a 10% standard error: the relative error of a share f over n points is
+ * sqrt((1 - f) / (f n)), so n = 100 (1 - f) / f, with f the sampled share of the box in the
+ * difference, or the exact volumes' lower bound when that is larger; null when both are 0.
+ */
+export function samplesFor10Percent(sampledShare: number, exactShare: number): number | null {
+  const f = Math.max(sampledShare, exactShare);
+  if (!(f > 0)) return null;
+  return Math.ceil((100 * (1 - f)) / f);
+}
 
 /** A closed BREP body's exact solid, for the points its tessellation's winding number could misplace. */
 interface ExactClassifier {
