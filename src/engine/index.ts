@@ -61,7 +61,7 @@ export type { GraphExportResult } from './tools/graphExport';
 export type { Vec3 } from './math/vec3';
 
 // The deviation colour map and heat-map pictures (src/engine/render): the app's viewer and legend use the same map.
-export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colourRange, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
+export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colourRange, colourSpan, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
 export type { Rgb } from './render/heatColors';
 export { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, drawHeatmap, renderHeatmap, renderHeatmapPng } from './render/heatmapImage';
 export type { HeatmapImageInfo, HeatmapImageInput } from './render/heatmapImage';

@@ -4,6 +4,7 @@ import { BottomDock } from './BottomDock';
 import { DeviationPanel } from './DeviationPanel';
 import { EmptyState } from './EmptyState';
 import { FeaturePanel } from './FeaturePanel';
+import { JourneyIntro } from './InspectionSteps';
 import { ErrorList } from './ErrorList';
 import { FilePicker } from './FilePicker';
 import { GraphPanel } from './GraphPanel';
@@ -53,11 +54,12 @@ export function App() {
       </main>
       {!empty && <BottomDock />}
       <aside className="right" aria-label="Inspector">
-        <DeviationPanel />
+        {/* An empty page offers the journey (and the demo, in the viewport), not the first tool of the registry. */}
+        {empty ? <JourneyIntro /> : <DeviationPanel />}
         <MetricsPanel />
         <FeaturePanel />
         <GraphPanel />
-        <ToolPanel />
+        {!empty && <ToolPanel />}
       </aside>
       {dragging && (
         <div className="drop-overlay" aria-hidden="true" data-testid="scene.drop-overlay">

@@ -2,26 +2,20 @@ import { useId, useMemo, useRef, useState } from 'react';
 import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
-import { AMBIGUOUS, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
-import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
-import { alignRoles, clearHeatmap, comparePairs, compareBodies, downloadReport, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance, swapRoles } from './deviationReview';
-import type { ShownError } from './stores';
+import { AMBIGUOUS, colourSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
+import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
+import { AlignButton, InspectionSteps } from './InspectionSteps';
+import { signed, Stat } from './Stat';
+import { verdictOf } from './roles';
 import { cutSections } from './sections';
-import { LinkPlacementCard } from './LinkPlacementCard';
-import { inspectStore, toolStore, type AlignmentState, type HeatState, type Vec3 } from './stores';
+import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import type { Units } from './units';
 import { useCompactView } from './useCompactView';
 import { useScene, useUnits } from './useStores';
 
-/** Model units, 4 significant digits, with an explicit sign. */
-export function signed(v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  const s = Number(v.toPrecision(4));
-  return `${s > 0 ? '+' : s < 0 ? '−' : ''}${formatNumber(Math.abs(s))}`;
-}
-
 function percent(share: number | null | undefined): string {
-  return share === null || share === undefined ? '–' : `${(share * 100).toFixed(1)} %`;
+  // Two decimals, as the report: 99.99 % must not read 100.0 % on one and FAIL on the other.
+  return share === null || share === undefined ? '–' : `${(share * 100).toFixed(2)} %`;
 }
 
 /** The colour bar's CSS gradient over [-m, m]: both arms sampled, the tolerance band one flat neutral. */
@@ -47,7 +41,7 @@ function gradient(m: number, tol: number): string {
 
 /** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey, no data; the band is adjustable. */
 function Legend({ heat, units }: { heat: HeatState; units: Units }) {
-  const m = heat.range;
+  const m = colourSpan(heat.range, heat.tolerance);
   const tol = heat.tolerance;
   const inputId = useId();
   const [text, setText] = useState<string | null>(null);
@@ -57,7 +51,7 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   return (
     <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
       <p className="sign-convention" data-testid="heat.sign">
-        <strong>+</strong> {heat.fromBodyId} outside {heat.toBodyId} · <strong>−</strong> inside
+        {signWords(heat)}
       </p>
       <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} ${units.length}; within ±${formatNumber(tol)} neutral`} />
       <div className="legend-ticks">
@@ -123,18 +117,16 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   );
 }
 
+/** The sign rule in the review's words: actual minus nominal when the pair has roles, else the tool's from/to. */
+export function signWords(heat: HeatState): string {
+  if (!heat.nominalBodyId) return `+ ${heat.fromBodyId} outside ${heat.toBodyId} · − inside`;
+  const actual = heat.fromBodyId === heat.nominalBodyId ? heat.toBodyId : heat.fromBodyId;
+  return `+ ${actual} outside ${heat.nominalBodyId} · − inside (actual − nominal)`;
+}
+
 /** Whether the review has samples or coloured vertices without a counterpart on the reference. */
 function hasNoData(heat: HeatState): boolean {
   return (heat.noDataVertices ?? 0) > 0 || (heat.histogram?.noDataSamples ?? 0) > 0;
-}
-
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="stat">
-      <dt>{label}</dt>
-      <dd data-testid={testId}>{value}</dd>
-    </div>
-  );
 }
 
 /** The stats card: deviation_histogram's figures, from measure_deviation's own samples at its settings. */
@@ -155,10 +147,11 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
         <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="heat.stat-p95" />
         <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
-        <Stat label={`Within ±${formatNumber(heat.tolerance)}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
+        <Stat label={`Within ±${formatNumber(heat.tolerance)} ${units.short}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />
       </dl>
+      <Verdict heat={heat} units={units} />
       <p className="hint" data-testid="heat.settings">
         {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
         {heat.settings.deflection === undefined ? ' (default)' : ''} · max distance {formatNumber(Number(h.maxDistance.toPrecision(3)))}
@@ -166,6 +159,19 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>
     </div>
+  );
+}
+
+/** The verdict in words: the rule and where the figure stands against it (the report states the same). */
+function Verdict({ heat, units }: { heat: HeatState; units: Units }) {
+  const passShare = useStore(inspectStore, (s) => s.passShare);
+  const within = heat.histogram?.withinTolerance;
+  const v = verdictOf(within, passShare);
+  if (!v) return null;
+  return (
+    <p className="verdict-line" data-testid="heat.verdict">
+      <span className={`verdict-chip ${v}`}>{v}</span> {percent(within)} within ±{formatNumber(heat.tolerance)} {units.length} · rule: at least {percent(passShare)}
+    </p>
   );
 }
 
@@ -202,39 +208,6 @@ function SectionControls() {
         </button>
       </div>
     </fieldset>
-  );
-}
-
-/** What the roles mean for a model and a scan, in the words of each trade. */
-function rolesNote(from: string, to: string, kind: (bodyId: string) => string | undefined): string {
-  if (kind(from) === 'mesh' && kind(to) === 'brep') return `Inspection: ${from} is the actual, ${to} the nominal; + is material added, − material missing.`;
-  if (kind(from) === 'brep' && kind(to) === 'mesh') return `Reverse engineering (the spec's framing): ${from} is the candidate, ${to} the reference; + where the model stands proud of the scan.`;
-  return `+ where ${from} lies outside ${to}, − inside.`;
-}
-
-/** Which body is measured (coloured) and which is the reference, and the swap (before and after a run). */
-function Roles({ from, to, running }: { from: string; to: string; running: boolean }) {
-  const bodies = useScene((s) => s.bodies);
-  const kind = (bodyId: string) => bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
-  return (
-    <div className="roles" data-testid="deviation.roles">
-      <dl className="kv">
-        <div>
-          <dt>Measured (coloured)</dt>
-          <dd data-testid="deviation.measured">{from}</dd>
-        </div>
-        <div>
-          <dt>Reference</dt>
-          <dd data-testid="deviation.reference">{to}</dd>
-        </div>
-      </dl>
-      <button type="button" className="button small" disabled={running} onClick={() => void swapRoles()} data-testid="deviation.swap" title={`Measure ${to} against ${from} instead`}>
-        ⇄ Swap roles
-      </button>
-      <p className="hint" data-testid="deviation.roles-note">
-        {rolesNote(from, to, kind)}
-      </p>
-    </div>
   );
 }
 
@@ -275,137 +248,18 @@ function LabelList({ heat }: { heat: HeatState }) {
   );
 }
 
-/** "Download report": the comparison on screen as one self-contained HTML file (inspection_report). */
-function ReportButton() {
-  const running = useStore(toolStore, (s) => s.running);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
-  return (
-    <div className="report-row">
-      <button
-        type="button"
-        className="button small"
-        disabled={!!running || busy}
-        onClick={() => {
-          setBusy(true);
-          setError(null);
-          void downloadReport().then((e) => {
-            setBusy(false);
-            setError(e);
-          });
-        }}
-        data-testid="deviation.download-report"
-        title="inspection_report: statistics, heat-map views with labels, histogram and settings in one HTML file that opens offline"
-      >
-        {busy ? 'Writing report…' : 'Download report'}
-      </button>
-      {error && (
-        <p className="error" role="alert" data-testid="deviation.report-error">
-          <code>{error.code}</code> {error.message}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** align_bodies' answer: RMS before and after, the motion, warnings; Apply / Discard, then Undo. */
-function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: boolean }) {
-  const r = alignment.result;
-  const shift = Math.hypot(...r.translation);
-  return (
-    <div className="alignment-card" data-testid="deviation.alignment" data-status={alignment.status}>
-      <p>
-        <strong>{alignment.movingBodyId}</strong> to <strong>{alignment.fixedBodyId}</strong>
-        {alignment.status === 'applied' ? ' · applied' : alignment.status === 'proposed' ? ' · not applied yet' : ''}
-      </p>
-      <dl>
-        <Stat label="RMS before" value={formatNumber(Number(r.rmsBefore.toPrecision(4)))} testId="deviation.align-rms-before" />
-        <Stat label="RMS after" value={formatNumber(Number(r.rmsAfter.toPrecision(4)))} testId="deviation.align-rms-after" />
-        <Stat label="Rotation" value={`${formatNumber(Number(r.rotationAngleDegrees.toPrecision(4)))}°`} testId="deviation.align-rotation" />
-        <Stat label="Translation" value={formatNumber(Number(shift.toPrecision(4)))} testId="deviation.align-translation" />
-      </dl>
-      <p className="hint">
-        model units · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired ·{' '}
-        {r.surface === 'exact' ? 'against the exact surface' : 'against the triangles'}
-      </p>
-      {r.warnings.map((w) => (
-        <p key={w} className="warning" data-testid="deviation.align-warning">
-          {w}
-        </p>
-      ))}
-      {alignment.error && (
-        <p className="error" role="alert">
-          <code>{alignment.error.code}</code> {alignment.error.message}
-        </p>
-      )}
-      <div className="row">
-        {(alignment.status === 'proposed' || alignment.status === 'applying') && (
-          <>
-            <button type="button" className="button small primary" disabled={busy || alignment.status === 'applying'} onClick={() => void applyAlignment()} data-testid="deviation.align-apply">
-              Apply alignment
-            </button>
-            <button type="button" className="button small" disabled={alignment.status === 'applying'} onClick={() => discardAlignment()} data-testid="deviation.align-discard">
-              Discard
-            </button>
-          </>
-        )}
-        {alignment.status === 'applied' && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void undoAlignment()} data-testid="deviation.align-undo" title="set_placement without a transform: back where the file put it">
-            Undo alignment
-          </button>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** "Align <scan> to <part>" for a compared pair: the scan (a mesh or a point cloud) moves, after the user confirms. */
-function AlignButton({ pair, running, testId }: { pair: { from: string; to: string }; running: boolean; testId: string }) {
-  const { moving, fixed } = alignRoles(pair);
-  return (
-    <button
-      type="button"
-      className="button small"
-      disabled={running}
-      onClick={() => void alignBodies(moving, fixed)}
-      data-testid={testId}
-      data-moving={moving}
-      title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the scan moves"
-    >
-      Align {moving} to {fixed}
-    </button>
-  );
-}
-
-/** Deviation review (right panel): the Compare offer, then legend, tolerance, stats, worst point. */
+/** Deviation review (right panel): the inspection journey's steps, then labels and sections of the shown review. */
 export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
-  const measured = useStore(inspectStore, (s) => s.measured);
-  const alignment = useStore(inspectStore, (s) => s.alignment);
-  const pairs = useMemo(() => comparePairs(), [bodies, measured]);
-  const pair = pairs[0];
-  if (!pair && !heat) return null;
-  const shown = heat ? { from: heat.fromBodyId, to: heat.toBodyId } : pair;
+  const colourOn = useStore(inspectStore, (s) => s.colourOn);
+  const nominalMark = useStore(inspectStore, (s) => s.nominalMark);
+  const pairs = useMemo(() => comparePairs(), [bodies, colourOn, nominalMark]);
   return (
-    <section className="panel deviation-panel" aria-label="Deviation review" data-testid="deviation.panel">
-      <h2>Deviation review</h2>
-      {shown && <Roles from={shown.from} to={shown.to} running={!!running} />}
-      {pair && <AlignButton pair={pair} running={!!running} testId="deviation.align" />}
-      {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={!!running} /> : <AlignmentCard alignment={alignment} busy={!!running} />)}
-      {pair && (
-        <button
-          type="button"
-          className={`button ${heat ? 'small' : 'primary compare'}`}
-          disabled={!!running}
-          onClick={() => void (heat ? compareBodies(heat.fromBodyId, heat.toBodyId) : compareBodies(pair.from, pair.to))}
-          data-testid="deviation.compare"
-          title="measure_deviation with the spec's defaults, then the heat map, histogram and statistics"
-        >
-          {heat ? 'Compare again' : `Compare ${pair.from} with ${pair.to}`}
-        </button>
-      )}
+    <section className="panel deviation-panel" aria-label="Inspection" data-testid="deviation.panel">
+      <h2>Inspection</h2>
+      <InspectionSteps />
       {pairs.slice(1).map((p) => (
         <div key={p.from} className="row">
           <AlignButton pair={p} running={!!running} testId="deviation.align-pair" />
@@ -416,27 +270,19 @@ export function DeviationPanel() {
             onClick={() => void compareBodies(p.from, p.to)}
             data-testid="deviation.compare-pair"
             data-from={p.from}
-            title="measure_deviation of the point cloud against the part, then its points coloured by deviation"
+            title="measure_deviation of this actual against the nominal, then its surface or points coloured by deviation"
           >
             Compare {p.from} with {p.to}
           </button>
         </div>
       ))}
-      {heat && (
-        <p className="heat-title" data-testid="deviation.heat" data-status={heat.status}>
-          <strong>{heat.fromBodyId}</strong> coloured against <strong>{heat.toBodyId}</strong>
-          {heat.status === 'running' && <span className="hint"> · colouring…</span>}
-          {heat.status === 'done' && <span className="hint"> · legend and statistics on the view</span>}
-        </p>
-      )}
       {heat?.status === 'failed' && (
         <p className="error" role="alert" data-testid="deviation.error">
           <code>{heat.error?.code}</code> {heat.error?.message}
         </p>
       )}
       {heat?.status === 'done' && <LabelList heat={heat} />}
-      {heat?.status === 'done' && <ReportButton />}
-      {(heat || pair) && <SectionControls />}
+      {(heat || pairs.length > 0) && <SectionControls />}
     </section>
   );
 }
@@ -463,7 +309,7 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
     <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">
         <strong>
-          {heat.fromBodyId} vs {heat.toBodyId}
+          {heat.flip ? `on nominal ${heat.fromBodyId}` : heat.nominalBodyId ? `${heat.fromBodyId} vs nominal ${heat.toBodyId}` : `${heat.fromBodyId} vs ${heat.toBodyId}`}
         </strong>
         <button type="button" className="icon-button" aria-expanded={shown} onClick={() => setOpen(!shown)} title={shown ? 'Fold the legend and statistics' : 'Show the legend and statistics'} data-testid="heat.fold">
           {shown ? '▾' : '▸'}

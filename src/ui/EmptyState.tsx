@@ -9,9 +9,10 @@ export function EmptyState() {
   return (
     <div className="empty-drop" data-testid="scene.empty">
       <div className="empty-inner">
-        <p className="empty-title">Drop CAD files or scans here</p>
+        <p className="empty-title">Drop the CAD part and its scan here</p>
         <p className="empty-text">
-          STEP, IGES, BREP or XBF models and STL meshes, one or several at once. Files stay in your browser; nothing is uploaded.
+          Nominal (STEP, IGES, BREP, XBF) and actual (STL, PLY, OBJ mesh or XYZ, PLY point cloud), one or several at once; then align, compare
+          and report. Files stay in your browser; nothing is uploaded.
         </p>
         <div className="empty-actions">
           <FilePicker label="Choose files…" />

@@ -1,9 +1,10 @@
 import { useId, type ChangeEvent } from 'react';
+import { SESSION_EXTENSION } from './sessionFile';
 import { GRAPH_DATABASE_EXTENSIONS, MODEL_EXTENSIONS } from '../engine';
 import { openFiles } from './files';
 
 /** What the engine reads: models, and graph databases for the graph panel. */
-export const ACCEPTED = [...MODEL_EXTENSIONS, ...GRAPH_DATABASE_EXTENSIONS].map((e) => `.${e}`).join(',');
+export const ACCEPTED = [...MODEL_EXTENSIONS, ...GRAPH_DATABASE_EXTENSIONS].map((e) => `.${e}`).concat(SESSION_EXTENSION).join(',');
 
 /** A labelled file input; the chosen files are imported and the input is cleared for the next pick. */
 export function FilePicker({ label = 'Open files…' }: { label?: string }) {

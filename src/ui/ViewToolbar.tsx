@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import { signed } from './DeviationPanel';
+import { signed } from './Stat';
 import { hoverValueStore, inspectStore, type ViewDirection } from './stores';
 import { useScene, useUnits } from './useStores';
 import { fitView, toggleAxes, toggleEdges, toggleGrid } from './view';

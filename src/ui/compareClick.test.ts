@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type TestPage } from '../test/page';
 import { importBytes } from './bodies';
-import { clearHeatmap, comparePair, compareBodies, setTolerance, swapRoles, TOLERANCE_REST_MS } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, setColourOn, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
 import { inspectStore, sceneStore } from './stores';
 import { runFromPanel } from './toolRuns';
 
@@ -43,15 +43,16 @@ describe('the Compare click', () => {
     expect(new Set(computed).size).toBe(computed.length);
 
     // The review is complete from those two calls: colours, range, tolerance and the stats card.
-    expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan', histogramStatus: 'done' });
+    // The part is the nominal (issue 29.1): colouring it flips every signed figure to actual minus nominal.
+    expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan', histogramStatus: 'done', nominalBodyId: 'part', flip: true });
     // One value per vertex of the heat map's mesh: the part's display mesh (its vertices first, as drawn before) refined.
     const partMesh = sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.mesh;
     expect(heat?.values?.length).toBe(heat!.mesh!.positions.length / 3);
     expect(Array.from(heat!.mesh!.positions.subarray(0, partMesh!.positions.length))).toEqual(Array.from(partMesh!.positions));
     expect(heat!.mesh!.positions.length).toBeGreaterThan(partMesh!.positions.length);
     expect(heat?.range).toBeGreaterThan(0);
-    expect(heat?.tolerance).toBeGreaterThan(0);
-    expect(heat?.tolerance).toBeLessThan(heat!.range);
+    // The user's tolerance (the stated default until set), never one derived from the data.
+    expect(heat?.tolerance).toBe(0.1);
     // One source for the stats card and the tool panel: measure_deviation's fromToTo samples (20,000
     // stride-subsampled: up to that many), so max, p95 and the signed mean are the same numbers.
     const h = heat!.histogram!;
@@ -63,12 +64,12 @@ describe('the Compare click', () => {
       forward.samples,
       forward.max,
       forward.p95,
-      forward.signedMin,
-      forward.signedMax,
+      -forward.signedMax!,
+      -forward.signedMin!,
       forward.ambiguousSamples,
     ]);
-    // Summed in another order (sorted): equal to the last bits.
-    expect(Math.abs(h.mean! - forward.signedMean!)).toBeLessThan(1e-12 * Math.max(1, forward.max));
+    // Summed in another order (sorted): equal to the last bits, with the sign flipped.
+    expect(Math.abs(h.mean! + forward.signedMean!)).toBeLessThan(1e-12 * Math.max(1, forward.max));
   });
 
   it('a new tolerance asks for the statistics once and computes no deviation again', async () => {
@@ -107,7 +108,7 @@ describe('the Compare click', () => {
     expect(heat.settings).toEqual({ deflection: 0.05, signMode: 'nearest' });
     const h = heat.histogram!;
     expect([h.deflection, h.signMode]).toEqual([0.05, 'nearest']);
-    expect([h.samples, h.maxAbs, h.p95, h.signedMin, h.signedMax]).toEqual([run.fromToTo.samples, run.fromToTo.max, run.fromToTo.p95, run.fromToTo.signedMin, run.fromToTo.signedMax]);
+    expect([h.samples, h.maxAbs, h.p95, h.signedMin, h.signedMax]).toEqual([run.fromToTo.samples, run.fromToTo.max, run.fromToTo.p95, -run.fromToTo.signedMax!, -run.fromToTo.signedMin!]);
     // New colours (the display vertices measured against the scan at the run's settings), not the old ones.
     expect(heat.values).not.toBe(before.values);
     // The tolerance rerun keeps the run's settings.
@@ -116,11 +117,11 @@ describe('the Compare click', () => {
     const again = await until(() => (inspectStore.getState().heat?.histogram !== h && inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat!.histogram : undefined), 60_000, 'statistics');
     expect([again!.deflection, again!.signMode, again!.samples]).toEqual([0.05, 'nearest', h.samples]);
   });
-  it('swapping the roles after a run (issue 11.5) measures the scan against the part with the same settings; the views follow', async () => {
+  it('"on actual" after a run on the nominal (issue 29.1) measures the scan against the part with the same settings; the views follow', async () => {
     const before = inspectStore.getState().heat!;
     const partToScan = before.deviation!;
     page.calls.length = 0;
-    await swapRoles();
+    await setColourOn('actual');
     const heat = await until(() => {
       const h = inspectStore.getState().heat;
       return h?.status === 'done' && h.fromBodyId === 'scan' && h.histogramStatus === 'done' ? h : undefined;
@@ -131,11 +132,14 @@ describe('the Compare click', () => {
     ]);
     expect(sceneStore.getState().lastToolResult).toMatchObject({ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part', deflection: 0.05, signMode: 'nearest' } });
     expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part', settings: { deflection: 0.05, signMode: 'nearest' } });
-    expect(inspectStore.getState().measured).toBe('scan');
+    expect(inspectStore.getState().colourOn).toBe('actual');
+    expect(heat.flip).toBe(false);
     // The same two directions as before, named the other way round: scan to part is the earlier run's toToFrom.
     const scanToPart = heat.deviation!.fromToTo;
     expect([scanToPart.samples, scanToPart.max, scanToPart.signedMean]).toEqual([partToScan.toToFrom.samples, partToScan.toToFrom.max, partToScan.toToFrom.signedMean]);
     expect(heat.histogram!.maxAbs).toBe(scanToPart.max);
+    // The same sign on either surface: the scan's signed mean as it comes, the part's earlier one negated back.
+    expect(Math.sign(heat.histogram!.mean!)).toBe(Math.sign(before.histogram!.mean!));
     // The scan is coloured (one value per vertex of its heat-map mesh, its own vertices first) and shown; the part, now the reference, hidden.
     const scan = sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')!;
     expect(heat.values?.length).toBe(heat.mesh!.positions.length / 3);
@@ -143,24 +147,24 @@ describe('the Compare click', () => {
     expect(scan.visible).toBe(true);
     expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.visible).toBe(false);
 
-    // Swapped back: the part against the scan again, the earlier figures.
-    await swapRoles();
+    // On the nominal again: the part against the scan, the earlier figures.
+    await setColourOn('nominal');
     const back = await until(() => {
       const h = inspectStore.getState().heat;
       return h?.status === 'done' && h.fromBodyId === 'part' && h.histogramStatus === 'done' ? h : undefined;
     }, 120_000, 'the review swapped back');
     expect(back.deviation!.fromToTo.max).toBe(partToScan.fromToTo.max);
-    expect(inspectStore.getState().measured).toBe('model');
+    expect(inspectStore.getState().colourOn).toBe('nominal');
   });
 
-  it('before a run, the swap changes the offer only (no engine call)', async () => {
+  it('before a run, "on actual" and "on nominal" change the offer only (no engine call)', async () => {
     clearHeatmap();
     expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
     page.calls.length = 0;
-    await swapRoles();
+    await setColourOn('actual');
     expect(comparePair()).toEqual({ from: 'scan', to: 'part' });
     expect(page.calls).toEqual([]);
-    await swapRoles();
+    await setColourOn('nominal');
     expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
   });
 });

@@ -1,9 +1,10 @@
 import { downloadBytes } from './format';
-import { colorVertices } from './heatColors';
+import { colorVertices, colourSpan } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
-import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ReviewSettings, type ShownError, type Vec3 } from './stores';
+import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ReviewSettings, type ShownError, type TitleBlock, type ToleranceSetting, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
+import { canColourNominal, measuredPair, negateHistogram, negateLabels, negateStations, negateValues, nominalOf, rolePairs, type ColourOn, type InspectionRoles } from './roles';
 
 /**
  * The deviation review: Compare (measure_deviation), then one call for the heat map with its colour
@@ -15,42 +16,40 @@ function setHeat(patch: Partial<HeatState>): void {
   inspectStore.setState((s) => (s.heat ? { heat: { ...s.heat, ...patch } } : s));
 }
 
-/**
- * The pairs the deviation review offers: the first BREP body and the first mesh, the model measured
- * against the scan (the spec's framing) or, after a swap, the scan against the model; then every
- * point cloud against the first BREP body (else the first mesh). A cloud is always the measured
- * side: it has no surface to be a reference.
- */
-export function comparePairs(): { from: string; to: string }[] {
-  const bodies = sceneStore.getState().bodies;
-  const brep = bodies.find((b) => b.summary.kind === 'brep');
-  const mesh = bodies.find((b) => b.summary.kind === 'mesh');
-  const pairs = brep && mesh ? [inspectStore.getState().measured === 'scan' ? { from: mesh.bodyId, to: brep.bodyId } : { from: brep.bodyId, to: mesh.bodyId }] : [];
-  const part = brep ?? mesh;
-  if (part) for (const cloud of bodies.filter((b) => b.summary.kind === 'points')) pairs.push({ from: cloud.bodyId, to: part.bodyId });
-  return pairs;
+/** The scene's inspection roles (roles.ts): every actual against the nominal, the first the one Compare offers. */
+export function inspectionPairs(): InspectionRoles[] {
+  return rolePairs(sceneStore.getState().bodies, inspectStore.getState().nominalMark);
 }
 
 /**
- * Which body of a compared pair an alignment moves: the scan (a point cloud, else the mesh) onto
- * the part, whichever side of the comparison it is measured on. A cloud is never the fixed body
- * (align_bodies refuses it: it has no surface to align to).
+ * The measure_deviation pairs the review offers, one per actual: the first coloured where the user
+ * chose (the actual by default, or the nominal), the others on the actual. A cloud is always the
+ * measured side: it has no surface to be a reference.
+ */
+export function comparePairs(): { from: string; to: string; flip: boolean }[] {
+  const { colourOn } = inspectStore.getState();
+  const bodies = sceneStore.getState().bodies;
+  return inspectionPairs().map((roles, i) => measuredPair(roles, i === 0 && colourOn === 'nominal' && canColourNominal(bodies, roles) ? 'nominal' : 'actual'));
+}
+
+/**
+ * Which body of a compared pair an alignment moves: the actual onto the nominal, whichever side is
+ * coloured (a cloud is never the nominal: it has no surface to align to).
  */
 export function alignRoles(pair: { from: string; to: string }): { moving: string; fixed: string } {
-  const kind = (id: string) => sceneStore.getState().bodies.find((b) => b.bodyId === id)?.summary.kind;
-  const from = kind(pair.from), to = kind(pair.to);
-  const fromIsScan = from === 'points' || (from === 'mesh' && to === 'brep');
-  return fromIsScan ? { moving: pair.from, fixed: pair.to } : { moving: pair.to, fixed: pair.from };
+  const nominal = nominalOf(sceneStore.getState().bodies, inspectStore.getState().nominalMark);
+  return pair.from === nominal ? { moving: pair.to, fixed: pair.from } : { moving: pair.from, fixed: pair.to };
 }
 
 /** The first pair the review offers (the Compare button), null when there is none. */
 export function comparePair(): { from: string; to: string } | null {
-  return comparePairs()[0] ?? null;
+  const p = comparePairs()[0];
+  return p ? { from: p.from, to: p.to } : null;
 }
 
 /**
- * "Compare <model> with <scan>": measure_deviation with the spec's defaults (or a review's settings)
- * from the tool panel (progress, Cancel), then the heat map (showDeviation, through the result registry).
+ * Compare: measure_deviation with the spec's defaults (or a review's settings) from the tool panel
+ * (progress, Cancel), then the heat map (showDeviation, through the result registry).
  */
 export async function compareBodies(fromBodyId: string, toBodyId: string, settings: ReviewSettings = {}): Promise<void> {
   if (toolStore.getState().running) return;
@@ -61,21 +60,34 @@ export async function compareBodies(fromBodyId: string, toBodyId: string, settin
 }
 
 /**
- * Swaps which body is measured and which is the reference, in one click: before a run it changes
- * the offer; after one it measures the reviewed pair the other way round with the same settings, so
- * the heat map, legend, statistics and histogram all follow the new roles.
+ * "On actual" / "on nominal": which surface the heat map colours. Before a run it changes the offer;
+ * after one it measures the reviewed roles the other way round with the same settings, so the heat
+ * map, legend, statistics and histogram follow, every signed figure still actual minus nominal.
  */
-export async function swapRoles(): Promise<void> {
+export async function setColourOn(on: ColourOn): Promise<void> {
   if (toolStore.getState().running) return;
+  inspectStore.setState({ colourOn: on });
   const heat = inspectStore.getState().heat;
-  if (!heat) {
-    inspectStore.setState((s) => ({ measured: s.measured === 'scan' ? 'model' : 'scan' }));
-    return;
-  }
-  const kind = (bodyId: string) => sceneStore.getState().bodies.find((b) => b.bodyId === bodyId)?.summary.kind;
-  if (kind(heat.toBodyId) === 'mesh' && kind(heat.fromBodyId) !== 'mesh') inspectStore.setState({ measured: 'scan' });
-  else if (kind(heat.toBodyId) !== 'mesh' && kind(heat.fromBodyId) === 'mesh') inspectStore.setState({ measured: 'model' });
-  await compareBodies(heat.toBodyId, heat.fromBodyId, heat.settings);
+  if (!heat?.nominalBodyId) return;
+  const actual = heat.fromBodyId === heat.nominalBodyId ? heat.toBodyId : heat.fromBodyId;
+  const pair = measuredPair({ nominal: heat.nominalBodyId, actual }, on);
+  if (pair.from === heat.fromBodyId) return;
+  await compareBodies(pair.from, pair.to, heat.settings);
+}
+
+/** Marks a body as the nominal (issue 29.1): the offer follows; a shown review is dropped (its roles changed). */
+export function markNominal(bodyId: string): void {
+  inspectStore.setState({ nominalMark: bodyId });
+  const heat = inspectStore.getState().heat;
+  if (heat && heat.nominalBodyId !== nominalOf(sceneStore.getState().bodies, bodyId)) clearHeatmap();
+}
+
+/** The review's roles for a measured pair: the scene's nominal when it is one of the two. */
+function reviewRoles(from: string, to: string): { nominalBodyId?: string; flip: boolean } {
+  const nominal = nominalOf(sceneStore.getState().bodies, inspectStore.getState().nominalMark);
+  if (nominal === from) return { nominalBodyId: from, flip: true };
+  if (nominal === to) return { nominalBodyId: to, flip: false };
+  return { flip: false };
 }
 
 /**
@@ -116,7 +128,11 @@ export function showDeviation(call: DoneCallOf<'measure_deviation'>): void {
   const from = String(args.fromBodyId), to = String(args.toBodyId);
   const settings = settingsOf(args);
   const axis = asVec3(args.sectionAxis);
-  if (result.sections && axis) inspectStore.setState({ deviationSections: { axis, stations: result.sections, fromBodyId: from } });
+  if (result.sections && axis) {
+    // Stations read actual minus nominal too: negated when the nominal was measured.
+    const stations = reviewRoles(from, to).flip ? negateStations(result.sections) : result.sections;
+    inspectStore.setState({ deviationSections: { axis, stations, fromBodyId: from } });
+  }
   const heat = inspectStore.getState().heat;
   if (heat && heat.fromBodyId === from && heat.toBodyId === to && heat.status !== 'failed' && sameSettings(heat.settings, settings)) setHeat({ deviation: result });
   else void startHeatmap(from, to, settings, result);
@@ -133,33 +149,39 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
   const hidReference = !!previous?.hidReference && previous.toBodyId === toBodyId;
   // A new pair: the reference the last review hid comes back (unless it stays the reference).
   if (previous?.hidReference && !hidReference && sceneStore.getState().bodies.some((b) => b.bodyId === previous.toBodyId)) setVisible(previous.toBodyId, true);
+  const roles = reviewRoles(fromBodyId, toBodyId);
+  const tolerance = inspectStore.getState().tolerance.value;
   inspectStore.setState({
     heat: {
       fromBodyId,
       toBodyId,
+      ...roles,
       settings,
       status: 'running',
       range: 0,
       maxAbs: 0,
       signedVertices: 0,
       ambiguousVertices: 0,
-      tolerance: 0,
+      tolerance,
       ...(deviation ? { deviation } : {}),
       histogramStatus: 'running',
       ...(hidReference ? { hidReference } : {}),
     },
   });
-  const outcome = await session().run('deviation_heatmap', { fromBodyId, toBodyId, statistics: true, ...settings });
+  // The user's tolerance, never one derived from the data (issue 29.3).
+  const outcome = await session().run('deviation_heatmap', { fromBodyId, toBodyId, statistics: true, tolerance, ...settings });
   if (run !== heatRun) return;
   if (!outcome.ok) {
     setHeat({ status: 'failed', error: outcome.error, histogramStatus: 'idle' });
     return;
   }
   const data = outcome.value.result;
+  const values = roles.flip ? negateValues(data.values) : data.values;
+  const histogram = data.statistics && roles.flip ? negateHistogram(data.statistics) : data.statistics;
   setHeat({
     status: 'done',
     ...(data.mesh ? { mesh: data.mesh } : {}),
-    values: data.values,
+    values,
     range: data.colourRange,
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
@@ -169,8 +191,8 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     maxDistance: data.maxDistance,
     tolerance: data.tolerance,
     maxSamples: data.maxSamples,
-    colors: colorVertices(data.values, data.colourRange, data.tolerance, undefined, data.noData),
-    ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
+    colors: colorVertices(values, colourSpan(data.colourRange, data.tolerance), data.tolerance, undefined, data.noData),
+    ...(histogram ? { histogram, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
   if (queuedLabels) {
     setLabels({ points: queuedLabels });
@@ -201,15 +223,20 @@ async function refreshHistogram(run: number): Promise<void> {
   });
   if (run !== heatRun || mine !== histogramRun) return;
   void measureLabels();
-  if (outcome.ok) setHeat({ histogram: outcome.value.result, histogramStatus: 'done' });
+  if (outcome.ok) setHeat({ histogram: heat.flip ? negateHistogram(outcome.value.result) : outcome.value.result, histogramStatus: 'done' });
   else setHeat({ histogramStatus: 'failed', histogramError: outcome.error });
 }
 
 /** Recolours at once; the share within tolerance follows after the slider rests. */
-export function setTolerance(tolerance: number): void {
+export function setTolerance(tolerance: number, source: ToleranceSetting['source'] = 'user'): void {
+  if (!(tolerance >= 0) || !Number.isFinite(tolerance)) return;
+  inspectStore.setState({ tolerance: { value: tolerance, source } });
   const heat = inspectStore.getState().heat;
-  if (!heat?.values || !(tolerance >= 0)) return;
-  setHeat({ tolerance, colors: colorVertices(heat.values, heat.range, tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
+  if (!heat?.values) {
+    if (heat) setHeat({ tolerance });
+    return;
+  }
+  setHeat({ tolerance, colors: colorVertices(heat.values, colourSpan(heat.range, tolerance), tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
   clearTimeout(toleranceTimer);
   const run = heatRun;
   toleranceTimer = setTimeout(() => void refreshHistogram(run), TOLERANCE_REST_MS);
@@ -298,7 +325,7 @@ async function measureLabels(): Promise<void> {
     ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
   });
   if (run !== labelRun) return;
-  if (outcome.ok) setLabels({ status: 'done', result: outcome.value.result.labels });
+  if (outcome.ok) setLabels({ status: 'done', result: heat.flip ? negateLabels(outcome.value.result.labels) : outcome.value.result.labels });
   else setLabels({ status: 'failed', error: outcome.error });
 }
 
@@ -308,29 +335,82 @@ export function reportFileName(fromBodyId: string, toBodyId: string): string {
   return `inspection-report-${safe(fromBodyId)}-vs-${safe(toBodyId)}.html`;
 }
 
+/** The verdict rule's required share (0 to 1]; the verdict on screen follows at once. */
+export function setPassShare(share: number): void {
+  if (share > 0 && share <= 1) inspectStore.setState({ passShare: share });
+}
+
+/** One field of the report's title block (empty clears it). */
+export function setTitleField(key: keyof TitleBlock, value: string): void {
+  inspectStore.setState((s) => {
+    const next: TitleBlock = { ...s.titleBlock };
+    if (value.trim() === '') delete next[key];
+    else next[key] = value;
+    return { titleBlock: next };
+  });
+}
+
 /**
- * "Download report": inspection_report for the pair on screen with its settings (the tolerance band,
- * measure_deviation's sign mode and surfaces), then the HTML file as a download. Returns the
- * error, if any, for the panel to show.
+ * inspection_report's arguments for the review on screen: its roles (actual and nominal when the pair
+ * has them), the user's tolerance and verdict rule, the title block, and the statistics' own sample
+ * budget and search distance, so the report's figures are the stats card's (issue 29.5).
  */
-export async function downloadReport(): Promise<ShownError | null> {
+export function reportArgs(heat: HeatState, outputPath: string): { outputPath: string } & Record<string, unknown> {
+  const { passShare, titleBlock } = inspectStore.getState();
+  const deviation = heat.deviation;
+  const actual = heat.nominalBodyId ? (heat.fromBodyId === heat.nominalBodyId ? heat.toBodyId : heat.fromBodyId) : null;
+  return {
+    ...(heat.nominalBodyId && actual ? { actualBodyId: actual, nominalBodyId: heat.nominalBodyId } : { fromBodyId: heat.fromBodyId, referenceBodyId: heat.toBodyId }),
+    outputPath,
+    tolerance: heat.tolerance,
+    passShare,
+    ...(Object.keys(titleBlock).length ? { titleBlock } : {}),
+    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
+    ...(heat.settings.deflection !== undefined ? { deflection: heat.settings.deflection } : {}),
+    ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
+    ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
+    // The user's labels (placed on the coloured surface, which the report colours too), else the report's automatic ones.
+    ...(heat.labels?.points.length && !heat.flip ? { labels: { points: heat.labels.points } } : {}),
+  };
+}
+
+async function writeReport(): Promise<{ name: string; bytes: Uint8Array } | ShownError | null> {
   const heat = inspectStore.getState().heat;
   if (!heat || heat.status !== 'done') return null;
   const name = reportFileName(heat.fromBodyId, heat.toBodyId);
-  const deviation = heat.deviation;
-  const outcome = await session().run('inspection_report', {
-    fromBodyId: heat.fromBodyId,
-    referenceBodyId: heat.toBodyId,
-    outputPath: name,
-    tolerance: heat.tolerance,
-    ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
-    // The user's labels, else the report's automatic ones.
-    ...(heat.labels?.points.length ? { labels: { points: heat.labels.points } } : {}),
-  });
+  const outcome = await session().run('inspection_report', reportArgs(heat, name));
   if (!outcome.ok) return outcome.error;
   const file = outcome.value.outputs.find((o) => o.path === name);
   if (!file) return { code: 'INTERNAL', message: 'the report was not written' };
-  downloadBytes(name, file.bytes as Uint8Array<ArrayBuffer>, 'text/html');
+  return { name, bytes: file.bytes };
+}
+
+/**
+ * "Download report": inspection_report for the review on screen, then the HTML file as a download.
+ * Returns the error, if any, for the panel to show.
+ */
+export async function downloadReport(): Promise<ShownError | null> {
+  const r = await writeReport();
+  if (!r || !('bytes' in r)) return r;
+  downloadBytes(r.name, r.bytes as Uint8Array<ArrayBuffer>, 'text/html');
+  return null;
+}
+
+/**
+ * "Print / PDF": the same HTML in a hidden frame, printed by the browser (its dialog saves a PDF).
+ * The frame stays until the next print, so the dialog keeps its document.
+ */
+export async function printReport(): Promise<ShownError | null> {
+  const r = await writeReport();
+  if (!r || !('bytes' in r)) return r;
+  document.getElementById('brepscope-print-frame')?.remove();
+  const frame = document.createElement('iframe');
+  frame.id = 'brepscope-print-frame';
+  frame.setAttribute('aria-hidden', 'true');
+  frame.style.cssText = 'position:fixed;width:0;height:0;border:0;right:0;bottom:0';
+  frame.srcdoc = new TextDecoder().decode(r.bytes);
+  frame.addEventListener('load', () => frame.contentWindow?.print(), { once: true });
+  document.body.appendChild(frame);
   return null;
 }
 

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
-import type { ToolName } from '../engine';
+import type { DirectedRecord, ToolName } from '../engine';
+import { formatCount, formatFigure } from './format';
 import { showAlignment, showPlacement } from './alignment';
 import { showAssembly } from './assembly';
 import { recordValidation } from './bodies';
@@ -43,9 +44,58 @@ function showValidation(call: DoneCallOf<'validate_geometry'>): void {
   for (const b of checked) recordValidation(b.bodyId, { valid: b.valid, by: 'validate_geometry', errors: b.issues.filter((i) => i.severity === 'error').length });
 }
 
+/** measure_deviation in words and units: both directions side by side (the raw JSON stays behind its disclosure). */
+function DeviationView({ call }: { call: DoneCallOf<'measure_deviation'> }) {
+  const r = call.result;
+  const args = call.args as { fromBodyId?: string; toBodyId?: string };
+  const units = useUnits(bodiesOfArgs(call.args));
+  const len = (v: number | null) => (v === null ? '–' : `${formatFigure(v)} ${units.short}`);
+  const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
+  const rows: [string, (d: DirectedRecord) => string][] = [
+    ['Samples', (d) => formatCount(d.samples)],
+    ['Signed mean', (d) => len(d.signedMean)],
+    ['Signed min (inside)', (d) => len(d.signedMin)],
+    ['Signed max (outside)', (d) => len(d.signedMax)],
+    ['RMS', (d) => len(d.rms)],
+    ['p95 |d|', (d) => len(d.p95)],
+    ['Max |d|', (d) => len(d.max)],
+    ['No sign (ambiguous)', (d) => pct(d.ambiguousFraction)],
+  ];
+  return (
+    <table className="result-table" data-testid="tools.deviation-table">
+      <thead>
+        <tr>
+          <th />
+          <th>
+            {args.fromBodyId} → {args.toBodyId}
+          </th>
+          <th>
+            {args.toBodyId} → {args.fromBodyId}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, cell]) => (
+          <tr key={label}>
+            <th>{label}</th>
+            <td className="num">{cell(r.fromToTo)}</td>
+            <td className="num">{cell(r.toToFrom)}</td>
+          </tr>
+        ))}
+        <tr>
+          <th>Symmetric Hausdorff</th>
+          <td className="num" colSpan={2}>
+            {len(r.symmetricHausdorff)}
+          </td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
 const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   compute_metrics: { View: MetricsView },
-  measure_deviation: { apply: showDeviation },
+  measure_deviation: { View: DeviationView, apply: showDeviation },
   align_bodies: { apply: showAlignment },
   set_placement: { apply: showPlacement },
   cross_section_compare: { apply: showSections },

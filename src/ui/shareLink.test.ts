@@ -33,6 +33,16 @@ describe('share links: parse and write', () => {
     for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(Object.is(transform[i]![j], TRANSFORM[i]![j])).toBe(true);
   });
 
+  it('round-trip the inspection: tolerance, verdict rule, roles and title block (issue 29.6); bad values are left out with an error', () => {
+    const inspection = { tolerance: 0.15, passShare: 0.995, nominal: 'part', colourOn: 'nominal' as const, titleBlock: { part: 'Bracket & <7>', revision: 'C', serial: 'SN 42', operator: 'Ann', date: '2026-11-27' } };
+    const written = buildShareHash({ models: ['demo/part.brep'], runs: [], inspection });
+    expect(new URLSearchParams(written.slice(1)).get('tol')).toBe('0.15');
+    expect(parseShareHash(written)).toEqual({ link: { models: ['demo/part.brep'], runs: [], inspection }, errors: [] });
+    const bad = parseShareHash(hash([['model', 'a.stl'], ['tol', '-1'], ['pass', '2'], ['on', 'both'], ['rev', 'B']]));
+    expect(bad?.errors).toEqual([invalid, invalid, invalid]);
+    expect(bad?.link.inspection).toEqual({ titleBlock: { revision: 'B' } });
+  });
+
   it('read the links written before runs were a sequence as they were: one tool, its args in either order', () => {
     const one = { models: ['https://example.org/box.stl'], runs: [{ tool: 'compute_metrics', args: { bodyId: 'box' } }] };
     expect(parseShareHash(hash([['model', 'https://example.org/box.stl'], ['tool', 'compute_metrics'], ['args', '{"bodyId":"box"}']]))).toEqual({ link: one, errors: [] });

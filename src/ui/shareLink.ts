@@ -18,7 +18,27 @@ export interface ShareLink {
   runs: ShareRun[];
   /** Deviation labels placed on the heat map, in order. */
   labels?: [number, number, number][];
+  /** The inspection's own settings (issue 29.6): tolerance, verdict rule, roles, title block. */
+  inspection?: SharedInspection;
 }
+
+/** `tol`, `pass`, `nominal`, `on` and the title block's `part`, `rev`, `serial`, `operator`, `date`. */
+export interface SharedInspection {
+  tolerance?: number;
+  passShare?: number;
+  nominal?: string;
+  colourOn?: 'actual' | 'nominal';
+  titleBlock?: { part?: string; revision?: string; serial?: string; operator?: string; date?: string };
+}
+
+/** Title block keys in links (short, as a user may read them) and in the title block. */
+const TITLE_KEYS = [
+  ['part', 'part'],
+  ['rev', 'revision'],
+  ['serial', 'serial'],
+  ['operator', 'operator'],
+  ['date', 'date'],
+] as const;
 
 /** As deviation_labels takes at most. */
 export const MAX_SHARED_LABELS = 100;
@@ -72,7 +92,36 @@ export function parseShareHash(hash: string): ParsedShareLink | null {
       else (link.labels ??= []).push([p[0]!, p[1]!, p[2]!]);
     }
   }
+  const inspection = parseInspection(params, bad);
+  if (inspection) link.inspection = inspection;
   return { link, errors };
+}
+
+/** The inspection settings a link carries, each checked (a bad one is left out with an error). */
+function parseInspection(params: URLSearchParams, bad: (message: string) => void): SharedInspection | null {
+  const out: SharedInspection = {};
+  const tol = params.get('tol');
+  if (tol !== null) {
+    const v = Number(tol);
+    if (tol.trim() !== '' && Number.isFinite(v) && v >= 0) out.tolerance = v;
+    else bad(`tol: '${tol}' is not a tolerance (a number >= 0)`);
+  }
+  const pass = params.get('pass');
+  if (pass !== null) {
+    const v = Number(pass);
+    if (pass.trim() !== '' && v > 0 && v <= 1) out.passShare = v;
+    else bad(`pass: '${pass}' is not a share in (0, 1]`);
+  }
+  const nominal = params.get('nominal');
+  if (nominal) out.nominal = nominal;
+  const on = params.get('on');
+  if (on === 'actual' || on === 'nominal') out.colourOn = on;
+  else if (on !== null) bad(`on: '${on}' is not actual or nominal`);
+  for (const [key, field] of TITLE_KEYS) {
+    const v = params.get(key);
+    if (v !== null && v !== '') (out.titleBlock ??= {})[field] = v.slice(0, 200);
+  }
+  return Object.keys(out).length ? out : null;
 }
 
 /** The link's runs, or null (each fault reported) when any of them cannot be used. */
@@ -162,5 +211,14 @@ export function buildShareHash(link: Omit<ShareLink, 'runs'> & { runs: readonly 
     if (run.args !== undefined) params.append('args', JSON.stringify(run.args));
   }
   for (const p of link.labels ?? []) params.append('label', p.join(','));
+  const i = link.inspection;
+  if (i?.tolerance !== undefined) params.append('tol', String(i.tolerance));
+  if (i?.passShare !== undefined) params.append('pass', String(i.passShare));
+  if (i?.nominal) params.append('nominal', i.nominal);
+  if (i?.colourOn) params.append('on', i.colourOn);
+  for (const [key, field] of TITLE_KEYS) {
+    const v = i?.titleBlock?.[field];
+    if (v) params.append(key, v);
+  }
   return `#${params.toString()}`;
 }

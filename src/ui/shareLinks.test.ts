@@ -64,7 +64,9 @@ describe('share links', () => {
     const offered = shareLink(`${BASE}#old`);
     expect(offered.ok).toBe(true);
     if (!offered.ok) return;
-    expect(offered.url).toBe(`${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], runs: [{ tool: 'recognize_features', args }] })}`);
+    expect(offered.url).toBe(
+      `${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], runs: [{ tool: 'recognize_features', args }], inspection: { tolerance: 0.1, passShare: 0.99, colourOn: 'actual' } })}`,
+    );
   });
 
   it('bad links give coded errors and the models that exist still load', async () => {
@@ -83,6 +85,20 @@ describe('share links', () => {
     await openShareLink(link([['tool', 'query_topology'], ['args', JSON.stringify({ bodyId: 'scan', entity: 'solid' })]]));
     const last = sceneStore.getState().lastToolResult;
     expect(last).toMatchObject({ tool: 'query_topology', ok: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('carry the tolerance, verdict rule, roles and title block: the heat map colours at the link\'s tolerance; the page offers them back', async () => {
+    const inspection = { tolerance: 0.15, passShare: 0.95, colourOn: 'actual' as const, titleBlock: { part: 'Bracket', operator: 'Ann' } };
+    await openShareLink(buildShareHash({ models: ['demo/part.brep', 'demo/scan.stl'], runs: [{ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part' } }], inspection }));
+    const heat = await until(() => (inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat : undefined), 120_000, 'the heat map');
+    expect(heat.tolerance).toBe(0.15);
+    expect(inspectStore.getState()).toMatchObject({ tolerance: { value: 0.15, source: 'link' }, passShare: 0.95, titleBlock: { part: 'Bracket', operator: 'Ann' } });
+    // The statistics at that tolerance: the share within it is the engine's at 0.15, not at a default.
+    const direct = await session().run('deviation_histogram', { fromBodyId: 'scan', referenceBodyId: 'part', tolerance: 0.15, maxSamples: heat.maxSamples, maxDistance: heat.maxDistance });
+    expect(direct.ok && heat.histogram!.withinTolerance).toBe(direct.ok ? direct.value.result.withinTolerance : NaN);
+    const offered = shareLink(BASE);
+    const params = offered.ok ? new URLSearchParams(offered.url.split('#')[1]) : null;
+    expect([params?.get('tol'), params?.get('pass'), params?.get('part'), params?.get('operator'), params?.get('on')]).toEqual(['0.15', '0.95', 'Bracket', 'Ann', 'actual']);
   });
 
   it('carry the deviation labels: placed and measured once the heat map is on, offered back in the link', async () => {

@@ -3,8 +3,8 @@ import { movesFollowed, showLinkPlacement } from './alignment';
 import { addError, importUrls } from './bodies';
 import { fieldsOf, valuesOf } from './schemaForm';
 import { session } from './session';
-import { buildShareHash, MAX_SHARED_RUNS, parseShareHash, type ShareRun } from './shareLink';
-import { queueLabels } from './deviationReview';
+import { buildShareHash, MAX_SHARED_RUNS, parseShareHash, type SharedInspection, type ShareRun } from './shareLink';
+import { queueLabels, setPassShare, setTolerance } from './deviationReview';
 import { inspectStore, sceneStore, toolStore } from './stores';
 import { isToolName, loadManifests, runFromPanel, showRefusedRun } from './toolRuns';
 
@@ -30,6 +30,8 @@ export async function openShareLink(hash: string): Promise<void> {
   if (!parsed) return;
   for (const e of parsed.errors) addError('share link', e.code, e.message);
   const { link } = parsed;
+  // The inspection's settings first: the link's measure_deviation colours at its tolerance and roles.
+  if (link.inspection) applyInspection(link.inspection);
   const [manifests] = await Promise.all([loadManifests(), importUrls(link.models)]);
   if (link.runs.length === 0) return;
   const runs = await checkRuns(link.runs, manifests);
@@ -50,6 +52,29 @@ export async function openShareLink(hash: string): Promise<void> {
   const moved = [...placed].filter(([bodyId]) => sceneStore.getState().bodies.some((b) => b.bodyId === bodyId && b.summary.placement));
   const shown = moved.at(-1);
   if (shown) showLinkPlacement(shown[0], shown[1]);
+}
+
+/** A link's or a session's inspection settings into the page (tolerance, verdict rule, roles, title block). */
+export function applyInspection(i: SharedInspection): void {
+  if (i.tolerance !== undefined) setTolerance(i.tolerance, 'link');
+  if (i.passShare !== undefined) setPassShare(i.passShare);
+  inspectStore.setState((s) => ({
+    ...(i.nominal ? { nominalMark: i.nominal } : {}),
+    ...(i.colourOn ? { colourOn: i.colourOn } : {}),
+    ...(i.titleBlock ? { titleBlock: { ...s.titleBlock, ...i.titleBlock } } : {}),
+  }));
+}
+
+/** The page's inspection settings as a link or a session carries them. */
+export function currentInspection(): SharedInspection {
+  const s = inspectStore.getState();
+  return {
+    tolerance: s.tolerance.value,
+    passShare: s.passShare,
+    ...(s.nominalMark ? { nominal: s.nominalMark } : {}),
+    colourOn: s.colourOn,
+    ...(Object.keys(s.titleBlock).length ? { titleBlock: { ...s.titleBlock } } : {}),
+  };
 }
 
 const where = (i: number, n: number) => (n > 1 ? `run ${i + 1} of ${n}: ` : '');
@@ -125,6 +150,7 @@ export function shareLink(pageUrl: string): { ok: true; url: string } | { ok: fa
     models: files.map((f) => f.sourceUrl ?? ''),
     runs: [...placements, ...(last && !MOVING_TOOLS.has(last.tool) ? [last] : [])],
     ...(labels?.length ? { labels: labels.map((p) => [p[0], p[1], p[2]] as [number, number, number]) } : {}),
+    inspection: currentInspection(),
   });
   return { ok: true, url: `${pageUrl.split('#')[0]}${hash}` };
 }

@@ -257,6 +257,13 @@ export interface HeatState {
   histogramError?: ShownError;
   /** Deviation labels the user placed by clicking the coloured surface, measured by deviation_labels. */
   labels?: HeatLabels;
+  /**
+   * The nominal of the review (roles.ts) when one of the pair is; `flip` when the coloured body is the
+   * nominal: every signed figure the page keeps (values, histogram, labels) was negated on arrival,
+   * so all of them read actual minus nominal.
+   */
+  nominalBodyId?: string;
+  flip: boolean;
   /** The review hid the reference (it would hide half the colours); Remove colours shows it again. */
   hidReference?: boolean;
 }
@@ -354,12 +361,37 @@ export interface InspectState {
   /** Asks the camera to fly to a point (the worst point, a station). */
   flyTo: { point: Vec3; token: number } | null;
   /**
-   * The roles Compare gives a CAD model and a scan (issue 11.5): 'model' measures the model against
-   * the scan (the spec's reverse-engineering framing, the default); 'scan' measures the scan against
-   * the model as its nominal (quality inspection: proud = material added).
+   * Inspection roles (issue 29.1, roles.ts): the body the user marked as the nominal (null: the first
+   * BREP body), and which side of the pair the heat map colours (the actual by default).
    */
-  measured: 'model' | 'scan';
+  nominalMark: string | null;
+  colourOn: 'actual' | 'nominal';
+  /** The user's tolerance (issue 29.3): one value for colours, legend, labels, histogram, verdict, report and links. */
+  tolerance: ToleranceSetting;
+  /** The verdict rule: PASS when the share within ±tolerance is at least this. */
+  passShare: number;
+  /** The report's title block, editable in the review. */
+  titleBlock: TitleBlock;
 }
+
+/** Where the tolerance came from: the stated default, the CAD's general tolerance (PMI), the user, a share link or session. */
+export interface ToleranceSetting {
+  value: number;
+  source: 'default' | 'pmi' | 'user' | 'link';
+}
+
+/** The report's title block (inspection_report's `titleBlock`). */
+export interface TitleBlock {
+  part?: string;
+  revision?: string;
+  serial?: string;
+  operator?: string;
+  date?: string;
+}
+
+/** The stated default tolerance (±, in the nominal's unit) and verdict share, used when nothing else sets them. */
+export const DEFAULT_TOLERANCE = 0.1;
+export const DEFAULT_PASS_SHARE = 0.99;
 
 export type { Vec3 };
 
@@ -387,7 +419,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, measured: 'model' });
+const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colourOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });
 
 const resets: (() => void)[] = [];
 

@@ -180,6 +180,15 @@ export function colourRange(values: ArrayLike<number>, maxAbs: number = maxAbsVa
   return p > 0 ? p : maxAbs;
 }
 
+/**
+ * The half-width the colours are drawn over: the range rule's m, widened to twice the tolerance so the
+ * neutral band never fills the whole bar (issue 29.5: a tolerance wider than the data's range gave one
+ * flat beige picture that said nothing about where the part stands within it).
+ */
+export function colourSpan(m: number, tolerance: number): number {
+  return Math.max(m, 2 * tolerance);
+}
+
 /** A round default tolerance: about a tenth of the range, on the 1-2-5 ladder. */
 export function defaultTolerance(m: number): number {
   if (!(m > 0)) return 0;

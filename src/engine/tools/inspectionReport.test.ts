@@ -13,7 +13,8 @@ import { testEngine } from '../../test/testEngine';
 import { makeSphere } from '../../test/kernelShapes';
 import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
-import type { InspectionReportResult } from './inspectionReport';
+import type { Body } from '../scene/Body';
+import { reportUnit, type InspectionReportResult } from './inspectionReport';
 import type { DeviationResult } from './measureDeviation';
 import { REPORT_DATA_ID } from './reportHtml';
 
@@ -82,7 +83,7 @@ describe('inspection_report', () => {
       const cell = c.get(field);
       expect(cell, field).toBeDefined();
       expect(cell!.value, field).toBe(want);
-      if (want !== null && !/amples$|Fraction$|withinTolerance$/.test(field)) expect(cell!.text.replace('\u2212', '-'), field).toBe(want.toFixed(decimals));
+      if (want !== null && !/amples$|Fraction$|withinTolerance$/.test(field)) expect(cell!.text.replace('\u2212', '-').replace(/ model units$/, ''), field).toBe(want.toFixed(decimals));
     };
     for (const key of ['fromToTo', 'toToFrom'] as const) {
       for (const f of ['max', 'mean', 'rms', 'p95', 'signedMin', 'signedMax', 'signedMean', 'samples', 'signedSamples', 'ambiguousFraction'] as const) expectCell(`${key}.${f}`, deviation[key][f]);
@@ -163,9 +164,63 @@ describe('inspection_report', () => {
     }
   });
 
+  it('under inspection roles: every signed figure reads actual minus nominal, the screen\'s card, the title block escaped, colours never narrower than the band', async () => {
+    const outputPath = join(dir, 'roles.html');
+    const operator = 'A. <script>alert("x")</script> & "B"';
+    const settings = { tolerance: 0.5, signMode: 'robust', maxSamples: 3000 };
+    const r = await run<InspectionReportResult>('inspection_report', {
+      actualBodyId: 'scan',
+      nominalBodyId: 'part',
+      outputPath,
+      ...settings,
+      views: ['top'],
+      labels: false,
+      titleBlock: { part: 'Bracket <7>', revision: 'C', serial: 'SN-0042', operator, date: '2026-11-27' },
+    });
+    expect(r.passShare).toBe(0.99);
+    const html = readFileSync(outputPath, 'utf8');
+    const doc = parse(html);
+    // The template escapes every field: no element but the data block's script, the text as typed.
+    expect(doc.querySelectorAll('script')).toHaveLength(1);
+    expect(html).not.toContain('<script>alert');
+    const c = cells(doc);
+    expect(c.get('titleBlock.operator')!.text).toBe(operator);
+    expect(c.get('titleBlock.part')!.text).toBe('Bracket <7>');
+    expect(doc.querySelector('h1')!.text).toBe('Inspection report: Bracket <7> against part');
+
+    const common = { signMode: 'robust', maxSamples: 3000 };
+    const deviation = await run<DeviationResult>('measure_deviation', { fromBodyId: 'scan', toBodyId: 'part', ...common });
+    const forward = await run<HistogramResult>('deviation_histogram', { fromBodyId: 'scan', referenceBodyId: 'part', tolerance: 0.5, ...common });
+    // The actual's direction as it comes; the coverage direction (the part against the scan) negated.
+    expect(c.get('fromToTo.signedMean')!.value).toBe(deviation.fromToTo.signedMean);
+    expect(c.get('toToFrom.signedMean')!.value).toBe(-deviation.toToFrom.signedMean!);
+    expect(c.get('toToFrom.signedMin')!.value).toBe(-deviation.toToFrom.signedMax!);
+    expect(c.get('toToFrom.signedMax')!.value).toBe(-deviation.toToFrom.signedMin!);
+    // The screen's stats card: deviation_histogram at the same tolerance and samples.
+    expect(c.get('summary.mean')!.value).toBe(forward.mean);
+    expect(c.get('summary.p95')!.value).toBe(forward.p95);
+    expect(c.get('summary.withinTolerance')!.value).toBe(forward.withinTolerance);
+    expect(c.get('summary.noDataShare')!.value).toBe(forward.noDataSamples / (forward.samples + forward.noDataSamples));
+    expect(c.get('passShare')!.value).toBe(0.99);
+    expect(r.verdict).toBe(forward.withinTolerance! >= 0.99 ? 'PASS' : 'FAIL');
+    expect(c.get('verdictRule')!.text).toBe("PASS when at least 99.00 % of the actual's samples lie within ±0.5 model units of the nominal");
+    // The demo's 99th percentile is well under 1: the colours span twice the tolerance, not less than the band.
+    const data = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { settings: { colourRange: number; colourBand: number }; roles: boolean };
+    expect(data.roles).toBe(true);
+    expect(data.settings).toMatchObject({ colourRange: 1, colourBand: 0.5 });
+    expect(doc.querySelector('tr[data-role="candidate"]')!.text).toContain('actual');
+  });
+
+  it('lengths in the declared unit: a mesh without one takes its nominal\'s, with a note; model units when none declares one', () => {
+    const body = (name: string, unit?: 'mm') => ({ name, lengthUnit: unit ? { unit, declared: unit } : undefined }) as unknown as Body;
+    expect(reportUnit(body('scan'), body('part', 'mm'))).toEqual({ length: 'mm', note: 'scan declares no unit and is read in mm' });
+    expect(reportUnit(body('a', 'mm'), body('b', 'mm'))).toEqual({ length: 'mm', note: null });
+    expect(reportUnit(body('scan'), body('part'))).toEqual({ length: 'model units', note: null });
+  });
+
   it('refuses bad arguments with stable codes and writes nothing', async () => {
     const base = { fromBodyId: 'proud', referenceBodyId: 'ref', outputPath: join(dir, 'bad.html') };
-    for (const bad of [{ tolerance: -1 }, { passShare: 0 }, { views: [] }, { sections: { axis: [0, 0, 0] } }, { outputPath: '' }]) {
+    for (const bad of [{ tolerance: -1 }, { passShare: 0 }, { views: [] }, { sections: { axis: [0, 0, 0] } }, { outputPath: '' }, { actualBodyId: 'proud', nominalBodyId: 'ref' }, { referenceBodyId: undefined }, { titleBlock: { part: 'x'.repeat(201) } }]) {
       await expect(run('inspection_report', { ...base, ...bad }), JSON.stringify(bad)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
     await expect(run('inspection_report', { ...base, fromBodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });

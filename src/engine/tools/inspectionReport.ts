@@ -20,9 +20,21 @@ import { heatmapPictures, sizeSchema, viewsSchema } from './signedDeviationHeatm
 export const DEFAULT_REPORT_VIEWS = ['iso', 'front', 'top'] as const;
 const DEFAULT_MAX_SAMPLES = 20000;
 
-const schema = z.strictObject({
-  fromBodyId: bodyIdSchema.describe('Candidate body (e.g. the scan or the part as made)'),
-  referenceBodyId: bodyIdSchema.describe('Reference body (e.g. the CAD model)'),
+export const DEFAULT_PASS_SHARE = 0.99;
+
+const titleText = z.string().max(200).optional();
+
+const schema = z
+  .strictObject({
+  fromBodyId: bodyIdSchema.optional().describe('Candidate body (e.g. the scan or the part as made). Give fromBodyId and referenceBodyId, or actualBodyId and nominalBodyId'),
+  referenceBodyId: bodyIdSchema.optional().describe('Reference body (e.g. the CAD model)'),
+  actualBodyId: bodyIdSchema.optional().describe('Inspection roles: the actual (scan, cloud, part as made). The report colours it and every signed figure reads actual minus nominal (+ material outside the nominal)'),
+  nominalBodyId: bodyIdSchema.optional().describe('Inspection roles: the nominal (the CAD model)'),
+  titleBlock: z
+    .strictObject({ part: titleText, revision: titleText, serial: titleText, operator: titleText, date: titleText })
+    .default({})
+    .describe('The title block: part, revision, serial, operator, date (default the day the report is made)'),
+  maxDistance: z.number().positive().finite().optional().describe('Search distance beyond which a sample has no counterpart (no data), as measure_deviation. Default its default'),
   outputPath: z.string().min(1).describe('Path of the HTML file to write (one self-contained file: images inline, no network)'),
   overwrite: overwriteSchema,
   tolerance: z
@@ -35,8 +47,8 @@ const schema = z.strictObject({
     .number()
     .gt(0)
     .max(1)
-    .default(1)
-    .describe('PASS when at least this share of the candidate\'s samples lies within the tolerance of the reference. Default 1 (all)'),
+    .default(DEFAULT_PASS_SHARE)
+    .describe(`The verdict rule: PASS when at least this share of the candidate's samples lies within the tolerance of the reference. Default ${DEFAULT_PASS_SHARE} (99 %)`),
   deflection: z.number().positive().finite().optional().describe('Deflection of BREP bodies; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
   maxSamples: z.int().min(1).default(DEFAULT_MAX_SAMPLES).describe(`Surface samples per direction for the statistics and the histogram, as measure_deviation's maxSamples. Default ${DEFAULT_MAX_SAMPLES}`),
   signMode: signModeSchema,
@@ -55,8 +67,11 @@ const schema = z.strictObject({
     })
     .optional()
     .describe('Sections along an axis (cross_section_compare): overlay images and the station table. Default none'),
-  title: z.string().max(200).optional().describe('Report title. Default "Inspection report: <candidate> against <reference>"'),
-});
+  title: z.string().max(200).optional().describe('Report title. Default "Inspection report: <part or candidate> against <reference>"'),
+})
+  .refine((a) => (a.fromBodyId !== undefined && a.referenceBodyId !== undefined) !== (a.actualBodyId !== undefined && a.nominalBodyId !== undefined) && (a.fromBodyId === undefined) === (a.referenceBodyId === undefined) && (a.actualBodyId === undefined) === (a.nominalBodyId === undefined), {
+    message: 'give either fromBodyId and referenceBodyId, or actualBodyId and nominalBodyId',
+  });
 
 export interface InspectionReportResult {
   outputPath: string;
@@ -105,10 +120,13 @@ export const inspectionReport = defineTool({
 type Args = z.output<typeof schema>;
 
 /** Runs the tools the report shows, with the report's settings, on scratch files in memory. */
-async function reportData(ctx: ToolContext, args: Args): Promise<ReportData> {
+async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
+  const roles = given.actualBodyId !== undefined;
+  // Under roles the actual is the candidate: measured against the nominal, its signs are actual minus nominal as they come.
+  const args = { ...given, fromBodyId: (given.actualBodyId ?? given.fromBodyId)!, referenceBodyId: (given.nominalBodyId ?? given.referenceBodyId)! };
   const scratch = memoryFiles();
   const inner: ToolContext = { ...ctx, files: scratch };
-  const common = { deflection: args.deflection, signMode: args.signMode, surface: args.surface };
+  const common = { deflection: args.deflection, signMode: args.signMode, surface: args.surface, maxDistance: args.maxDistance };
   const pair = { fromBodyId: args.fromBodyId, referenceBodyId: args.referenceBodyId };
   const run = <S extends z.ZodType, R>(tool: { schema: S; run(a: z.output<S>, c: ToolContext): Promise<R> }, a: unknown): Promise<R> => tool.run(tool.schema.parse(a), inner);
 
@@ -119,6 +137,7 @@ async function reportData(ctx: ToolContext, args: Args): Promise<ReportData> {
   const backward: HistogramResult = await run(deviationHistogram, { fromBodyId: args.referenceBodyId, referenceBodyId: args.fromBodyId, maxSamples: args.maxSamples, tolerance, ...common });
   const histogramPng = forward.imagePath ? await scratch.read(histogramPath) : null;
 
+  // The colours of the maps: never narrower than the tolerance band (colourSpan, the app's rule).
   const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface);
   const heatmap = await heatmapPictures(
     ctx,
@@ -140,8 +159,12 @@ async function reportData(ctx: ToolContext, args: Args): Promise<ReportData> {
   const within = forward.withinTolerance;
   const verdict = within === undefined ? null : within >= args.passShare ? 'PASS' : 'FAIL';
   const generatedAt = new Date().toISOString();
+  const { part, ...titleRest } = args.titleBlock;
   return {
-    title: args.title ?? `Inspection report: ${bodies[0]!.name} against ${bodies[1]!.name}`,
+    title: args.title ?? `Inspection report: ${part ?? bodies[0]!.name} against ${bodies[1]!.name}`,
+    roles,
+    titleBlock: { ...(part !== undefined ? { part } : {}), ...titleRest, date: args.titleBlock.date ?? generatedAt.slice(0, 10) },
+    unit: reportUnit(bodies[0]!, bodies[1]!),
     version: packageJson.version,
     generatedAt,
     verdict,
@@ -153,6 +176,7 @@ async function reportData(ctx: ToolContext, args: Args): Promise<ReportData> {
       maxSamples: args.maxSamples,
       tolerance: tolerance ?? null,
       passShare: args.passShare,
+      maxDistance: forward.maxDistance,
       colourRange: heatmap.summary.clamp,
       colourBand: heatmap.summary.tolerance,
     },
@@ -178,15 +202,27 @@ function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bod
     sha256: body.origin ? bytesToHex(sha256(body.origin.bytes)) : null,
     fileBytes: body.origin ? body.origin.bytes.length : null,
     kind: body.kind,
+    lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
     placement: placementText(body),
   };
+}
+
+/**
+ * The unit of the report's lengths (issue 29.4): the bodies' declared unit when one declares it and
+ * none another (a mesh or cloud without a unit takes its nominal's, said in a note); else model units.
+ */
+export function reportUnit(candidate: Body, reference: Body): { length: string; note: string | null } {
+  const units = [...new Set([candidate, reference].flatMap((b) => (b.lengthUnit ? [b.lengthUnit.unit] : [])))];
+  if (units.length !== 1) return { length: 'model units', note: units.length > 1 ? 'the bodies declare different units' : null };
+  const without = [candidate, reference].filter((b) => !b.lengthUnit).map((b) => b.name);
+  return { length: units[0]!, note: without.length ? `${without.join(', ')} declares no unit and is read in ${units[0]}` : null };
 }
 
 /** The body's placement in words: the motion, and what set it (an alignment with its RMS before and after). */
 function placementText(body: Body): string | null {
   const p = placementSummary(body);
   if (!p) return null;
-  const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (model units)`;
+  const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (${body.lengthUnit ? body.lengthUnit.unit : 'model units'})`;
   const by = p.setBy;
   return by.tool === 'align_bodies'
     ? `aligned to ${by.fixedBodyId} (align_bodies ${by.mode}, RMS ${by.rmsBefore.toPrecision(4)} \u2192 ${by.rmsAfter.toPrecision(4)}${by.converged ? '' : ', not converged'}): ${motion}`

@@ -9,10 +9,25 @@ import type { SurfaceMode } from '../deviation/defaults';
 import type { DirectedRecord } from '../deviation/record';
 import type { DeviationResult } from './measureDeviation';
 import type { SignedHeatmapResult } from './signedDeviationHeatmap';
+import { html, raw, type Html } from '../render/html';
+
+export interface TitleBlock {
+  part?: string | undefined;
+  revision?: string | undefined;
+  serial?: string | undefined;
+  operator?: string | undefined;
+  date?: string | undefined;
+}
 
 /** Everything the report shows, each part the result of the tool it is named after. */
 export interface ReportData {
   title: string;
+  /** Inspection roles (issue 29.1): the candidate is the actual, the reference the nominal; the reverse direction's signs are shown as actual minus nominal. */
+  roles: boolean;
+  /** The title block a customer reads first; date defaults to the day the report was made. */
+  titleBlock: TitleBlock;
+  /** The unit of every length: the bodies' declared unit (a mesh without one takes its nominal's, with a note), else "model units". */
+  unit: { length: string; note: string | null };
   version: string;
   generatedAt: string;
   verdict: 'PASS' | 'FAIL' | null;
@@ -25,6 +40,8 @@ export interface ReportData {
     sha256: string | null;
     fileBytes: number | null;
     kind: string;
+    /** The unit the file declared (null: none). */
+    lengthUnit: string | null;
     /** Where the body stood when measured: null as read from its file, else how it was placed (an alignment with its RMS). */
     placement: string | null;
   }[];
@@ -35,6 +52,8 @@ export interface ReportData {
     maxSamples: number;
     tolerance: number | null;
     passShare: number;
+    /** The search distance beyond which a sample has no counterpart (no data). */
+    maxDistance: number;
     colourRange: number;
     colourBand: number;
   };
@@ -54,29 +73,29 @@ export interface ReportData {
 /** The id of the script element holding the report's data as JSON (images left out). */
 export const REPORT_DATA_ID = 'brepscope-report-data';
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function base64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 const pngSrc = (png: Uint8Array) => `data:image/png;base64,${base64(png)}`;
+const EMPTY = '\u2014';
 
 /**
  * A number cell: the shown text rounded to `decimals`, the full value in data-value and the result
  * field it came from in data-field (the test reads both back; a reader can copy exact values).
  */
-function numberCell(field: string, v: number | null | undefined, decimals: number, suffix = ''): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return `<td class="num" data-field="${field}" data-value="">\u2014</td>`;
-  const text = v.toFixed(decimals).replace(/^-/, '\u2212');
-  return `<td class="num" data-field="${field}" data-value="${v}">${text}${suffix}</td>`;
+function numberCell(field: string, v: number | null | undefined, decimals: number, suffix = ''): Html {
+  if (v === null || v === undefined || !Number.isFinite(v)) return html`<td class="num" data-field="${field}" data-value="">${EMPTY}</td>`;
+  return html`<td class="num" data-field="${field}" data-value="${String(v)}">${v.toFixed(decimals).replace(/^-/, '\u2212')}${suffix}</td>`;
 }
-const percentCell = (field: string, v: number | null | undefined) =>
-  v === null || v === undefined ? `<td class="num" data-field="${field}" data-value="">\u2014</td>` : `<td class="num" data-field="${field}" data-value="${v}">${(100 * v).toFixed(2)} %</td>`;
-const countCell = (field: string, v: number) => `<td class="num" data-field="${field}" data-value="${v}">${v.toLocaleString('en-US')}</td>`;
-const textCell = (s: string | null) => `<td>${s === null ? '\u2014' : escapeHtml(s)}</td>`;
-const pointText = (p: readonly number[] | null, d: number) => (p ? `(${p.map((c) => c.toFixed(d)).join(', ')})` : '\u2014');
+const percentText = (v: number) => `${(100 * v).toFixed(2)} %`;
+const percentCell = (field: string, v: number | null | undefined): Html =>
+  v === null || v === undefined ? html`<td class="num" data-field="${field}" data-value="">${EMPTY}</td>` : html`<td class="num" data-field="${field}" data-value="${String(v)}">${percentText(v)}</td>`;
+const countCell = (field: string, v: number, suffix = ''): Html => html`<td class="num" data-field="${field}" data-value="${String(v)}">${v.toLocaleString('en-US')}${suffix}</td>`;
+const textCell = (s: string | null): Html => html`<td>${s ?? EMPTY}</td>`;
+const pointText = (p: readonly number[] | null, d: number) => (p ? `(${p.map((c) => c.toFixed(d)).join(', ')})` : EMPTY);
+const neg = (v: number | null): number | null => (v === null ? null : v === 0 ? 0 : -v);
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;margin:24px auto;max-width:1100px;padding:0 16px}
@@ -88,6 +107,8 @@ th{background:#f2efe6}td.num{text-align:right;font-variant-numeric:tabular-nums;
 .verdict{display:inline-block;font-weight:700;padding:2px 10px;border-radius:4px;color:#fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}
 th{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 .PASS{background:#1a7f37}.FAIL{background:#b2182b}.none{background:#777}
+.title-block{width:100%}.title-block th{width:14%}.title-block td{width:36%}
+.summary{display:grid;grid-template-columns:repeat(4,1fr);gap:6px;margin:8px 0}.summary div{border:1px solid #ccc;padding:4px 8px}.summary dt{font-size:11px;color:#555}.summary dd{margin:0;font-size:16px;font-variant-numeric:tabular-nums}
 figure{margin:10px 0;break-inside:avoid;page-break-inside:avoid}figcaption{font-size:12px;color:#555}
 img{max-width:100%;height:auto;border:1px solid #ddd}
 .views{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:10px}
@@ -96,89 +117,134 @@ section{break-inside:avoid-page}
 @page{size:A4;margin:14mm}
 `;
 
-/** One self-contained HTML document: no external resource, no script that runs. */
+/** Words for the two bodies and directions: actual and nominal under inspection roles, else candidate and reference. */
+function words(data: ReportData) {
+  return data.roles
+    ? { candidate: 'actual', reference: 'nominal', forward: 'actual \u2192 nominal', backward: 'nominal \u2192 actual (coverage)' }
+    : { candidate: 'candidate', reference: 'reference', forward: 'candidate \u2192 reference', backward: 'reference \u2192 candidate' };
+}
+
+/** One self-contained HTML document: no external resource, no script that runs; every field escaped by the template. */
 export function reportHtml(data: ReportData): string {
   const { deviation, settings } = data;
   const ref = Math.max(deviation.fromToTo.max, deviation.toToFrom.max, settings.tolerance ?? 0);
   const d = Math.max(3, decimalsFor(ref) + 1, settings.tolerance ? decimalsFor(settings.tolerance) + 1 : 0);
-  const verdict = data.verdict ?? 'none';
-  const parts: string[] = [];
-  parts.push(
-    `<header><h1>${escapeHtml(data.title)}</h1>`,
-    `<p>Verdict: <span class="verdict ${verdict}" data-field="verdict">${data.verdict ?? 'no tolerance given'}</span>`,
-    settings.tolerance === null
-      ? ''
-      : ` \u2014 ${(settings.passShare * 100).toFixed(settings.passShare === 1 ? 0 : 1)} % of the candidate's samples must lie within \u00b1${settings.tolerance} of the reference`,
-    `</p><p class="meta">brepscope <span data-field="version">${escapeHtml(data.version)}</span> \u00b7 generated <span data-field="generatedAt">${escapeHtml(data.generatedAt)}</span> \u00b7 lengths in model units (the files' own units)</p></header>`,
-  );
-
-  parts.push('<section><h2>Bodies</h2><table><tr><th>role</th><th>body</th><th>file</th><th>format</th><th>size</th><th>SHA-256 of the file</th><th>placement</th></tr>');
-  for (const b of data.bodies) {
-    parts.push(
-      `<tr data-role="${b.role}"><td>${b.role}</td>${textCell(`${b.bodyId} (${b.name})`)}${textCell(b.file)}${textCell(b.format)}`,
-      b.fileBytes === null ? '<td>\u2014</td>' : countCell(`${b.role}.fileBytes`, b.fileBytes).replace('</td>', ' bytes</td>'),
-      `<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td data-field="${b.role}.placement">${escapeHtml(b.placement ?? 'as read from its file (no alignment applied)')}</td></tr>`,
-    );
-  }
-  parts.push('</table></section>');
-
-  parts.push(
-    '<section><h2>Settings</h2><table>',
-    `<tr><th>sign mode</th><td data-field="signMode">${settings.signMode}</td></tr>`,
-    `<tr><th>surfaces</th><td data-field="surface">${settings.surface === 'exact' ? 'exact (BREP faces)' : 'tessellated'}</td></tr>`,
-    `<tr><th>deflection</th>${numberCell('deflection', settings.deflection, Math.max(d, decimalsFor(settings.deflection)))}</tr>`,
-    `<tr><th>samples per direction (at most)</th>${countCell('maxSamples', settings.maxSamples)}</tr>`,
-    `<tr><th>tolerance</th>${settings.tolerance === null ? '<td data-field="tolerance" data-value="">none given</td>' : numberCell('tolerance', settings.tolerance, d)}</tr>`,
-    `<tr><th>heat-map colour range / neutral band</th><td class="num">\u00b1${settings.colourRange.toFixed(d)} / \u00b1${settings.colourBand.toFixed(d)}</td></tr>`,
-    '</table></section>',
-  );
-
-  parts.push(statisticsTable(data, d));
-
-  parts.push('<section><h2>Heat maps</h2><div class="views">');
-  for (const img of data.heatmap.images) {
-    const hidden = img.labels.filter((l) => l.status !== 'visible').map((l) => `${l.number} ${l.status}`);
-    parts.push(
-      `<figure><img src="${pngSrc(img.png)}" width="${img.width}" height="${img.height}" alt="Heat map, ${escapeHtml(img.view)} view">`,
-      `<figcaption>${escapeHtml(img.view)} view${hidden.length ? ` \u00b7 labels not visible here: ${escapeHtml(hidden.join(', '))}` : ''}</figcaption></figure>`,
-    );
-  }
-  parts.push('</div>');
+  const w = words(data);
+  const unit = data.unit.length;
+  const tol = settings.tolerance;
+  const rule =
+    tol === null
+      ? null
+      : `PASS when at least ${percentText(settings.passShare)} of the ${w.candidate}'s samples lie within \u00b1${tol} ${unit} of the ${w.reference}`;
   const s = data.heatmap.summary;
-  parts.push(`<p class="meta">${s.vertices.toLocaleString('en-US')} display vertices coloured, ${s.ambiguousVertices.toLocaleString('en-US')} without a trustworthy sign (grey).</p></section>`);
-
-  if (data.labels.length) parts.push(labelsTable(data.labels, d));
-
   const h = data.histograms.fromToTo;
-  parts.push('<section><h2>Histogram (candidate to reference, signed)</h2>');
-  if (data.histogramPng) parts.push(`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>`);
-  else parts.push(`<p>${escapeHtml(h.warnings.join('; ') || 'no histogram')}</p>`);
-  parts.push(
-    `<table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>`,
-  );
-
-  if (data.sections) parts.push(sectionsPart(data.sections, data.sectionImages, d));
-  parts.push(metricsPart(data));
-
-  const json = JSON.stringify(jsonData(data)).replace(/</g, '\\u003c');
-  return `<!DOCTYPE html>
+  const doc = html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="generator" content="brepscope ${escapeHtml(data.version)}">
-<title>${escapeHtml(data.title)}</title><style>${CSS}</style></head>
+<meta name="generator" content="brepscope ${data.version}">
+<title>${data.title}</title><style>${raw(CSS)}</style></head>
 <body>
-${parts.join('\n')}
-<script type="application/json" id="${REPORT_DATA_ID}">${json}</script>
+<header><h1>${data.title}</h1>
+${titleBlockTable(data)}
+<p>Verdict: <span class="verdict ${data.verdict ?? 'none'}" data-field="verdict">${data.verdict ?? 'no tolerance given'}</span>${rule ? html` \u2014 <span data-field="verdictRule">${rule}</span>` : ''}</p>
+<p class="meta">brepscope <span data-field="version">${data.version}</span> \u00b7 generated <span data-field="generatedAt">${data.generatedAt}</span> \u00b7 lengths in <span data-field="unit">${unit}</span>${data.unit.note ? ` (${data.unit.note})` : ''}${data.roles ? ' \u00b7 deviation = actual \u2212 nominal: + material outside the nominal, \u2212 inside' : ''}</p></header>
+${summaryCard(data, d)}
+${bodiesTable(data)}
+${settingsTable(data, d)}
+${statisticsTable(data, d)}
+<section><h2>Heat maps (${w.candidate} coloured)</h2><div class="views">
+${data.heatmap.images.map((img) => {
+  const hidden = img.labels.filter((l) => l.status !== 'visible').map((l) => `${l.number} ${l.status}`);
+  return html`<figure><img src="${pngSrc(img.png)}" width="${img.width}" height="${img.height}" alt="Heat map, ${img.view} view"><figcaption>${img.view} view${hidden.length ? ` \u00b7 labels not visible here: ${hidden.join(', ')}` : ''}</figcaption></figure>`;
+})}
+</div>
+<p class="meta">${s.vertices.toLocaleString('en-US')} display vertices coloured, ${s.ambiguousVertices.toLocaleString('en-US')} without a trustworthy sign (grey); colours over \u00b1${s.clamp.toFixed(d)} ${unit}, neutral within \u00b1${s.tolerance.toFixed(d)}.</p></section>
+${data.labels.length ? labelsTable(data.labels, d, w.candidate) : ''}
+<section><h2>Histogram (${w.forward}, signed)</h2>
+${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.join('; ') || 'no histogram'}</p>`}
+<table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>
+${data.sections ? sectionsPart(data.sections, data.sectionImages, d) : ''}
+${metricsPart(data)}
+<script type="application/json" id="${REPORT_DATA_ID}">${raw(JSON.stringify(jsonData(data)).replace(/</g, '\\u003c'))}</script>
 </body></html>
 `;
+  return doc.text;
 }
 
-function statisticsTable(data: ReportData, d: number): string {
-  const dirs: { key: 'fromToTo' | 'toToFrom'; label: string }[] = [
-    { key: 'fromToTo', label: 'candidate \u2192 reference' },
-    { key: 'toToFrom', label: 'reference \u2192 candidate' },
+const TITLE_FIELDS: [keyof TitleBlock, string][] = [
+  ['part', 'Part'],
+  ['revision', 'Revision'],
+  ['serial', 'Serial'],
+  ['operator', 'Operator'],
+  ['date', 'Date'],
+];
+
+function titleBlockTable(data: ReportData): Html {
+  const b = data.bodies;
+  const cells = TITLE_FIELDS.map(([k, label]) => html`<th>${label}</th><td data-field="titleBlock.${k}">${data.titleBlock[k] ?? EMPTY}</td>`);
+  return html`<table class="title-block">
+<tr>${cells[0]}${cells[1]}</tr><tr>${cells[2]}${cells[3]}</tr><tr>${cells[4]}<th>${words(data).reference} / ${words(data).candidate}</th><td>${b[1]!.name} / ${b[0]!.name}</td></tr>
+</table>`;
+}
+
+/** The screen's stats card, figure for figure (deviation_histogram at the report's tolerance and samples). */
+function summaryCard(data: ReportData, d: number): Html {
+  const h = data.histograms.fromToTo;
+  const unit = data.unit.length;
+  const item = (label: string, field: string, value: number | null, text: string) =>
+    html`<div><dt>${label}</dt><dd data-field="${field}" data-value="${value === null ? '' : String(value)}">${text}</dd></div>`;
+  const num = (v: number | null, signed = false) => (v === null ? EMPTY : `${signed && v > 0 ? '+' : ''}${v.toFixed(d).replace(/^-/, '\u2212')} ${unit}`);
+  const noDataShare = h.noDataSamples / Math.max(1, h.samples + h.noDataSamples);
+  return html`<section><h2>Result (${words(data).forward})</h2><dl class="summary">
+${item('Signed mean', 'summary.mean', h.mean, num(h.mean, true))}
+${item('Sigma', 'summary.std', h.std, num(h.std))}
+${item('p95 |d|', 'summary.p95', h.p95, num(h.p95))}
+${item('Max |d|', 'summary.maxAbs', h.maxAbs, num(h.maxAbs))}
+${item(`Within \u00b1${data.settings.tolerance ?? EMPTY}`, 'summary.withinTolerance', h.withinTolerance ?? null, h.withinTolerance === undefined ? EMPTY : percentText(h.withinTolerance))}
+${item('Ambiguous', 'summary.ambiguousFraction', h.ambiguousFraction, percentText(h.ambiguousFraction))}
+${item('No data', 'summary.noDataShare', noDataShare, `${percentText(noDataShare)} (${h.noDataSamples.toLocaleString('en-US')})`)}
+${item('Samples', 'summary.samples', h.samples, h.samples.toLocaleString('en-US'))}
+</dl><p class="meta">No data: samples with no counterpart within ${h.maxDistance.toFixed(d)} ${unit} (beyond the other body's open boundary); they count in no figure.</p></section>`;
+}
+
+function bodiesTable(data: ReportData): Html {
+  const w = words(data);
+  return html`<section><h2>Bodies</h2><table><tr><th>role</th><th>body</th><th>file</th><th>format</th><th>unit</th><th>size</th><th>SHA-256 of the file</th><th>placement (alignment)</th></tr>
+${data.bodies.map(
+  (b) => html`<tr data-role="${b.role}"><td>${b.role === 'candidate' ? w.candidate : w.reference}</td>${textCell(`${b.bodyId} (${b.name})`)}${textCell(b.file)}${textCell(b.format)}${textCell(b.lengthUnit ?? `none (read in ${data.unit.length})`)}${b.fileBytes === null ? html`<td>${EMPTY}</td>` : countCell(`${b.role}.fileBytes`, b.fileBytes, ' bytes')}<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td data-field="${b.role}.placement">${b.placement ?? 'as read from its file (no alignment applied)'}</td></tr>`,
+)}
+</table></section>`;
+}
+
+function settingsTable(data: ReportData, d: number): Html {
+  const settings = data.settings;
+  const unit = data.unit.length;
+  return html`<section><h2>Settings</h2><table>
+<tr><th>tolerance</th>${settings.tolerance === null ? html`<td data-field="tolerance" data-value="">none given</td>` : numberCell('tolerance', settings.tolerance, d, ` ${unit}`)}</tr>
+<tr><th>verdict rule (required share within tolerance)</th>${percentCell('passShare', settings.passShare)}</tr>
+<tr><th>sign mode</th><td data-field="signMode">${settings.signMode}</td></tr>
+<tr><th>surfaces</th><td data-field="surface">${settings.surface === 'exact' ? 'exact (BREP faces)' : 'tessellated'}</td></tr>
+<tr><th>deflection</th>${numberCell('deflection', settings.deflection, Math.max(d, decimalsFor(settings.deflection)), ` ${unit}`)}</tr>
+<tr><th>samples per direction (at most)</th>${countCell('maxSamples', settings.maxSamples)}</tr>
+<tr><th>no-data search distance</th>${numberCell('maxDistance', settings.maxDistance, d, ` ${unit}`)}</tr>
+<tr><th>heat-map colour range / neutral band</th><td class="num">\u00b1${settings.colourRange.toFixed(d)} / \u00b1${settings.colourBand.toFixed(d)} ${unit}</td></tr>
+</table></section>`;
+}
+
+function statisticsTable(data: ReportData, d: number): Html {
+  const w = words(data);
+  // Under roles the reverse direction (the nominal measured against the actual) reads actual minus nominal too.
+  const flipBack = data.roles;
+  const dirs: { key: 'fromToTo' | 'toToFrom'; label: string; flip: boolean }[] = [
+    { key: 'fromToTo', label: w.forward, flip: false },
+    { key: 'toToFrom', label: w.backward, flip: flipBack },
   ];
   const tol = data.settings.tolerance;
-  const rows: [string, (r: DirectedRecord, key: string) => string][] = [
+  const signedRow = (r: DirectedRecord, k: string, flip: boolean, field: 'signedMin' | 'signedMax' | 'signedMean'): Html => {
+    if (!flip) return numberCell(`${k}.${field}`, r[field], d);
+    const other = field === 'signedMin' ? r.signedMax : field === 'signedMax' ? r.signedMin : r.signedMean;
+    return numberCell(`${k}.${field}`, neg(other), d);
+  };
+  const rows: [string, (r: DirectedRecord, key: string, flip: boolean) => Html][] = [
     ['samples', (r, k) => countCell(`${k}.samples`, r.samples)],
     ['signed samples', (r, k) => countCell(`${k}.signedSamples`, r.signedSamples)],
     ['ambiguous (no trustworthy sign)', (r, k) => percentCell(`${k}.ambiguousFraction`, r.ambiguousFraction)],
@@ -186,70 +252,62 @@ function statisticsTable(data: ReportData, d: number): string {
     ['mean |deviation|', (r, k) => numberCell(`${k}.mean`, r.mean, d)],
     ['rms', (r, k) => numberCell(`${k}.rms`, r.rms, d)],
     ['p95 |deviation|', (r, k) => numberCell(`${k}.p95`, r.p95, d)],
-    ['signed min (shy)', (r, k) => numberCell(`${k}.signedMin`, r.signedMin, d)],
-    ['signed max (proud)', (r, k) => numberCell(`${k}.signedMax`, r.signedMax, d)],
-    ['signed mean', (r, k) => numberCell(`${k}.signedMean`, r.signedMean, d)],
-    ['worst point', (r) => `<td class="num">${pointText(r.worstPoint, d)}</td>`],
+    ['signed min (shy, material missing)', (r, k, f) => signedRow(r, k, f, 'signedMin')],
+    ['signed max (proud, material added)', (r, k, f) => signedRow(r, k, f, 'signedMax')],
+    ['signed mean', (r, k, f) => signedRow(r, k, f, 'signedMean')],
+    ['worst point', (r) => html`<td class="num">${pointText(r.worstPoint, d)}</td>`],
   ];
-  const out = [`<section><h2>Statistics (measure_deviation)</h2><table><tr><th></th>${dirs.map((x) => `<th>${x.label}</th>`).join('')}</tr>`];
-  for (const [name, cell] of rows) out.push(`<tr><th>${name}</th>${dirs.map((x) => cell(data.deviation[x.key], x.key)).join('')}</tr>`);
-  if (tol !== null) {
-    out.push(`<tr><th>within \u00b1${tol}</th>${dirs.map((x) => percentCell(`${x.key}.withinTolerance`, data.histograms[x.key].withinTolerance)).join('')}</tr>`);
-    const verdicts = dirs.map((x) => ((data.histograms[x.key].withinTolerance ?? 0) >= data.settings.passShare ? 'PASS' : 'FAIL'));
-    out.push(`<tr><th>verdict</th>${verdicts.map((v, i) => `<td data-field="${dirs[i]!.key}.verdict"><span class="verdict ${v}">${v}</span>${i === 1 ? ' (for information)' : ''}</td>`).join('')}</tr>`);
-  }
-  out.push(`<tr><th>symmetric Hausdorff</th>${numberCell('symmetricHausdorff', data.deviation.symmetricHausdorff, d)}<td></td></tr></table>`);
-  out.push('<p class="meta">Magnitudes are distances to the nearest surface of the other body over every sample; signed figures use only samples with a trustworthy sign (+ proud, outside the reference; \u2212 shy). The verdict is the candidate\'s direction.</p></section>');
-  return out.join('\n');
+  const verdicts = dirs.map((x) => ((data.histograms[x.key].withinTolerance ?? 0) >= data.settings.passShare ? 'PASS' : 'FAIL'));
+  return html`<section><h2>Statistics (measure_deviation, ${data.unit.length})</h2><table><tr><th></th>${dirs.map((x) => html`<th>${x.label}</th>`)}</tr>
+${rows.map(([name, cell]) => html`<tr><th>${name}</th>${dirs.map((x) => cell(data.deviation[x.key], x.key, x.flip))}</tr>`)}
+${tol === null ? '' : html`<tr><th>within \u00b1${tol}</th>${dirs.map((x) => percentCell(`${x.key}.withinTolerance`, data.histograms[x.key].withinTolerance))}</tr>
+<tr><th>verdict</th>${verdicts.map((v, i) => html`<td data-field="${dirs[i]!.key}.verdict"><span class="verdict ${v}">${v}</span>${i === 1 ? ' (for information)' : ''}</td>`)}</tr>`}
+<tr><th>symmetric Hausdorff</th>${numberCell('symmetricHausdorff', data.deviation.symmetricHausdorff, d)}<td></td></tr></table>
+<p class="meta">Magnitudes are distances to the nearest surface of the other body over every sample with a counterpart; signed figures use only samples with a trustworthy sign (+ proud, outside the ${w.reference}; \u2212 shy).${data.roles ? ' The coverage column measures the nominal against the actual; its signed figures are negated so they too read actual \u2212 nominal.' : ''} The verdict is the ${w.candidate}'s direction.</p></section>`;
 }
 
-function labelsTable(labels: DeviationLabel[], d: number): string {
-  const out = ['<section><h2>Deviation labels</h2><table><tr><th>#</th><th>point on the candidate</th><th>reference point</th><th>signed</th><th>distance</th><th>verdict</th></tr>'];
-  for (const l of labels) {
-    out.push(
-      `<tr data-label="${l.number}"><td>${l.number}</td><td class="num">${pointText(l.point, d)}</td><td class="num">${pointText(l.referencePoint, d)}</td>`,
-      `${numberCell(`labels.${l.number}.signed`, l.signed, d)}${numberCell(`labels.${l.number}.distance`, l.distance, d)}<td><span class="verdict ${l.pass ? 'PASS' : 'FAIL'}">${l.pass ? 'PASS' : 'FAIL'}</span></td></tr>`,
-    );
-  }
-  out.push('</table></section>');
-  return out.join('\n');
+function labelsTable(labels: DeviationLabel[], d: number, candidate: string): Html {
+  return html`<section><h2>Deviation labels</h2><table><tr><th>#</th><th>point on the ${candidate}</th><th>nearest point of the other body</th><th>signed</th><th>distance</th><th>verdict</th></tr>
+${labels.map(
+  (l) => html`<tr data-label="${l.number}"><td>${l.number}</td><td class="num">${pointText(l.point, d)}</td><td class="num">${pointText(l.referencePoint, d)}</td>${numberCell(`labels.${l.number}.signed`, l.signed, d)}${numberCell(`labels.${l.number}.distance`, l.distance, d)}<td><span class="verdict ${l.pass ? 'PASS' : 'FAIL'}">${l.pass ? 'PASS' : 'FAIL'}</span></td></tr>`,
+)}
+</table></section>`;
 }
 
-function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number): string {
-  const out = [`<section><h2>Sections (cross_section_compare, ${r.referenceMode})</h2>`];
-  if (r.warnings.length) out.push(`<p>${escapeHtml(r.warnings.join('; '))}</p>`);
-  out.push('<table><tr><th>station</th><th>axis coordinate</th><th>signed mean</th><th>rms</th><th>max |signed|</th><th>area ratio</th></tr>');
-  for (const s of r.sections) {
-    out.push(
-      `<tr><td>${s.station}</td>${numberCell(`sections.${s.station}.axisCoord`, s.axisCoord, d)}${numberCell(`sections.${s.station}.signedMean`, s.signedMean, d)}${numberCell(`sections.${s.station}.rms`, s.rms, d)}${numberCell(`sections.${s.station}.maxAbs`, s.maxAbs, d)}${numberCell(`sections.${s.station}.areaRatio`, s.areaRatio, 4)}</tr>`,
-    );
-  }
-  out.push('</table><div class="views">');
-  r.sections.forEach((s, i) => {
-    const png = images[i];
-    if (png) out.push(`<figure><img src="${pngSrc(png)}" alt="Section ${s.station}"><figcaption>station ${s.station}</figcaption></figure>`);
-  });
-  out.push('</div></section>');
-  return out.join('\n');
+function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number): Html {
+  return html`<section><h2>Sections (cross_section_compare, ${r.referenceMode})</h2>
+${r.warnings.length ? html`<p>${r.warnings.join('; ')}</p>` : ''}
+<table><tr><th>station</th><th>axis coordinate</th><th>signed mean</th><th>rms</th><th>max |signed|</th><th>area ratio</th></tr>
+${r.sections.map(
+  (s) =>
+    html`<tr><td>${s.station}</td>${numberCell(`sections.${s.station}.axisCoord`, s.axisCoord, d)}${numberCell(`sections.${s.station}.signedMean`, s.signedMean, d)}${numberCell(`sections.${s.station}.rms`, s.rms, d)}${numberCell(`sections.${s.station}.maxAbs`, s.maxAbs, d)}${numberCell(`sections.${s.station}.areaRatio`, s.areaRatio, 4)}</tr>`,
+)}
+</table><div class="views">
+${r.sections.map((s, i) => {
+  const png = images[i];
+  return png ? html`<figure><img src="${pngSrc(png)}" alt="Section ${s.station}"><figcaption>station ${s.station}</figcaption></figure>` : '';
+})}
+</div></section>`;
 }
 
-function metricsPart(data: ReportData): string {
-  const out = ['<section><h2>Metrics of each body (compute_metrics)</h2><table><tr><th></th><th>volume</th><th>surface area</th><th>bounding box min</th><th>bounding box max</th></tr>'];
-  data.metrics.forEach((m, i) => {
-    const role = data.bodies[i]!.role;
-    const box = m.boundingBox;
-    out.push(
-      `<tr><th>${role}</th>${numberCell(`${role}.volume`, m.volume, 3)}${numberCell(`${role}.surfaceArea`, m.surfaceArea, 3)}<td class="num">${pointText(box?.min ?? null, 3)}</td><td class="num">${pointText(box?.max ?? null, 3)}</td></tr>`,
-    );
-  });
-  out.push('</table></section>');
-  return out.join('\n');
+function metricsPart(data: ReportData): Html {
+  const unit = data.unit.length;
+  return html`<section><h2>Metrics of each body (compute_metrics, ${unit})</h2><table><tr><th></th><th>volume</th><th>surface area</th><th>bounding box min</th><th>bounding box max</th></tr>
+${data.metrics.map((m, i) => {
+  const role = data.bodies[i]!.role;
+  const box = m.boundingBox;
+  return html`<tr><th>${role === 'candidate' ? words(data).candidate : words(data).reference}</th>${numberCell(`${role}.volume`, m.volume, 3)}${numberCell(`${role}.surfaceArea`, m.surfaceArea, 3)}<td class="num">${pointText(box?.min ?? null, 3)}</td><td class="num">${pointText(box?.max ?? null, 3)}</td></tr>`;
+})}
+</table></section>`;
 }
 
 /** The report's data as JSON: the tool results as they came, images left out. */
 function jsonData(data: ReportData): unknown {
   return {
     title: data.title,
+    titleBlock: data.titleBlock,
+    roles: data.roles,
+    unit: data.unit,
     version: data.version,
     generatedAt: data.generatedAt,
     verdict: data.verdict,

@@ -4,7 +4,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { CalloutLabel, CalloutStatus } from '../render/callouts';
 import { VIEW_NAMES, viewBasis, type View } from '../render/camera';
 import { formatValue } from '../render/format';
-import { colourRange, defaultTolerance } from '../render/heatColors';
+import { colourRange, colourSpan, defaultTolerance } from '../render/heatColors';
 import { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, renderHeatmapPng, type HeatmapImageInfo } from '../render/heatmapImage';
 import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField, type HeatmapField } from './deviationHeatmap';
@@ -75,7 +75,7 @@ const schema = z.strictObject({
     .max(101)
     .optional()
     .describe('Discrete colour bands across the legend, the tolerance band counting as one (11: five steps each side of it; an even count gets one more). Default: continuous colours, as the app'),
-  clamp: z.number().positive().finite().optional().describe("Half-width of the colour range [-clamp, clamp]; colours saturate beyond it. Default: the app's rule, the 99th percentile of |deviation|"),
+  clamp: z.number().positive().finite().optional().describe("Half-width of the colour range [-clamp, clamp]; colours saturate beyond it. Default: the app's rule, the 99th percentile of |deviation|, widened to twice the tolerance when that is larger"),
   tolerance: z.number().min(0).finite().optional().describe('Half-width of the neutral band. Default: a round number near a tenth of the colour range (the app\'s)'),
   labels: labelSelectionSchema.optional().describe('Numbered callouts: {points} to label given points, or {count, minDistance} for the most deviating local extrema (deviation_labels). Default none'),
   signMode: signModeSchema,
@@ -171,8 +171,10 @@ export async function heatmapPictures(
   const field = known ?? (await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface));
   const { data, display } = field;
   const values = data.values;
-  const range = args.clamp ?? colourRange(values, data.range ? data.range[1] : 0);
-  const tolerance = args.tolerance ?? defaultTolerance(range);
+  const m = args.clamp ?? colourRange(values, data.range ? data.range[1] : 0);
+  const tolerance = args.tolerance ?? defaultTolerance(m);
+  // Never narrower than the tolerance band (the app's rule, colourSpan): a wide tolerance keeps its colours.
+  const range = args.clamp ?? colourSpan(m, tolerance);
   const steps = args.bands === undefined ? undefined : tolerance > 0 ? Math.max(1, Math.ceil((args.bands - 1) / 2)) : Math.ceil(args.bands / 2);
   const bands = steps === undefined ? null : tolerance > 0 ? 2 * steps + 1 : 2 * steps;
 

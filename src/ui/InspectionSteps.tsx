@@ -1,0 +1,375 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
+import { alignRoles, compareBodies, comparePairs, downloadReport, inspectionPairs, markNominal, printReport, setColourOn, setPassShare, setTitleField, setTolerance } from './deviationReview';
+import { Stat } from './Stat';
+import { formatCount, formatNumber } from './format';
+import { LinkPlacementCard } from './LinkPlacementCard';
+import { canColourNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
+import { inspectStore, toolStore, type AlignmentState, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
+import { useScene, useUnits } from './useStores';
+
+/**
+ * The inspection journey (issue 29.2), as visible steps: Nominal -> Actual -> Align -> Compare ->
+ * Report. Each says its state in words; the warnings that matter (not aligned, an ambiguous
+ * alignment, a large no-data share) stop the user until they choose to go on.
+ */
+
+type StepState = 'todo' | 'done' | 'warn' | 'active';
+
+function Step({ n, name, state, status, children }: { n: number; name: string; state: StepState; status: ReactNode; children?: ReactNode }) {
+  return (
+    <li className={`step ${state}`} data-testid={`step.${name.toLowerCase()}`} data-state={state}>
+      <div className="step-head">
+        <span className="step-n" aria-hidden="true">
+          {state === 'done' ? '✓' : state === 'warn' ? '!' : n}
+        </span>
+        <strong>{name}</strong>
+        <span className="step-status" data-testid={`step.${name.toLowerCase()}-status`}>
+          {status}
+        </span>
+      </div>
+      {children && <div className="step-body">{children}</div>}
+    </li>
+  );
+}
+
+const KIND_WORDS: Record<BodyEntry['summary']['kind'], string> = { brep: 'CAD model', mesh: 'mesh', points: 'point cloud' };
+
+/** Where the body stands: as read, or what placed it (an applied alignment with its RMS). */
+function placementWords(body: BodyEntry | undefined): string | null {
+  const p = body?.summary.placement;
+  if (!p) return null;
+  const by = p.setBy;
+  return by.tool === 'align_bodies' ? `aligned to ${by.fixedBodyId}, RMS ${formatNumber(Number(by.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(by.rmsAfter.toPrecision(3)))}` : 'placed by set_placement';
+}
+
+/** The journey before any file: what to drop, in order (the page's drop target and demo sit in the viewport). */
+export function JourneyIntro() {
+  return (
+    <section className="panel deviation-panel" aria-label="Inspection" data-testid="deviation.panel">
+      <h2>Inspection</h2>
+      <ol className="steps" data-testid="steps">
+        <Step n={1} name="Nominal" state="active" status="drop the CAD model (STEP, IGES, BREP)" />
+        <Step n={2} name="Actual" state="todo" status="then the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)" />
+        <Step n={3} name="Align" state="todo" status="best fit of the actual onto the nominal" />
+        <Step n={4} name="Compare" state="todo" status="deviation, actual minus nominal, against your tolerance" />
+        <Step n={5} name="Report" state="todo" status="HTML and PDF with a title block" />
+      </ol>
+    </section>
+  );
+}
+
+export function InspectionSteps() {
+  const bodies = useScene((s) => s.bodies);
+  const state = useStore(inspectStore);
+  const running = !!useStore(toolStore, (s) => s.running);
+  const roles = inspectionPairs()[0];
+  const nominal = bodies.find((b) => b.bodyId === roles?.nominal) ?? bodies.find((b) => b.summary.kind !== 'points');
+  const actual = bodies.find((b) => b.bodyId === roles?.actual);
+  const units = useUnits([nominal?.bodyId, actual?.bodyId]);
+  const heat = state.heat;
+  const alignment = state.alignment;
+  const placed = placementWords(actual);
+  const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings : [];
+  const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
+  const pair = comparePairs()[0];
+  const nominalIds = bodies.filter((b) => b.summary.kind !== 'points').map((b) => b.bodyId);
+  const nominalSelect = useId();
+  return (
+    <ol className="steps" data-testid="steps">
+      <Step n={1} name="Nominal" state={nominal ? 'done' : 'active'} status={nominal ? `${nominal.bodyId} · ${KIND_WORDS[nominal.summary.kind]}${nominal.summary.lengthUnit ? `, ${nominal.summary.lengthUnit}` : ''}` : 'drop the CAD model (STEP, IGES, BREP)'}>
+        {nominalIds.length > 1 && (
+          <div className="row">
+            <label htmlFor={nominalSelect}>Nominal is</label>
+            <select id={nominalSelect} value={nominal?.bodyId ?? ''} disabled={running} onChange={(e) => markNominal(e.target.value)} data-testid="roles.nominal">
+              {nominalIds.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </Step>
+      <Step
+        n={2}
+        name="Actual"
+        state={actual ? 'done' : nominal ? 'active' : 'todo'}
+        status={actual ? `${actual.bodyId} · ${KIND_WORDS[actual.summary.kind]}${actual.summary.lengthUnit ? `, ${actual.summary.lengthUnit}` : units.note ? `, read in ${units.length} (no unit in its file)` : ''}` : 'drop the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)'}
+      />
+      <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
+        {actual && pair && <AlignButton pair={pair} running={running} testId="deviation.align" />}
+        {alignWarnings.map((w) => (
+          <p key={w} className="warning" data-testid="step.align-warning">
+            {w}
+          </p>
+        ))}
+        {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
+      </Step>
+      <Step n={4} name="Compare" state={!pair ? 'todo' : heat?.status === 'done' ? 'done' : 'active'} status={heat ? <CompareStatus heat={heat} /> : pair ? 'set the tolerance, then Compare' : 'waiting for both bodies'}>
+        {pair && <CompareControls unitText={units.length} aligned={!!placed} running={running} />}
+      </Step>
+      <Step n={5} name="Report" state={heat?.status === 'done' ? 'active' : 'todo'} status={heat?.status === 'done' ? 'title block, then HTML or PDF' : 'after Compare'}>
+        {heat?.status === 'done' && <ReportControls heat={heat} running={running} />}
+      </Step>
+    </ol>
+  );
+}
+
+function CompareStatus({ heat }: { heat: HeatState }) {
+  const passShare = useStore(inspectStore, (s) => s.passShare);
+  if (heat.status === 'running') return <>colouring {heat.fromBodyId}…</>;
+  if (heat.status === 'failed') return <>failed</>;
+  const v = verdictOf(heat.histogram?.withinTolerance, passShare);
+  return (
+    <>
+      {heat.fromBodyId} coloured ·{' '}
+      <span className={`verdict-chip ${v ?? 'none'}`} data-testid="step.verdict">
+        {v ?? '…'}
+      </span>
+    </>
+  );
+}
+
+/** Tolerance (the user's), the verdict rule, which surface to colour, and Compare (stopping once when the actual is not aligned). */
+function CompareControls({ unitText, aligned, running }: { unitText: string; aligned: boolean; running: boolean }) {
+  const tolerance = useStore(inspectStore, (s) => s.tolerance);
+  const passShare = useStore(inspectStore, (s) => s.passShare);
+  const colourOn = useStore(inspectStore, (s) => s.colourOn);
+  const heat = useStore(inspectStore, (s) => s.heat);
+  const bodies = useScene((s) => s.bodies);
+  const [tolText, setTolText] = useState<string | null>(null);
+  const [shareText, setShareText] = useState<string | null>(null);
+  const [gate, setGate] = useState(false);
+  const tolId = useId();
+  const shareId = useId();
+  const roles = inspectionPairs()[0];
+  const pair = comparePairs()[0];
+  const nominalOk = roles ? canColourNominal(bodies, roles) : false;
+  const sourceWords = { default: 'stated default', pmi: "the CAD's general tolerance", user: 'yours', link: 'from the link or session' }[tolerance.source];
+  const compare = () => {
+    if (!pair) return;
+    if (!aligned && !heat && !gate) {
+      setGate(true);
+      return;
+    }
+    setGate(false);
+    void compareBodies(pair.from, pair.to, heat?.settings);
+  };
+  return (
+    <>
+      <div className="row">
+        <label htmlFor={tolId}>Tolerance ±</label>
+        <input
+          id={tolId}
+          className="short"
+          type="number"
+          min={0}
+          step="any"
+          value={tolText ?? String(tolerance.value)}
+          onChange={(e) => {
+            setTolText(e.target.value);
+            const v = Number(e.target.value);
+            if (e.target.value.trim() !== '' && Number.isFinite(v) && v >= 0) setTolerance(v);
+          }}
+          onBlur={() => setTolText(null)}
+          data-testid="step.tolerance"
+        />
+        <span className="hint" data-testid="step.tolerance-source">
+          {unitText} ({sourceWords})
+        </span>
+      </div>
+      <div className="row">
+        <label htmlFor={shareId}>PASS when ≥</label>
+        <input
+          id={shareId}
+          className="short"
+          type="number"
+          min={1}
+          max={100}
+          step="any"
+          value={shareText ?? String(Number((passShare * 100).toPrecision(6)))}
+          onChange={(e) => {
+            setShareText(e.target.value);
+            const v = Number(e.target.value);
+            if (e.target.value.trim() !== '' && v > 0 && v <= 100) setPassShare(v / 100);
+          }}
+          onBlur={() => setShareText(null)}
+          data-testid="step.pass-share"
+        />
+        <span className="hint">% of the actual within ±{formatNumber(tolerance.value)} {unitText}</span>
+      </div>
+      <div className="row segmented" role="radiogroup" aria-label="Surface to colour">
+        <button type="button" role="radio" aria-checked={colourOn === 'actual'} className="button small" disabled={running} onClick={() => void setColourOn('actual')} data-testid="roles.on-actual" title="Colour the actual (the scan): surface comparison on actual">
+          On actual
+        </button>
+        <button
+          type="button"
+          role="radio"
+          aria-checked={colourOn === 'nominal'}
+          className="button small"
+          disabled={running || !nominalOk}
+          onClick={() => void setColourOn('nominal')}
+          data-testid="roles.on-nominal"
+          title={nominalOk ? 'Colour the nominal (coverage, missing material), same sign: actual minus nominal' : 'A point cloud has no surface to measure the nominal against'}
+        >
+          On nominal
+        </button>
+      </div>
+      <p className="hint" data-testid="heat.sign-rule">
+        Deviation = actual − nominal: <strong>+</strong> material outside the nominal, <strong>−</strong> inside.
+      </p>
+      {gate && (
+        <div className="gate warning" role="alert" data-testid="step.unaligned-warning">
+          <p>The actual is not aligned to the nominal: the deviation will include its placement error.</p>
+          <div className="row">
+            {roles && (
+              <button type="button" className="button small primary" disabled={running} onClick={() => (setGate(false), void alignBodies(alignRoles(pair!).moving, alignRoles(pair!).fixed))} data-testid="step.align-first">
+                Align first
+              </button>
+            )}
+            <button type="button" className="button small" disabled={running} onClick={compare} data-testid="step.compare-anyway">
+              Compare as placed
+            </button>
+          </div>
+        </div>
+      )}
+      {pair && (
+        <button type="button" className={`button ${heat ? 'small' : 'primary compare'}`} disabled={running} onClick={compare} data-testid="deviation.compare" title="measure_deviation, then the heat map, histogram and statistics at your tolerance">
+          {heat ? 'Compare again' : `Compare ${roles?.actual} with ${roles?.nominal}`}
+        </button>
+      )}
+    </>
+  );
+}
+
+const TITLE_FIELDS: { key: keyof TitleBlock; label: string }[] = [
+  { key: 'part', label: 'Part' },
+  { key: 'revision', label: 'Revision' },
+  { key: 'serial', label: 'Serial' },
+  { key: 'operator', label: 'Operator' },
+  { key: 'date', label: 'Date' },
+];
+
+/** The title block, the no-data gate, Download report (HTML) and Print / PDF. */
+function ReportControls({ heat, running }: { heat: HeatState; running: boolean }) {
+  const titleBlock = useStore(inspectStore, (s) => s.titleBlock);
+  const [busy, setBusy] = useState<'html' | 'pdf' | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const h = heat.histogram;
+  const noDataShare = h ? h.noDataSamples / Math.max(1, h.samples + h.noDataSamples) : 0;
+  const blocked = noDataShare > NO_DATA_WARNING_SHARE && !acknowledged;
+  const go = (kind: 'html' | 'pdf') => {
+    setBusy(kind);
+    setError(null);
+    void (kind === 'html' ? downloadReport() : printReport()).then((e) => {
+      setBusy(null);
+      setError(e);
+    });
+  };
+  return (
+    <>
+      <div className="title-block">
+        {TITLE_FIELDS.map((f) => (
+          <label key={f.key}>
+            <span>{f.label}</span>
+            <input type={f.key === 'date' ? 'date' : 'text'} value={titleBlock[f.key] ?? ''} onChange={(e) => setTitleField(f.key, e.target.value)} data-testid={`report.${f.key}`} />
+          </label>
+        ))}
+      </div>
+      {noDataShare > NO_DATA_WARNING_SHARE && (
+        <div className="gate warning" role="alert" data-testid="step.no-data-warning">
+          <p>
+            {(noDataShare * 100).toFixed(1)} % of {heat.fromBodyId} has no counterpart on {heat.toBodyId} ({formatCount(h!.noDataSamples)} samples): they are in no figure.
+          </p>
+          {!acknowledged && (
+            <button type="button" className="button small" onClick={() => setAcknowledged(true)} data-testid="step.no-data-accept">
+              Report anyway
+            </button>
+          )}
+        </div>
+      )}
+      <div className="row">
+        <button type="button" className="button small primary" disabled={running || !!busy || blocked} onClick={() => go('html')} data-testid="deviation.download-report" title="inspection_report: one self-contained HTML file that opens offline">
+          {busy === 'html' ? 'Writing report…' : 'Download report'}
+        </button>
+        <button type="button" className="button small" disabled={running || !!busy || blocked} onClick={() => go('pdf')} data-testid="deviation.print-report" title="The same report, printed by the browser (Save as PDF)">
+          {busy === 'pdf' ? 'Writing report…' : 'Print / PDF'}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert" data-testid="deviation.report-error">
+          <code>{error.code}</code> {error.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** align_bodies' answer: RMS before and after, the motion, warnings; Apply / Discard, then Undo. */
+function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: boolean }) {
+  const r = alignment.result;
+  const shift = Math.hypot(...r.translation);
+  const units = useUnits([alignment.movingBodyId, alignment.fixedBodyId]);
+  return (
+    <div className="alignment-card" data-testid="deviation.alignment" data-status={alignment.status}>
+      <p>
+        <strong>{alignment.movingBodyId}</strong> to <strong>{alignment.fixedBodyId}</strong>
+        {alignment.status === 'applied' ? ' · applied' : alignment.status === 'proposed' ? ' · not applied yet' : ''}
+      </p>
+      <dl>
+        <Stat label="RMS before" value={`${formatNumber(Number(r.rmsBefore.toPrecision(4)))} ${units.short}`} testId="deviation.align-rms-before" />
+        <Stat label="RMS after" value={`${formatNumber(Number(r.rmsAfter.toPrecision(4)))} ${units.short}`} testId="deviation.align-rms-after" />
+        <Stat label="Rotation" value={`${formatNumber(Number(r.rotationAngleDegrees.toPrecision(4)))}°`} testId="deviation.align-rotation" />
+        <Stat label="Translation" value={`${formatNumber(Number(shift.toPrecision(4)))} ${units.short}`} testId="deviation.align-translation" />
+      </dl>
+      <p className="hint">
+        {units.length} · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired ·{' '}
+        {r.surface === 'exact' ? 'against the exact surface' : 'against the triangles'}
+      </p>
+      {alignment.error && (
+        <p className="error" role="alert">
+          <code>{alignment.error.code}</code> {alignment.error.message}
+        </p>
+      )}
+      <div className="row">
+        {(alignment.status === 'proposed' || alignment.status === 'applying') && (
+          <>
+            <button type="button" className="button small primary" disabled={busy || alignment.status === 'applying'} onClick={() => void applyAlignment()} data-testid="deviation.align-apply">
+              {r.warnings.length ? 'Apply anyway' : 'Apply alignment'}
+            </button>
+            <button type="button" className="button small" disabled={alignment.status === 'applying'} onClick={() => discardAlignment()} data-testid="deviation.align-discard">
+              Discard
+            </button>
+          </>
+        )}
+        {alignment.status === 'applied' && (
+          <button type="button" className="button small" disabled={busy} onClick={() => void undoAlignment()} data-testid="deviation.align-undo" title="set_placement without a transform: back where the file put it">
+            Undo alignment
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** "Align <actual> to <nominal>": the actual (a mesh, a cloud or a second CAD) moves, after the user confirms. */
+export function AlignButton({ pair, running, testId }: { pair: { from: string; to: string }; running: boolean; testId: string }) {
+  const { moving, fixed } = alignRoles(pair);
+  return (
+    <button
+      type="button"
+      className="button small"
+      disabled={running}
+      onClick={() => void alignBodies(moving, fixed)}
+      data-testid={testId}
+      data-moving={moving}
+      title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the actual moves"
+    >
+      Align {moving} to {fixed}
+    </button>
+  );
+}
+
