@@ -46,6 +46,7 @@ export default tseslint.config(
   layer(['src/engine/graph/**'], [...ENGINE_WIDE, '**/tools/*', '**/mesh/*', '**/render/*'], 'graph may import kernel and scene only (engine layers: docs/architecture.md).'),
   layer(['src/engine/math/**'], [...ENGINE_WIDE, '../*', '!../math/*'], 'math is plain numerics: it imports nothing else of ours (engine layers: docs/architecture.md).'),
   layer(['src/engine/deviation/**'], [...ENGINE_WIDE, '**/tools/*', '**/meshThreads/*', '**/graph/*', '**/render/*'], 'deviation is a domain below the tools: it may import kernel, scene, mesh, exact, points and math, never tools or the mesh threads (docs/architecture.md).'),
+  layer(['src/engine/alignment/**'], [...ENGINE_WIDE, '**/tools/*', '**/meshThreads/*', '**/graph/*', '**/render/*'], 'alignment is a domain below the tools: it may import math, mesh, exact, points, scene, kernel, deviation and the context, never tools (docs/architecture.md).'),
   layer(['src/engine/meshThreads/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/scene', '**/kernel', '**/kernel/kernel', '**/graph/*', '**/render/*', 'zod'], 'the mesh threads load mesh and deviation work only: no tools, scene, kernel or zod (docs/architecture.md).'),
   layer(['src/engine/tools/**'], [...ENGINE_WIDE, '**/meshThreads/*'], 'tools are thin: schema + a call into a domain; threads are the host\'s (docs/architecture.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: docs/architecture.md).'),
