@@ -49,7 +49,7 @@ export type { DeviationResult, SectionStation as DeviationStation } from './tool
 export type { DirectedRecord } from './deviation/record';
 export type { HistogramResult } from './tools/deviationHistogram';
 export type { DeviationLabel } from './tools/deviationLabels';
-export type { AlignMode, AlignResult, PreAlignment } from './tools/alignBodies';
+export type { AlignMode, AlignResult, PreAlignment } from './alignment/alignBodies';
 export type { HistogramBucket } from './render/histogramChart';
 export type { HeatmapData, HeatmapResult } from './tools/deviationHeatmap';
 export type { CrossSectionResult, SectionStation as CrossSectionStation } from './tools/crossSectionCompare';

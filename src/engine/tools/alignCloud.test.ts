@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import { applyToPoints, compose, fromMatrix4, rotationDistance, toMatrix4, type Rigid } from '../math/rigid';
-import { cloudMoments, surfaceMoments } from '../mesh/principalFrames';
+import { cloudMoments, surfaceMoments } from '../alignment/principalFrames';
 import { seededRandom } from '../mesh/generators';
 import { addShapeBody } from '../scene/addShapeBody';
 import type { BrepBody } from '../scene/Body';

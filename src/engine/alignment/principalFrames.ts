@@ -1,7 +1,7 @@
 import type { Rigid } from '../math/rigid';
 import { symmetricEigen3 } from '../math/symmetricEigen';
 import { cross, pointsBox, type Box3, type Vec3 } from '../math/vec3';
-import type { TriMesh } from './TriMesh';
+import type { TriMesh } from '../mesh/TriMesh';
 
 /** First and second moments of a shape: what its principal frame is made of. */
 export interface Moments {
