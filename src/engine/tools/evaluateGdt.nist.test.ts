@@ -4,7 +4,8 @@ import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import type { Characteristic } from '../gdt/evaluate';
 import { PointsBody, type BrepBody } from '../scene/Body';
-import { defaultDeflection, deviationSamples, measuredSurface } from './deviationSupport';
+import { deviationSamples } from '../deviation/samples';
+import { defaultDeflection, measuredSurface } from '../deviation/surfaces';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 

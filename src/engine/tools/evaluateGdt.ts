@@ -8,7 +8,8 @@ import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
 import { parseEntityId } from '../scene/topology';
 import { defineTool } from './defineTool';
-import { bodyDiagonal, defaultDeflection, exactReference } from './deviationSupport';
+import { exactReference } from '../deviation/structures';
+import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
 
 const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle'] as const;
