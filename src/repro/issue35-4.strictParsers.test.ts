@@ -150,8 +150,10 @@ describe('issue 35: a reader checks its expanded size against the memory ceiling
   });
 
   it('3MF: seven parts whose declared sizes pass one by one but not together: FILE_TOO_LARGE before inflating', () => {
-    // Seven parts of 256 KiB of blanks each (1.75 MiB together, as the zip declares them) against a 1 MiB ceiling.
-    const blank = new Uint8Array(2 ** 18).fill(32);
+    // Seven parts of 256 KiB each (1.75 MiB together, as the zip declares them) against a 1 MiB ceiling. Their
+    // bytes are pseudo-random digits, so they compress like real data, under zipBudget's ratio limit.
+    let seed = 12345;
+    const blank = new Uint8Array(2 ** 18).map(() => 48 + ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 10);
     const parts: Record<string, Uint8Array> = { '3D/3dmodel.model': strToU8(`<model><resources>${TRIANGLE}</resources><build><item objectid="1"/></build></model>`) };
     for (let k = 0; k < 7; k++) parts[`3D/part${k}.model`] = blank;
     const bytes = zipSync(parts, { level: 9 });
