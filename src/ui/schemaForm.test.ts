@@ -19,7 +19,8 @@ const field = (fields: FieldSpec[], path: string) => {
 describe('tool forms from the registry JSON Schemas', () => {
   it('every scene tool gets a form whose fields are all of a known kind except real free-form JSON', () => {
     // Issue 16's picture and report tools take lists of views (names or {direction, up, name}),
-    // sizes as a number or a pair, and lists of points; set_placement a 4x4 matrix; evaluate_gdt ids or written-out characteristics: JSON text in the form, named here one by one.
+    // sizes as a number or a pair, and lists of points; set_placement a 4x4 matrix; evaluate_gdt lists of
+    // characteristics (PMI ids or written out) and datum features: JSON text in the form, named here one by one.
     const freeForm = new Set(['deviation_labels.points', 'signed_deviation_heatmap.views', 'signed_deviation_heatmap.size', 'signed_deviation_heatmap.labels.points', 'inspection_report.views', 'inspection_report.size', 'inspection_report.labels', 'set_placement.transform', 'evaluate_gdt.characteristics', 'evaluate_gdt.datums']);
     const found: string[] = [];
     for (const m of toolManifests().filter((t) => t.category === 'scene')) {

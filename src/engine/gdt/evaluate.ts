@@ -75,6 +75,7 @@ const faceIds = (faces: number[]) => faces.map((f) => `face[${f}]`);
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
 const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
 
 const FORM = new Set(['flatness', 'straightness', 'roundness', 'cylindricity']);
@@ -104,7 +105,7 @@ export function evaluateCharacteristics(
   const actualOn = (faces: number[]): PointSet => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
 
   // Datum features: on the nominal (its exact nodes) and simulated on the scan.
-  const datums = new Map<string, { spec: DatumSpec; nominal: DatumFeature | null; actual: DatumFeature | null; samples: number; reason?: string }>();
+  const datums = new Map<string, { spec: DatumSpec; nominal: DatumFeature | null; actual: DatumFeature | null; samples: number; points?: PointSet; reason?: string }>();
   for (const d of datumSpecs) {
     if (d.faces.length === 0) {
       datums.set(d.label, { spec: d, nominal: null, actual: null, samples: 0, reason: `datum ${d.label} has no faces` });
@@ -121,20 +122,30 @@ export function evaluateCharacteristics(
       datums.set(d.label, { spec: d, nominal: nom, actual: null, samples: pts.count, reason: `datum ${d.label}: ${pts.count} scan samples on its faces (at least ${options.minSamples} needed)` });
       continue;
     }
-    datums.set(d.label, { spec: d, nominal: nom, actual: simulateDatum(pts, nom), samples: pts.count });
+    datums.set(d.label, { spec: d, nominal: nom, actual: simulateDatum(pts, nom), samples: pts.count, points: pts });
   }
 
   const frames = (labels: string[]): { nominal: Frame; actual: Frame } | string => {
     const nom: DatumFeature[] = [], act: DatumFeature[] = [];
+    let z: Vec3 | null = null, x: Vec3 | null = null;
     for (const l of labels) {
       const d = datums.get(l);
       if (!d) return `datum ${l} is not defined (no datum feature with that label)`;
       if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
-      // Secondary and tertiary datums are simulated with the orientation the earlier ones leave free.
       nom.push(d.nominal);
-      act.push(d.actual);
+      let a = orientLike([d.actual], [d.nominal])[0]!;
+      // A secondary or tertiary plane is simulated with the orientation the earlier datums leave it
+      // (perpendicular to them), touching its own high points (ASME Y14.5 4.11).
+      if (a.kind === 'plane' && d.points && z) {
+        let c = reject(a.normal, z);
+        if (x) c = reject(c, x);
+        if (Math.hypot(...c) > 1e-9) a = tangentPlane(d.points, normalize(c));
+      }
+      if (!z) z = a.kind === 'plane' ? a.normal : a.kind === 'axis' ? a.direction : null;
+      else if (!x && a.kind === 'plane') x = normalize(reject(a.normal, z));
+      act.push(a);
     }
-    return { nominal: buildFrame(nom), actual: buildFrame(orientLike(act, nom)) };
+    return { nominal: buildFrame(nom), actual: buildFrame(act) };
   };
 
   const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
@@ -214,11 +225,7 @@ function tangentPlane(pts: PointSet, n: Vec3): DatumFeature {
   return { kind: 'plane', normal: n, point };
 }
 
-/**
- * Secondary and tertiary planes re-simulated with the orientation the earlier datums leave free
- * (ASME: a secondary plane perpendicular to the primary): the constraint is applied when the frame is
- * built, so here only the signs are matched to the nominal.
- */
+/** The scan's datum features with the signs of the nominal's (normals outward, axes the same way). */
 function orientLike(actual: DatumFeature[], nominal: DatumFeature[]): DatumFeature[] {
   return actual.map((a, i) => {
     const n = nominal[i]!;

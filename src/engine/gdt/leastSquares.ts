@@ -379,6 +379,9 @@ export function fitConeFrom(p: Points, axisGuess: Vec3): ConeFit | null {
   if (!(det > 0)) return null;
   let slope = (n * shr - sh * sr) / det;
   let r0 = (sr - slope * sh) / n;
+  // The radius does not change along the axis (to rounding): a cylinder, whose cone fit degenerates
+  // (the half-angle runs to 0 and the apex to infinity).
+  if (Math.abs(slope) * Math.sqrt(shh / n - (sh / n) ** 2) < 1e-12 * Math.abs(r0)) return null;
   if (slope < 0) {
     axis = scale(axis, -1);
     slope = -slope;

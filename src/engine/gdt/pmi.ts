@@ -168,7 +168,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
         // A solid, shell or compound: its faces.
         const sub = mapEntities(oc, own, shape, 'face');
         for (let i = 1; i <= sub.Extent(); i++) {
-          const idx = maps.face.FindIndex(sub.FindKey(i));
+          const idx = maps.face.FindIndex(own(sub.FindKey(i)));
           if (idx > 0) out.push(`face[${idx - 1}]`);
         }
         continue;
@@ -181,7 +181,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       }
       const id = `${kind}[${idx - 1}]`;
       if (kind === 'face' && numberingChecked && idx <= bodyFaces.Extent()) {
-        const a = surfaceType(shape), b = surfaceType(bodyFaces.FindKey(idx));
+        const a = surfaceType(shape), b = surfaceType(own(bodyFaces.FindKey(idx)));
         if (a !== b) {
           numberingChecked = false;
           warnings.push(`FACE_NUMBERING_MISMATCH: ${id} of the body is not the face the PMI document numbers so (different surface types)`);
@@ -232,7 +232,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
         const idx = shape ? maps.face.FindIndex(shape) : 0;
         if (idx > 0) {
           faces.add(`face[${idx - 1}]`);
-          if (idx <= bodyFaces.Extent()) surfaceTypes.set(`face[${idx - 1}]`, enumSuffix(oc.GeomAbs_SurfaceType, surfaceType(bodyFaces.FindKey(idx)), 'GeomAbs_'));
+          if (idx <= bodyFaces.Extent()) surfaceTypes.set(`face[${idx - 1}]`, enumSuffix(oc.GeomAbs_SurfaceType, surfaceType(own(bodyFaces.FindKey(idx))), 'GeomAbs_'));
         }
       }
       if (faces.size) recovered++;

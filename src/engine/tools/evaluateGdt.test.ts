@@ -43,11 +43,16 @@ function motion(u: Vec3, angle: number, t: Vec3): (p: Vec3) => Vec3 {
 // The bore: a 40 x 30 x 20 block, hole radius 4 at (20, 15); scanned with the hole's axis offset by
 // (dx, dy) at z = 0 and tilted by theta about y, radius 4.02.
 const DX = 0.03, DY = 0.04, THETA = 0.002, R_SCAN = 4.02;
-function boreScan(move: (p: Vec3) => Vec3 = (p) => p): number[] {
+/** Datum face B (x = 0) scanned leaning out of square with A: x = KAPPA z. */
+const KAPPA = 0.001;
+function boreScan(move: (p: Vec3) => Vec3 = (p) => p, bTilt = 0): number[] {
   const pts: number[] = [];
   const push = (p: Vec3) => pts.push(...move(p));
   for (let x = 2; x <= 38; x += 1) for (let y = 2; y <= 28; y += 1) if (Math.hypot(x - 20, y - 15) > 5.5) push([x, y, 0]);
-  for (let y = 2; y <= 28; y += 1) for (let z = 2; z <= 18; z += 1) push([0, y, z]);
+  for (let y = 2; y <= 28; y += 1) for (let z = 2; z <= 18; z += 1) push([bTilt * z, y, z]);
+  // With B leaning: one bump standing 0.005 proud of B's own plane at z = 18 (the high point across
+  // that plane, but not across the true square direction: 18 KAPPA - 0.005 > 2 KAPPA).
+  if (bTilt) push([bTilt * 18 - 0.005, 15.5, 18]);
   for (let x = 2; x <= 38; x += 1) for (let z = 2; z <= 18; z += 1) push([x, 0, z]);
   const a: Vec3 = [Math.sin(THETA), 0, Math.cos(THETA)], e1: Vec3 = [Math.cos(THETA), 0, -Math.sin(THETA)], e2: Vec3 = [0, 1, 0];
   for (let h = 2; h <= 18 + 1e-9; h += 0.5)
@@ -80,6 +85,7 @@ beforeAll(async () => {
   }
   addCloud('bowed', plate);
   addCloud('bore', boreScan());
+  addCloud('boreTiltedB', boreScan(undefined, KAPPA));
   addCloud('boreMoved', boreScan(motion([0.6, -0.48, 0.64], (0.3 * Math.PI) / 180, [0.12, -0.07, 0.05])));
   // The shaft scanned with three lobes of amplitude e = 0.01: r = 10 + e cos(3 t), z in [2, 38].
   const shaft: number[] = [];
@@ -137,6 +143,14 @@ describe('evaluate_gdt', () => {
     expect(perp!.pass).toBe(true);
     expect(size!.actual).toBeCloseTo(2 * R_SCAN, 9);
     expect(size!.pass).toBe(true);
+
+    // B scanned out of square (x = KAPPA z, z in [2, 18], and a bump): datum B is simulated
+    // perpendicular to A, touching B's high point across that direction (outward normal -x: the
+    // smallest x, 2 KAPPA at z = 2, not the bump), so the frame's origin moves to x = 2 KAPPA and the
+    // hole reads DX - 2 KAPPA off in x.
+    const leaning = await evaluate({ actualBodyId: 'boreTiltedB', nominalBodyId: 'block', datums, characteristics: characteristics.slice(0, 1), borderMargin: 0.5 });
+    const offsetB = (h: number) => Math.hypot(DX - 2 * KAPPA + h * Math.sin(THETA), DY);
+    expect(leaning.characteristics[0]!.actual).toBeCloseTo(2 * Math.max(offsetB(2), offsetB(18)), 9);
 
     // The same scan moved rigidly: the datum frame absorbs the motion.
     const moved = await evaluate({ actualBodyId: 'boreMoved', nominalBodyId: 'block', datums, characteristics, borderMargin: 0.5 });

@@ -75,11 +75,16 @@ export const evaluateGdt = defineTool({
       return e.index;
     };
 
+    // A PMI face the body does not have (read_pmi warned FACE_NUMBERING_MISMATCH) is left out, not an error.
+    const pmiFace = (id: string): number => {
+      const e = parseEntityId(id);
+      return e.kind === 'face' && e.index < faceCount ? e.index : -1;
+    };
     const datums = new Map<string, DatumSpec>();
-    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(faceIndex) });
+    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0) });
     for (const d of args.datums ?? []) datums.set(d.label, { label: d.label, faces: d.faces.map(faceIndex) });
 
-    const fromPmi = pmiSpecs(pmi, faceIndex);
+    const fromPmi = pmiSpecs(pmi, pmiFace);
     let specs: CharacteristicSpec[];
     if (!args.characteristics) specs = fromPmi;
     else {
@@ -142,7 +147,7 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
     out.push({
       id: t.id,
       kind: t.kind,
-      faces: onlyFaces(t.faces).map(faceIndex),
+      faces: onlyFaces(t.faces).map(faceIndex).filter((f) => f >= 0),
       tolerance: t.value,
       zone: t.zone === 'diameter' ? 'diameter' : 'width',
       modifiers: t.modifiers,
@@ -155,7 +160,7 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
   }
   for (const d of pmi.dimensions) {
     if (d.kind === 'location') continue;
-    out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null });
+    out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex).filter((f) => f >= 0), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null });
   }
   return out;
 }
