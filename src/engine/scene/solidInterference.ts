@@ -38,7 +38,7 @@ interface Candidate {
  * General Fuse (non-destructive): a split solid that belongs to both is shared volume (overlap), a
  * shared vertex, edge or face only is a touch, nothing shared means apart.
  */
-export function solidContacts(oc: OC, solids: TopoDS_Shape[]): SolidContact[] {
+export function solidContacts(oc: OC, solids: TopoDS_Shape[], budget?: { plan: (booleans: number) => void; next: () => boolean }): SolidContact[] {
   return withKernel(oc, (own) => {
     // A solid without geometry (no shell) bounds nothing and meets nothing: its box is void.
     const quick = solids.flatMap((solid, index) => boxed(oc, own, solid, index, false) ?? []);
@@ -52,7 +52,11 @@ export function solidContacts(oc: OC, solids: TopoDS_Shape[]): SolidContact[] {
     // placement as one already classified gets its answer without another boolean.
     const seen = new Map<string, Pick<SolidContact, 'contact' | 'overlapVolume'> | null>();
     const contacts: SolidContact[] = [];
-    for (const [a, b] of sweepPairs(quick)) {
+    const candidates = sweepPairs(quick);
+    budget?.plan(candidates.length);
+    for (const [a, b] of candidates) {
+      // The budget may stop here: the pairs not classified are not reported (the caller says so).
+      if (budget && !budget.next()) break;
       if (!boxesMeet(tightOf(a), tightOf(b))) continue;
       const [first, second] = a.index < b.index ? [a, b] : [b, a];
       const key = placement(first.index, second.index);

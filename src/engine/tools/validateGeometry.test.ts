@@ -24,7 +24,7 @@ beforeAll(async () => {
 describe('validate_geometry', () => {
   it('a valid solid has no issues', async () => {
     addShapeBody(oc, engine.scene, 'box', makeBox(oc, 10, 20, 30));
-    expect(await validate('box')).toEqual({ bodyId: 'box', valid: true, issues: [] });
+    expect(await validate('box')).toEqual({ bodyId: 'box', valid: true, issues: [], selfIntersection: expect.objectContaining({ completed: true }) });
   });
 
   it('a box shell with a face removed reports the open shell and its four free edges by id', async () => {
@@ -87,7 +87,7 @@ describe('validate_geometry', () => {
     expect(shell.issues.every((i) => i.entities.every((id) => /^(edge|shell)\[\d+\]$/.test(id)))).toBe(true);
 
     await engine.run('import_file', { path: dataPath('occt/wedge_ok.brep'), bodyId: 'wedge' });
-    expect(await validate('wedge')).toEqual({ bodyId: 'wedge', valid: true, issues: [] });
+    expect(await validate('wedge')).toEqual({ bodyId: 'wedge', valid: true, issues: [], selfIntersection: expect.objectContaining({ completed: true }) });
   });
 
   it('mesh bodies: an open mesh warns with its boundary edges; a flipped triangle is an error', async () => {

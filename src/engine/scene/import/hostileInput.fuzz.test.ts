@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeKernel } from '../../../node/nodeEngine';
 import { testEngine } from '../../../test/testEngine';
-import { fuzzSources, runMutant, type Outcome, type Trial } from '../../../test/fuzzCorpus';
+import { fuzzSources, hostileCases, INTERNAL_CODES, runHostile, runMutant, type Outcome, type Trial } from '../../../test/fuzzCorpus';
 
 /** Mutants tried: seeds 1..COUNT over the 13 good files (a failing seed reproduces with `mutant(sources, seed)`). */
 const COUNT = 195;
@@ -11,7 +11,7 @@ const COUNT = 195;
  */
 const DEADLINE_MS = 15_000;
 
-describe('hostile input: a seeded corpus of mutated files through import_file and compute_metrics', () => {
+describe('hostile input: a seeded corpus of mutated files through import_file, compute_metrics and validate_geometry', () => {
   it(`${COUNT} mutants: each a result or a coded bad-input error, none over ${DEADLINE_MS} ms`, async () => {
     const oc = await nodeKernel();
     const sources = fuzzSources(oc);
@@ -41,5 +41,21 @@ describe('hostile input: a seeded corpus of mutated files through import_file an
     expect(new Set(trials.map((t) => t.mutant.source)).size).toBe(sources.length);
     // Every error names the file it is about.
     for (const t of trials) if (t.message) expect(t.message, `seed ${t.mutant.seed}`).toContain(t.mutant.fileName.replace(/\.[^.]+$/, ''));
+  });
+});
+
+describe('hostile input: the files of issue 34 (zips declaring too much, shapes the kernel cannot box, STEP cycles)', () => {
+  it('each ends as expected: FILE_TOO_LARGE before inflating, a result for what native OCCT reads, PARSE_FAILED for a cycle that matters', async () => {
+    const oc = await nodeKernel();
+    const engine = testEngine();
+    const outcomes: string[] = [];
+    for (const c of hostileCases(oc)) {
+      const r = await runHostile(engine, c);
+      outcomes.push(`${c.what}: ${r.code}`);
+      expect(INTERNAL_CODES.has(r.code), `${c.what}: ${r.message ?? ''}`).toBe(false);
+      if (r.message) expect(r.message, c.what).toContain(c.fileName.replace(/\.[^.]+$/, ''));
+    }
+    console.log(`hostile cases (issue 34): ${outcomes.join('; ')}`);
+    expect(outcomes).toEqual(hostileCases(oc).map((c) => `${c.what}: ${c.expected}`));
   });
 });
