@@ -202,7 +202,7 @@ describe('EngineHost: confinement by the file written (issue 35)', () => {
     for (const [tool, ext, args] of calls) {
       const link = join(inside, `${tool}.${ext}`);
       symlinkSync(join(outside, `${tool}.${ext}`), link);
-      const failure = await codeOf(host.run(tool, { ...args, outputPath: link, overwrite: true }));
+      const failure = await codeOf(host.runJson(tool, { ...args, outputPath: link, overwrite: true }));
       expect(failure.code, tool).toBe('PATH_OUTSIDE_ROOTS');
     }
     expect(readdirSync(outside)).toEqual([]);
