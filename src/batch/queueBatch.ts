@@ -203,6 +203,17 @@ function engineCrashed(result: JobResult): boolean {
   return result.error?.code === 'ENGINE_CRASHED' || result.runs.some((r) => 'error' in r && r.error.code === 'ENGINE_CRASHED');
 }
 
+/**
+ * BullMQ's lock and stalled-check periods for `--stall-check` seconds. A dead worker's lock lapses at
+ * most one lock duration after its last renewal, and the next stalled check (every interval, on any
+ * live worker) then gives the job back: half the time to each, so the job is back within stallMs
+ * (with both at stallMs, as before, it took 46 to 53 s for 30). Live workers renew every quarter.
+ */
+export function stallTimings(stallMs: number): { lockDuration: number; stalledInterval: number; lockRenewTime: number } {
+  const half = Math.max(500, Math.floor(stallMs / 2));
+  return { lockDuration: half, stalledInterval: half, lockRenewTime: Math.floor(half / 2) };
+}
+
 export interface QueueWorkerOptions extends EngineLimitsForJobs {
   url: string;
   queueName?: string | undefined;
@@ -241,7 +252,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         free.push(host);
       }
     },
-    { connection, concurrency: all.length, lockDuration: stallMs, stalledInterval: stallMs, maxStalledCount: JOB_ATTEMPTS - 1, autorun: true },
+    { connection, concurrency: all.length, ...stallTimings(stallMs), maxStalledCount: JOB_ATTEMPTS - 1, autorun: true },
   );
   worker.on('error', (e) => options.log?.(`queue error: ${e.message}`));
   return {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
 import { readManifest } from './manifest';
-import { batchKeyOf, runQueuedBatch, startQueueWorker, type QueueWorker } from './queueBatch';
+import { batchKeyOf, runQueuedBatch, stallTimings, startQueueWorker, type QueueWorker } from './queueBatch';
 import { readResults } from './resultsFile';
 
 // Issue 35, item 5: the queue collector exited on a 5 s Redis outage (QUEUE_UNAVAILABLE) and needed
@@ -77,6 +77,16 @@ describe('queue collector through a Redis outage', () => {
     // Nothing of the batch is left in Redis once its results are written.
     expect(cli('EXISTS', jobKey)).toBe('0');
   }, 180_000);
+});
+
+describe('stalled jobs: back in the queue within --stall-check', () => {
+  it('a lapsed lock (at most one lock duration after the last renewal) plus the next check (one interval) fit in the stall time; live workers renew well before it lapses', () => {
+    for (const stallMs of [1000, 2000, 30_000, 45_001]) {
+      const t = stallTimings(stallMs);
+      expect(t.lockDuration + t.stalledInterval, String(stallMs)).toBeLessThanOrEqual(stallMs);
+      expect(t.lockRenewTime * 2, String(stallMs)).toBeLessThanOrEqual(t.lockDuration);
+    }
+  });
 });
 
 function freePort(): Promise<number> {
