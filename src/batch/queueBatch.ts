@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BrepscopeError } from '../engine/hostFacts';
+import { BrepscopeError, resultJson } from '../engine/hostFacts';
 import { EngineHost } from '../node/EngineHost';
 import { batchKeyOf } from './jobOutputs';
 import { runJob, type JobResult } from './jobRunner';
@@ -18,6 +18,18 @@ const SWEEP_MS = 500;
 export const OUTAGE_LIMIT_MS = 10 * 60_000;
 /** The collector's waits between attempts while Redis is away: doubling from the first to the last. */
 const OUTAGE_BACKOFF_MS = [500, 10_000] as const;
+
+/** A kept result outlives a collector that is away this long (it is deleted once written to --out). */
+const KEPT_RESULT_TTL_S = 7 * 24 * 3600;
+
+/**
+ * Where a worker keeps a job's result before the job is acknowledged: an outage or a lapsed lock
+ * after the job ran then delays its result, never loses it, and an attempt run again (BullMQ gives
+ * a job whose lock lapsed to another worker) returns the kept result instead of running the job again.
+ */
+export function keptResultKey(queueName: string, queuedId: string): string {
+  return `brepscope:${queueName}:result:${queuedId}`;
+}
 
 /** What a queued job carries: the job with absolute paths, and the batch's default deadline. */
 interface QueuedJob {
@@ -150,24 +162,38 @@ export async function runQueuedBatch(jobs: readonly BatchJob[], resultsPath: str
       ),
     );
     reporter?.start();
+    const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
+    const take = (id: string, result: JobResult): void => {
+      // Written (synchronously) before the job leaves Redis: an outage from here on loses nothing,
+      // and the job, no longer pending, is never written twice.
+      results.append(result);
+      pending.delete(id);
+      written.add(id);
+      if (result.status === 'ok') counts.done++;
+      else counts.failed++;
+    };
     while (pending.size > 0 || written.size > 0) {
       await ride(async () => {
         counts.running = await queue.getActiveCount();
+        // Results the workers kept, whether or not BullMQ took the job's completion (an outage, a lapsed lock).
+        const ids = [...pending.keys()];
+        for (let at = 0; at < ids.length; at += 1000) {
+          const chunk = ids.slice(at, at + 1000);
+          const kept = await connection.mget(...chunk.map((id) => keptResultKey(queueName, id)));
+          chunk.forEach((id, k) => {
+            if (kept[k]) take(id, JSON.parse(kept[k]!) as JobResult);
+          });
+        }
         for (const queued of await queue.getJobs(['completed', 'failed'])) {
           if (!queued?.id || !pending.has(queued.id)) continue;
           const job = pending.get(queued.id)!;
           const result = await finishedResult(queued, job);
-          if (!result) continue;
-          // Written (synchronously) before the job leaves Redis: an outage from here on loses nothing,
-          // and the job, no longer pending, is never written twice.
-          results.append(result);
-          pending.delete(queued.id);
-          written.add(queued.id);
-          if (result.status === 'ok') counts.done++;
-          else counts.failed++;
+          if (result) take(queued.id, result);
         }
         for (const id of written) {
-          await queue.remove(id);
+          // A job still locked by a worker (an attempt returning the kept result) is removed on a later sweep.
+          if ((await queue.remove(id)) !== 1 && (await queue.getJobState(id)) === 'active') continue;
+          await connection.del(keptResultKey(queueName, id));
           written.delete(id);
         }
       });
@@ -236,17 +262,27 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const free = Array.from({ length: Math.max(1, options.workers) }, () => EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb }));
   const all = [...free];
   const stallMs = options.stallMs ?? 30_000;
+  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const worker = new Worker<QueuedJob, JobResult>(
-    options.queueName ?? DEFAULT_QUEUE_NAME,
+    queueName,
     async (queued) => {
       const host = free.pop();
       if (!host) throw new Error('no free engine (concurrency above the engine count)');
       try {
+        const key = keptResultKey(queueName, queued.id!);
+        const kept = await connection.get(key);
+        if (kept) {
+          options.log?.(`job ${queued.data.job.id} has a kept result (attempt ${queued.attemptsMade + 1}): not run again`);
+          return JSON.parse(kept) as JobResult;
+        }
         options.log?.(`job ${queued.data.job.id} started (attempt ${queued.attemptsMade + 1})`);
         const result = await runJob(host, queued.data.job, queued.data.deadlineMs ?? options.jobDeadlineMs, queued.data.owner);
         options.log?.(`job ${queued.data.job.id} ${result.status} in ${result.ms} ms`);
         // An engine that crashed is our failure, maybe passing: BullMQ retries with backoff; the last attempt's result stands.
         if (engineCrashed(result) && queued.attemptsMade + 1 < JOB_ATTEMPTS) throw new Error(`job ${queued.data.job.id}: the engine crashed; retrying`);
+        // Kept before the job is acknowledged; through an outage the command waits for Redis (a worker's
+        // connection retries without limit), so a result is never lost to it.
+        await connection.set(key, resultJson(result), 'EX', KEPT_RESULT_TTL_S);
         return result;
       } finally {
         free.push(host);

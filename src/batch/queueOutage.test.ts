@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
+import { dataPath } from '../test/data';
 import { readManifest } from './manifest';
 import { batchKeyOf, runQueuedBatch, stallTimings, startQueueWorker, type QueueWorker } from './queueBatch';
 import { readResults } from './resultsFile';
@@ -77,6 +78,45 @@ describe('queue collector through a Redis outage', () => {
     // Nothing of the batch is left in Redis once its results are written.
     expect(cli('EXISTS', jobKey)).toBe('0');
   }, 180_000);
+});
+
+describe('a worker whose job ends while Redis is away, past its lock', () => {
+  it('the result is kept before the job is acknowledged: written once, and the job is not run a second time', async () => {
+    // A job that ends at its own 6 s deadline (a BRepMesh at 1e-5 runs for minutes): TIMEOUT, a result.
+    const manifest = join(dir, 'hang.jsonl');
+    const text = JSON.stringify({ id: 'hang', bodies: { scan: dataPath('occt/sh1.stl'), part: dataPath('occt/bottle.brep') }, runs: [{ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part', deflection: 1e-5 } }], deadline: 6 }) + '\n';
+    writeFileSync(manifest, text);
+    const out = join(dir, 'hang-results.jsonl');
+    const queueName = `kept-${process.pid}`;
+    const url = `redis://127.0.0.1:${port}/0`;
+    const workerLog: string[] = [];
+    // A 4 s stall check: the lock lasts 2 s, so it lapses during the outage below.
+    const hangWorker = await startQueueWorker({ url, queueName, workers: 1, stallMs: 4_000, log: (line) => workerLog.push(line) });
+    try {
+      const collecting = runQueuedBatch(readManifest(manifest), out, { url, queueName, batchKey: batchKeyOf(manifest, text) }).then(
+        (summary) => ({ summary }),
+        (error: unknown) => ({ error }),
+      );
+      await waitFor(() => workerLog.some((l) => l.includes('job hang started')), 'the job did not start');
+      cli('SHUTDOWN');
+      await new Promise((done) => redis!.once('exit', done));
+      // The job ends (TIMEOUT at its deadline) while Redis is away; then the lock lapses for sure.
+      await waitFor(() => workerLog.some((l) => l.includes('job hang failed in')), 'the job did not end');
+      await new Promise((r) => setTimeout(r, 5_000));
+      redis = startRedis();
+      await waitFor(() => cli('ping') === 'PONG', 'redis-server did not come back');
+
+      const outcome = await collecting;
+      expect(outcome, JSON.stringify(workerLog)).toHaveProperty('summary');
+      expect((outcome as { summary: unknown }).summary).toMatchObject({ jobs: 1, ok: 0, failed: 1 });
+      const lines = readFileSync(out, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ id: 'hang', status: 'failed', runs: [{ tool: 'measure_deviation', error: { code: 'TIMEOUT' } }] });
+      expect(workerLog.filter((l) => l.includes('job hang started')), JSON.stringify(workerLog)).toHaveLength(1);
+    } finally {
+      await hangWorker.close();
+    }
+  }, 240_000);
 });
 
 describe('stalled jobs: back in the queue within --stall-check', () => {
