@@ -1,5 +1,6 @@
 import { toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
 import type { EngineHost } from '../node/EngineHost';
+import { claimOutputs, outputPathsOf } from './jobOutputs';
 import type { BatchJob } from './manifest';
 
 /** Per job, unless the batch or the job sets its own: long enough for any real pair in test-data, short enough that a stuck job does not hold a worker for the night. */
@@ -28,7 +29,7 @@ export type JobEngine = Pick<EngineHost, 'runJson' | 'load' | 'clear'>;
  * failure is in the result. Runs stop at the first failure (a later run may need an earlier one, e.g.
  * an alignment applied before a deviation); the runs not attempted say so with SKIPPED.
  */
-export async function runJob(engine: JobEngine, job: BatchJob, defaultDeadlineMs = DEFAULT_JOB_DEADLINE_MS): Promise<JobResult> {
+export async function runJob(engine: JobEngine, job: BatchJob, defaultDeadlineMs = DEFAULT_JOB_DEADLINE_MS, owner?: string): Promise<JobResult> {
   const started = Date.now();
   const deadlineMs = job.deadlineMs ?? defaultDeadlineMs;
   const endAt = started + deadlineMs;
@@ -60,6 +61,8 @@ export async function runJob(engine: JobEngine, job: BatchJob, defaultDeadlineMs
         continue;
       }
       try {
+        // The run's outputs are the job's (jobOutputs.ts): an earlier attempt's file is replaced, another job's never.
+        if (owner !== undefined) claimOutputs(outputPathsOf(run.args), owner);
         const outcome = await engine.runJson(run.tool, run.args, budget());
         runs.push({ tool: run.tool, result: outcome.result });
         outputs.push(...outcome.outputs.map((o) => o.path));

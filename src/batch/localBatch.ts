@@ -27,6 +27,8 @@ export interface LocalBatchOptions extends EngineLimitsForJobs {
   overwrite?: boolean | undefined;
   /** Progress on stderr; `tty` redraws in place. */
   progress?: { write: (text: string) => void; tty: boolean } | undefined;
+  /** Names the batch (batchKeyOf): a job's outputs are claimed for `<batchKey>/<job id>`. */
+  batchKey?: string | undefined;
 }
 
 export interface BatchSummary {
@@ -40,6 +42,11 @@ export interface BatchSummary {
   /** This process's peak resident memory, every engine thread included. */
   peakRssMb: number;
   results: string;
+}
+
+/** Who a job's outputs belong to: the job of this manifest (its path and content, batchKeyOf) with this id. */
+export function jobOwner(batchKey: string, jobId: string): string {
+  return `${batchKey}/${jobId}`;
 }
 
 export function peakRssMb(): number {
@@ -97,7 +104,7 @@ export async function runLocalBatch(jobs: readonly BatchJob[], resultsPath: stri
       hosts.map(async (host) => {
         for (let job = todo[next++]; job !== undefined; job = todo[next++]) {
           live.running++;
-          record(await runJob(host, job, options.jobDeadlineMs));
+          record(await runJob(host, job, options.jobDeadlineMs, options.batchKey === undefined ? undefined : jobOwner(options.batchKey, job.id)));
         }
       }),
     );

@@ -78,10 +78,20 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
           resume: flags.resume,
           overwrite: flags.overwrite,
           progress,
+          log: (line: string) => io.stderr(`brepscope batch: ${line}\n`),
         });
       } else {
         const { defaultWorkerCount, runLocalBatch } = await import('../batch/localBatch');
-        summary = await runLocalBatch(jobs, flags.out, { ...limits, workers: flags.workers ?? defaultWorkerCount(), resume: flags.resume, overwrite: flags.overwrite, progress });
+        const { batchKeyOf } = await import('../batch/jobOutputs');
+        const path = resolve(manifest);
+        summary = await runLocalBatch(jobs, flags.out, {
+          ...limits,
+          workers: flags.workers ?? defaultWorkerCount(),
+          resume: flags.resume,
+          overwrite: flags.overwrite,
+          progress,
+          batchKey: batchKeyOf(path, readFileSync(path, 'utf8')),
+        });
       }
       printJson(summary);
       // A failed job is the input's problem (the batch itself ran): exit 2, as for a tool's bad input.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricsResult } from '../engine/tools/computeMetrics';
-import { dataPath, TEST_DATA_DIR } from '../test/data';
+import { dataPath } from '../test/data';
 import { rootDirs } from './confinedFiles';
 import { Worker } from 'node:worker_threads';
 import { ENGINE_THREAD_ENTRY, EngineHost, type RestartEvent } from './EngineHost';
@@ -24,13 +24,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * A host that records its restarts, disposed after the file's tests; confined to the test's temporary
- * folder and test-data unless the test gives roots of its own, so that no run writes into the checkout.
- */
+/** A host that records its restarts, disposed after the file's tests. */
 function startHost(options: Parameters<typeof EngineHost.start>[0] = {}): { host: EngineHost; restarts: RestartEvent[] } {
   const restarts: RestartEvent[] = [];
-  const host = EngineHost.start({ roots: rootDirs([dir, TEST_DATA_DIR]), ...options, onRestart: (e) => restarts.push(e) });
+  const host = EngineHost.start({ ...options, onRestart: (e) => restarts.push(e) });
   hosts.push(host);
   return { host, restarts };
 }
@@ -64,8 +61,9 @@ describe('EngineHost: an engine in a worker thread that a deadline, a memory cei
     const elapsed = performance.now() - t0;
     expect(failure.code).toBe('TIMEOUT');
     expect(failure.message).toMatch(/measure_deviation: stopped at the 3 s deadline .*replaced/);
-    // The thread is terminated at the deadline (the kernel would run for minutes): TIMEOUT, not a result.
+    // The thread is terminated at the deadline, not when the kernel gives up.
     expect(elapsed).toBeGreaterThanOrEqual(3000);
+    expect(elapsed).toBeLessThan(3000 + 2000);
     expect(host.generation).toBe(2);
 
     // The next call waits for the restore, then works on the same bodies.
@@ -101,10 +99,11 @@ describe('EngineHost: an engine in a worker thread that a deadline, a memory cei
     const { host, restarts } = startHost({ maxMemoryMb: 200 });
     await host.run('import_file', { path: SH1, bodyId: 'scan' });
     await host.run('import_file', { path: BOTTLE, bodyId: 'bottle' });
-    // OUT_OF_MEMORY, not TIMEOUT: stopped when the heap crossed the ceiling, before the deadline.
+    const t0 = performance.now();
     const failure = await codeOf(host.run('measure_deviation', HANG, { deadlineMs: 60_000 }));
     expect(failure.code).toBe('OUT_OF_MEMORY');
     expect(failure.message).toMatch(/kernel's heap reached the 200 MiB ceiling/);
+    expect(performance.now() - t0).toBeLessThan(30_000);
     expect(await volume(host, 'bottle')).toBeGreaterThan(6900);
     expect(restarts.map((r) => r.reason.code)).toEqual(['OUT_OF_MEMORY']);
     expect(host.memory().wasmBytes).toBeLessThanOrEqual(200 * 2 ** 20);
@@ -159,27 +158,6 @@ describe('EngineHost: an engine in a worker thread that a deadline, a memory cei
   });
 });
 
-describe('EngineHost: the same file twice (issue 34)', () => {
-  it('one path loaded as two bodies gives two bodies; bytes already moved to the engine are refused at once, not a call that never answers', async () => {
-    const { host } = startHost();
-    await host.load({ path: SHAPE, bodyId: 'a' });
-    await host.load({ path: SHAPE, bodyId: 'b' });
-    const { result } = await host.run('list_bodies', {});
-    expect(result.bodies.map((b) => [b.bodyId, b.triangles])).toEqual([
-      ['a', 494],
-      ['b', 494],
-    ]);
-    // The CLI's early read handed one buffer to two loads: the first moves it, and Node dropped the
-    // second message without a word (its transfer list named a detached buffer).
-    const bytes = new Uint8Array(readFileSync(SHAPE));
-    await host.load({ path: SHAPE, bodyId: 'c', bytes });
-    expect(bytes.buffer.byteLength).toBe(0);
-    expect((await codeOf(host.load({ path: SHAPE, bodyId: 'd', bytes }))).code).toBe('INTERNAL_ERROR');
-    const after = await host.run('list_bodies', {});
-    expect(after.result.bodies.map((b) => b.bodyId)).toEqual(['a', 'b', 'c']);
-  });
-});
-
 describe('EngineHost: confined to roots', () => {
   it('reads and writes inside the roots only (PATH_OUTSIDE_ROOTS), a link inside a root that leads out included; roots can change', async () => {
     const inside = join(dir, 'inside');
@@ -224,7 +202,7 @@ describe('EngineHost: confinement by the file written (issue 35)', () => {
     for (const [tool, ext, args] of calls) {
       const link = join(inside, `${tool}.${ext}`);
       symlinkSync(join(outside, `${tool}.${ext}`), link);
-      const failure = await codeOf(host.run(tool as Parameters<typeof host.run>[0], { ...args, outputPath: link, overwrite: true }));
+      const failure = await codeOf(host.runJson(tool, { ...args, outputPath: link, overwrite: true }));
       expect(failure.code, tool).toBe('PATH_OUTSIDE_ROOTS');
     }
     expect(readdirSync(outside)).toEqual([]);
