@@ -34,7 +34,7 @@ export function coverageOf(distance: Float64Array, beyond: Uint8Array, maxDistan
  * the samples inside the reference's boundary (median m, spread s = 1.4826 x their median absolute
  * deviation from m, a standard deviation for normal noise):
  * - when some sample lies beyond an open boundary, the reference is a scan with missing data, and a
- *   sample farther from it than the scan's own noise is in the gap: max(2 m, m + 8 s, the default
+ *   sample farther from it than the scan's own noise is in the gap: max(2 m, m + 6 s, the default
  *   deflection, 0.5% of the diagonal, as a floor of resolution);
  * - otherwise (nothing is missing): max(10 m, 5% of the from-body's diagonal), generous on purpose,
  *   so that it never hides a defect a reviewer would want to see; it only catches stray data.

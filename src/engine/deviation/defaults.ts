@@ -14,4 +14,4 @@ export const MAX_DISTANCE_MEDIAN_FACTOR = 10;
 export const MAX_DISTANCE_DIAGONAL_SHARE = 0.05;
 
 /** With missing scan data, the default search distance reaches this many noise spreads past the median distance (coverage.ts). */
-export const SCAN_SPREAD_FACTOR = 8;
+export const SCAN_SPREAD_FACTOR = 6;

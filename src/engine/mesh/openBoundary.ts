@@ -63,7 +63,7 @@ export const WELD_SHARE = 0.3;
 
 /**
  * The exactly welded vertices of a mesh welded again within a tolerance (WELD_SHARE x the median
- * edge length), for the open-boundary test only: a triangle soup whose corners do not coincide
+ * edge length, and x the shortest edge at either vertex), for the open-boundary test only: a triangle soup whose corners do not coincide
  * (an exporter writing each triangle on its own, noise added per corner) covers its surface without
  * holes, and its triangle edges are not the rim of missing data. In vertex order, each vertex joins
  * the first earlier representative within the tolerance (grid cells of the tolerance's size), so
@@ -91,7 +91,7 @@ class TolerantWeld {
       xyz[3 * w + 2] = pos[o + 2]!;
     }
     const tol = WELD_SHARE * medianEdge(etv, xyz);
-    this.ids = weldWithin(xyz, W, tol);
+    this.ids = weldWithin(xyz, W, tol, shortestEdges(etv, xyz, W));
     const tv = new Uint32Array(etv.length);
     for (let h = 0; h < etv.length; h++) tv[h] = this.ids[etv[h]!]!;
     this.tv = tv;
@@ -149,6 +149,19 @@ class TolerantWeld {
   }
 }
 
+/** Per vertex, its shortest edge (Infinity for a vertex of no edge). */
+function shortestEdges(tv: Uint32Array, xyz: Float64Array, W: number): Float64Array {
+  const shortest = new Float64Array(W).fill(Infinity);
+  for (let h = 0; h < tv.length; h++) {
+    const a = tv[h]!, b = tv[h - (h % 3) + ((h + 1) % 3)]!;
+    if (a === b) continue;
+    const l = Math.hypot(xyz[3 * a]! - xyz[3 * b]!, xyz[3 * a + 1]! - xyz[3 * b + 1]!, xyz[3 * a + 2]! - xyz[3 * b + 2]!);
+    if (l < shortest[a]!) shortest[a] = l;
+    if (l < shortest[b]!) shortest[b] = l;
+  }
+  return shortest;
+}
+
 /** Median edge length over up to 4096 triangles taken at an even stride (deterministic). */
 function medianEdge(tv: Uint32Array, xyz: Float64Array): number {
   const T = tv.length / 3;
@@ -166,11 +179,12 @@ function medianEdge(tv: Uint32Array, xyz: Float64Array): number {
 }
 
 /**
- * Each vertex, in order, takes the id of the first representative within `tol` in its own or a
- * neighbouring grid cell (cells of size tol: the 2 x 2 x 2 block on the side of the vertex's
+ * Each vertex, in order, takes the id of the first representative within `tol` (and within
+ * WELD_SHARE of either one's shortest edge, so that fine triangles beside coarse ones never weld
+ * across: a hole's rim stays open) in its own or a neighbouring grid cell (cells of size tol: the 2 x 2 x 2 block on the side of the vertex's
  * half-cell holds every point within tol), else becomes a representative with a new id.
  */
-function weldWithin(xyz: Float64Array, W: number, tol: number): Uint32Array {
+function weldWithin(xyz: Float64Array, W: number, tol: number, shortest: Float64Array): Uint32Array {
   const ids = new Uint32Array(W);
   if (!(tol > 0)) {
     for (let w = 0; w < W; w++) ids[w] = w;
@@ -190,7 +204,9 @@ function weldWithin(xyz: Float64Array, W: number, tol: number): Uint32Array {
       let r = heads.get(`${cx + (c & 1 ? sx : 0)},${cy + (c & 2 ? sy : 0)},${cz + (c & 4 ? sz : 0)}`) ?? -1;
       for (; r >= 0; r = next[r]!) {
         const dx = xyz[3 * r]! - x, dy = xyz[3 * r + 1]! - y, dz = xyz[3 * r + 2]! - z;
-        if (dx * dx + dy * dy + dz * dz <= tol2) {
+        const local = WELD_SHARE * Math.min(shortest[w]!, shortest[r]!);
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 <= tol2 && d2 <= local * local) {
           found = r;
           break;
         }
