@@ -88,7 +88,7 @@ export async function main(
       .argument('<tool_name>', 'tool to run, e.g. compute_metrics')
       .option('--body <id=path>', 'load a file as a body (repeatable)', collect, [])
       .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
-      .option('--align <moving=fixed>', 'before the tool, align body <moving> to body <fixed> (align_bodies, bestFit, applied; repeatable, in order)', collect, [])
+      .option('--align <moving=fixed[:method]>', 'before the tool, align body <moving> to body <fixed> (align_bodies, applied when better than where it stands; method bestFit by default, or fixed:localBestFit:face[2],face[7] or fixed:3-2-1:face[3],face[0],face[5]; repeatable, in order)', collect, [])
       .option('--args <json>', 'the tool arguments as one JSON object', '{}'),
     'the command (loading the files and running the tool)',
   ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; align: string[]; args: string } & LimitFlags) => {
@@ -116,9 +116,11 @@ export async function main(
     }
     // Each CLI call is a fresh scene: --align places a body before the tool runs, and says on
     // stderr what it did (stdout stays the tool's one JSON value).
-    for (const { id: movingBodyId, path: fixedBodyId } of alignments) {
-      const { result: a } = await engine.run('align_bodies', { movingBodyId, fixedBodyId, apply: true }, budget());
-      io.stderr(`align ${movingBodyId} to ${fixedBodyId}: rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning: ${w}`).join('')}\n`);
+    for (const { id: movingBodyId, path: target } of alignments) {
+      const { fixedBodyId, method } = parseAlignTarget(target);
+      const { result: a } = await engine.run('align_bodies', { movingBodyId, fixedBodyId, apply: true, ...method }, budget());
+      const what = a.outcome === 'aligned' ? `rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}` : `not moved (${a.outcome}), RMS ${a.rmsBefore.toPrecision(4)}`;
+      io.stderr(`align ${movingBodyId} to ${fixedBodyId} (${a.method}): ${what}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning: ${w}`).join('')}\n`);
     }
     printJson((await engine.runJson(toolName, args, budget())).result);
   });
@@ -188,4 +190,18 @@ function parseJsonArgs(text: string): unknown {
   } catch (e) {
     throw new BrepscopeError('INVALID_ARGUMENT', `--args: not valid JSON (${(e as Error).message})`);
   }
+}
+
+/**
+ * `--align scan=part[:method]`: method bestFit (default), or localBestFit / 3-2-1 / datums followed
+ * by the fixed body's faces, comma-separated (`scan=part:3-2-1:face[3],face[0],face[5]`,
+ * `scan=part:localBestFit:face[2],face[7]`).
+ */
+function parseAlignTarget(target: string): { fixedBodyId: string; method: Record<string, unknown> } {
+  const [fixedBodyId, method, faces] = target.split(':');
+  const list = faces ? faces.split(',').map((f) => f.trim()).filter(Boolean) : [];
+  if (!method || method === 'bestFit') return { fixedBodyId: fixedBodyId!, method: {} };
+  if (method === 'localBestFit') return { fixedBodyId: fixedBodyId!, method: { method, faces: list } };
+  if (method === '3-2-1' || method === 'datums') return { fixedBodyId: fixedBodyId!, method: { method, datums: list.map((face) => ({ face })) } };
+  return { fixedBodyId: fixedBodyId!, method: { method } };
 }

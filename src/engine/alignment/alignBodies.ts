@@ -1,5 +1,5 @@
 import { BrepscopeError } from '../errors';
-import { compose, IDENTITY, rotationAngle, rotationAxis, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
+import { apply, compose, IDENTITY, rotationAngle, rotationAxis, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
@@ -7,22 +7,32 @@ import type { Body, SurfaceBody } from '../scene/Body';
 import type { SurfaceMode } from '../deviation/defaults';
 import { Pacer } from '../deviation/pacer';
 import { meshBoxOf } from '../deviation/queries';
-import { defaultDeflection, measuredSurface } from '../deviation/surfaces';
+import { exactOrNull } from '../deviation/structures';
+import { defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
 import { kernelFor, type ToolContext } from '../context';
-import { exactFoot, triangleFoot } from './feet';
-import { AMBIGUOUS_RATIO, globalStep, type PreAlignment } from './globalStep';
-import { icp, rmsDistance, type IcpResult, type IcpSettings, type NearestFoot } from './icp';
+import { datumAlignment, parseFaceIds, type DatumSpec, type ConstraintResidual } from './datums';
+import { exactFoot, onFaces, triangleFoot } from './feet';
+import { AMBIGUOUS_RATIO, globalStep, symmetryAxisIndex, type PreAlignment } from './globalStep';
+import { createFoot, icp, rmsDistance, trimmedRms, type IcpResult, type IcpSettings, type NearestFoot } from './icp';
 import { movingSamples } from './movingSamples';
-import { surfaceMoments } from './principalFrames';
+import { samePose } from './poseScores';
+import { principalAxes, surfaceMoments } from './principalFrames';
+import { nearSymmetries, resolveSymmetry, type ScoredPose } from './symmetries';
+import { surfaceSamples } from '../deviation/samples';
 
 export const ALIGN_MODES = ['bestFit', 'preAlign', 'fine'] as const;
 export type AlignMode = (typeof ALIGN_MODES)[number];
+export const ALIGN_METHODS = ['bestFit', '3-2-1', 'datums', 'localBestFit'] as const;
+export type AlignMethod = (typeof ALIGN_METHODS)[number];
 
 /** align_bodies' arguments after the schema's defaults. */
 export interface AlignArgs {
   movingBodyId: string;
   fixedBodyId: string;
   mode: AlignMode;
+  method: AlignMethod;
+  datums?: DatumSpec[] | undefined;
+  faces?: string[] | undefined;
   apply: boolean;
   maxIterations: number;
   convergenceThreshold?: number | undefined;
@@ -34,21 +44,48 @@ export interface AlignArgs {
 }
 
 export type { PreAlignment } from './globalStep';
+export type { ScoredPose } from './symmetries';
+export type { ConstraintResidual, DatumSpec } from './datums';
 
-export interface AlignResult {
-  movingBodyId: string;
-  fixedBodyId: string;
-  mode: AlignMode;
-  /** The motion found, in scene coordinates: the moving body from where it stands to aligned (4x4 row-major, as inspect_assembly). */
+/** What became of the alignment: proposed (or applied), or the start kept. */
+export type AlignOutcome = 'aligned' | 'alreadyAligned' | 'noBetterPose';
+
+export interface AlignWarning {
+  /** Stable: SYMMETRIC_PART, ALREADY_ALIGNED, NO_BETTER_POSE, NOT_CONVERGED, STARVED, POOR_FIT. */
+  code: string;
+  message: string;
+}
+
+/** A rigid motion as the result reports it. */
+export interface PoseSummary {
   transform: Matrix4;
   rotationAngleDegrees: number;
   rotationAxis: Vec3 | null;
   translation: Vec3;
+}
+
+export interface EquivalentPose extends PoseSummary {
+  /** Trimmed RMS at the pose (global step, fine surface). */
+  residual: number;
+  /** Per-face coverage score (1: every face as well covered as at any pose). */
+  featureScore: number;
+}
+
+export interface AlignResult extends PoseSummary {
+  movingBodyId: string;
+  fixedBodyId: string;
+  mode: AlignMode;
+  method: AlignMethod;
+  /** aligned: the motion is proposed (applied with apply: true); alreadyAligned / noBetterPose: nothing better than where the body stands was found, the motion is the identity. */
+  outcome: AlignOutcome;
   /** RMS distance of every sample to the fixed surface before and after (untrimmed). */
   rmsBefore: number;
   rmsAfter: number;
-  /** RMS over the kept (nearest `overlap` share) pairs at the final pose. */
+  /** RMS over the nearest `overlap` share of the samples, at the start and at the final pose. */
+  trimmedRmsBefore: number;
   trimmedRmsAfter: number;
+  /** The common signed offset of the scan fitted beside the motion (outward positive); 0 when not fitted. */
+  signedOffset: number;
   iterations: number;
   /** Share of the samples kept as pairs at the final pose. */
   overlap: number;
@@ -58,21 +95,37 @@ export interface AlignResult {
   surface: SurfaceMode;
   deflection: number;
   preAlignment: PreAlignment | null;
+  /** Several poses fit equally (a symmetric part): the one nearest the current pose was taken. */
+  ambiguous: boolean;
+  /** The poses that fit equally well, nearest the current pose first (the chosen one first); empty when the pose is decided. Each is the motion from where the body stands. */
+  equivalentPoses: EquivalentPose[];
+  /** The pose found but not proposed (outcome alreadyAligned or noBetterPose), with its RMS; null otherwise. */
+  rejected: (PoseSummary & { rmsAfter: number; trimmedRmsAfter: number }) | null;
+  /** Datum (3-2-1) or local best-fit alignments: what each constraint left (per datum, per chosen face). */
+  constraints: ConstraintResidual[];
   applied: boolean;
   /** The moving body's placement after the call (file to scene); null when it stands as read. */
   placement: PlacementSummary | null;
+  /** The warnings' messages (codedWarnings has them with their codes). */
   warnings: string[];
+  codedWarnings: AlignWarning[];
 }
 
+/** Samples of the fixed body its own symmetries are found with. */
+const SYMMETRY_SAMPLES = 1500;
 /** Residual above this share of the fixed diagonal: probably not a match. */
 const POOR_FIT_DIAGONAL = 0.02;
+/** A result must lower the RMS by this share (trimmed or untrimmed, neither rising) to be proposed: less is within the noise of the fit itself. */
+const BETTER_BY = 0.005;
 
 /**
- * Registers the moving body onto the fixed one (align_bodies): global step, fine ICP on the
- * tessellation then on the exact faces, and on request the moving body's placement moved.
+ * Registers the moving body onto the fixed one (align_bodies): global step (the current pose one
+ * of its candidates), then the method's fit: best fit (point-to-plane ICP with a common signed
+ * offset, on the tessellation then on the exact faces), 3-2-1 datums or a best fit on chosen
+ * faces. A result that is not better than where the body stands is not proposed.
  */
 export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<AlignResult> {
-    const moving = ctx.scene.get(args.movingBodyId);
+  const moving = ctx.scene.get(args.movingBodyId);
   const fixed = fixedBody(ctx.scene.get(args.fixedBodyId), moving);
   const oc = await kernelFor(ctx, [moving, fixed]);
   // The fixed body's size, not the moving one's (the deviation tools' rule): a moving mesh's box
@@ -81,6 +134,17 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   const fixedSurface = measuredSurface(oc, fixed, deflection);
   const diagonal = boxDiagonal(meshBoxOf(fixedSurface));
   if (!(diagonal > 0)) throw new BrepscopeError('EMPTY_MESH', `body '${fixed.bodyId}' has no extent: there is nothing to align to`);
+  const method = args.method;
+  const exactRef = exactOrNull(oc, fixedSurface, args.surface);
+  const datumFaces = method === '3-2-1' || method === 'datums' ? checkedDatums(args.datums, method) : null;
+  const localFaces = method === 'localBestFit' ? parseFaceIds(args.faces, 'faces', exactRef?.geometry.faces.length ?? null) : null;
+  if (datumFaces && !exactRef) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: method '${method}' fits datums on the fixed body's exact faces: fixedBodyId must be a BREP body and surface 'exact'`);
+  }
+  if (localFaces && !exactRef && fixed.kind !== 'brep') {
+    throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: method 'localBestFit' restricts the fit to faces face[N] of a BREP fixed body; '${fixed.bodyId}' has no faces`);
+  }
+  const datums = datumFaces ? datumFaces.map((d) => ({ ...d, index: parseFaceIds([d.face], 'datums', exactRef!.geometry.faces.length)[0]! })) : null;
   const { points, count, moments, even } = movingSamples(oc, moving, deflection, args.sampleCount, diagonal);
   const settings: IcpSettings = {
     maxIterations: args.maxIterations,
@@ -89,68 +153,136 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     maxDistance: args.maxCorrespondenceDistance ?? Infinity,
   };
   const coarse = triangleFoot(fixedSurface);
-  const exact = args.surface === 'exact' && fixed.kind === 'brep';
+  const exact = exactRef !== null;
   const fine: NearestFoot = exact ? exactFoot(oc, fixedSurface) : coarse;
   const pacer = new Pacer(ctx);
-  const warnings: string[] = [];
+  const warnings: AlignWarning[] = [];
+  const warn = (code: string, message: string) => warnings.push({ code, message });
 
   let start: Rigid = IDENTITY;
   let preAlignment: PreAlignment | null = null;
-  let result: IcpResult;
+  let equivalents: ScoredPose[] = [];
+  let symmetryTurns: Rigid[] = [];
   if (args.mode !== 'fine') {
-    const global = await globalStep(moments, surfaceMoments(fixedSurface.mesh), even, coarse, settings, diagonal, pacer);
+    const fixedMoments = surfaceMoments(fixedSurface.mesh);
+    const symmetries = (): Rigid[] => {
+      const a = symmetryAxisIndex(fixedMoments);
+      if (a < 0) return [];
+      const axis = principalAxes(fixedMoments).axes[a as 0 | 2];
+      // The fixed body's own symmetries: once per body and deflection.
+      const key = `alignSymmetries:${fixedSurface.key}`;
+      return fixed.cache.get(key, () => nearSymmetries(fixedSamples(fixedSurface), axis, fixedMoments.centroid, coarse, diagonal, fixed.kind === 'brep' ? deflection : 0));
+    };
+    const global = await globalStep({ movingMoments: moments, fixedMoments, even, coarse, settings, diagonal, pacer });
     start = global.motion;
     preAlignment = global.summary;
-    if (preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO) {
-      warnings.push(
-        `symmetric or nearly symmetric part: a different pose fits almost as well (residual ${fmt(preAlignment.runnerUpResidual!)} against ${fmt(preAlignment.bestResidual)}); the alignment may be one of several equivalent ones`,
-      );
-    }
+    symmetryTurns = symmetries();
   }
-  if (args.mode === 'preAlign') {
-    result = await icp(points, start, fine, { ...settings, maxIterations: 0 });
-  } else {
-    const tick = (iteration: number) => pacer.tick(iteration, settings.maxIterations, 'fine ICP');
-    // Most iterations only need the direction to go: against the tessellation (fast), then
-    // against the exact faces from there, which usually takes a few iterations only.
-    result = await icp(points, start, coarse, settings, tick);
+  const tick = (iteration: number) => pacer.tick(iteration, settings.maxIterations, 'fine ICP');
+  const fineSettings: IcpSettings = { ...settings, offset: true };
+  /** Point-to-plane ICP from `from`: against the tessellation (fast), then against the exact faces from there (a few iterations). */
+  const fit = async (from: Rigid, near: NearestFoot, nearFine: NearestFoot): Promise<IcpResult> => {
+    let r = await icp(points, from, near, fineSettings, tick);
     if (exact) {
-      const onTessellation = result.iterations;
-      result = await icp(points, result.motion, fine, settings, tick);
-      result.iterations += onTessellation;
+      const onTessellation = r.iterations;
+      r = await icp(points, r.motion, nearFine, fineSettings, tick);
+      r.iterations += onTessellation;
     }
-    if (!result.converged) warnings.push(`fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`);
+    return r;
+  };
+  let result: IcpResult;
+  let constraints: ConstraintResidual[] = [];
+  if (args.mode === 'preAlign' && method === 'bestFit') {
+    result = await icp(points, start, fine, { ...settings, maxIterations: 0 });
+  } else if (localFaces) {
+    const chosen = new Set(localFaces);
+    result = await fit(start, onFaces(coarse, chosen), onFaces(fine, chosen));
+  } else {
+    result = args.mode === 'preAlign' ? await icp(points, start, fine, { ...settings, maxIterations: 0 }) : await fit(start, coarse, fine);
   }
-  if (result.starved) warnings.push(`fewer than 6 pairs within maxCorrespondenceDistance: the fixed body is out of reach; the result is not an alignment`);
-  const motion = result.motion;
+  // A symmetric part: the fine fit's pose or one of its turns, told apart by the faces' coverage;
+  // where they tie, the one nearest where the body stands.
+  if (symmetryTurns.length > 0 && args.mode === 'bestFit' && !result.starved) {
+    await pacer.tick(0, 1, 'symmetric poses');
+    const resolved = await resolveSymmetry(points, result.motion, symmetryTurns, localFaces ? onFaces(fine, new Set(localFaces)) : fine, settings, diagonal, moments.centroid);
+    if (resolved.length > 1) equivalents = resolved;
+    if (!samePose(resolved[0]!.motion, result.motion, moments.centroid, diagonal)) {
+      const iterations = result.iterations;
+      result = await fit(resolved[0]!.motion, localFaces ? onFaces(coarse, new Set(localFaces)) : coarse, localFaces ? onFaces(fine, new Set(localFaces)) : fine);
+      result.iterations += iterations;
+    }
+  }
+  const nearlySymmetric = preAlignment !== null && preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO;
+  if (equivalents.length > 1 || nearlySymmetric) {
+    const how =
+      equivalents.length > 1
+        ? `${equivalents.length} poses fit equally by residual and by every face's coverage; the one nearest where the body stands was taken (equivalentPoses lists them)`
+        : symmetryTurns.length > 0
+          ? `the fixed body's faces told the poses apart (the chosen one covers them best)`
+          : `the alignment may be one of several equivalent ones`;
+    const residuals = preAlignment?.runnerUpResidual != null ? ` (residual ${fmt(preAlignment.runnerUpResidual)} against ${fmt(preAlignment.bestResidual)})` : '';
+    warn('SYMMETRIC_PART', `symmetric or nearly symmetric part: a different pose fits almost as well${residuals}; ${how}`);
+  }
+  if (args.mode !== 'preAlign' && !result.converged) warn('NOT_CONVERGED', `fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`);
+  if (result.starved) warn('STARVED', `fewer than 6 pairs within maxCorrespondenceDistance${localFaces ? ' on the chosen faces' : ''}: the fixed body is out of reach; the result is not an alignment`);
+  let motion = result.motion;
+  if (datums) {
+    const d = datumAlignment(points, motion, fine, exactRef!.geometry, datums, diagonal);
+    motion = d.motion;
+    constraints = d.residuals;
+  } else if (localFaces) {
+    constraints = faceResiduals(points, motion, fine, localFaces);
+  }
   const rmsBefore = rmsDistance(points, IDENTITY, fine);
-  const rmsAfter = rmsDistance(points, motion, fine);
-  if (result.trimmedRms > POOR_FIT_DIAGONAL * diagonal) {
-    warnings.push(`residual ${fmt(result.trimmedRms)} is above ${POOR_FIT_DIAGONAL * 100}% of the fixed body's diagonal: the bodies may not match`);
+  const trimmedRmsBefore = trimmedRms(points, IDENTITY, fine, settings);
+  let rmsAfter = rmsDistance(points, motion, fine);
+  let trimmedRmsAfter = trimmedRms(points, motion, fine, settings);
+  if (trimmedRmsAfter > POOR_FIT_DIAGONAL * diagonal) {
+    warn('POOR_FIT', `residual ${fmt(trimmedRmsAfter)} is above ${POOR_FIT_DIAGONAL * 100}% of the fixed body's diagonal: the bodies may not match`);
+  }
+
+  // Never worse than the start: a datum alignment may raise the global RMS (that is its point), so
+  // only a best fit (global or local) is held to it.
+  let outcome: AlignOutcome = 'aligned';
+  let rejected: AlignResult['rejected'] = null;
+  const heldToStart = !datums;
+  const better = rmsAfter <= rmsBefore && trimmedRmsAfter <= trimmedRmsBefore && (rmsAfter < (1 - BETTER_BY) * rmsBefore || trimmedRmsAfter < (1 - BETTER_BY) * trimmedRmsBefore);
+  if (heldToStart && !better) {
+    outcome = samePose(motion, IDENTITY, moments.centroid, diagonal) ? 'alreadyAligned' : 'noBetterPose';
+    rejected = { ...poseSummary(motion), rmsAfter, trimmedRmsAfter };
+    warn(
+      outcome === 'alreadyAligned' ? 'ALREADY_ALIGNED' : 'NO_BETTER_POSE',
+      outcome === 'alreadyAligned'
+        ? `the body is already aligned: the best pose found is where it stands (RMS ${fmt(rmsBefore)}, trimmed ${fmt(trimmedRmsBefore)}, not lowered by ${BETTER_BY * 100}%); nothing is proposed`
+        : `no better pose was found: the best one (${fmt((rotationAngle(motion.r) * 180) / Math.PI)} degrees away) has RMS ${fmt(rmsAfter)} and trimmed ${fmt(trimmedRmsAfter)} against ${fmt(rmsBefore)} and ${fmt(trimmedRmsBefore)} where the body stands; nothing is proposed`,
+    );
+    motion = IDENTITY;
+    rmsAfter = rmsBefore;
+    trimmedRmsAfter = trimmedRmsBefore;
   }
 
   let applied = false;
-  if (args.apply) {
+  if (args.apply && outcome === 'aligned') {
     const current = moving.placement;
     const prior = current?.setBy.tool === 'align_bodies' ? current.setBy.alignments : 0;
     placeBody(oc, ctx.scene, moving, {
       motion: compose(motion, current?.motion ?? IDENTITY),
-      setBy: { tool: 'align_bodies', fixedBodyId: fixed.bodyId, mode: args.mode, rmsBefore, rmsAfter, converged: result.converged, alignments: prior + 1 },
+      setBy: { tool: 'align_bodies', fixedBodyId: fixed.bodyId, mode: args.mode, method, rmsBefore, rmsAfter, converged: result.converged, alignments: prior + 1 },
     });
     applied = true;
   }
-  const axis = rotationAxis(motion.r);
   return {
     movingBodyId: moving.bodyId,
     fixedBodyId: fixed.bodyId,
     mode: args.mode,
-    transform: toMatrix4(motion),
-    rotationAngleDegrees: (rotationAngle(motion.r) * 180) / Math.PI,
-    rotationAxis: axis,
-    translation: [motion.t[0]!, motion.t[1]!, motion.t[2]!],
+    method,
+    outcome,
+    ...poseSummary(motion),
     rmsBefore,
     rmsAfter,
-    trimmedRmsAfter: result.trimmedRms,
+    trimmedRmsBefore,
+    trimmedRmsAfter,
+    signedOffset: outcome === 'aligned' && !datums ? result.offset : 0,
     iterations: result.iterations,
     overlap: result.overlapUsed,
     converged: args.mode === 'preAlign' ? true : result.converged,
@@ -158,10 +290,56 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     surface: exact ? 'exact' : 'tessellated',
     deflection,
     preAlignment,
+    ambiguous: equivalents.length > 1,
+    equivalentPoses: equivalents.map((e) => ({ ...poseSummary(e.motion), residual: e.residual, featureScore: e.featureScore })),
+    rejected,
+    constraints,
     applied,
     placement: placementSummary(moving),
-    warnings,
+    warnings: warnings.map((w) => w.message),
+    codedWarnings: warnings,
   };
+}
+
+function fixedSamples(s: MeasuredSurface): Float64Array {
+  const samples = surfaceSamples(s, SYMMETRY_SAMPLES);
+  return samples.points.subarray(0, 3 * samples.count);
+}
+
+function poseSummary(motion: Rigid): PoseSummary {
+  return {
+    transform: toMatrix4(motion),
+    rotationAngleDegrees: (rotationAngle(motion.r) * 180) / Math.PI,
+    rotationAxis: rotationAxis(motion.r),
+    translation: [motion.t[0]!, motion.t[1]!, motion.t[2]!],
+  };
+}
+
+function checkedDatums(datums: DatumSpec[] | undefined, method: string): DatumSpec[] {
+  if (!datums || datums.length < 1 || datums.length > 3) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: method '${method}' needs datums: a primary, a secondary and a tertiary face of the fixed body, e.g. [{"face":"face[3]"},{"face":"face[0]"},{"face":"face[5]"}]`);
+  }
+  return datums;
+}
+
+/** Per chosen face: how many samples it holds at the pose, their RMS and mean signed distance. */
+function faceResiduals(points: Float64Array, motion: Rigid, nearest: NearestFoot, faces: number[]): ConstraintResidual[] {
+  const sums = new Map(faces.map((f) => [f, { n: 0, s: 0, s2: 0 }]));
+  const foot = createFoot();
+  for (let i = 0; i < points.length; i += 3) {
+    const [x, y, z] = apply(motion, points[i]!, points[i + 1]!, points[i + 2]!);
+    if (!nearest(x, y, z, foot)) continue;
+    const acc = sums.get(foot.face);
+    if (!acc) continue;
+    const d = (x - foot.x) * foot.nx + (y - foot.y) * foot.ny + (z - foot.z) * foot.nz;
+    acc.n++;
+    acc.s += d;
+    acc.s2 += d * d;
+  }
+  return faces.map((f) => {
+    const a = sums.get(f)!;
+    return { role: 'face', face: `face[${f}]`, kind: 'surface', points: a.n, form: null, angleDegrees: null, distance: null, rms: a.n ? Math.sqrt(a.s2 / a.n) : null, meanSigned: a.n ? a.s / a.n : null };
+  });
 }
 
 /**

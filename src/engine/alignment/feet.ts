@@ -1,5 +1,6 @@
-import { createExactHit } from '../exact/ExactReference';
+import { createExactHit, FootKind } from '../exact/ExactReference';
 import { closestPoint, createHit } from '../mesh/closestPoint';
+import type { FaceTessellation } from '../mesh/TriMesh';
 import type { MeasuredSurface } from '../deviation/surfaces';
 import { deviationTarget, meshBvh, meshPseudoNormals } from '../deviation/structures';
 import type { NearestFoot } from './icp';
@@ -10,6 +11,7 @@ export function triangleFoot(s: MeasuredSurface): NearestFoot {
   const pn = meshPseudoNormals(s);
   const normal = new Float64Array(3);
   const hit = createHit();
+  const faceIds = (s.mesh as Partial<FaceTessellation>).faceIds;
   return (x, y, z, out) => {
     closestPoint(bvh, x, y, z, hit);
     if (hit.triangle < 0) return false;
@@ -20,6 +22,7 @@ export function triangleFoot(s: MeasuredSurface): NearestFoot {
     out.nx = normal[0]!;
     out.ny = normal[1]!;
     out.nz = normal[2]!;
+    out.face = faceIds ? faceIds[hit.triangle]! : -1;
     return true;
   };
 }
@@ -38,7 +41,18 @@ export function exactFoot(oc: Parameters<typeof deviationTarget>[0], s: Measured
     out.nx = hit.nx;
     out.ny = hit.ny;
     out.nz = hit.nz;
+    out.face = hit.face;
+    out.interior = hit.kind === FootKind.face;
     return true;
   };
 }
 
+
+/**
+ * A nearest-foot restricted to chosen faces (a local best fit): a sample pairs only when its
+ * nearest point on the whole body lies on one of them, so the samples of other faces are not
+ * pulled onto the chosen ones.
+ */
+export function onFaces(nearest: NearestFoot, faces: ReadonlySet<number>): NearestFoot {
+  return (x, y, z, out) => nearest(x, y, z, out) && faces.has(out.face);
+}

@@ -108,6 +108,8 @@ export type PlacementRecord =
       tool: 'align_bodies';
       fixedBodyId: string;
       mode: 'bestFit' | 'preAlign' | 'fine';
+      /** bestFit, 3-2-1 (datums) or localBestFit; absent in placements recorded before methods existed. */
+      method?: string;
       rmsBefore: number;
       rmsAfter: number;
       converged: boolean;

@@ -1,0 +1,26 @@
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC, type Own } from '../engine/kernel';
+
+/**
+ * A flange for alignment tests: a disc (radius 50, 10 thick) with a hub on one side (radius 22, up
+ * to z = 25, so that turning it over is not a symmetry), a bore of radius 12 on the z axis and six
+ * bolt holes of radius 4 on a 35 circle (at 0, 60, ... degrees from +x). With `keyway`, a 6 wide slot
+ * cut 4 deep into the bore toward +x breaks the six-fold symmetry; without it the part has exactly
+ * six poses (turns by multiples of 60 degrees about z).
+ */
+export function makeFlange(oc: OC, keyway: boolean): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const cyl = (x: number, y: number, z0: number, r: number, h: number) =>
+      own(own(new oc.BRepPrimAPI_MakeCylinder_3(own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(x, y, z0)), own(new oc.gp_Dir_4(0, 0, 1)))), r, h)).Shape());
+    let shape = own(own(new oc.BRepAlgoAPI_Fuse_3(cyl(0, 0, 0, 50, 10), cyl(0, 0, 5, 22, 20), own(new oc.Message_ProgressRange_1()))).Shape());
+    shape = cut(oc, own, shape, cyl(0, 0, -5, 12, 40));
+    for (let k = 0; k < 6; k++) shape = cut(oc, own, shape, cyl(35 * Math.cos((k * Math.PI) / 3), 35 * Math.sin((k * Math.PI) / 3), -5, 4, 20));
+    const slot = keyway ? own(own(new oc.BRepPrimAPI_MakeBox_3(own(new oc.gp_Pnt_3(8, -3, -5)), 8, 6, 40)).Shape()) : cyl(100, 100, 0, 1, 1);
+    // The last cut's shape is not owned: it is the caller's. (Without a keyway, a cut by a cylinder far away leaves the part as it is.)
+    return own(new oc.BRepAlgoAPI_Cut_3(shape, slot, own(new oc.Message_ProgressRange_1()))).Shape();
+  });
+}
+
+function cut(oc: OC, own: Own, a: TopoDS_Shape, b: TopoDS_Shape): TopoDS_Shape {
+  return own(own(new oc.BRepAlgoAPI_Cut_3(a, b, own(new oc.Message_ProgressRange_1()))).Shape());
+}
