@@ -171,6 +171,7 @@ function Verdict({ heat, units }: { heat: HeatState; units: Units }) {
   return (
     <p className="verdict-line" data-testid="heat.verdict">
       <span className={`verdict-chip ${v}`}>{v}</span> {percent(within)} within ±{formatNumber(heat.tolerance)} {units.length} · rule: at least {percent(passShare)}
+      {heat.flip ? ' · of the nominal\'s samples (coverage)' : ''}
     </p>
   );
 }
