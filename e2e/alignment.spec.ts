@@ -64,10 +64,10 @@ test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare
   expect(placed.rotationAngleDegrees).toBeLessThan(0.5);
 
   // Compare: the heat map of the aligned scan, as the demo's own.
-  await app.review.compareButton.click();
+  await app.review.compare({ aligned: true });
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 90_000 }).toBe('done');
   const heat = (await app.api.heatmap())!;
-  expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan' });
+  expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part' });
   // The warped demo scan's best fit is not exactly its file position: the colour range moves a little
   // (seen: 9 %), and both arms of the map stay on the part.
   expect(Math.abs(heat.range - compared.range)).toBeLessThan(0.2 * compared.range);

@@ -5,23 +5,63 @@ test.describe.configure({ mode: 'serial' });
 
 const DEVIATION_TOOLS = ['measure_deviation', 'deviation_heatmap', 'deviation_histogram'];
 
-test('the demo opens compared: the part coloured by signed deviation, legend, stats, histogram', async ({ demoApp: app }, testInfo) => {
+test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
+  const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
+  expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
+  // The scan's side ran in a mesh worker beside the engine's (a Web Worker; the page is cross-origin
+  // isolated, so the scan and its tree were shared, not copied), and nothing fell back.
+  const meshWorkers = await app.api.meshWorkerStats();
+  expect(meshWorkers).toMatchObject({ shares: true, failed: 0 });
+  expect(meshWorkers!.threads).toBeGreaterThanOrEqual(1);
+  expect(meshWorkers!.parallel).toBeGreaterThanOrEqual(1);
+  // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics and the
+  // heat map's default search distance reuse fromToTo's samples: same settings, same 20,000 samples).
+  expect((await app.api.traceCounts()).deviation).toBe(3);
+
+  // The Compare click again, on a page without colours: the same two calls, nothing computed anew.
+  await app.review.clear.click();
+  await app.api.resetEngineCalls();
+  await app.review.compare();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 60_000 }).toBe('done');
+  expect((await app.api.engineCalls()).map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_heatmap']);
+  expect((await app.api.traceCounts()).deviation).toBe(3);
+  await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
+});
+
+test('the demo opens compared: the scan (actual) coloured against the part (nominal), legend, stats, histogram', async ({ demoApp: app }, testInfo) => {
   const heat = (await app.api.heatmap())!;
-  expect(heat).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan' });
+  expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part', nominalBodyId: 'part', flip: false });
   expect(heat.range).toBeGreaterThan(0);
-  expect(heat.tolerance).toBeGreaterThan(0);
-  expect(heat.tolerance).toBeLessThan(heat.range);
+  // The stated default tolerance (issue 29.3), not one derived from the data.
+  expect(heat.tolerance).toBe(0.1);
   await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
   const colors = (await app.api.heatmap())!.colorAttribute!;
-  // The demo scan is warped both ways: both arms of the map are on the part.
+  // The demo scan is warped both ways: both arms of the map are on it.
   expect(colors.proud).toBeGreaterThan(colors.vertices * 0.01);
   expect(colors.shy).toBeGreaterThan(colors.vertices * 0.01);
-  // The reference is hidden so the colours show; the coloured part is drawn.
-  expect(await app.api.drawnBodies()).toEqual(['part']);
+  // The nominal is hidden so the colours show; the coloured scan is drawn.
+  expect(await app.api.drawnBodies()).toEqual(['scan']);
   await expect.poll(async () => Math.min(...Object.values(await app.viewport.heatPixels()))).toBeGreaterThan(200);
   await expect(app.review.legend).toBeVisible();
   await expect(app.review.legend).toContainText('model units');
   await app.review.expectStats();
+  const max = Number((await app.review.stat('max').textContent())!.replace(/[^\d.]/g, ''));
+  expect(max).toBeGreaterThan(0.2);
+  expect(max).toBeLessThan(0.6);
+  await expect(app.review.flyWorst).toContainText(String(max));
+  await expect(app.dock.histogram).toBeVisible();
+  await expect(app.dock.histogram.locator('rect')).toHaveCount(41); // 40 buckets and the tolerance band
+  expect(await app.api.lastToolResult()).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'scan', toBodyId: 'part' } });
+  await app.shot(testInfo, 'inspect-01-demo-heatmap');
+});
+
+test('On nominal: the part coloured with the same sign; the patch the demo scan lacks is no data, not deviation', async ({ demoApp: app }, testInfo) => {
+  const onActual = (await app.api.heatmap())!.histogram!.mean!;
+  await app.review.onNominal.click();
+  await expect.poll(async () => (await app.api.heatmap())?.fromBodyId, { timeout: 120_000 }).toBe('part');
+  await expect.poll(async () => (await app.api.heatmap())?.histogramStatus, { timeout: 120_000 }).toBe('done');
+  expect(Math.sign((await app.api.heatmap())!.histogram!.mean!)).toBe(Math.sign(onActual));
+  expect(await app.api.drawnBodies()).toEqual(['part']);
   // Issue 20.1: the patch the demo scan lacks is no data, not deviation (it was the worst point, 4.461):
   // its own legend entry and count, and the largest deviation is a covered one (the scan's warp is under 0.6).
   await expect(app.review.legendNoData).toBeVisible();
@@ -29,7 +69,6 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
   const max = Number((await app.review.stat('max').textContent())!.replace(/[^\d.]/g, ''));
   expect(max).toBeGreaterThan(0.2);
   expect(max).toBeLessThan(0.6);
-  await expect(app.review.flyWorst).toContainText(String(max));
   // The patch is drawn in the no-data colour: the heat map's mesh has vertices inside it (the display
   // mesh had none), all of them on the front face (y = -25) around the patch (x 22, z 9, radius 7,
   // ragged by up to 3), and the view shows them.
@@ -49,33 +88,7 @@ test('the demo opens compared: the part coloured by signed deviation, legend, st
   expect(pixels.count).toBeGreaterThan(1000);
   // Where they are: one patch (nearly all within 100 px of their median), not scattered over the view.
   expect(pixels.nearMedian).toBeGreaterThan(0.95 * pixels.count);
-  await expect(app.dock.histogram).toBeVisible();
-  await expect(app.dock.histogram.locator('rect')).toHaveCount(41); // 40 buckets and the tolerance band
-  expect(await app.api.lastToolResult()).toMatchObject({ tool: 'measure_deviation', ok: true, args: { fromBodyId: 'part', toBodyId: 'scan' } });
-  await app.shot(testInfo, 'inspect-01-demo-heatmap');
-});
-
-test('the comparison took one engine call and the heat map one, each deviation computed once', async ({ demoApp: app }) => {
-  const deviationCalls = (await app.api.engineCalls()).filter((c) => c.tool && DEVIATION_TOOLS.includes(c.tool)).map((c) => c.tool);
-  expect(deviationCalls).toEqual(['measure_deviation', 'deviation_heatmap']);
-  // The scan's side ran in a mesh worker beside the engine's (a Web Worker; the page is cross-origin
-  // isolated, so the scan and its tree were shared, not copied), and nothing fell back.
-  const meshWorkers = await app.api.meshWorkerStats();
-  expect(meshWorkers).toMatchObject({ shares: true, failed: 0 });
-  expect(meshWorkers!.threads).toBeGreaterThanOrEqual(1);
-  expect(meshWorkers!.parallel).toBeGreaterThanOrEqual(1);
-  // fromToTo, toToFrom and the display vertices: three deviations, no more (the statistics and the
-  // heat map's default search distance reuse fromToTo's samples: same settings, same 20,000 samples).
-  expect((await app.api.traceCounts()).deviation).toBe(3);
-
-  // The Compare click again, on a page without colours: the same two calls, nothing computed anew.
-  await app.review.clear.click();
-  await app.api.resetEngineCalls();
-  await app.review.compareButton.click();
-  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 60_000 }).toBe('done');
-  expect((await app.api.engineCalls()).map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_heatmap']);
-  expect((await app.api.traceCounts()).deviation).toBe(3);
-  await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBeGreaterThan(1000);
+  await app.shot(testInfo, 'inspect-01b-on-nominal-no-data');
 });
 
 test('the tolerance band recolours at once and updates the share within tolerance (no deviation computed again)', async ({ demoApp: app }) => {

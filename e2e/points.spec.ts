@@ -79,11 +79,11 @@ test('a PLY scan and a text point cloud dropped beside a STEP part: listed, comp
   await expect(app.scene.body('part-points')).toContainText(`points · no normals`);
   await app.shot(testInfo, 'points-01-dropped');
 
-  // The mesh scan: the part coloured against it (the usual Compare).
-  await expect(app.review.compareButton).toHaveText(`Compare ${PART} with part-scan`);
-  await app.review.compareButton.click();
+  // The mesh scan: the actual coloured against the nominal (the usual Compare).
+  await expect(app.review.compareButton).toHaveText(`Compare part-scan with ${PART}`);
+  await app.review.compare();
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 120_000 }).toBe('done');
-  expect(await app.api.heatmap()).toMatchObject({ fromBodyId: PART, toBodyId: 'part-scan' });
+  expect(await app.api.heatmap()).toMatchObject({ fromBodyId: 'part-scan', toBodyId: PART });
 
   // The cloud: its points coloured against the part; the scan lies outside it, so they read proud.
   // Beside the mesh scan's pair, the cloud's own offer: align it to the part (the cloud moves), compare it.
@@ -175,7 +175,7 @@ test('a text point cloud of the part, written misaligned by a known motion: Alig
 
   // Compare: the aligned cloud's points coloured against the part; they lie on it.
   await expect(app.review.compareButton).toHaveText('Compare crank-points with CrankArm');
-  await app.review.compareButton.click();
+  await app.review.compare({ aligned: true });
   await expect.poll(async () => { const h = await app.api.heatmap(); return `${h?.fromBodyId} ${h?.status}`; }, { timeout: 120_000 }).toBe('crank-points done');
   await expect.poll(async () => (await app.api.heatmap())?.colorAttribute?.vertices ?? 0).toBe(points);
   const deviation = (await app.api.lastToolResult())!;

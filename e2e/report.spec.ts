@@ -5,7 +5,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('"Download report" saves the comparison as one HTML file that opens offline with its images and the numbers on screen', async ({ demoApp: app, browser }, testInfo) => {
   // Other specs share the page: compare the demo pair afresh, so the last run is its measure_deviation.
-  await app.review.compareButton.click();
+  await app.review.compare({ aligned: true });
   await expect.poll(async () => (await app.api.lastToolResult())?.tool, { timeout: 100_000 }).toBe('measure_deviation');
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 100_000 }).toBe('done');
   const deviation = (await app.api.lastToolResult()) as { tool: string; result: { fromToTo: { max: number; signedMean: number | null } } } | null;
@@ -14,7 +14,7 @@ test('"Download report" saves the comparison as one HTML file that opens offline
   await app.review.downloadReport.click();
   await expect(app.review.downloadReport).toHaveText('Writing report…');
   const download = await downloadPromise;
-  expect(download.suggestedFilename()).toBe('inspection-report-part-vs-scan.html');
+  expect(download.suggestedFilename()).toBe('inspection-report-scan-vs-part.html');
   const html = readFileSync(await download.path(), 'utf8');
   await expect(app.review.downloadReport).toHaveText('Download report');
   await expect(app.testId('deviation.report-error')).toHaveCount(0);
@@ -29,7 +29,7 @@ test('"Download report" saves the comparison as one HTML file that opens offline
   const page = await context.newPage();
   await page.setContent(html, { waitUntil: 'load' });
   expect(requests).toEqual([]);
-  await expect(page.locator('h1')).toContainText('Inspection report: part against scan');
+  await expect(page.locator('h1')).toContainText('Inspection report: scan against part');
   const images = page.locator('img');
   // iso, front and top heat maps and the histogram.
   await expect(images).toHaveCount(4);

@@ -107,7 +107,7 @@ test('a share link reproduces an alignment: the scan stands where it stood, bit 
   await app.review.alignControl('apply').click();
   await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
   await expect(app.testId('bodies.placement')).toHaveCount(1);
-  await app.review.compareButton.click();
+  await app.review.compare({ aligned: true });
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 90_000 }).toBe('done');
   const placed = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!.transform;
   const original = await reviewFigures(app);
@@ -117,7 +117,8 @@ test('a share link reproduces an alignment: the scan stands where it stood, bit 
   await app.testId('share.copy').click();
   const copied = await app.testId('share.url').inputValue();
   const params = [...new URLSearchParams(new URL(copied).hash.slice(1))];
-  expect(params.map(([k]) => k)).toEqual(['model', 'model', 'tool', 'args', 'tool', 'args']);
+  // Then the inspection's settings (issue 29.6): tolerance, verdict rule, which surface is coloured.
+  expect(params.map(([k]) => k)).toEqual(['model', 'model', 'tool', 'args', 'tool', 'args', 'tol', 'pass', 'on']);
   expect(params[2]![1]).toBe('set_placement');
   expect(JSON.parse(params[3]![1])).toEqual({ bodyId: 'scan', transform: placed });
   expect(params[4]![1]).toBe('measure_deviation');

@@ -4,6 +4,7 @@ import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
 import { formatCount, formatFigure, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
+import { MODEL_UNITS, unitsOf } from './units';
 
 function counts(entry: BodyEntry): string {
   const s = entry.summary;
@@ -61,6 +62,9 @@ export function BodyList() {
   const selectedId = useScene((s) => s.selectedId);
   const kernel = useKernel((s) => s.status);
   const running = useStore(toolStore, (s) => s.running);
+  // A mesh or cloud without a unit is read in the scene's declared unit when compared (issue 29.4).
+  const sceneUnit = unitsOf(bodies.map((b) => b.bodyId)).length;
+  const declared = sceneUnit === MODEL_UNITS.length ? null : sceneUnit;
   return (
     <section className="panel body-list" aria-label="Bodies">
       <h2>Bodies</h2>
@@ -78,7 +82,7 @@ export function BodyList() {
                   <span className="body-meta">
                     <span className="kind">{kindLabel(b.summary.kind)}</span> {b.summary.sourceFormat.toUpperCase()} · {counts(b)} ·{' '}
                     <span data-testid="bodies.unit" title={unitTitle(b)}>
-                      {b.summary.lengthUnit ?? 'model units'}
+                      {b.summary.lengthUnit ?? (declared ? `no unit (read in ${declared})` : 'model units')}
                     </span>
                   </span>
                   {b.summary.notes?.map((n) => (

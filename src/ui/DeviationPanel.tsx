@@ -9,7 +9,7 @@ import { signed, Stat } from './Stat';
 import { verdictOf } from './roles';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
-import type { Units } from './units';
+import { MODEL_UNITS, type Units } from './units';
 import { useCompactView } from './useCompactView';
 import { useScene, useUnits } from './useStores';
 
@@ -147,7 +147,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
         <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="heat.stat-p95" />
         <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
-        <Stat label={`Within ±${formatNumber(heat.tolerance)} ${units.short}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
+        <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />
       </dl>
@@ -171,6 +171,7 @@ function Verdict({ heat, units }: { heat: HeatState; units: Units }) {
   return (
     <p className="verdict-line" data-testid="heat.verdict">
       <span className={`verdict-chip ${v}`}>{v}</span> {percent(within)} within ±{formatNumber(heat.tolerance)} {units.length} · rule: at least {percent(passShare)}
+      {heat.flip ? ' · of the nominal\'s samples (coverage)' : ''}
     </p>
   );
 }
@@ -320,7 +321,7 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
       <div className="row">
         {worst && (
           <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
-            Go to worst point ({formatNumber(Number(worst.max.toPrecision(4)))} {units.length})
+            {shown ? `Go to worst point (${formatNumber(Number(worst.max.toPrecision(4)))} ${units.length})` : 'Worst point'}
           </button>
         )}
         <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="heat.clear">

@@ -7,6 +7,7 @@ import { formatCount, formatNumber } from './format';
 import { LinkPlacementCard } from './LinkPlacementCard';
 import { canColourNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type AlignmentState, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
+import { MODEL_UNITS } from './units';
 import { useScene, useUnits } from './useStores';
 
 /**
@@ -70,7 +71,11 @@ export function InspectionSteps() {
   const units = useUnits([nominal?.bodyId, actual?.bodyId]);
   const heat = state.heat;
   const alignment = state.alignment;
-  const placed = placementWords(actual);
+  // An applied alignment is set through set_placement: its own card has the method and RMS.
+  const applied = alignment && alignment.origin !== 'link' && alignment.status === 'applied' && alignment.movingBodyId === actual?.bodyId ? alignment : null;
+  const placed = applied
+    ? `aligned to ${applied.fixedBodyId}, RMS ${formatNumber(Number(applied.result.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(applied.result.rmsAfter.toPrecision(3)))}`
+    : placementWords(actual);
   const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings : [];
   const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
   const pair = comparePairs()[0];
@@ -313,6 +318,7 @@ function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: b
   const r = alignment.result;
   const shift = Math.hypot(...r.translation);
   const units = useUnits([alignment.movingBodyId, alignment.fixedBodyId]);
+  const u = units.short === MODEL_UNITS.short ? '' : ` ${units.short}`;
   return (
     <div className="alignment-card" data-testid="deviation.alignment" data-status={alignment.status}>
       <p>
@@ -320,10 +326,10 @@ function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: b
         {alignment.status === 'applied' ? ' · applied' : alignment.status === 'proposed' ? ' · not applied yet' : ''}
       </p>
       <dl>
-        <Stat label="RMS before" value={`${formatNumber(Number(r.rmsBefore.toPrecision(4)))} ${units.short}`} testId="deviation.align-rms-before" />
-        <Stat label="RMS after" value={`${formatNumber(Number(r.rmsAfter.toPrecision(4)))} ${units.short}`} testId="deviation.align-rms-after" />
+        <Stat label="RMS before" value={`${formatNumber(Number(r.rmsBefore.toPrecision(4)))}${u}`} testId="deviation.align-rms-before" />
+        <Stat label="RMS after" value={`${formatNumber(Number(r.rmsAfter.toPrecision(4)))}${u}`} testId="deviation.align-rms-after" />
         <Stat label="Rotation" value={`${formatNumber(Number(r.rotationAngleDegrees.toPrecision(4)))}°`} testId="deviation.align-rotation" />
-        <Stat label="Translation" value={`${formatNumber(Number(shift.toPrecision(4)))} ${units.short}`} testId="deviation.align-translation" />
+        <Stat label="Translation" value={`${formatNumber(Number(shift.toPrecision(4)))}${u}`} testId="deviation.align-translation" />
       </dl>
       <p className="hint">
         {units.length} · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired ·{' '}

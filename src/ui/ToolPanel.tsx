@@ -93,11 +93,13 @@ export function ToolPanel() {
   );
 
   // A new result or error (also from a share link) is brought into view in the panel.
+  const reveal = useStore(toolStore, (s) => s.reveal);
   useEffect(() => {
-    if (!result) return;
-    const el = document.querySelector(result.ok ? '[data-testid="tools.result"]' : '[data-testid="tools.error"]');
+    if (!reveal) return;
+    const last = toolStore.getState().results[toolStore.getState().selected ?? ''];
+    const el = document.querySelector(last?.ok === false ? '[data-testid="tools.error"]' : '[data-testid="tools.result"]');
     el?.scrollIntoView({ block: 'nearest' });
-  }, [result]);
+  }, [reveal]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();

@@ -20,7 +20,7 @@ export async function alignBodies(movingBodyId: string, fixedBodyId: string): Pr
   selectTool('align_bodies');
   setFormValue('align_bodies', 'movingBodyId', movingBodyId);
   setFormValue('align_bodies', 'fixedBodyId', fixedBodyId);
-  await runFromPanel('align_bodies', { movingBodyId, fixedBodyId });
+  await runFromPanel('align_bodies', { movingBodyId, fixedBodyId }, { reveal: false });
 }
 
 /** align_bodies finished (the button, its form): a proposal, or an applied alignment when the run applied it itself. */

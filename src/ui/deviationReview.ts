@@ -56,7 +56,7 @@ export async function compareBodies(fromBodyId: string, toBodyId: string, settin
   selectTool('measure_deviation');
   setFormValue('measure_deviation', 'fromBodyId', fromBodyId);
   setFormValue('measure_deviation', 'toBodyId', toBodyId);
-  await runFromPanel('measure_deviation', { fromBodyId, toBodyId, ...settings });
+  await runFromPanel('measure_deviation', { fromBodyId, toBodyId, ...settings }, { reveal: false });
 }
 
 /**
@@ -249,9 +249,11 @@ export function clearHeatmap(): void {
   heatRun++;
   clearTimeout(toleranceTimer);
   const heat = inspectStore.getState().heat;
-  if (heat?.hidReference && sceneStore.getState().bodies.some((b) => b.bodyId === heat.toBodyId)) setVisible(heat.toBodyId, true);
+  // The review goes first: showing the reference again changes the scene, whose listeners (a removed
+  // body's views go with it) would otherwise find the review still there and clear it again, for ever.
   inspectStore.setState({ heat: null });
   hoverValueStore.setState(null, true);
+  if (heat?.hidReference && sceneStore.getState().bodies.some((b) => b.bodyId === heat.toBodyId)) setVisible(heat.toBodyId, true);
 }
 
 export function flyTo(point: Vec3): void {
@@ -356,7 +358,7 @@ export function setTitleField(key: keyof TitleBlock, value: string): void {
  * budget and search distance, so the report's figures are the stats card's (issue 29.5).
  */
 export function reportArgs(heat: HeatState, outputPath: string): { outputPath: string } & Record<string, unknown> {
-  const { passShare, titleBlock } = inspectStore.getState();
+  const { passShare, titleBlock, sections: cut } = inspectStore.getState();
   const deviation = heat.deviation;
   const actual = heat.nominalBodyId ? (heat.fromBodyId === heat.nominalBodyId ? heat.toBodyId : heat.fromBodyId) : null;
   return {
@@ -369,6 +371,10 @@ export function reportArgs(heat: HeatState, outputPath: string): { outputPath: s
     ...(heat.settings.deflection !== undefined ? { deflection: heat.settings.deflection } : {}),
     ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
     ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
+    // The sections the user cut on this pair (the report's table and overlays; at most 50 stations there).
+    ...(cut && [cut.fromBodyId, cut.referenceBodyId].sort().join() === [heat.fromBodyId, heat.toBodyId].sort().join()
+      ? { sections: { axis: cut.axis, stations: Math.min(50, cut.result.sections.length) } }
+      : {}),
     // The user's labels (placed on the coloured surface, which the report colours too), else the report's automatic ones.
     ...(heat.labels?.points.length && !heat.flip ? { labels: { points: heat.labels.points } } : {}),
   };

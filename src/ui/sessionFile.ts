@@ -103,7 +103,7 @@ export async function openSession(name: string, bytes: Uint8Array): Promise<void
   const imported = await Promise.all(manifest.bodies.map((b) => importBytes(b.fileName, files[b.entry]!, { bodyId: b.bodyId, ...(b.sourceUrl ? { sourceUrl: b.sourceUrl } : {}) })));
   for (const [i, b] of manifest.bodies.entries()) {
     if (!imported[i] || !b.placement) continue;
-    const placed = await runFromPanel('set_placement', { bodyId: b.bodyId, transform: b.placement.transform });
+    const placed = await runFromPanel('set_placement', { bodyId: b.bodyId, transform: b.placement.transform }, { reveal: false });
     if (!placed.ok) addError(name, placed.error.code, `could not place ${b.bodyId}: ${placed.error.message}`);
   }
   await movesFollowed();

@@ -189,6 +189,8 @@ export interface ToolState {
   results: Partial<Record<string, ToolCall>>;
   /** The tool-panel run a share link would repeat. */
   lastRun: { tool: string; args: unknown } | null;
+  /** Counts results the panel should bring into view (a form's run; not one the journey started). */
+  reveal: number;
 }
 
 /** Messages about the engine itself (a worker crash and restart), shown at the top of the page. */
@@ -416,7 +418,7 @@ const initialScene = (): SceneState => ({
   nextKey: 0,
   nextColor: 0,
 });
-const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null });
+const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null, reveal: 0 });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
 const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colourOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });

@@ -55,6 +55,10 @@ export interface BrepscopeTestApi {
     noDataVertices: number;
     worstPoint: number[] | null;
     histogramStatus: string;
+    /** The stats card's figures (actual minus nominal under roles), and the roles of the review. */
+    histogram: { mean: number | null; p95: number; maxAbs: number; withinTolerance: number | null; noDataSamples: number; samples: number } | null;
+    nominalBodyId: string | null;
+    flip: boolean;
     /** noData: vertices drawn in the no-data colour, noDataBox the box around them (model units). */
     colorAttribute: { vertices: number; proud: number; shy: number; other: number; noData: number; noDataBox: { min: number[]; max: number[] } | null } | null;
   } | null;
@@ -178,6 +182,9 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         noDataVertices: h.noDataVertices ?? 0,
         worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
         histogramStatus: h.histogramStatus,
+        histogram: h.histogram ? { mean: h.histogram.mean, p95: h.histogram.p95, maxAbs: h.histogram.maxAbs, withinTolerance: h.histogram.withinTolerance ?? null, noDataSamples: h.histogram.noDataSamples, samples: h.histogram.samples } : null,
+        nominalBodyId: h.nominalBodyId ?? null,
+        flip: h.flip,
         colorAttribute,
       };
     },

@@ -45,10 +45,11 @@ export function setAfterRun(apply: AfterRun): void {
  * progress; Cancel (or Escape) terminates the worker. The result and the files it wrote are kept per
  * tool; the result registry then updates the inspection views.
  */
-export async function runFromPanel(tool: ToolName, args: unknown): Promise<ToolCall> {
+export async function runFromPanel(tool: ToolName, args: unknown, { reveal = true }: { reveal?: boolean } = {}): Promise<ToolCall> {
   if (toolStore.getState().running) throw new Error('a tool is already running');
   const call = await execute(tool, args);
-  toolStore.setState((s) => ({ results: { ...s.results, [tool]: call }, lastRun: call.ok ? { tool, args } : s.lastRun }));
+  // A run the journey started (Compare, Align) keeps the journey in view; a form's run brings its result into view.
+  toolStore.setState((s) => ({ results: { ...s.results, [tool]: call }, lastRun: call.ok ? { tool, args } : s.lastRun, reveal: reveal ? s.reveal + 1 : s.reveal }));
   sceneStore.setState({ lastToolResult: call });
   if (call.ok) afterRun(call);
   return call;
@@ -60,7 +61,7 @@ export async function runFromPanel(tool: ToolName, args: unknown): Promise<ToolC
  */
 export function showRefusedRun(tool: ToolName, args: unknown, error: ShownError): void {
   const call = { tool, args, ok: false, error, ms: 0 } as ToolCall;
-  toolStore.setState((s) => ({ selected: tool, results: { ...s.results, [tool]: call } }));
+  toolStore.setState((s) => ({ selected: tool, results: { ...s.results, [tool]: call }, reveal: s.reveal + 1 }));
   sceneStore.setState({ lastToolResult: call });
 }
 
