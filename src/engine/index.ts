@@ -24,7 +24,6 @@ export { memoryFiles, mimeTypeOf } from './files';
 export type { OutputFile } from './files';
 // Errors, JSON printing and help-text values: also reachable without loading the engine (hostFacts).
 export * from './hostFacts';
-export { MAX_IMPORT_BYTES } from './scene/import/importBody';
 export { defaultBodyId } from './scene/Scene';
 export { SUPPORTED_EXTENSIONS as MODEL_EXTENSIONS } from './scene/import/detectFormat';
 export { GRAPH_DATABASE_EXTENSIONS, isGraphDatabaseName } from './graph/graphSqlite';

@@ -1,6 +1,7 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { BrepscopeError, MAX_IMPORT_BYTES, type FileAccess } from '../engine';
+import { BrepscopeError, formatFromExtension, importLimit, tooLargeMessage, type FileAccess } from '../engine';
 
 /** File access on the real file system, with errors turned into stable codes. */
 export const nodeFiles: FileAccess = {
@@ -15,12 +16,11 @@ export const nodeFiles: FileAccess = {
       if (e instanceof BrepscopeError) throw e;
       throw fileError(e, path);
     }
-    if (size > MAX_IMPORT_BYTES) {
-      throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
-    }
+    const format = formatFromExtension(path);
+    const limit = importLimit(format, memoryBudget());
+    if (size > limit) throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(path, size, limit, format));
     try {
-      const buf = await readFile(full);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return await readWhole(full, size);
     } catch (e) {
       throw fileError(e, path);
     }
@@ -42,6 +42,28 @@ export const nodeFiles: FileAccess = {
   },
   canonical: (path) => resolve(path),
 };
+
+/** What this process may spend on one file's body: three quarters of the memory it can have. */
+function memoryBudget(): number {
+  return 0.75 * Math.min(totalmem(), process.constrainedMemory?.() || Infinity);
+}
+
+/** Reads a file of `size` bytes in large reads (readFile stops at 2 GiB; a mesh file may be 4). */
+async function readWhole(full: string, size: number): Promise<Uint8Array> {
+  const file = await open(full, 'r');
+  try {
+    const bytes = new Uint8Array(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await file.read(bytes, done, Math.min(size - done, 2 ** 30), done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? bytes : bytes.subarray(0, done);
+  } finally {
+    await file.close();
+  }
+}
 
 function fileError(e: unknown, path: string): BrepscopeError {
   const code = (e as NodeJS.ErrnoException).code;
