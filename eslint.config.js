@@ -11,7 +11,8 @@ const layer = (files, patterns, message) => ({
 
 const UI_LIBS = ['react', 'react-dom', 'react-dom/*', '@react-three/*', 'three', 'zustand', 'zustand/*'];
 const NODE_ONLY = ['node:*', '**/loadNodeKernel', '**/node/*', 'opencascade.js/dist/node.js'];
-const ENGINE_WIDE = [...UI_LIBS, 'node:*', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*', '**/node/*'];
+// The BVH node layout is mesh's own (src/engine/mesh/bvhLayout.ts): other folders walk a tree through mesh/bvhTraversal.ts.
+const ENGINE_WIDE = [...UI_LIBS, 'node:*', '**/ui/*', '**/viewer/*', '**/workers/*', '**/cli/*', '**/mcp/*', '**/node/*', '**/mesh/bvhLayout'];
 /**
  * Hosts reach the engine through src/engine/index.ts only: its modules past the door are off limits.
  * hostFacts is the door's light half, for a host's main thread that runs the engine in a worker.

@@ -11,7 +11,8 @@ export { resultJson } from './json';
 export { jsonChunks } from './graph/jsonChunks';
 // The CLI reads an STL on its own thread while the engine thread starts (src/cli/earlyStl.ts).
 export { parseStl } from './scene/import/stl';
-export { MAX_IMPORT_BYTES } from './scene/import/importLimits';
+export { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, importLimit, tooLargeMessage } from './scene/import/importLimits';
+export { formatFromExtension } from './scene/import/detectFormat';
 // The engine thread's entry picks its mesh threads before the engine loads (src/node/meshThreadStart.ts).
 export { meshThreadsFor } from './meshThreads/threadCount';
 export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphOptions';

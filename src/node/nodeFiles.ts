@@ -2,7 +2,8 @@ import { constants, existsSync, lstatSync, readlinkSync, realpathSync, type Stat
 import { link, lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve as resolvePath, sep } from 'node:path';
-import { BrepscopeError, MAX_IMPORT_BYTES, type FileAccess } from '../engine';
+import { totalmem } from 'node:os';
+import { BrepscopeError, formatFromExtension, importLimit, tooLargeMessage, type FileAccess } from '../engine';
 
 // Confinement by the file actually opened, not by a path checked before it (issue 35, item 1): a
 // check on a path and an open of the same path are two lookups, and a symbolic link swapped between
@@ -59,9 +60,10 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
         confine(await descriptorPath(handle, full, path), path, 'read');
         const info = await handle.stat();
         refuseSpecial(info, path);
-        if (info.size > MAX_IMPORT_BYTES) {
-          throw new BrepscopeError('FILE_TOO_LARGE', `${path}: ${(info.size / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`);
-        }
+        // Kernel formats stop at the kernel's heap; mesh files at the memory budget (importLimits.ts).
+        const format = formatFromExtension(path);
+        const limit = importLimit(format, memoryBudget());
+        if (info.size > limit) throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(path, info.size, limit, format));
         return await readAll(handle, info.size, path);
       } finally {
         await handle.close();
@@ -155,12 +157,18 @@ function refuseSpecial(info: Stats, path: string): void {
   throw new BrepscopeError('INVALID_ARGUMENT', `${path}: is ${kind}, not a file; only regular files are read or written`);
 }
 
+/** What this process may spend on one file's body: three quarters of the memory it can have. */
+function memoryBudget(): number {
+  return 0.75 * Math.min(totalmem(), process.constrainedMemory?.() || Infinity);
+}
+
 async function readAll(handle: FileHandle, size: number, path: string): Promise<Uint8Array> {
   const bytes = new Uint8Array(size);
   let done = 0;
   try {
     while (done < size) {
-      const { bytesRead } = await handle.read(bytes, done, size - done, done);
+      // At most 1 GiB a read: one read call stops at 2 GiB, and a mesh file may be 4.
+      const { bytesRead } = await handle.read(bytes, done, Math.min(size - done, 2 ** 30), done);
       if (bytesRead === 0) break;
       done += bytesRead;
     }

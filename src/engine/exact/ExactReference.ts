@@ -2,7 +2,8 @@ import { closestPoint, createHit } from '../mesh/closestPoint';
 import { closestPointOnTriangle } from '../mesh/closestPointOnTriangle';
 import type { PseudoNormals } from '../mesh/pseudoNormals';
 import type { AmbiguityReason, SignMode } from '../mesh/signedDeviation';
-import { LINK_OFFSET, NODE_STRIDE, nodeDistanceSq, type TriangleBvh } from '../mesh/TriangleBvh';
+import { depthFirst, nearestFirst, nodeMaxima } from '../mesh/bvhTraversal';
+import { nodeDistanceSq, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation } from '../mesh/TriMesh';
 import { evaluateCurve, projectOnCurve, type Curve } from './curves';
 import { measureChordErrors } from './chordError';
@@ -127,6 +128,8 @@ export class ExactReference {
   private readonly edgePoint: Float64Array;
   /** The nearest triangle of the last query (closestPoint starts from it). */
   private readonly startHit = createHit();
+  private readonly faceQuery = this.faceSearch();
+  private readonly bandQuery = this.bandSearch();
 
   constructor(input: { geometry: ExactGeometry; mesh: FaceTessellation; bvh: TriangleBvh; pseudoNormals: PseudoNormals; rules: SignRules; kernel?: KernelSurfaces | undefined }) {
     const { geometry, mesh, bvh } = input;
@@ -148,7 +151,7 @@ export class ExactReference {
     this.maxError = maxError;
     this.slotError = new Float64Array(bvh.slotTriangle.length);
     for (let s = 0; s < this.slotError.length; s++) this.slotError[s] = this.triangleError[bvh.slotTriangle[s]!]!;
-    this.nodeError = nodeErrors(bvh, this.slotError);
+    this.nodeError = nodeMaxima(bvh, this.slotError);
     this.vertexNormals = vertexPseudoNormals(geometry, bvh, input.pseudoNormals);
     const F = geometry.faces.length, E = geometry.edges.length;
     this.newtonFace = Uint8Array.from(geometry.faces, (f) => (f.surface.kind === 'nurbs' || f.surface.kind === 'kernel' || f.surface.kind === 'extrusion' || f.surface.kind === 'revolution' ? 1 : 0));
@@ -334,74 +337,74 @@ export class ExactReference {
    * filter normal, whose nearest point's normal faces it); -1 when none.
    */
   private search(px: number, py: number, pz: number, bound: number, filter: Float64Array | null, widen: number, slack: number): number {
-    let best = bound;
-    // Faces are evaluated while they could beat `reach`, the best widened for the tie band.
-    let reach = bound;
-    let bestFace = -1;
+    const q = this.faceQuery;
+    q.px = px;
+    q.py = py;
+    q.pz = pz;
+    q.limit = bound;
+    q.filter = filter;
+    q.widen = widen;
+    q.slack = slack;
+    q.best = bound;
+    // Faces are evaluated while they could beat the query's bound ("reach"), the best widened for the tie band.
+    q.bound = bound;
+    q.bestFace = -1;
     // Start from the nearest triangle (its face holds the nearest point more often than not, and
     // its closest point is the best start on that face): its face's distance bounds the search.
     if (filter === null) {
       const hit = closestPoint(this.bvh, px, py, pz, this.startHit);
       if (hit.slot >= 0) {
         const f = this.mesh.faceIds[hit.triangle]!;
-        this.visitSlot(hit.slot, f, px, py, pz, reach);
-        if (this.faceStamp[f] === this.stamp && this.faceDist[f]! < best) {
-          best = this.faceDist[f]!;
-          reach = Math.min(bound, widen * best + slack);
-          bestFace = f;
+        this.visitSlot(hit.slot, f, px, py, pz, q.bound);
+        if (this.faceStamp[f] === this.stamp && this.faceDist[f]! < q.best) {
+          q.best = this.faceDist[f]!;
+          q.bound = Math.min(bound, widen * q.best + slack);
+          q.bestFace = f;
         }
       }
     }
-    const bvh = this.bvh;
-    if (bvh.nodeCount === 0) return -1;
-    ensureStack(bvh);
-    const links = bvh.nodeLinks;
-    const nodeErr = this.nodeError;
-    let sp = 0;
-    let node = 0;
-    if (!(lowerBound(nodeDistanceSq(bvh, 0, px, py, pz), nodeErr[0]!) < reach)) return bestFace;
-    for (;;) {
-      const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-      if (count > 0) {
-        const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
+    if (this.bvh.nodeCount === 0) return -1;
+    nearestFirst(this.bvh, q);
+    q.filter = null;
+    return q.bestFace;
+  }
+
+  /**
+   * The face search as a BvhQuery: nodes nearer-first by a lower bound of the distance to their
+   * exact surface (box distance minus chord error); `bound` is the best face distance widened for
+   * the tie band, capped at `limit`.
+   */
+  private faceSearch() {
+    const q = {
+      bound: Infinity,
+      limit: Infinity,
+      best: Infinity,
+      bestFace: -1,
+      px: 0,
+      py: 0,
+      pz: 0,
+      filter: null as Float64Array | null,
+      widen: 1,
+      slack: 0,
+      nodeScore: (node: number): number => {
+        return lowerBound(nodeDistanceSq(this.bvh, node, q.px, q.py, q.pz), this.nodeError[node]!);
+      },
+      leaf: (first: number, count: number): boolean => {
+        const filter = q.filter;
         for (let s = first; s < first + count; s++) {
-          const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
-          this.visitSlot(s, f, px, py, pz, reach);
+          const f = this.mesh.faceIds[this.bvh.slotTriangle[s]!]!;
+          this.visitSlot(s, f, q.px, q.py, q.pz, q.bound);
           const d = this.faceDist[f]!;
-          if (d < best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0]!, filter[1]!, filter[2]!))) {
-            best = d;
-            reach = Math.min(bound, widen * best + slack);
-            bestFace = f;
+          if (d < q.best && this.faceStamp[f] === this.stamp && (filter === null || this.compatible(f, filter[0]!, filter[1]!, filter[2]!))) {
+            q.best = d;
+            q.bound = Math.min(q.limit, q.widen * d + q.slack);
+            q.bestFace = f;
           }
         }
-      } else {
-        const left = node + 1;
-        const right = links[NODE_STRIDE * node + LINK_OFFSET]!;
-        const dl = nodeDistanceSq(bvh, left, px, py, pz), dr = nodeDistanceSq(bvh, right, px, py, pz);
-        // Near-first by a lower bound of the distance to the node's exact surface.
-        const kl = lowerBound(dl, nodeErr[left]!), kr = lowerBound(dr, nodeErr[right]!);
-        const nearFirst = kl <= kr;
-        const near = nearFirst ? left : right, far = nearFirst ? right : left;
-        const kn = nearFirst ? kl : kr, kf = nearFirst ? kr : kl;
-        if (kf < reach) {
-          stackNode[sp] = far;
-          stackBound[sp++] = kf;
-        }
-        if (kn < reach) {
-          node = near;
-          continue;
-        }
-      }
-      node = -1;
-      while (sp > 0) {
-        sp--;
-        if (stackBound[sp]! < reach) {
-          node = stackNode[sp]!;
-          break;
-        }
-      }
-      if (node < 0) return bestFace;
-    }
+        return false;
+      },
+    };
+    return q;
   }
 
   /**
@@ -423,33 +426,46 @@ export class ExactReference {
    * filter normal, faces it): the tie-band test.
    */
   private someOppositeWithin(px: number, py: number, pz: number, band: number, side: 1 | -1, filter: Float64Array | null): boolean {
-    const bvh = this.bvh;
-    if (bvh.nodeCount === 0) return false;
-    ensureStack(bvh);
-    const links = bvh.nodeLinks;
-    let sp = 0;
-    stackNode[sp++] = 0;
-    while (sp > 0) {
-      const node = stackNode[--sp]!;
-      if (!(lowerBound(nodeDistanceSq(bvh, node, px, py, pz), this.nodeError[node]!) <= band)) continue;
-      const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-      if (count === 0) {
-        stackNode[sp++] = links[NODE_STRIDE * node + LINK_OFFSET]!;
-        stackNode[sp++] = node + 1;
-        continue;
-      }
-      const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      for (let s = first; s < first + count; s++) {
-        const f = this.mesh.faceIds[bvh.slotTriangle[s]!]!;
-        // Just above band, so that a point exactly at the band is found.
-        this.visitSlot(s, f, px, py, pz, band * (1 + 1e-12) + 1e-300);
-        if (this.faceStamp[f] !== this.stamp) continue;
-        if (!(this.faceDist[f]! <= band)) continue;
-        if (filter && !this.compatible(f, filter[0]!, filter[1]!, filter[2]!)) continue;
-        if (this.sideOf(f, px, py, pz) !== side) return true;
-      }
-    }
-    return false;
+    const q = this.bandQuery;
+    q.px = px;
+    q.py = py;
+    q.pz = pz;
+    q.band = band;
+    q.side = side;
+    q.filter = filter;
+    const found = depthFirst(this.bvh, q);
+    q.filter = null;
+    return found;
+  }
+
+  /** The tie-band test as a BvhQuery: nodes within the band (by the lower bound) are opened; a leaf stops at the first opposite face. */
+  private bandSearch() {
+    const q = {
+      bound: Infinity,
+      band: 0,
+      side: 1 as 1 | -1,
+      px: 0,
+      py: 0,
+      pz: 0,
+      filter: null as Float64Array | null,
+      nodeScore: (node: number): number => {
+        return lowerBound(nodeDistanceSq(this.bvh, node, q.px, q.py, q.pz), this.nodeError[node]!) <= q.band ? 0 : Infinity;
+      },
+      leaf: (first: number, count: number): boolean => {
+        const { px, py, pz, band, filter } = q;
+        for (let s = first; s < first + count; s++) {
+          const f = this.mesh.faceIds[this.bvh.slotTriangle[s]!]!;
+          // Just above band, so that a point exactly at the band is found.
+          this.visitSlot(s, f, px, py, pz, band * (1 + 1e-12) + 1e-300);
+          if (this.faceStamp[f] !== this.stamp) continue;
+          if (!(this.faceDist[f]! <= band)) continue;
+          if (filter && !this.compatible(f, filter[0]!, filter[1]!, filter[2]!)) continue;
+          if (this.sideOf(f, px, py, pz) !== q.side) return true;
+        }
+        return false;
+      },
+    };
+    return q;
   }
 
   /**
@@ -799,16 +815,6 @@ const cev = new Float64Array(9);
 const pcOut = new Float64Array(6);
 const nScratch = new Float64Array(3);
 const nScratch2 = new Float64Array(3);
-let stackNode = new Uint32Array(128);
-let stackBound = new Float64Array(128);
-
-function ensureStack(bvh: TriangleBvh): void {
-  if (stackNode.length < bvh.maxDepth + 2) {
-    stackNode = new Uint32Array(2 * (bvh.maxDepth + 2));
-    stackBound = new Float64Array(2 * (bvh.maxDepth + 2));
-  }
-}
-
 /** Lower bound of the distance to a node's exact surface: box distance minus its chord error. */
 function lowerBound(boxDistSq: number, err: number): number {
   return Math.sqrt(boxDistSq) - err;
@@ -845,24 +851,6 @@ function startUv(mesh: FaceTessellation, t: number, qx: number, qy: number, qz: 
   const alpha = 1 - beta - gamma;
   out[0] = alpha * uvs[2 * a]! + beta * uvs[2 * b]! + gamma * uvs[2 * c]!;
   out[1] = alpha * uvs[2 * a + 1]! + beta * uvs[2 * b + 1]! + gamma * uvs[2 * c + 1]!;
-}
-
-/** Per BVH node, the largest chord error of the triangles below it (children follow their parent). */
-function nodeErrors(bvh: TriangleBvh, slotError: Float64Array): Float64Array {
-  const out = new Float64Array(bvh.nodeCount);
-  const links = bvh.nodeLinks;
-  for (let node = bvh.nodeCount - 1; node >= 0; node--) {
-    const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-    let m = 0;
-    if (count > 0) {
-      const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      for (let s = first; s < first + count; s++) m = Math.max(m, slotError[s]!);
-    } else {
-      m = Math.max(out[node + 1]!, out[links[NODE_STRIDE * node + LINK_OFFSET]!]!);
-    }
-    out[node] = m;
-  }
-  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildBvh, LINK_OFFSET, NODE_STRIDE, type TriangleBvh } from './TriangleBvh';
+import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
+import { buildBvh, type TriangleBvh } from './TriangleBvh';
 import { closestPointOnTriangle, Feature } from './closestPointOnTriangle';
 import {
   closestCompatiblePoint,

@@ -1,11 +1,13 @@
 import { buildTree, type BuildNodes } from './bvhBuilder';
+import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
 import type { TriMesh } from './TriMesh';
 
 /**
  * A bounding volume hierarchy over the triangles of a TriMesh, held in flat typed arrays so that it
  * builds without per-node objects, transfers between workers, and queries without allocating.
  *
- * Layout: nodes in depth-first order. A node's left child is the next node; an inner node stores
+ * Layout (bvhLayout.ts, private to src/engine/mesh; other code walks the tree through
+ * bvhTraversal.ts): nodes in depth-first order. A node's left child is the next node; an inner node stores
  * its right child. Leaves own a contiguous run of "slots"; each slot holds one triangle's nine
  * corner coordinates (copied, so a leaf reads one contiguous block instead of chasing indices)
  * and the index of that triangle in the source mesh.
@@ -30,9 +32,6 @@ export interface TriangleBvh {
   /** Deepest node depth (root = 0): sizes traversal stacks. */
   readonly maxDepth: number;
 }
-
-export const NODE_STRIDE = 8;
-export const LINK_OFFSET = 6;
 
 export interface BvhBuildOptions {
   /** Largest triangle count a leaf may hold. Default 4. */

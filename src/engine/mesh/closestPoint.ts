@@ -1,6 +1,8 @@
 import { hypot3 } from '../math/hypot3';
 import { closestPointOnTriangle, type Feature } from './closestPointOnTriangle';
-import { LINK_OFFSET, NODE_STRIDE, nodeDistanceSq, type TriangleBvh } from './TriangleBvh';
+import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
+import { depthFirst, nearestFirst, type BvhQuery } from './bvhTraversal';
+import { nodeDistanceSq, type TriangleBvh } from './TriangleBvh';
 
 /** The nearest point found on a mesh. `triangle` is -1 (and distance Infinity) when nothing qualified. */
 export interface MeshHit {
@@ -26,18 +28,8 @@ interface NearestOptions {
   maxDistance?: number;
 }
 
-// Traversal scratch shared by every query in this module: queries are synchronous and not re-entrant.
-let stackNode = new Uint32Array(128);
-let stackDist = new Float64Array(128);
 const triOut = new Float64Array(4);
 const bestOut = new Float64Array(4);
-
-function ensureStack(bvh: TriangleBvh): void {
-  if (stackNode.length < bvh.maxDepth + 2) {
-    stackNode = new Uint32Array(2 * (bvh.maxDepth + 2));
-    stackDist = new Float64Array(2 * (bvh.maxDepth + 2));
-  }
-}
 
 /**
  * Nearest point on the mesh to p, exact (point-triangle distance per Ericson 5.1.5). Children are
@@ -99,6 +91,46 @@ function writeHit(bvh: TriangleBvh, slot: number, px: number, py: number, pz: nu
   return target;
 }
 
+/**
+ * The nearest-slot search as a BvhQuery: `bound` is the best squared distance so far. With a
+ * filter normal, triangles that do not face it are skipped, and so is every subtree whose normal
+ * box says none of its triangles can (as good as out of reach).
+ */
+class NearestSlot implements BvhQuery {
+  bound = Infinity;
+  slot = -1;
+  bvh: TriangleBvh | undefined;
+  tri: Float64Array = NO_CORNERS;
+  cones: Int8Array | undefined;
+  px = 0;
+  py = 0;
+  pz = 0;
+  nx = 0;
+  ny = 0;
+  nz = 0;
+
+  nodeScore(node: number): number {
+    if (this.cones && !mayFace(this.cones, node, this.nx, this.ny, this.nz)) return Infinity;
+    return nodeDistanceSq(this.bvh!, node, this.px, this.py, this.pz);
+  }
+
+  leaf(first: number, count: number): boolean {
+    const tri = this.tri;
+    for (let s = first; s < first + count; s++) {
+      if (this.cones && !faces(tri, 9 * s, this.nx, this.ny, this.nz)) continue;
+      const d = closestPointOnTriangle(tri, 9 * s, this.px, this.py, this.pz, triOut);
+      if (d < this.bound) {
+        this.bound = d;
+        this.slot = s;
+      }
+    }
+    return false;
+  }
+}
+
+const NO_CORNERS = new Float64Array(0);
+const nearestQuery = new NearestSlot();
+
 function nearestSlot(
   bvh: TriangleBvh,
   px: number,
@@ -112,66 +144,33 @@ function nearestSlot(
   hintSlot: number,
 ): number {
   if (bvh.nodeCount === 0) return -1;
-  ensureStack(bvh);
-  const links = bvh.nodeLinks;
+  const q = nearestQuery;
   const tri = bvh.slotCorners;
-  let best = maxDistSq;
-  let bestSlot = -1;
+  q.bvh = bvh;
+  q.tri = tri;
+  q.px = px;
+  q.py = py;
+  q.pz = pz;
+  q.nx = nx;
+  q.ny = ny;
+  q.nz = nz;
+  q.bound = maxDistSq;
+  q.slot = -1;
   // Warm start: the previous query's triangle (a reused target) is usually near this one, and the
   // distance to any real triangle is an upper bound, so the search stays exact and prunes sooner.
   if (hintSlot >= 0 && hintSlot < bvh.slotTriangle.length && (!filtered || faces(tri, 9 * hintSlot, nx, ny, nz))) {
     const d = closestPointOnTriangle(tri, 9 * hintSlot, px, py, pz, triOut);
-    if (d < best) {
-      best = d;
-      bestSlot = hintSlot;
+    if (d < q.bound) {
+      q.bound = d;
+      q.slot = hintSlot;
     }
   }
-  let sp = 0;
-  let node = 0;
-  const cones = filtered ? normalBoundsOf(bvh) : undefined;
-  if (nodeDistanceSq(bvh, 0, px, py, pz) >= best || (cones && !mayFace(cones, 0, nx, ny, nz))) return bestSlot;
-  for (;;) {
-    const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-    if (count > 0) {
-      const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      for (let s = first; s < first + count; s++) {
-        if (filtered && !faces(tri, 9 * s, nx, ny, nz)) continue;
-        const d = closestPointOnTriangle(tri, 9 * s, px, py, pz, triOut);
-        if (d < best) {
-          best = d;
-          bestSlot = s;
-        }
-      }
-    } else {
-      const left = node + 1;
-      const right = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      // A subtree none of whose triangles can face the filter normal is as good as out of reach.
-      const dl = cones && !mayFace(cones, left, nx, ny, nz) ? Infinity : nodeDistanceSq(bvh, left, px, py, pz);
-      const dr = cones && !mayFace(cones, right, nx, ny, nz) ? Infinity : nodeDistanceSq(bvh, right, px, py, pz);
-      const nearFirst = dl <= dr;
-      const near = nearFirst ? left : right;
-      const dn = nearFirst ? dl : dr;
-      const df = nearFirst ? dr : dl;
-      if (df < best) {
-        stackNode[sp] = nearFirst ? right : left;
-        stackDist[sp++] = df;
-      }
-      if (dn < best) {
-        node = near;
-        continue;
-      }
-    }
-    // Pop the next subtree that can still beat the best distance.
-    node = -1;
-    while (sp > 0) {
-      sp--;
-      if (stackDist[sp]! < best) {
-        node = stackNode[sp]!;
-        break;
-      }
-    }
-    if (node < 0) return bestSlot;
-  }
+  q.cones = filtered ? normalBoundsOf(bvh) : undefined;
+  nearestFirst(bvh, q);
+  // Drop the references: a module-level query must not keep a tree alive.
+  q.bvh = q.cones = undefined;
+  q.tri = NO_CORNERS;
+  return q.slot;
 }
 
 /** Whether the triangle's (unnormalised) normal has a strictly positive dot with n. */
@@ -215,68 +214,53 @@ export function kNearestTriangles(
   target: NearestTriangles,
   options: KNearestOptions = {},
 ): NearestTriangles {
-  const k = target.slots.length;
   const maxDist = options.maxDistance ?? Infinity;
-  const n = options.normal;
   target.count = 0;
   if (bvh.nodeCount === 0) return target;
-  ensureStack(bvh);
-  const links = bvh.nodeLinks;
-  const tri = bvh.slotCorners;
-  const ds = target.distanceSq;
-  const sl = target.slots;
-  let bound = maxDist * maxDist;
-  let count = 0;
-  let sp = 0;
-  let node = 0;
-  if (nodeDistanceSq(bvh, 0, px, py, pz) >= bound) return target;
-  for (;;) {
-    const c = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-    if (c > 0) {
-      const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      for (let s = first; s < first + c; s++) {
-        if (n && !faces(tri, 9 * s, n[0], n[1], n[2])) continue;
-        const d = closestPointOnTriangle(tri, 9 * s, px, py, pz, triOut);
-        if (d >= bound) continue;
-        // Insertion into the sorted prefix; k is small in practice.
-        let i = count < k ? count++ : k - 1;
-        while (i > 0 && ds[i - 1]! > d) {
-          ds[i] = ds[i - 1]!;
-          sl[i] = sl[i - 1]!;
-          i--;
-        }
-        ds[i] = d;
-        sl[i] = s;
-        if (count === k) bound = ds[k - 1]!;
-      }
-    } else {
-      const left = node + 1;
-      const right = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      const dl = nodeDistanceSq(bvh, left, px, py, pz);
-      const dr = nodeDistanceSq(bvh, right, px, py, pz);
-      const nearFirst = dl <= dr;
-      if ((nearFirst ? dr : dl) < bound) {
-        stackNode[sp] = nearFirst ? right : left;
-        stackDist[sp++] = nearFirst ? dr : dl;
-      }
-      if ((nearFirst ? dl : dr) < bound) {
-        node = nearFirst ? left : right;
-        continue;
-      }
-    }
-    node = -1;
-    while (sp > 0) {
-      sp--;
-      if (stackDist[sp]! < bound) {
-        node = stackNode[sp]!;
-        break;
-      }
-    }
-    if (node < 0) break;
-  }
-  target.count = count;
-  for (let i = 0; i < count; i++) target.triangles[i] = bvh.slotTriangle[sl[i]!]!;
+  const q = new KNearest(bvh, px, py, pz, target, options.normal, maxDist * maxDist);
+  nearestFirst(bvh, q);
+  target.count = q.count;
+  for (let i = 0; i < q.count; i++) target.triangles[i] = bvh.slotTriangle[target.slots[i]!]!;
   return target;
+}
+
+/** `bound` is the k-th best squared distance once k are held. */
+class KNearest implements BvhQuery {
+  count = 0;
+  constructor(
+    private readonly bvh: TriangleBvh,
+    private readonly px: number,
+    private readonly py: number,
+    private readonly pz: number,
+    private readonly target: NearestTriangles,
+    private readonly normal: readonly [number, number, number] | undefined,
+    public bound: number,
+  ) {}
+
+  nodeScore(node: number): number {
+    return nodeDistanceSq(this.bvh, node, this.px, this.py, this.pz);
+  }
+
+  leaf(first: number, c: number): boolean {
+    const tri = this.bvh.slotCorners, n = this.normal;
+    const ds = this.target.distanceSq, sl = this.target.slots, k = sl.length;
+    for (let s = first; s < first + c; s++) {
+      if (n && !faces(tri, 9 * s, n[0], n[1], n[2])) continue;
+      const d = closestPointOnTriangle(tri, 9 * s, this.px, this.py, this.pz, triOut);
+      if (d >= this.bound) continue;
+      // Insertion into the sorted prefix; k is small in practice.
+      let i = this.count < k ? this.count++ : k - 1;
+      while (i > 0 && ds[i - 1]! > d) {
+        ds[i] = ds[i - 1]!;
+        sl[i] = sl[i - 1]!;
+        i--;
+      }
+      ds[i] = d;
+      sl[i] = s;
+      if (this.count === k) this.bound = ds[k - 1]!;
+    }
+    return false;
+  }
 }
 
 /**
@@ -286,6 +270,7 @@ export function kNearestTriangles(
  * the first opposite-side triangle or sees only a handful of same-side ones. With `normal`, only
  * triangles whose normal has a strictly positive dot with it are visited (tested before the
  * distance, so a thin wall's far skin costs a cross product per triangle, not a closest point).
+ * The callback may run queries of its own, this one included.
  */
 export function someTriangleWithin(
   bvh: TriangleBvh,
@@ -298,29 +283,53 @@ export function someTriangleWithin(
   normal?: readonly [number, number, number],
 ): boolean {
   if (bvh.nodeCount === 0 || !(radius >= 0)) return false;
-  ensureStack(bvh);
-  const r2 = radius * radius;
-  const links = bvh.nodeLinks;
-  const tri = bvh.slotCorners;
-  const cones = normal ? normalBoundsOf(bvh) : undefined;
-  let sp = 0;
-  stackNode[sp++] = 0;
-  while (sp > 0) {
-    const node = stackNode[--sp]!;
-    if (nodeDistanceSq(bvh, node, px, py, pz) > r2) continue;
-    if (cones && !mayFace(cones, node, normal![0], normal![1], normal![2])) continue;
-    const c = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-    if (c === 0) {
-      stackNode[sp++] = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      stackNode[sp++] = node + 1;
-      continue;
-    }
-    const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
-    for (let s = first; s < first + c; s++) {
+  // One query object serves every call but a nested one (a callback searching again).
+  const q = withinQuery.busy ? new TrianglesWithin() : withinQuery;
+  q.busy = true;
+  q.bvh = bvh;
+  q.px = px;
+  q.py = py;
+  q.pz = pz;
+  q.r2 = radius * radius;
+  q.hit = hit;
+  q.visit = visit;
+  q.normal = normal;
+  q.cones = normal ? normalBoundsOf(bvh) : undefined;
+  try {
+    return depthFirst(bvh, q);
+  } finally {
+    q.release();
+  }
+}
+
+/** Scores a node 0 while it is within reach and facing, Infinity otherwise (`bound` stays Infinity). */
+class TrianglesWithin implements BvhQuery {
+  readonly bound = Infinity;
+  busy = false;
+  bvh: TriangleBvh | undefined;
+  px = 0;
+  py = 0;
+  pz = 0;
+  r2 = 0;
+  hit: MeshHit | undefined;
+  visit: ((hit: MeshHit) => boolean) | undefined;
+  normal: readonly [number, number, number] | undefined;
+  cones: Int8Array | undefined;
+
+  nodeScore(node: number): number {
+    if (nodeDistanceSq(this.bvh!, node, this.px, this.py, this.pz) > this.r2) return Infinity;
+    const n = this.normal;
+    if (this.cones && !mayFace(this.cones, node, n![0], n![1], n![2])) return Infinity;
+    return 0;
+  }
+
+  leaf(first: number, count: number): boolean {
+    const bvh = this.bvh!, tri = bvh.slotCorners, n = this.normal, hit = this.hit!;
+    for (let s = first; s < first + count; s++) {
       // The facing test is a cross product, far cheaper than the closest point it saves.
-      if (normal && !faces(tri, 9 * s, normal[0], normal[1], normal[2])) continue;
-      const d = closestPointOnTriangle(tri, 9 * s, px, py, pz, bestOut);
-      if (d > r2) continue;
+      if (n && !faces(tri, 9 * s, n[0], n[1], n[2])) continue;
+      const d = closestPointOnTriangle(tri, 9 * s, this.px, this.py, this.pz, bestOut);
+      if (d > this.r2) continue;
       hit.distanceSq = d;
       hit.distance = Math.sqrt(d);
       hit.x = bestOut[0]!;
@@ -329,12 +338,19 @@ export function someTriangleWithin(
       hit.feature = bestOut[3]! as Feature;
       hit.slot = s;
       hit.triangle = bvh.slotTriangle[s]!;
-      // The callback may run queries of its own; it must not be one that uses this stack.
-      if (visit(hit)) return true;
+      if (this.visit!(hit)) return true;
     }
+    return false;
   }
-  return false;
+
+  /** Drops the references, so that a module-level query keeps no tree alive. */
+  release(): void {
+    this.busy = false;
+    this.bvh = this.hit = this.visit = this.normal = this.cones = undefined;
+  }
 }
+
+const withinQuery = new TrianglesWithin();
 
 const normalBoundsCache = new WeakMap<TriangleBvh, Int8Array>();
 /** Normal bounds are kept in 1/127 steps, rounded outward: 6 bytes a node stay in cache where doubles would not. */

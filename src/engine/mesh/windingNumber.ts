@@ -1,4 +1,6 @@
-import { LINK_OFFSET, NODE_STRIDE, type TriangleBvh } from './TriangleBvh';
+import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
+import { depthFirst, type BvhQuery } from './bvhTraversal';
+import type { TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
 const FOUR_PI = 4 * Math.PI;
@@ -223,8 +225,6 @@ interface FastWindingOptions {
 
 export const DEFAULT_BETA = 3;
 
-let stack = new Uint32Array(128);
-
 /**
  * Generalized winding number of q, accelerated: a node far enough from q (|q - p~| > beta r) is
  * replaced by its expansion, near nodes are opened, and leaves near q are summed exactly. Works on
@@ -237,59 +237,79 @@ let stack = new Uint32Array(128);
  * is why order 3 is the default (order 2 leaves errors of a few 1e-2 at the centre of a sphere).
  */
 export function windingNumber(fw: FastWinding, qx: number, qy: number, qz: number, options: FastWindingOptions = {}): number {
+  if (fw.bvh.nodeCount === 0) return 0;
+  const q = windingQuery;
   const beta = options.beta ?? DEFAULT_BETA;
-  const order = options.order ?? 3;
-  const bvh = fw.bvh;
-  if (bvh.nodeCount === 0) return 0;
-  if (stack.length < bvh.maxDepth + 2) stack = new Uint32Array(2 * (bvh.maxDepth + 2));
-  const beta2 = beta * beta;
-  const data = fw.nodeData;
-  const links = bvh.nodeLinks;
-  const tri = bvh.slotCorners;
-  let sum = 0;
-  let sp = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const node = stack[--sp]!;
+  q.data = fw.nodeData;
+  q.tri = fw.bvh.slotCorners;
+  q.beta2 = beta * beta;
+  q.order = options.order ?? 3;
+  q.qx = qx;
+  q.qy = qy;
+  q.qz = qz;
+  q.sum = 0;
+  depthFirst(fw.bvh, q);
+  const sum = q.sum;
+  // A module-level query must keep no tree alive.
+  q.data = q.tri = NO_DATA;
+  return sum / FOUR_PI;
+}
+
+/**
+ * A node far from q adds its expansion to the sum and is cut (score Infinity); a near one is opened
+ * (score 0); a leaf near q adds its triangles' exact solid angles.
+ */
+class WindingSum implements BvhQuery {
+  readonly bound = Infinity;
+  data: Float64Array = NO_DATA;
+  tri: Float64Array = NO_DATA;
+  beta2 = 0;
+  order = 3;
+  qx = 0;
+  qy = 0;
+  qz = 0;
+  sum = 0;
+
+  nodeScore(node: number): number {
+    const data = this.data;
     const o = STRIDE * node;
-    const rx = data[o]! - qx, ry = data[o + 1]! - qy, rz = data[o + 2]! - qz;
+    const rx = data[o]! - this.qx, ry = data[o + 1]! - this.qy, rz = data[o + 2]! - this.qz;
     const d2 = rx * rx + ry * ry + rz * rz;
     const radius = data[o + R]!;
-    if (d2 > beta2 * radius * radius) {
-      const inv2 = 1 / d2;
-      const inv3 = inv2 * Math.sqrt(inv2);
-      let term = (rx * data[o + N_]! + ry * data[o + N_ + 1]! + rz * data[o + N_ + 2]!) * inv3;
-      if (order >= 2) {
-        // grad_i f_k = delta_ik / r^3 - 3 r_i r_k / r^5, contracted with M_ik.
-        const m = o + M_;
-        const rMr =
-          rx * (data[m]! * rx + data[m + 1]! * ry + data[m + 2]! * rz) +
-          ry * (data[m + 3]! * rx + data[m + 4]! * ry + data[m + 5]! * rz) +
-          rz * (data[m + 6]! * rx + data[m + 7]! * ry + data[m + 8]! * rz);
-        term += (data[m]! + data[m + 4]! + data[m + 8]!) * inv3 - 3 * rMr * inv3 * inv2;
-      }
-      if (order >= 3) term += secondMomentTerm(data, o + C_, rx, ry, rz, inv2, inv3);
-      sum += term;
-      continue;
+    if (!(d2 > this.beta2 * radius * radius)) return 0;
+    const inv2 = 1 / d2;
+    const inv3 = inv2 * Math.sqrt(inv2);
+    let term = (rx * data[o + N_]! + ry * data[o + N_ + 1]! + rz * data[o + N_ + 2]!) * inv3;
+    if (this.order >= 2) {
+      // grad_i f_k = delta_ik / r^3 - 3 r_i r_k / r^5, contracted with M_ik.
+      const m = o + M_;
+      const rMr =
+        rx * (data[m]! * rx + data[m + 1]! * ry + data[m + 2]! * rz) +
+        ry * (data[m + 3]! * rx + data[m + 4]! * ry + data[m + 5]! * rz) +
+        rz * (data[m + 6]! * rx + data[m + 7]! * ry + data[m + 8]! * rz);
+      term += (data[m]! + data[m + 4]! + data[m + 8]!) * inv3 - 3 * rMr * inv3 * inv2;
     }
-    const count = links[NODE_STRIDE * node + LINK_OFFSET + 1]!;
-    if (count === 0) {
-      stack[sp++] = links[NODE_STRIDE * node + LINK_OFFSET]!;
-      stack[sp++] = node + 1;
-      continue;
-    }
-    const first = links[NODE_STRIDE * node + LINK_OFFSET]!;
+    if (this.order >= 3) term += secondMomentTerm(data, o + C_, rx, ry, rz, inv2, inv3);
+    this.sum += term;
+    return Infinity;
+  }
+
+  leaf(first: number, count: number): boolean {
+    const tri = this.tri, qx = this.qx, qy = this.qy, qz = this.qz;
     for (let s = first; s < first + count; s++) {
       const t = 9 * s;
-      sum += solidAngle(
+      this.sum += solidAngle(
         tri[t]! - qx, tri[t + 1]! - qy, tri[t + 2]! - qz,
         tri[t + 3]! - qx, tri[t + 4]! - qy, tri[t + 5]! - qz,
         tri[t + 6]! - qx, tri[t + 7]! - qy, tri[t + 8]! - qz,
       );
     }
+    return false;
   }
-  return sum / FOUR_PI;
 }
+
+const NO_DATA = new Float64Array(0);
+const windingQuery = new WindingSum();
 
 /**
  * C : hess f / 2 with hess_ij f_k = -3 (delta_ik r_j + delta_jk r_i + delta_ij r_k) / r^5

@@ -1,3 +1,4 @@
+import { searchStack } from '../math/searchStack';
 import type { CloudPositions } from './cloudPositions';
 
 /**
@@ -46,13 +47,11 @@ export class PointTree {
     let bestSq = maxDistance === Infinity ? Infinity : maxDistance * maxDistance;
     const pos = this.positions;
     const order = this.order;
-    const stack = nearestStack;
-    let top = 0;
-    stack[top++] = 0;
-    stack[top++] = this.count;
-    while (top > 0) {
-      const hi = stack[--top]!;
-      const lo = stack[--top]!;
+    const stack = searchStack;
+    const base = stack.top;
+    stack.push(0, this.count, 0);
+    for (let t = stack.popBelow(base, bestSq); t >= 0; t = stack.popBelow(base, bestSq)) {
+      const lo = stack.a[t]!, hi = stack.b[t]!;
       if (hi <= lo) continue;
       const mid = (lo + hi) >>> 1;
       const i = order[mid]!;
@@ -64,8 +63,7 @@ export class PointTree {
       }
       if (hi - lo === 1) continue;
       const a = this.axis[mid]!;
-      const diff = (a === 0 ? px : a === 1 ? py : pz) - pos[3 * i + a]!;
-      top = pushChildren(stack, top, lo, mid, hi, diff, diff * diff < bestSq);
+      pushChildren(lo, mid, hi, (a === 0 ? px : a === 1 ? py : pz) - pos[3 * i + a]!);
     }
     return { index: best, distance: best < 0 ? Infinity : Math.sqrt(bestSq) };
   }
@@ -83,13 +81,11 @@ export class PointTree {
     this.heapK = k;
     const pos = this.positions;
     const order = this.order;
-    const stack = nearestStack;
-    let top = 0;
-    stack[top++] = 0;
-    stack[top++] = this.count;
-    while (top > 0) {
-      const hi = stack[--top]!;
-      const lo = stack[--top]!;
+    const stack = searchStack;
+    const base = stack.top;
+    stack.push(0, this.count, 0);
+    for (let t = stack.popBelow(base, this.bound()); t >= 0; t = stack.popBelow(base, this.bound())) {
+      const lo = stack.a[t]!, hi = stack.b[t]!;
       if (hi <= lo) continue;
       const mid = (lo + hi) >>> 1;
       const i = order[mid]!;
@@ -99,9 +95,7 @@ export class PointTree {
       }
       if (hi - lo === 1) continue;
       const a = this.axis[mid]!;
-      const diff = (a === 0 ? px : a === 1 ? py : pz) - pos[3 * i + a]!;
-      const bound = this.heapSize < k ? Infinity : this.heapDist[0]!;
-      top = pushChildren(stack, top, lo, mid, hi, diff, diff * diff < bound);
+      pushChildren(lo, mid, hi, (a === 0 ? px : a === 1 ? py : pz) - pos[3 * i + a]!);
     }
     // Pop the max-heap from the back: nearest first.
     const n = this.heapSize;
@@ -110,6 +104,11 @@ export class PointTree {
       this.popMax();
     }
     return n;
+  }
+
+  /** The k-nearest search's bound: the k-th best squared distance once k are held. */
+  private bound(): number {
+    return this.heapSize < this.heapK ? Infinity : this.heapDist[0]!;
   }
 
   private offer(d2: number, index: number): void {
@@ -195,20 +194,17 @@ export class PointTree {
 }
 
 /**
- * Pushes the children of the node at `mid` for a query `diff` off its splitting plane: the far
- * side first (only when it can still hold a nearer point), so the near side is popped first and
- * tightens the bound. Returns the new stack top.
+ * Pushes the children of the node at `mid` for a query `diff` off its splitting plane on the
+ * shared search stack: the far side first, scored diff^2 (every point there is at least that far),
+ * then the near side, scored 0, so the near side is popped first and tightens the bound before the
+ * far side is checked against it.
  */
-function pushChildren(stack: Int32Array, top: number, lo: number, mid: number, hi: number, diff: number, farToo: boolean): number {
-  const nearLo = diff < 0 ? lo : mid + 1, nearHi = diff < 0 ? mid : hi;
-  if (farToo) {
-    stack[top++] = diff < 0 ? mid + 1 : lo;
-    stack[top++] = diff < 0 ? hi : mid;
+function pushChildren(lo: number, mid: number, hi: number, diff: number): void {
+  if (diff < 0) {
+    searchStack.push(mid + 1, hi, diff * diff);
+    searchStack.push(lo, mid, 0);
+  } else {
+    searchStack.push(lo, mid, diff * diff);
+    searchStack.push(mid + 1, hi, 0);
   }
-  stack[top++] = nearLo;
-  stack[top++] = nearHi;
-  return top;
 }
-
-// Depth is about 2 log2(n) ranges of 2 entries; 256 covers clouds far beyond memory limits.
-const nearestStack = new Int32Array(512);

@@ -13,7 +13,7 @@ import { readExchangeShape } from './stepIges';
 import { validateBeforeKernel } from './validate';
 import { readXbfShape } from './xbf';
 
-import { MAX_IMPORT_BYTES } from './importLimits';
+import { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, tooLargeMessage } from './importLimits';
 
 export { MAX_IMPORT_BYTES };
 
@@ -47,14 +47,15 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   if (req.bodyId !== undefined && scene.has(req.bodyId)) {
     throw new BrepscopeError('BODY_EXISTS', `body '${req.bodyId}' is already in the scene; remove it first or choose another bodyId`);
   }
-  if (req.bytes.byteLength > MAX_IMPORT_BYTES) {
-    throw new BrepscopeError(
-      'FILE_TOO_LARGE',
-      `${req.fileName}: ${(req.bytes.byteLength / 2 ** 20).toFixed(0)} MiB is over the ${MAX_IMPORT_BYTES / 2 ** 20} MiB import limit`,
-    );
-  }
   if (req.bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
+  if (req.bytes.byteLength > MAX_MESH_FILE_BYTES) {
+    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, req.bytes.byteLength, MAX_MESH_FILE_BYTES, 'stl'));
+  }
   const format = resolveFormat(req.fileName, req.bytes, req.format);
+  // Mesh files never enter the kernel: the host's memory budget capped them when it read them.
+  if (!isMeshFileFormat(format) && req.bytes.byteLength > MAX_IMPORT_BYTES) {
+    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, req.bytes.byteLength, MAX_IMPORT_BYTES, format));
+  }
   const bodyId = req.bodyId ?? scene.uniqueId(name);
   const origin = { path: req.fileName, bytes: req.bytes, format, refuseInvalid: !!req.refuseInvalid };
   const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
