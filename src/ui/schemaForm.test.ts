@@ -21,7 +21,7 @@ describe('tool forms from the registry JSON Schemas', () => {
     // Issue 16's picture and report tools take lists of views (names or {direction, up, name}),
     // sizes as a number or a pair, and lists of points; set_placement a 4x4 matrix; evaluate_gdt lists of
     // characteristics (PMI ids or written out) and datum features: JSON text in the form, named here one by one.
-    const freeForm = new Set(['deviation_labels.points', 'signed_deviation_heatmap.views', 'signed_deviation_heatmap.size', 'signed_deviation_heatmap.labels.points', 'inspection_report.views', 'inspection_report.size', 'inspection_report.labels', 'set_placement.transform', 'evaluate_gdt.characteristics', 'evaluate_gdt.datums']);
+    const freeForm = new Set(['deviation_labels.points', 'signed_deviation_heatmap.views', 'signed_deviation_heatmap.size', 'signed_deviation_heatmap.labels.points', 'inspection_report.views', 'inspection_report.size', 'inspection_report.labels', 'set_placement.transform', 'evaluate_gdt.characteristics', 'evaluate_gdt.datums', 'align_bodies.datums']);
     const found: string[] = [];
     for (const m of toolManifests().filter((t) => t.category === 'scene')) {
       const fields = fieldsOf(m.inputSchema);
