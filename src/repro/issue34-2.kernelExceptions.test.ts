@@ -40,7 +40,7 @@ beforeAll(async () => {
 describe('a solid without a shell (Axis_of_bearing.brep)', () => {
   it('validate_geometry: valid, the empty solid named in a warning, the other solid checked; no KERNEL_ERROR', async () => {
     await engine.run('import_file', { bytes: b64(brepBytes(oc, compoundOf(oc, [makeBox(oc, 10, 20, 30), emptySolid(), makeBox(oc, 5, 5, 5, [10, 0, 0])]))), fileName: 'bearing-like.brep', bodyId: 'bearing' });
-    const result = (await engine.run('validate_geometry', { bodyId: 'bearing' })).result as BodyValidation;
+    const result = (await engine.run('validate_geometry', { bodyId: 'bearing', selfIntersectionBudgetSeconds: 600 })).result as BodyValidation;
     expect(result.valid).toBe(true);
     expect(result.issues.map((i) => [i.kind, i.severity, i.entities])).toEqual([
       ['emptySolid', 'warning', ['solid[1]']],

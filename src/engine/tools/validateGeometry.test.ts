@@ -13,7 +13,7 @@ import type { BodyValidation } from './validateGeometry';
 let oc: OC;
 let engine: Engine;
 const validate = (bodyId?: string, checkSelfIntersection = true) =>
-  engine.run('validate_geometry', bodyId === undefined ? { checkSelfIntersection } : { bodyId, checkSelfIntersection }).then((r) => r.result) as Promise<BodyValidation>;
+  engine.run('validate_geometry', { ...(bodyId === undefined ? {} : { bodyId }), checkSelfIntersection, selfIntersectionBudgetSeconds: 600 }).then((r) => r.result) as Promise<BodyValidation>;
 const kinds = (v: BodyValidation) => v.issues.map((i) => i.kind).sort();
 
 beforeAll(async () => {
