@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,35 @@ describe('batch: the same file twice (issue 34)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('batch: GD&T from the STEP\'s PMI (issue 30)', () => {
+  it('a manifest runs read_pmi and evaluate_gdt: the PMI of NIST CTC 1, the flatness of A reads 0 on the nominal\'s own surface', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'brepscope-batch-gdt-'));
+    try {
+      copyFileSync(join(ROOT, 'test-data', 'nist', 'nist_ctc_01_asme1_ap242-e1.stp'), join(dir, 'ctc1.stp'));
+      const runs = [
+        { tool: 'read_pmi', args: { bodyId: 'part' } },
+        { tool: 'evaluate_gdt', args: { actualBodyId: 'scan', nominalBodyId: 'part' } },
+      ];
+      writeFileSync(join(dir, 'jobs.jsonl'), JSON.stringify({ id: 'ctc1', bodies: { part: 'ctc1.stp', scan: 'ctc1.stp' }, runs }) + '\n');
+      const out = join(dir, 'out.jsonl');
+      expect(await runLocalBatch(readManifest(join(dir, 'jobs.jsonl')), out, { workers: 1 })).toMatchObject({ jobs: 1, ok: 1, failed: 0 });
+      const [pmi, gdt] = readResults(out).get('ctc1')!.runs as { result: Record<string, unknown> }[];
+      expect((pmi!.result.tolerances as unknown[]).length).toBe(6);
+      expect((pmi!.result.datums as { label: string }[]).map((d) => d.label)).toEqual(['A', 'B', 'C']);
+      const characteristics = gdt!.result.characteristics as { id: string; pass: boolean | null; tolerance: number | null; actual: number }[];
+      // 6 tolerances and the 8 dimensions with a value (docs/gdt.md).
+      expect(characteristics).toHaveLength(14);
+      expect(characteristics.slice(0, 6).map((c) => c.id)).toEqual([0, 1, 2, 3, 4, 5].map((n) => `tolerance[${n}]`));
+      // The flatness of A (a large plane) on the nominal's own surface: 0, PASS.
+      const flatness = characteristics.find((c) => c.id === 'tolerance[5]')!;
+      expect(flatness.pass).toBe(true);
+      expect(flatness.actual).toBeLessThan(1e-9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {

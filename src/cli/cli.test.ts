@@ -242,6 +242,22 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     expect(Object.keys(cli).sort()).toEqual(Object.keys(local).sort());
   });
 
+  it('tool read_pmi --body p=NIST CTC 1: exit 0, the file\'s 3 datums (A|B|C), 6 tolerances and 12 dimensions (issue 30)', async () => {
+    const r = await brepscope(['tool', 'read_pmi', '--body', `p=${dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp')}`, '--args', '{"bodyId":"p"}']);
+    expect(r.code).toBe(0);
+    const pmi = r.json() as { datums: { label: string }[]; tolerances: { kind: string; value: number }[]; dimensions: unknown[] };
+    expect(pmi.datums.map((d) => d.label)).toEqual(['A', 'B', 'C']);
+    expect(pmi.tolerances.map((t) => [t.kind, t.value])).toEqual([
+      ['position', 0.75],
+      ['position', 0.75],
+      ['surfaceProfile', 1.25],
+      ['surfaceProfile', 0.5],
+      ['perpendicularity', 1.5],
+      ['flatness', 0.2],
+    ]);
+    expect(pmi.dimensions).toHaveLength(12);
+  });
+
   it('an output that exists is refused (FILE_EXISTS) and kept; --overwrite replaces it', async () => {
     const out = join(dir, 'exists.sqlite');
     writeFileSync(out, 'not mine');

@@ -1,6 +1,7 @@
 import { AssemblyTree } from './AssemblyTree';
 import { BodyList } from './BodyList';
 import { BottomDock } from './BottomDock';
+import { CharacteristicsTable } from './CharacteristicsTable';
 import { DeviationPanel } from './DeviationPanel';
 import { EmptyState } from './EmptyState';
 import { FeaturePanel } from './FeaturePanel';
@@ -13,6 +14,7 @@ import { useKeyMap } from './keyMap';
 import { useWarmViewport } from './useWarmViewport';
 import { MetricsPanel } from './MetricsPanel';
 import { NoticeBar } from './NoticeBar';
+import { PmiPanel } from './PmiPanel';
 import { SceneView } from './SceneView';
 import { ShareButton } from './ShareButton';
 import { ToolPanel } from './ToolPanel';
@@ -47,6 +49,7 @@ export function App() {
         )}
         <BodyList />
         <AssemblyTree />
+        <PmiPanel />
       </aside>
       <main className="viewport" aria-label="3D view" data-testid="viewport">
         {(!empty || warm) && <SceneView empty={empty} />}
@@ -56,6 +59,7 @@ export function App() {
       <aside className="right" aria-label="Inspector">
         {/* An empty page offers the journey (and the demo, in the viewport), not the first tool of the registry. */}
         {empty ? <JourneyIntro /> : <DeviationPanel />}
+        <CharacteristicsTable />
         <MetricsPanel />
         <FeaturePanel />
         <GraphPanel />

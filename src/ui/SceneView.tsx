@@ -6,6 +6,7 @@ import { selectBody } from './bodies';
 import { HeatOverlay } from './DeviationPanel';
 import { addLabel } from './deviationReview';
 import { highlightedFeatureFaces } from './features';
+import { gdtStore, HIGHLIGHT_COLOURS } from './gdt';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
@@ -29,6 +30,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const features = useStore(inspectStore, (s) => s.features);
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
   const holdFrames = useScene((s) => s.holdFrames);
+  const gdt = useStore(gdtStore, (s) => s.highlight);
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
@@ -53,10 +55,11 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             ...(heat?.status === 'done' && heat.fromBodyId === b.bodyId ? { ...(heat.mesh && b.summary.kind !== 'points' ? { mesh: heat.mesh } : {}), vertexColors: heat.colors, vertexValues: heat.values, vertexNoData: heat.noData } : {}),
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
             ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
+            ...(gdt?.bodyId === b.bodyId ? { gdtFaces: { faces: gdt.faces, color: HIGHLIGHT_COLOURS[gdt.tone] } } : {}),
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt],
   );
 
   const markers = useMemo<ViewMarkers>(() => {

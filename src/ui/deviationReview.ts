@@ -1,3 +1,4 @@
+import { reportCharacteristics } from './gdt';
 import { downloadBytes } from './format';
 import { colorVertices, colourSpan } from './heatColors';
 import { setVisible } from './bodies';
@@ -377,6 +378,8 @@ export function reportArgs(heat: HeatState, outputPath: string): { outputPath: s
       : {}),
     // The user's labels (placed on the coloured surface, which the report colours too), else the report's automatic ones.
     ...(heat.labels?.points.length && !heat.flip ? { labels: { points: heat.labels.points } } : {}),
+    // The GD&T table of the last Check characteristics on this pair (issue 30.4).
+    ...(heat.nominalBodyId && actual ? reportCharacteristics(actual, heat.nominalBodyId) : {}),
   };
 }
 

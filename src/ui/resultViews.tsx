@@ -5,6 +5,7 @@ import { showAlignment, showPlacement } from './alignment';
 import { showAssembly } from './assembly';
 import { recordValidation } from './bodies';
 import { showFeatures } from './features';
+import { showCharacteristics } from './gdt';
 import { showDeviation } from './deviationReview';
 import { Metrics } from './MetricsPanel';
 import { showSections } from './sections';
@@ -102,6 +103,7 @@ const RESULT_VIEWS: { [N in ToolName]?: ResultViewEntry<N> } = {
   inspect_assembly: { apply: showAssembly },
   validate_geometry: { apply: showValidation },
   recognize_features: { apply: showFeatures },
+  evaluate_gdt: { apply: showCharacteristics },
 };
 
 /** The inspection views follow a finished run (wired to the tool panel at start-up). */

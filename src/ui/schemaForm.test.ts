@@ -20,8 +20,9 @@ describe('tool forms from the registry JSON Schemas', () => {
   it('every scene tool gets a form whose fields are all of a known kind except real free-form JSON', () => {
     // Issue 16's picture and report tools take lists of views (names or {direction, up, name}),
     // sizes as a number or a pair, and lists of points; set_placement a 4x4 matrix; evaluate_gdt lists of
-    // characteristics (PMI ids or written out) and datum features: JSON text in the form, named here one by one.
-    const freeForm = new Set(['deviation_labels.points', 'signed_deviation_heatmap.views', 'signed_deviation_heatmap.size', 'signed_deviation_heatmap.labels.points', 'inspection_report.views', 'inspection_report.size', 'inspection_report.labels', 'set_placement.transform', 'evaluate_gdt.characteristics', 'evaluate_gdt.datums', 'align_bodies.datums']);
+    // characteristics (PMI ids or written out), datum features and an alignment (datums or a 4x4);
+    // inspection_report characteristics (true or ids): JSON text in the form, named here one by one.
+    const freeForm = new Set(['evaluate_gdt.alignment', 'inspection_report.characteristics', 'deviation_labels.points', 'signed_deviation_heatmap.views', 'signed_deviation_heatmap.size', 'signed_deviation_heatmap.labels.points', 'inspection_report.views', 'inspection_report.size', 'inspection_report.labels', 'set_placement.transform', 'evaluate_gdt.characteristics', 'evaluate_gdt.datums', 'align_bodies.datums']);
     const found: string[] = [];
     for (const m of toolManifests().filter((t) => t.category === 'scene')) {
       const fields = fieldsOf(m.inputSchema);

@@ -1,7 +1,8 @@
 import type { BodySummary, KernelState } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
-import { drawnEdgeSegments, drawnFeatureHighlights, drawnGeometries } from '../viewer/BodyMesh';
+import { drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
+import { gdtStore } from './gdt';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
 import { colorVertices } from './heatColors';
@@ -103,6 +104,12 @@ export interface BrepscopeTestApi {
   killWorker(): void;
   /** Throws an uncaught error inside the worker: detected through the worker's error event. */
   crashWorker(): Promise<void>;
+  /** GD&T (issue 30.4): the PMI read, the entry highlighted and what the view draws of it, the characteristics checked. */
+  gdt(): {
+    pmi: { bodyId: string; status: string; datums: string[]; tolerances: string[]; dimensions: number } | null;
+    highlight: { bodyId: string; key: string; faces: number[]; tone: string; drawn: { faces: number; triangles: number; color: string } | null } | null;
+    check: { status: string; rows: { id: string; kind: string; actual: number | null; pass: boolean | null }[] } | null;
+  };
 }
 
 declare global {
@@ -253,6 +260,14 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),
     crashWorker: async () => {
       await session().client().testHooks?.crashForTest();
+    },
+    gdt: () => {
+      const { pmi, highlight, check } = gdtStore.getState();
+      return {
+        pmi: pmi ? { bodyId: pmi.bodyId, status: pmi.status, datums: pmi.result?.datums.map((d) => d.label) ?? [], tolerances: pmi.result?.tolerances.map((t) => t.kind) ?? [], dimensions: pmi.result?.dimensions.length ?? 0 } : null,
+        highlight: highlight ? { ...highlight, drawn: drawnGdtHighlights.get(highlight.bodyId) ?? null } : null,
+        check: check ? { status: check.status, rows: check.result?.characteristics.map((c) => ({ id: c.id, kind: c.kind, actual: c.actual, pass: c.pass })) ?? [] } : null,
+      };
     },
   };
   window.__brepscope = api;

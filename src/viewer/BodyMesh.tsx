@@ -35,7 +35,12 @@ export interface ViewBody {
   glow?: boolean | undefined;
   /** Faces of the feature under the pointer in the feature list, and of the one clicked there. */
   featureFaces?: { hovered: readonly number[]; selected: readonly number[] } | undefined;
+  /** Faces of a PMI entry or a checked characteristic (GD&T), in its colour. */
+  gdtFaces?: { faces: readonly number[]; color: string } | undefined;
 }
+
+/** GD&T highlights on screen by bodyId (faces, triangles drawn and colour), for the test API. */
+export const drawnGdtHighlights = new Map<string, { faces: number; triangles: number; color: string }>();
 
 /** Feature highlights on screen by bodyId (faces and triangles drawn), for the test API. */
 export const drawnFeatureHighlights = new Map<string, { hovered: number; selected: number; triangles: number }>();
@@ -176,6 +181,15 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
     };
   }, [body.bodyId, body.mesh, hoveredFeature, selectedFeature]);
 
+  const gdt = body.gdtFaces;
+  useEffect(() => {
+    if (!gdt || gdt.faces.length === 0) return;
+    drawnGdtHighlights.set(body.bodyId, { faces: gdt.faces.length, triangles: facesIndex(body.mesh, gdt.faces).length / 3, color: gdt.color });
+    return () => {
+      drawnGdtHighlights.delete(body.bodyId);
+    };
+  }, [body.bodyId, body.mesh, gdt]);
+
   const transparent = body.opacity < 0.999;
   const meshRef = useRef<Mesh | null>(null);
   useEffect(() => {
@@ -234,6 +248,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
           onHoverEdge={onHoverEdge}
         />
       )}
+      {gdt && gdt.faces.length > 0 && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={gdt.faces} color={gdt.color} opacity={0.8} />}
       {selectedFeature.length > 0 && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={selectedFeature} color="#7b2cbf" opacity={0.7} />}
       {hoveredFeature.length > 0 && hoveredFeature.join() !== selectedFeature.join() && (
         <FaceHighlight geometry={geometry} mesh={body.mesh} faces={hoveredFeature} color="#c77dff" opacity={0.6} />

@@ -94,6 +94,22 @@ export function evaluateCharacteristics(
   datumSpecs: DatumSpec[],
   options: EvaluationOptions,
 ): { characteristics: Characteristic[]; datums: DatumReport[] } {
+  const actualOn = samplesByFace(samples, split);
+  const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
+
+  const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
+  const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
+    label: d.spec.label,
+    faces: faceIds(d.spec.faces),
+    samples: d.samples,
+    feature: d.actual,
+    ...(d.reason ? { reason: d.reason } : {}),
+  }));
+  return { characteristics, datums: datumReports };
+}
+
+/** The scan's samples on some nominal faces. */
+export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: number[]) => PointSet {
   const byFace = new Map<number, number[]>();
   for (let i = 0; i < samples.count; i++) {
     const f = split.face[i]!;
@@ -102,10 +118,33 @@ export function evaluateCharacteristics(
     if (!list) byFace.set(f, (list = []));
     list.push(i);
   }
-  const actualOn = (faces: number[]): PointSet => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+  return (faces) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+}
 
+interface SimulatedDatum {
+  spec: DatumSpec;
+  nominal: DatumFeature | null;
+  actual: DatumFeature | null;
+  samples: number;
+  points?: PointSet;
+  reason?: string;
+}
+
+/** Datum reference frames by their labels in precedence order: nominal and actual, or why there is none. */
+export type FramesOf = (labels: string[]) => { nominal: Frame; actual: Frame } | string;
+
+/**
+ * The datum features on the nominal (its exact nodes) and simulated on the scan, and the frames they
+ * build. Shared by the evaluation and by evaluate_gdt's datum alignment.
+ */
+export function simulateDatums(
+  nominal: NominalAccess,
+  actualOn: (faces: number[]) => PointSet,
+  datumSpecs: DatumSpec[],
+  options: EvaluationOptions,
+): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
   // Datum features: on the nominal (its exact nodes) and simulated on the scan.
-  const datums = new Map<string, { spec: DatumSpec; nominal: DatumFeature | null; actual: DatumFeature | null; samples: number; points?: PointSet; reason?: string }>();
+  const datums = new Map<string, SimulatedDatum>();
   for (const d of datumSpecs) {
     if (d.faces.length === 0) {
       datums.set(d.label, { spec: d, nominal: null, actual: null, samples: 0, reason: `datum ${d.label} has no faces` });
@@ -147,16 +186,7 @@ export function evaluateCharacteristics(
     }
     return { nominal: buildFrame(nom), actual: buildFrame(act) };
   };
-
-  const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
-  const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
-    label: d.spec.label,
-    faces: faceIds(d.spec.faces),
-    samples: d.samples,
-    feature: d.actual,
-    ...(d.reason ? { reason: d.reason } : {}),
-  }));
-  return { characteristics, datums: datumReports };
+  return { datums, frames };
 }
 
 function featureKind(nominal: NominalAccess, faces: number[]): string {

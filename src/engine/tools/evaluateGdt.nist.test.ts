@@ -15,7 +15,7 @@ import { dataPath } from '../../test/data';
  */
 let oc: OC;
 let engine: Engine;
-type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: string[] };
+type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; alignment?: { method: string; datums?: string[]; transform: number[][] }; warnings: string[] };
 const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
 let nodes: Float64Array;
 
@@ -84,6 +84,41 @@ describe('evaluate_gdt on NIST CTC 1 (its own PMI)', () => {
       expect(Math.abs(c.actual! - b.actual!), `${c.id} ${c.kind}`).toBeLessThan(1e-7);
     }
   });
+
+  it('alignment datums: a scan moved by 1 degree and 0.4 mm, fitted to A|B|C, reads every actual of the unmoved scan, the profile to A included', async () => {
+    const u = [0.48, 0.6, 0.64], angle = Math.PI / 180, c = centroid(nodes), t = [0.4, -0.2, 0.1];
+    addCloud('farScan', moved(nodes, u, angle, c, t));
+    const free = await evaluate({ actualBodyId: 'farScan', nominalBodyId: 'ctc1' });
+    const aligned = await evaluate({ actualBodyId: 'farScan', nominalBodyId: 'ctc1', alignment: { method: 'datums' } });
+    expect(aligned.alignment).toMatchObject({ method: 'datums', datums: ['A', 'B', 'C'] });
+    // Without alignment the motion shows (a 1 degree tilt of a 1 mm-tolerance part fails somewhere).
+    expect(free.characteristics.some((x, i) => Math.abs(x.actual! - base.characteristics[i]!.actual!) > 1e-2)).toBe(true);
+    for (const [i, x] of aligned.characteristics.entries()) {
+      const b = base.characteristics[i]!;
+      expect(x.id).toBe(b.id);
+      expect(x.pass, `${x.id} ${x.kind}`).toBe(true);
+      expect(Math.abs(x.actual! - b.actual!), `${x.id} ${x.kind}`).toBeLessThan(1e-7);
+    }
+    // The motion found undoes the one applied: its rotation is the inverse's, to 1e-9 rad.
+    const m = aligned.alignment!.transform;
+    const trace = m[0]![0]! + m[1]![1]! + m[2]![2]!;
+    expect(Math.acos(Math.min(1, (trace - 1) / 2))).toBeCloseTo(angle, 9);
+  }, 120_000);
+
+  it('alignment transform: the inverse of the applied motion as a 4x4 gives the unmoved actuals; a scale is INVALID_ARGUMENT', async () => {
+    // moved() about the centroid c: p -> c + R (p - c) + t; its inverse p -> c + R^T (p - c - t).
+    const u = [0.48, 0.6, 0.64], angle = Math.PI / 180, c = centroid(nodes), t = [0.4, -0.2, 0.1];
+    const R = [0, 1, 2].map((i) => moved(new Float64Array([...[0, 1, 2].map((k) => (k === i ? 1 : 0))]), u, angle, [0, 0, 0], [0, 0, 0]));
+    // R's columns are the images of the unit vectors, so R^T's rows are those images.
+    const rt = R.map((col) => [col[0]!, col[1]!, col[2]!]);
+    const ct = [0, 1, 2].map((k) => c[k]! + t[k]!);
+    const shift = [0, 1, 2].map((i) => c[i]! - (rt[i]![0]! * ct[0]! + rt[i]![1]! * ct[1]! + rt[i]![2]! * ct[2]!));
+    const transform = [0, 1, 2].map((i) => [...rt[i]!, shift[i]!]).concat([[0, 0, 0, 1]]);
+    const r = await evaluate({ actualBodyId: 'farScan', nominalBodyId: 'ctc1', alignment: { method: 'transform', transform } });
+    for (const [i, x] of r.characteristics.entries()) expect(Math.abs(x.actual! - base.characteristics[i]!.actual!), `${x.id} ${x.kind}`).toBeLessThan(1e-6);
+    const scale = [[1.01, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+    await expect(engine.runJson('evaluate_gdt', { actualBodyId: 'farScan', nominalBodyId: 'ctc1', alignment: { method: 'transform', transform: scale } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  }, 120_000);
 
   it('the scan scaled by 1.002 about its centroid reads every diameter as nominal x 1.002', async () => {
     const c = centroid(nodes);

@@ -11,6 +11,10 @@ import { defineTool } from './defineTool';
 import { exactReference } from '../deviation/structures';
 import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
+import { alignToDatums, movedSet } from '../gdt/datumAlignment';
+import { fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
+
+const matrix4Schema = z.array(z.array(z.number()).length(4)).length(4);
 
 const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle'] as const;
 
@@ -45,6 +49,16 @@ const schema = z.strictObject({
   borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
   minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
+  alignment: z
+    .union([
+      z.strictObject({
+        method: z.literal('datums'),
+        datums: z.array(z.string().min(1)).min(1).optional().describe("Datum labels in precedence order. Default: the longest datum reference of the characteristics (e.g. A|B|C)"),
+      }),
+      z.strictObject({ method: z.literal('transform'), transform: matrix4Schema.describe('4x4 rigid motion (rows) applied to the scan') }),
+    ])
+    .optional()
+    .describe("Moves the scan before evaluating: 'datums' fits its datum reference frame onto the nominal's, 'transform' applies a rigid motion. Default: the scan as placed"),
 });
 
 export const evaluateGdt = defineTool({
@@ -111,12 +125,6 @@ export const evaluateGdt = defineTool({
     }
     if (specs.length === 0) warnings.push('NO_CHARACTERISTICS: the nominal has no PMI to evaluate and none were given');
 
-    const samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
-    const edges = borderSegments(ref.geometry);
-    const margin = args.borderMargin ?? 0.001 * diagonal;
-    const split = splitByFaces(ref, samples, edges, margin, args.maxDistance ?? 0.02 * diagonal);
-    if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
-
     const nodeCache = new Map<string, PointSet>();
     const nominal: NominalAccess = {
       ref,
@@ -128,11 +136,35 @@ export const evaluateGdt = defineTool({
       },
       surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
     };
+    let samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
+    const edges = borderSegments(ref.geometry);
+    const margin = args.borderMargin ?? 0.001 * diagonal;
+    const splitOf = (set: PointSet) => splitByFaces(ref, set, edges, margin, args.maxDistance ?? 0.02 * diagonal);
+    let motion: Rigid = IDENTITY;
+    if (args.alignment?.method === 'transform') {
+      const m = fromMatrix4(args.alignment.transform);
+      if (typeof m === 'string') throw invalidArgument(`evaluate_gdt: alignment.transform: ${m}`);
+      motion = m;
+      samples = movedSet(samples, m);
+    }
+    let split = splitOf(samples);
+    let alignment: { method: 'datums' | 'transform'; datums?: string[]; rounds?: number; transform: number[][] } | undefined;
+    if (args.alignment?.method === 'datums') {
+      const labels = args.alignment.datums ?? longestReference(specs);
+      if (labels.length === 0) throw invalidArgument("evaluate_gdt: alignment 'datums' needs datum labels: no characteristic refers to a datum (give alignment.datums)");
+      const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples }, 1e-9 * diagonal);
+      if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l)) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
+      ({ samples, split, motion } = aligned);
+      alignment = { method: 'datums', datums: labels, rounds: aligned.rounds, transform: toMatrix4(motion) };
+    } else if (args.alignment) alignment = { method: 'transform', transform: toMatrix4(motion) };
+    if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
+
     const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
     return {
       characteristics,
       datums: datumReports,
       samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, borderMargin: margin },
+      ...(alignment ? { alignment } : {}),
       warnings,
     };
   },
@@ -163,6 +195,11 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
     out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex).filter((f) => f >= 0), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null });
   }
   return out;
+}
+
+/** The datum reference with the most datums among the characteristics (first such in order). */
+function longestReference(specs: CharacteristicSpec[]): string[] {
+  return specs.reduce<string[]>((best, s) => (s.datums.length > best.length ? s.datums : best), []);
 }
 
 /** PMI may also name edges and vertices; characteristics are evaluated on faces. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadImage } from '@napi-rs/canvas';
 import { parse, type HTMLElement } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { nodeKernel } from '../../node/nodeEngine';
 import { testEngine } from '../../test/testEngine';
+import { dataPath } from '../../test/data';
 import { makeSphere } from '../../test/kernelShapes';
 import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
@@ -27,8 +29,9 @@ beforeAll(async () => {
   oc = await nodeKernel();
   engine = testEngine();
   // The app's demo pair, read as a user's files: its scan against its CAD part.
-  await run('import_file', { path: 'public/demo/scan.stl', bodyId: 'scan' });
-  await run('import_file', { path: 'public/demo/part.brep', bodyId: 'part' });
+  // Absolute paths: a test engine resolves relative ones from its scratch root, not the checkout.
+  await run('import_file', { path: fileURLToPath(new URL('../../../public/demo/scan.stl', import.meta.url)), bodyId: 'scan' });
+  await run('import_file', { path: fileURLToPath(new URL('../../../public/demo/part.brep', import.meta.url)), bodyId: 'part' });
   addShapeBody(oc, engine.scene, 'ref', makeSphere(oc, 10));
   addShapeBody(oc, engine.scene, 'proud', makeSphere(oc, 10.1));
   dir = mkdtempSync(join(tmpdir(), 'brepscope-report-'));
@@ -218,9 +221,41 @@ describe('inspection_report', () => {
     expect(reportUnit(body('scan'), body('part'))).toEqual({ length: 'model units', note: null });
   });
 
+  it('characteristics: evaluate_gdt\'s table of the NIST CTC 1 PMI, every row its result (ids, actuals, verdicts), in the report\'s JSON too', async () => {
+    await run('import_file', { path: dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp'), bodyId: 'ctc1' });
+    await run('import_file', { path: dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp'), bodyId: 'ctc1scan' });
+    const ids = ['tolerance[0]', 'tolerance[5]', 'dimension[3]'];
+    const outputPath = join(dir, 'gdt.html');
+    const r = await run<InspectionReportResult>('inspection_report', { actualBodyId: 'ctc1scan', nominalBodyId: 'ctc1', outputPath, tolerance: 0.1, views: ['iso'], labels: false, maxSamples: 2000, characteristics: ids });
+    type Row = { id: string; kind: string; actual: number | null; pass: boolean | null };
+    const direct = await run<{ characteristics: Row[] }>('evaluate_gdt', { actualBodyId: 'ctc1scan', nominalBodyId: 'ctc1', characteristics: ids });
+    expect(direct.characteristics.map((c) => c.id)).toEqual(ids);
+    const doc = parse(readFileSync(outputPath, 'utf8'));
+    const rows = doc.querySelectorAll('tr[data-characteristic]');
+    expect(rows.map((tr) => tr.getAttribute('data-characteristic'))).toEqual(ids);
+    const c = cells(doc);
+    for (const d of direct.characteristics) {
+      expect(c.get(`characteristics.${d.id}.actual`)!.value).toBe(d.actual);
+      const verdict = rows.find((tr) => tr.getAttribute('data-characteristic') === d.id)!.querySelector('.verdict')!.text;
+      expect(verdict).toBe(d.pass === null ? 'not evaluated' : d.pass ? 'PASS' : 'FAIL');
+    }
+    const count = (p: boolean | null) => direct.characteristics.filter((x) => x.pass === p).length;
+    expect(r.characteristics).toEqual({ pass: count(true), fail: count(false), notEvaluated: count(null) });
+    expect(c.get('characteristics.pass')!.text).toBe(String(count(true)));
+    // The flatness of A on the nominal's own surface: 0 and PASS.
+    expect(direct.characteristics[1]).toMatchObject({ kind: 'flatness', pass: true });
+    expect(direct.characteristics[1]!.actual!).toBeLessThan(1e-9);
+    const json = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { evaluate_gdt: { characteristics: Row[] } };
+    expect(json.evaluate_gdt.characteristics.map((x) => [x.id, x.actual, x.pass])).toEqual(direct.characteristics.map((x) => [x.id, x.actual, x.pass]));
+    // A report not asked for them has no such section.
+    const plain = join(dir, 'plain.html');
+    await run('inspection_report', { fromBodyId: 'proud', referenceBodyId: 'ref', outputPath: plain, views: ['iso'], labels: false, maxSamples: 2000 });
+    expect(parse(readFileSync(plain, 'utf8')).querySelectorAll('tr[data-characteristic]')).toHaveLength(0);
+  }, 240_000);
+
   it('refuses bad arguments with stable codes and writes nothing', async () => {
     const base = { fromBodyId: 'proud', referenceBodyId: 'ref', outputPath: join(dir, 'bad.html') };
-    for (const bad of [{ tolerance: -1 }, { passShare: 0 }, { views: [] }, { sections: { axis: [0, 0, 0] } }, { outputPath: '' }, { actualBodyId: 'proud', nominalBodyId: 'ref' }, { referenceBodyId: undefined }, { titleBlock: { part: 'x'.repeat(201) } }]) {
+    for (const bad of [{ tolerance: -1 }, { passShare: 0 }, { views: [] }, { sections: { axis: [0, 0, 0] } }, { outputPath: '' }, { actualBodyId: 'proud', nominalBodyId: 'ref' }, { referenceBodyId: undefined }, { titleBlock: { part: 'x'.repeat(201) } }, { characteristics: [] }, { characteristics: false }]) {
       await expect(run('inspection_report', { ...base, ...bad }), JSON.stringify(bad)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
     await expect(run('inspection_report', { ...base, fromBodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });

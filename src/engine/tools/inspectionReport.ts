@@ -8,6 +8,7 @@ import { placementSummary } from '../scene/describeBody';
 import { computeMetrics, type MetricsResult } from './computeMetrics';
 import { crossSectionCompare, type CrossSectionResult } from './crossSectionCompare';
 import { defineTool, type ToolContext } from './defineTool';
+import { evaluateGdt } from './evaluateGdt';
 import { heatmapField } from './deviationHeatmap';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
@@ -68,6 +69,10 @@ const schema = z
     .optional()
     .describe('Sections along an axis (cross_section_compare): overlay images and the station table. Default none'),
   title: z.string().max(200).optional().describe('Report title. Default "Inspection report: <part or candidate> against <reference>"'),
+  characteristics: z
+    .union([z.literal(true), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe("GD&T characteristics (evaluate_gdt of the candidate against the reference's STEP PMI) as a table: true for every one, or their ids (tolerance[N], dimension[N]). Default none"),
 })
   .refine((a) => (a.fromBodyId !== undefined && a.referenceBodyId !== undefined) !== (a.actualBodyId !== undefined && a.nominalBodyId !== undefined) && (a.fromBodyId === undefined) === (a.referenceBodyId === undefined) && (a.actualBodyId === undefined) === (a.nominalBodyId === undefined), {
     message: 'give either fromBodyId and referenceBodyId, or actualBodyId and nominalBodyId',
@@ -84,6 +89,8 @@ export interface InspectionReportResult {
   views: string[];
   labels: number;
   sections: number | null;
+  /** Counts of the characteristics table (null: none asked). */
+  characteristics: { pass: number; fail: number; notEvaluated: number } | null;
   sha256: { from: string | null; reference: string | null };
   version: string;
   generatedAt: string;
@@ -110,6 +117,13 @@ export const inspectionReport = defineTool({
       views: data.heatmap.images.map((i) => i.view),
       labels: data.labels.length,
       sections: data.sections ? data.sections.sections.length : null,
+      characteristics: data.characteristics
+        ? {
+            pass: data.characteristics.characteristics.filter((c) => c.pass === true).length,
+            fail: data.characteristics.characteristics.filter((c) => c.pass === false).length,
+            notEvaluated: data.characteristics.characteristics.filter((c) => c.pass === null).length,
+          }
+        : null,
       sha256: { from: data.bodies[0]!.sha256, reference: data.bodies[1]!.sha256 },
       version: data.version,
       generatedAt: data.generatedAt,
@@ -152,6 +166,10 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     for (const s of sections.sections) sectionImages.push(s.imagePath ? await scratch.read(s.imagePath) : null);
   }
 
+  const characteristics: ReportData['characteristics'] = args.characteristics
+    ? await run(evaluateGdt, { actualBodyId: args.fromBodyId, nominalBodyId: args.referenceBodyId, ...(args.characteristics === true ? {} : { characteristics: args.characteristics }) })
+    : null;
+
   const bodies = [ctx.scene.get(args.fromBodyId), ctx.scene.get(args.referenceBodyId)];
   const metrics: MetricsResult[] = [];
   for (const b of bodies) metrics.push(await run(computeMetrics, { bodyId: b.bodyId }));
@@ -187,6 +205,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     labels: heatmap.summary.labels ?? [],
     sections,
     sectionImages,
+    characteristics,
     metrics,
   };
 }

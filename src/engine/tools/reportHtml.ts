@@ -8,6 +8,7 @@ import type { DeviationLabel } from './deviationLabels';
 import type { SurfaceMode } from '../deviation/defaults';
 import type { DirectedRecord } from '../deviation/record';
 import type { DeviationResult } from './measureDeviation';
+import type { Characteristic } from '../gdt/evaluate';
 import type { SignedHeatmapResult } from './signedDeviationHeatmap';
 import { html, raw, type Html } from '../render/html';
 
@@ -67,6 +68,8 @@ export interface ReportData {
   labels: DeviationLabel[];
   sections: CrossSectionResult | null;
   sectionImages: (Uint8Array | null)[];
+  /** evaluate_gdt's result when the report was asked for characteristics (else null). */
+  characteristics: { characteristics: Characteristic[]; warnings: string[] } | null;
   metrics: MetricsResult[];
 }
 
@@ -163,6 +166,7 @@ ${data.labels.length ? labelsTable(data.labels, d, w.candidate) : ''}
 ${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.join('; ') || 'no histogram'}</p>`}
 <table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>
 ${data.sections ? sectionsPart(data.sections, data.sectionImages, d) : ''}
+${data.characteristics ? characteristicsTable(data.characteristics.characteristics, w.candidate, w.reference) : ''}
 ${metricsPart(data)}
 <script type="application/json" id="${REPORT_DATA_ID}">${raw(JSON.stringify(jsonData(data)).replace(/</g, '\\u003c'))}</script>
 </body></html>
@@ -301,6 +305,31 @@ ${data.metrics.map((m, i) => {
 </table></section>`;
 }
 
+/** Words for evaluate_gdt's kinds (camelCase): surface profile, perpendicularity ... */
+const kindWords = (kind: string) => kind.replace(/([A-Z])/g, ' $1').toLowerCase();
+
+/** A figure of a characteristic: 4 significant digits, as the app's table shows it. */
+const gdtNumber = (field: string, v: number | null): Html =>
+  v === null || !Number.isFinite(v) ? html`<td class="num" data-field="${field}" data-value="">${EMPTY}</td>` : html`<td class="num" data-field="${field}" data-value="${String(v)}">${String(Number(v.toPrecision(4))).replace(/^-/, '\u2212')}</td>`;
+
+function gdtTolerance(c: Characteristic): string {
+  if (c.tolerance !== null) return `${Number(c.tolerance.toPrecision(4))}${c.bonus > 0 ? ` (bonus ${Number(c.bonus.toPrecision(4))})` : ''}`;
+  if (c.upper === null || c.lower === null) return EMPTY;
+  return c.upper === -c.lower ? `\u00b1${Number(c.upper.toPrecision(4))}` : `+${Number(c.upper.toPrecision(4))} / ${Number(c.lower.toPrecision(4)).toString().replace(/^-/, '\u2212')}`;
+}
+
+/** evaluate_gdt's characteristics, one row each, in its order (docs/gdt.md). */
+function characteristicsTable(rows: Characteristic[], candidate: string, reference: string): Html {
+  const count = (p: boolean | null) => rows.filter((c) => c.pass === p).length;
+  return html`<section><h2>Characteristics (GD&amp;T)</h2>
+<p>evaluate_gdt: each callout of the ${reference}'s PMI checked on the ${candidate} where it stands. <span data-field="characteristics.pass">${String(count(true))}</span> pass, <span data-field="characteristics.fail">${String(count(false))}</span> fail, <span data-field="characteristics.notEvaluated">${String(count(null))}</span> not evaluated.</p>
+<table><tr><th>id</th><th>characteristic</th><th>datums</th><th>faces</th><th>samples</th><th>nominal</th><th>actual</th><th>tolerance</th><th>verdict</th></tr>
+${rows.map(
+  (c) => html`<tr data-characteristic="${c.id}"><td>${c.id}</td><td>${kindWords(c.kind)}</td><td>${c.datums.join(' | ') || EMPTY}</td><td class="num">${String(c.faces.length)}</td>${countCell(`characteristics.${c.id}.samples`, c.samples)}${gdtNumber(`characteristics.${c.id}.nominal`, c.nominal)}${gdtNumber(`characteristics.${c.id}.actual`, c.actual)}<td class="num">${gdtTolerance(c)}</td><td>${c.pass === null ? html`<span class="verdict none">not evaluated</span> ${c.reason ?? ''}` : html`<span class="verdict ${c.pass ? 'PASS' : 'FAIL'}">${c.pass ? 'PASS' : 'FAIL'}</span>`}</td></tr>`,
+)}
+</table></section>`;
+}
+
 /** The report's data as JSON: the tool results as they came, images left out. */
 function jsonData(data: ReportData): unknown {
   return {
@@ -318,6 +347,7 @@ function jsonData(data: ReportData): unknown {
     signed_deviation_heatmap: { ...data.heatmap.summary, images: data.heatmap.images.map((i) => ({ view: i.view, width: i.width, height: i.height, labels: i.labels })) },
     deviation_labels: data.labels,
     cross_section_compare: data.sections ? { ...data.sections, sections: data.sections.sections.map((s) => ({ ...s, imagePath: null })) } : null,
+    evaluate_gdt: data.characteristics,
     compute_metrics: data.metrics,
   };
 }

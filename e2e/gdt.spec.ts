@@ -1,0 +1,86 @@
+import { dataFile, expect, test } from './fixtures/fixtures';
+
+/** A binary STL of a triangle soup (positions per vertex, indices per corner). */
+function binaryStl(positions: number[], indices: number[]): Buffer {
+  const n = indices.length / 3;
+  const buf = Buffer.alloc(84 + 50 * n);
+  buf.writeUInt32LE(n, 80);
+  for (let t = 0; t < n; t++) {
+    const o = 84 + 50 * t;
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) buf.writeFloatLE(positions[3 * indices[3 * t + c]! + k]!, o + 12 + 12 * c + 4 * k);
+  }
+  return buf;
+}
+
+const NOMINAL = 'nist_ctc_01_asme1_ap242-e1';
+
+test('GD&T: the PMI tree of NIST CTC 1, a tolerance highlights its faces, Check characteristics on a scan of the nominal reads PASS', async ({ app }) => {
+  // A kernel start, two imports, read_pmi and evaluate_gdt on 50,000 samples in the browser's worker.
+  test.setTimeout(600_000);
+  const { page, api } = app;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await app.dropFiles([dataFile(`nist/${NOMINAL}.stp`)]);
+  await app.expectDrawn([NOMINAL]);
+
+  // The PMI is read by itself for a STEP nominal: NIST's 3 datums and 6 tolerances (docs/gdt.md).
+  await expect.poll(async () => (await api.gdt()).pmi?.status, { timeout: 120_000 }).toBe('done');
+  const pmi = (await api.gdt()).pmi!;
+  expect(pmi.datums).toEqual(['A', 'B', 'C']);
+  expect(pmi.tolerances).toEqual(['position', 'position', 'surfaceProfile', 'surfaceProfile', 'perpendicularity', 'flatness']);
+  await expect(page.getByTestId('pmi.tolerance')).toHaveCount(6);
+  await expect(page.getByTestId('pmi.datum')).toHaveCount(3);
+
+  // The all-around profile (tolerance[3]) names six faces: a click highlights them, a second lets go.
+  const profile = page.locator('[data-testid="pmi.tolerance"][data-key="tolerance[3]"]');
+  await expect(profile).toContainText('surface profile 0.5 | A (all around)');
+  await profile.click();
+  await expect.poll(async () => (await api.gdt()).highlight?.drawn?.faces).toBe(6);
+  const h = (await api.gdt()).highlight!;
+  expect(h).toMatchObject({ bodyId: NOMINAL, key: 'tolerance[3]', tone: 'pmi', drawn: { color: '#00a3a3' } });
+  expect(h.drawn!.triangles).toBeGreaterThan(0);
+  await page.screenshot({ path: '/tmp/gdt-pmi-1440.png' });
+  await profile.click();
+  await expect.poll(async () => (await api.gdt()).highlight).toBeNull();
+
+  // A scan made from the nominal: its display tessellation written as a binary STL, at the nominal's place.
+  const mesh = (await api.drawnMeshes())[NOMINAL]!;
+  await app.dropFiles([{ name: 'ctc1-scan.stl', bytes: binaryStl(mesh.positions, mesh.indices) }]);
+  await app.expectDrawn([NOMINAL, 'ctc1-scan']);
+  const check = page.getByTestId('gdt.check');
+  await expect(check).toBeEnabled();
+  await check.click();
+  await expect.poll(async () => (await api.gdt()).check?.status, { timeout: 400_000 }).toBe('done');
+  const rows = (await api.gdt()).check!.rows;
+  // The set checked: the 6 tolerances and the 8 dimensions with a value.
+  expect(rows).toHaveLength(14);
+  await expect(page.getByTestId('gdt.row')).toHaveCount(14);
+  // Form, orientation and location are exact on the tessellation's planes and bore axes.
+  for (const id of ['tolerance[0]', 'tolerance[1]', 'tolerance[4]', 'tolerance[5]']) {
+    expect(rows.find((r) => r.id === id)?.pass, id).toBe(true);
+    await expect(page.locator(`[data-testid="gdt.row"][data-id="${id}"] td.verdict`)).toHaveText('PASS');
+  }
+  // The flatness row: its faces coloured green on the nominal.
+  await page.locator('[data-testid="gdt.row"][data-id="tolerance[5]"]').click();
+  await expect.poll(async () => (await api.gdt()).highlight?.drawn?.color).toBe('#1a9850');
+  expect((await api.gdt()).highlight).toMatchObject({ key: 'tolerance[5]', tone: 'pass' });
+  await page.screenshot({ path: '/tmp/gdt-check-1440.png' });
+  // The scan is the display tessellation: its chords sag inside the bores (0.17 mm on a 35 mm bore), so
+  // the tightest diameters read FAIL. Such a row colours its faces red.
+  const failing = rows.find((r) => r.pass === false);
+  if (failing) {
+    await page.locator(`[data-testid="gdt.row"][data-id="${failing.id}"]`).click();
+    await expect.poll(async () => (await api.gdt()).highlight?.drawn?.color).toBe('#d7301f');
+    await expect(page.locator(`[data-testid="gdt.row"][data-id="${failing.id}"] td.verdict`)).toHaveText('FAIL');
+  }
+  await page.setViewportSize({ width: 1024, height: 700 });
+  // At 1024 px the table fits its panel: no column cut off or scrolled sideways, the verdict inside the page.
+  const wrap = page.locator('.gdt-table-wrap');
+  expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const verdict = page.locator('[data-testid="gdt.row"][data-id="tolerance[5]"] td.verdict');
+  await verdict.scrollIntoViewIfNeeded();
+  const box = (await verdict.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1024);
+  await page.screenshot({ path: '/tmp/gdt-check-1024.png' });
+  console.log(JSON.stringify(rows));
+  app.expectNoConsoleErrors();
+});

@@ -1,0 +1,129 @@
+import { useStore } from 'zustand';
+import { formatNumber } from './format';
+import { checkCharacteristics, gdtStore, highlightFaces, pmiBodyOf, toneOf, type CharacteristicRow } from './gdt';
+import { kindWords } from './PmiPanel';
+import { inspectStore, toolStore } from './stores';
+import { rolePairs } from './roles';
+import { useScene } from './useStores';
+
+const num = (v: number | null) => (v === null ? '–' : formatNumber(Number(v.toPrecision(4))));
+/** Actual values in mm to 3 decimals (a micrometre), the resolution tolerances are written in; angles too. */
+const fixed = (v: number | null) => (v === null ? '–' : v.toFixed(3).replace(/^-(0\.0+)$/, '$1').replace(/^-/, '−'));
+
+const SIZE_SYMBOL: Record<string, string> = { diameter: '⌀', radius: 'R', sphericalDiameter: 'S⌀', sphericalRadius: 'SR' };
+
+/** The characteristic as a drawing names it: a size with its nominal (diameter ⌀35), a tolerance with its datums. */
+function nameOf(c: CharacteristicRow): string {
+  if (c.tolerance === null && c.nominal !== null) return `${kindWords(c.kind)} ${SIZE_SYMBOL[c.kind] ?? ''}${num(c.nominal)}${c.kind === 'angle' ? '°' : ''}`;
+  return kindWords(c.kind);
+}
+
+/** The tolerance column: a zone (with any MMC/LMC bonus) or a size's limits. */
+export function toleranceText(c: CharacteristicRow): string {
+  if (c.tolerance !== null) return c.bonus > 0 ? `${num(c.tolerance)} (bonus ${num(c.bonus)})` : num(c.tolerance);
+  if (c.upper === null || c.lower === null) return '–';
+  return c.upper === -c.lower ? `±${num(c.upper)}` : `+${num(c.upper)}/${num(c.lower).replace(/^-/, '−')}`;
+}
+
+export function verdictText(c: CharacteristicRow): string {
+  return c.pass === null ? `not evaluated: ${c.reason ?? 'no reason given'}` : c.pass ? 'PASS' : 'FAIL';
+}
+
+/**
+ * "Check characteristics" and its table (evaluate_gdt on the scene's nominal and actual): one row
+ * per characteristic with nominal, actual, tolerance and verdict; a click on a row colours its faces
+ * on the nominal by the verdict (green PASS, red FAIL, grey not evaluated).
+ */
+export function CharacteristicsTable() {
+  const bodies = useScene((s) => s.bodies);
+  const mark = useStore(inspectStore, (s) => s.nominalMark);
+  const pmi = useStore(gdtStore, (s) => s.pmi);
+  const check = useStore(gdtStore, (s) => s.check);
+  const highlight = useStore(gdtStore, (s) => s.highlight);
+  const running = useStore(toolStore, (s) => s.running);
+  const nominal = pmiBodyOf();
+  const pair = rolePairs(bodies, mark).find((p) => p.nominal === nominal);
+  const hasPmi = !!pmi?.result && pmi.bodyId === nominal && pmi.result.tolerances.length + pmi.result.dimensions.length > 0;
+  if (!nominal || (!hasPmi && !check)) return null;
+  const rows = check?.status === 'done' ? check.result!.characteristics : null;
+  const counts = rows ? { pass: rows.filter((c) => c.pass === true).length, fail: rows.filter((c) => c.pass === false).length, none: rows.filter((c) => c.pass === null).length } : null;
+  return (
+    <section className="panel gdt-panel" aria-label="Characteristics" data-testid="gdt.panel">
+      <div className="panel-head">
+        <h2>Characteristics</h2>
+        <button type="button" className="button small" disabled={!pair || !!running} onClick={() => pair && void checkCharacteristics(pair.nominal, pair.actual)} data-testid="gdt.check">
+          {rows ? 'Check again' : 'Check characteristics'}
+        </button>
+      </div>
+      {!pair && <p className="hint">Load the scan of this part to check its PMI characteristics on it.</p>}
+      {pair && !check && (
+        <p className="hint">
+          Checks each PMI callout of {pair.nominal} on {pair.actual}, where {pair.actual} stands now: align it first.
+        </p>
+      )}
+      {check?.status === 'running' && <p className="hint">Checking the characteristics on {check.actualBodyId}…</p>}
+      {check?.status === 'failed' && (
+        <p className="error" role="alert">
+          <code className="error-code">{check.error?.code}</code> {check.error?.message}
+        </p>
+      )}
+      {rows && counts && (
+        <>
+          <p className="gdt-summary" data-testid="gdt.summary">
+            {check!.actualBodyId} against {check!.nominalBodyId}: <strong>{counts.pass} pass</strong>, <strong>{counts.fail} fail</strong>
+            {counts.none ? `, ${counts.none} not evaluated` : ''}. Lengths in mm, angles in degrees; click a row to see its faces.
+          </p>
+          <div className="gdt-table-wrap">
+            <table className="result-table gdt-table" data-testid="gdt.table">
+              <thead>
+                <tr>
+                  <th>Characteristic</th>
+                  <th className="num">Actual</th>
+                  <th className="num" title="Tolerance zone (with any MMC/LMC bonus) or size limits">Tol.</th>
+                  <th>Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((c) => {
+                  const selected = highlight?.key === c.id && highlight.bodyId === check!.nominalBodyId;
+                  const verdict = verdictText(c);
+                  return (
+                    <tr
+                      key={c.id}
+                      className={`gdt-row ${toneOf(c.pass)}${selected ? ' selected' : ''}`}
+                      tabIndex={0}
+                      aria-selected={selected}
+                      onClick={() => highlightFaces(check!.nominalBodyId, c.id, c.faces, toneOf(c.pass))}
+                      onKeyDown={(e) => {
+                        if (e.key === 'Enter' || e.key === ' ') {
+                          e.preventDefault();
+                          highlightFaces(check!.nominalBodyId, c.id, c.faces, toneOf(c.pass));
+                        }
+                      }}
+                      data-testid="gdt.row"
+                      data-id={c.id}
+                      data-pass={String(c.pass)}
+                    >
+                      <td className="gdt-name" title={`${c.id}: ${c.samples} samples, ${c.method}`}>
+                        {nameOf(c)}
+                        {c.datums.length > 0 && <span className="gdt-datums">| {c.datums.join(' | ')}</span>}
+                      </td>
+                      <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
+                        {fixed(c.actual)}
+                      </td>
+                      <td className="num">{toleranceText(c)}</td>
+                      <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
+                        {c.pass === null ? 'not evaluated' : verdict}
+                        {c.pass === null && <span className="gdt-reason">{c.reason}</span>}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
