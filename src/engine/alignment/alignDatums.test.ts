@@ -8,6 +8,7 @@ import type { BrepBody } from '../scene/Body';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { makeBox } from '../../test/kernelShapes';
+import { planarFaceIds, tiltedBlock } from '../../test/flangeParts';
 import type { AlignResult } from './alignBodies';
 
 /**
@@ -28,39 +29,11 @@ const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: st
 /** The block's faces as face[N], by outward normal. */
 const faceIds: Record<string, string> = {};
 
-/** The block as a 12-triangle mesh with its bottom (z = 0) tilted by `alpha` about y = 15. */
-function tiltedBlock(alpha: number) {
-  const t = Math.tan(alpha);
-  const zb = (y: number) => (y - 15) * t;
-  const v: number[] = [];
-  for (const z of [0, 1]) for (const y of [0, 30]) for (const x of [0, 40]) v.push(x, y, z ? 20 : zb(y));
-  // Corners: index = x + 2 y + 4 z (0/1 each); outward-facing triangles.
-  const quads = [
-    [0, 2, 3, 1], // bottom
-    [4, 5, 7, 6], // top
-    [0, 1, 5, 4], // y = 0
-    [2, 6, 7, 3], // y = 30
-    [0, 4, 6, 2], // x = 0
-    [1, 3, 7, 5], // x = 40
-  ];
-  const idx: number[] = [];
-  for (const [a, b, c, d] of quads) idx.push(a!, b!, c!, a!, c!, d!);
-  return { positions: Float64Array.from(v), indices: Uint32Array.from(idx) };
-}
-
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'block', makeBox(oc, 40, 30, 20));
-  const { geometry } = exactGeometryOf(oc, engine.scene.get('block') as BrepBody);
-  geometry.faces.forEach((f, i) => {
-    if (f.surface.kind !== 'plane') return;
-    const F = f.surface.frame;
-    const n = [F[4]! * F[8]! - F[5]! * F[7]!, F[5]! * F[6]! - F[3]! * F[8]!, F[3]! * F[7]! - F[4]! * F[6]!].map((c) => (f.reversed ? -c : c));
-    const o = [F[0]!, F[1]!, F[2]!];
-    const axis = n.findIndex((c) => Math.abs(c) > 0.5);
-    faceIds[`${n[axis]! > 0 ? '+' : '-'}${'xyz'[axis]}@${o[axis]}`] = `face[${i}]`;
-  });
+  Object.assign(faceIds, planarFaceIds(exactGeometryOf(oc, engine.scene.get('block') as BrepBody).geometry));
   addMeshBody(engine.scene, 'scan', tiltedBlock(ALPHA));
 });
 
