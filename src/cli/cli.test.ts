@@ -24,6 +24,11 @@ import { mutant } from '../test/mutate';
 import { brokenWedgeBrep } from '../test/invalidBrep';
 import { box } from '../engine/mesh/generators';
 import { writePly, writePointText } from '../test/meshWriters';
+import { brepBytes, makeDrilledBlock } from '../test/kernelShapes';
+import { planarFaceIds } from '../test/flangeParts';
+import { exactGeometryOf } from '../engine/deviation/structures';
+import { addShapeBody } from '../engine/scene/addShapeBody';
+import type { BrepBody } from '../engine/scene/Body';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
@@ -384,6 +389,30 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     const found = compose(fromMatrix4(a.transform) as Rigid, truth);
     expect((rotationDistance(found.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI).toBeLessThan(0.05);
     expect(a.applied).toBe(false);
+  }, 400_000);
+
+  it('--align scan=block:3-2-1:face[a],face[b],face[c]: a datum alignment before the tool (issue 28), said on stderr; an unknown face is SELECTION_NOT_FOUND', async () => {
+    const oc = await nodeKernel();
+    // A block drilled off-centre (no symmetry for the best fit to hesitate over), scanned without
+    // noise and moved by a known motion: the datum alignment on three of its planes undoes it.
+    const blockPath = join(dir, 'block.brep');
+    writeFileSync(blockPath, brepBytes(oc, makeDrilledBlock(oc, 3, 10, 8)));
+    const engine = createNodeEngine();
+    const block = makeDrilledBlock(oc, 3, 10, 8);
+    addShapeBody(oc, engine.scene, 'block', block);
+    const ids = planarFaceIds(exactGeometryOf(oc, engine.scene.get('block') as BrepBody).geometry);
+    const truth = randomMotion(7, 30, 5);
+    const scanPath = join(dir, 'drilled.stl');
+    writeFileSync(scanPath, writeBinaryStl(movedMesh(scanOfPart(oc, block, { deflection: 0.2, offset: 0, sigma: 0, seed: 1 }), truth)));
+    const datums = [ids['-z@0'], ids['-x@0'], ids['-y@0']].join(',');
+    const r = await brepscope(['tool', 'list_bodies', '--body', `block=${blockPath}`, '--body', `scan=${scanPath}`, '--align', `scan=block:3-2-1:${datums}`]);
+    expect(r.code).toBe(0);
+    const said = /align scan to block \(3-2-1\): rotation ([\d.]+) deg/.exec(r.stderr);
+    expect(said).not.toBeNull();
+    expect(Number(said![1])).toBeCloseTo((Math.acos((truth.r[0]! + truth.r[4]! + truth.r[8]! - 1) / 2) * 180) / Math.PI, 2);
+    const bad = await brepscope(['tool', 'list_bodies', '--body', `block=${blockPath}`, '--body', `scan=${scanPath}`, '--align', 'scan=block:3-2-1:face[99]']);
+    expect(bad.code).toBe(2);
+    expect(bad.json()).toMatchObject({ error: { code: 'SELECTION_NOT_FOUND' } });
   }, 400_000);
 
   it('--align cloud=part with a point cloud (.xyz, and .ply without faces) as the moving body: the deviation of the aligned cloud; a cloud as the fixed body is refused with POINT_CLOUD_REFERENCE', async () => {

@@ -1,4 +1,5 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { ExactGeometry } from '../engine/exact/geometry';
 import { withKernel, type OC, type Own } from '../engine/kernel';
 
 /**
@@ -23,4 +24,39 @@ export function makeFlange(oc: OC, keyway: boolean): TopoDS_Shape {
 
 function cut(oc: OC, own: Own, a: TopoDS_Shape, b: TopoDS_Shape): TopoDS_Shape {
   return own(own(new oc.BRepAlgoAPI_Cut_3(a, b, own(new oc.Message_ProgressRange_1()))).Shape());
+}
+
+/** The block as a 12-triangle mesh with its bottom (z = 0) tilted by `alpha` about y = 15. */
+export function tiltedBlock(alpha: number) {
+  const t = Math.tan(alpha);
+  const zb = (y: number) => (y - 15) * t;
+  const v: number[] = [];
+  for (const z of [0, 1]) for (const y of [0, 30]) for (const x of [0, 40]) v.push(x, y, z ? 20 : zb(y));
+  // Corners: index = x + 2 y + 4 z (0/1 each); outward-facing triangles.
+  const quads = [
+    [0, 2, 3, 1], // bottom
+    [4, 5, 7, 6], // top
+    [0, 1, 5, 4], // y = 0
+    [2, 6, 7, 3], // y = 30
+    [0, 4, 6, 2], // x = 0
+    [1, 3, 7, 5], // x = 40
+  ];
+  const idx: number[] = [];
+  for (const [a, b, c, d] of quads) idx.push(a!, b!, c!, a!, c!, d!);
+  return { positions: Float64Array.from(v), indices: Uint32Array.from(idx) };
+}
+
+
+/** An axis-aligned part's planar faces as face[N], keyed by outward normal and position: '-z@0' is the face z = 0 facing -z. */
+export function planarFaceIds(geometry: ExactGeometry): Record<string, string> {
+  const ids: Record<string, string> = {};
+  geometry.faces.forEach((f, i) => {
+    if (f.surface.kind !== 'plane') return;
+    const F = f.surface.frame;
+    const n = [F[4]! * F[8]! - F[5]! * F[7]!, F[5]! * F[6]! - F[3]! * F[8]!, F[3]! * F[7]! - F[4]! * F[6]!].map((c) => (f.reversed ? -c : c));
+    const o = [F[0]!, F[1]!, F[2]!];
+    const axis = n.findIndex((c) => Math.abs(c) > 0.5);
+    ids[`${n[axis]! > 0 ? '+' : '-'}${'xyz'[axis]}@${o[axis]}`] = `face[${i}]`;
+  });
+  return ids;
 }

@@ -17,7 +17,7 @@ import { createFoot, icp, rmsDistance, trimmedRms, type IcpResult, type IcpSetti
 import { movingSamples } from './movingSamples';
 import { samePose } from './poseScores';
 import { principalAxes, surfaceMoments } from './principalFrames';
-import { nearSymmetries, resolveSymmetry, type ScoredPose } from './symmetries';
+import { nearSymmetries, resolveSymmetry, type ScoredPose, type Turn } from './symmetries';
 import { surfaceSamples } from '../deviation/samples';
 
 export const ALIGN_MODES = ['bestFit', 'preAlign', 'fine'] as const;
@@ -162,10 +162,10 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   let start: Rigid = IDENTITY;
   let preAlignment: PreAlignment | null = null;
   let equivalents: ScoredPose[] = [];
-  let symmetryTurns: Rigid[] = [];
+  let symmetryTurns: Turn[] = [];
   if (args.mode !== 'fine') {
     const fixedMoments = surfaceMoments(fixedSurface.mesh);
-    const symmetries = (): Rigid[] => {
+    const symmetries = (): Turn[] => {
       const a = symmetryAxisIndex(fixedMoments);
       if (a < 0) return [];
       const axis = principalAxes(fixedMoments).axes[a as 0 | 2];
@@ -328,7 +328,7 @@ function faceResiduals(points: Float64Array, motion: Rigid, nearest: NearestFoot
   const foot = createFoot();
   for (let i = 0; i < points.length; i += 3) {
     const [x, y, z] = apply(motion, points[i]!, points[i + 1]!, points[i + 2]!);
-    if (!nearest(x, y, z, foot)) continue;
+    if (!nearest(x, y, z, foot) || !foot.interior) continue;
     const acc = sums.get(foot.face);
     if (!acc) continue;
     const d = (x - foot.x) * foot.nx + (y - foot.y) * foot.ny + (z - foot.z) * foot.nz;

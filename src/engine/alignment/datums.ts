@@ -38,8 +38,8 @@ export interface ConstraintResidual {
 
 /** Samples farther than this share of the diagonal from a datum face at the starting pose are not its. */
 const DATUM_REACH = 0.02;
-/** Robust refits: samples beyond this many RMS of the fitted feature go. */
-const OUTLIER_RMS = 3;
+/** Robust refits: samples beyond this many (normal-equivalent) median absolute residuals of the fitted feature go. */
+const OUTLIER_MADS = 3;
 
 /** Checks face[N] ids against the fixed body's faces (SELECTION_NOT_FOUND beyond them). */
 export function parseFaceIds(ids: string[] | undefined, arg: string, faceCount: number | null): number[] {
@@ -144,7 +144,7 @@ function attribute(points: Float64Array, pose: Rigid, nearest: NearestFoot, face
   return groups;
 }
 
-/** The feature fitted to a datum's samples (moving body's coordinates), oriented like the nominal one seen from `pose`; robust (OUTLIER_RMS). */
+/** The feature fitted to a datum's samples (moving body's coordinates), oriented like the nominal one seen from `pose`; robust (OUTLIER_MADS). */
 function fitFeature(points: Vec3[], normals: Vec3[], nominal: Feature, pose: Rigid, d: DatumSpec & { index: number }): { feature: Feature; form: number } {
   const need = nominal.kind === 'plane' ? 3 : 6;
   if (points.length < need) {
@@ -153,7 +153,7 @@ function fitFeature(points: Vec3[], normals: Vec3[], nominal: Feature, pose: Rig
   const back = invert(pose);
   let kept = points.map((_, i) => i);
   let result: { feature: Feature; form: number; residual: (p: Vec3) => number } | null = null;
-  for (let pass = 0; pass < 3; pass++) {
+  for (let pass = 0; pass < 6; pass++) {
     const pts = kept.map((i) => points[i]!);
     if (nominal.kind === 'plane') {
       const { normal, point, rms } = fitPlane(pts);
@@ -175,7 +175,10 @@ function fitFeature(points: Vec3[], normals: Vec3[], nominal: Feature, pose: Rig
         },
       };
     }
-    const limit = OUTLIER_RMS * result.form;
+    // The median absolute residual, not the RMS: samples of a neighbouring face near the edge
+    // (a tilted face's strip inside the part) are few but far, and would hold the RMS up.
+    const abs = kept.map((i) => Math.abs(result!.residual(points[i]!))).sort((a, b) => a - b);
+    const limit = OUTLIER_MADS * 1.4826 * abs[abs.length >> 1]!;
     const next = kept.filter((i) => Math.abs(result!.residual(points[i]!)) <= limit);
     if (next.length === kept.length || next.length < need) break;
     kept = next;

@@ -50,9 +50,9 @@ export function exactFoot(oc: Parameters<typeof deviationTarget>[0], s: Measured
 
 /**
  * A nearest-foot restricted to chosen faces (a local best fit): a sample pairs only when its
- * nearest point on the whole body lies on one of them, so the samples of other faces are not
- * pulled onto the chosen ones.
+ * nearest point on the whole body lies inside one of them (not on its edges), so the samples of
+ * other faces are not pulled onto the chosen ones.
  */
 export function onFaces(nearest: NearestFoot, faces: ReadonlySet<number>): NearestFoot {
-  return (x, y, z, out) => nearest(x, y, z, out) && faces.has(out.face);
+  return (x, y, z, out) => nearest(x, y, z, out) && out.interior && faces.has(out.face);
 }

@@ -8,6 +8,8 @@ import { featureScores } from './poseScores';
 const MAX_ORDER = 12;
 /** A turn that puts this share of the fixed body's own samples back on it is a (near) symmetry: a keyway's few percent of the area do not stop it, a bolt circle's holes (walls, and the face samples turned into them) do. */
 const NEAR_SYMMETRY = 0.95;
+/** A turn that puts back all but this share of the samples is an exact symmetry (a plain bolt circle's 60 degrees; not a keyed one's). */
+const EXACT_SHARE = 0.998;
 /**
  * Samples within this many chord heights (the tessellation's deflection) of the fixed tessellation
  * after the turn count as covered: a turned polygon of a circle does not fall on the polygon (the
@@ -22,21 +24,26 @@ const WITHIN_CHORDS = 2.5;
  * turns. A bolt circle of six with a keyway: the five turns by 60 k degrees (the keyway's faces do
  * not stop them; the scan's coverage decides later, globalStep). None: no turn.
  */
-export function nearSymmetries(samples: Float64Array, axis: Vec3, centre: Vec3, nearest: NearestFoot, diagonal: number, chord: number): Rigid[] {
-  const covered = new Map<number, boolean>();
+export interface Turn {
+  motion: Rigid;
+  /** The fixed body maps onto itself (all but EXACT_SHARE of its samples): poses a turn apart are equivalent whatever a scan's coverage says. */
+  exact: boolean;
+}
+
+export function nearSymmetries(samples: Float64Array, axis: Vec3, centre: Vec3, nearest: NearestFoot, diagonal: number, chord: number): Turn[] {
+  const shares = new Map<number, number>();
   // A turn by 360 k / n is the same for every (k, n) with the same ratio: scored once.
   const isSymmetry = (k: number, n: number) => {
     const key = Math.round((k / n) * 27720);
-    if (!covered.has(key)) {
-      const turn = turnAbout(axis, centre, (2 * Math.PI * k) / n);
-      covered.set(key, inlierShare(samples, turn, nearest, WITHIN_CHORDS * chord + 1e-4 * diagonal) >= NEAR_SYMMETRY);
-    }
-    return covered.get(key)!;
+    if (!shares.has(key)) shares.set(key, inlierShare(samples, turnAbout(axis, centre, (2 * Math.PI * k) / n), nearest, WITHIN_CHORDS * chord + 1e-4 * diagonal));
+    return shares.get(key)! >= NEAR_SYMMETRY;
   };
   for (let n = MAX_ORDER; n >= 2; n--) {
     const turns = Array.from({ length: n - 1 }, (_, i) => i + 1);
     // The turn by 360 / n first: it fails fast for most orders.
-    if (turns.every((k) => isSymmetry(k, n))) return turns.map((k) => turnAbout(axis, centre, (2 * Math.PI * k) / n));
+    if (turns.every((k) => isSymmetry(k, n))) {
+      return turns.map((k) => ({ motion: turnAbout(axis, centre, (2 * Math.PI * k) / n), exact: shares.get(Math.round((k / n) * 27720))! >= EXACT_SHARE }));
+    }
   }
   return [];
 }
@@ -78,7 +85,7 @@ const RESIDUAL_TIE = 1.05;
 export async function resolveSymmetry(
   samples: Float64Array,
   pose: Rigid,
-  symmetries: Rigid[],
+  symmetries: Turn[],
   fine: NearestFoot,
   settings: IcpSettings,
   diagonal: number,
@@ -87,7 +94,7 @@ export async function resolveSymmetry(
   const polishSamples = strided(samples, POLISH_SAMPLES);
   const polish: IcpSettings = { ...settings, maxIterations: POLISH_ITERATIONS, offset: true, overlap: 1, maxDistance: Math.min(settings.maxDistance, POLISH_REACH * diagonal) };
   const poses: Rigid[] = [pose];
-  for (const s of symmetries) poses.push((await icp(polishSamples, compose(s, pose), fine, polish)).motion);
+  for (const s of symmetries) poses.push((await icp(polishSamples, compose(s.motion, pose), fine, polish)).motion);
   const scores = featureScores(strided(samples, SCORING_SAMPLES), poses, fine, settings.overlap, diagonal);
   const top = Math.max(...scores.map((s) => s.featureScore));
   const covered = scores.map((s, k) => ({ s, k })).filter(({ s }) => s.featureScore >= top - SCORE_TIE);
@@ -97,8 +104,13 @@ export async function resolveSymmetry(
     const p = apply(m, centroid[0], centroid[1], centroid[2]);
     return { angle: rotationAngle(m.r), shift: Math.hypot(p[0] - centroid[0], p[1] - centroid[1], p[2] - centroid[2]) };
   };
-  return covered
-    .filter(({ s }) => s.residual + floor <= RESIDUAL_TIE * (bestResidual + floor))
+  const tied = new Set(covered.filter(({ s }) => s.residual + floor <= RESIDUAL_TIE * (bestResidual + floor)).map(({ k }) => k));
+  // The coverage of poses equal by an exact symmetry differs only by the scan's sampling (a mesh's
+  // facets on small faces): those are equivalent to a tied pose whatever their score.
+  const n = symmetries.length + 1;
+  const exactApart = (a: number, b: number) => a === b || symmetries[(((a - b) % n) + n) % n - 1]?.exact === true;
+  const equivalent = scores.map((s, k) => ({ s, k })).filter(({ k }) => [...tied].some((t) => exactApart(k, t)));
+  return equivalent
     .map(({ s, k }) => ({ motion: poses[k]!, residual: s.residual, featureScore: s.featureScore, d: distance(poses[k]!), k }))
     .sort((a, b) => a.d.angle - b.d.angle || a.d.shift - b.d.shift || a.k - b.k)
     .map(({ motion, residual, featureScore }) => ({ motion, residual, featureScore }));
