@@ -196,9 +196,9 @@ function summaryCard(data: ReportData, d: number): Html {
   const unit = data.unit.length;
   const item = (label: string, field: string, value: number | null, text: string) =>
     html`<div><dt>${label}</dt><dd data-field="${field}" data-value="${value === null ? '' : String(value)}">${text}</dd></div>`;
-  const num = (v: number | null, signed = false) => (v === null ? EMPTY : `${signed && v > 0 ? '+' : ''}${v.toFixed(d).replace(/^-/, '\u2212')} ${unit}`);
+  const num = (v: number | null, signed = false) => (v === null ? EMPTY : `${signed && v > 0 ? '+' : ''}${v.toFixed(d).replace(/^-/, '\u2212')}`);
   const noDataShare = h.noDataSamples / Math.max(1, h.samples + h.noDataSamples);
-  return html`<section><h2>Result (${words(data).forward})</h2><dl class="summary">
+  return html`<section><h2>Result (${words(data).forward}, ${unit})</h2><dl class="summary">
 ${item('Signed mean', 'summary.mean', h.mean, num(h.mean, true))}
 ${item('Sigma', 'summary.std', h.std, num(h.std))}
 ${item('p95 |d|', 'summary.p95', h.p95, num(h.p95))}
@@ -214,7 +214,7 @@ function bodiesTable(data: ReportData): Html {
   const w = words(data);
   return html`<section><h2>Bodies</h2><table><tr><th>role</th><th>body</th><th>file</th><th>format</th><th>unit</th><th>size</th><th>SHA-256 of the file</th><th>placement (alignment)</th></tr>
 ${data.bodies.map(
-  (b) => html`<tr data-role="${b.role}"><td>${b.role === 'candidate' ? w.candidate : w.reference}</td>${textCell(`${b.bodyId} (${b.name})`)}${textCell(b.file)}${textCell(b.format)}${textCell(b.lengthUnit ?? `none (read in ${data.unit.length})`)}${b.fileBytes === null ? html`<td>${EMPTY}</td>` : countCell(`${b.role}.fileBytes`, b.fileBytes, ' bytes')}<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td data-field="${b.role}.placement">${b.placement ?? 'as read from its file (no alignment applied)'}</td></tr>`,
+  (b) => html`<tr data-role="${b.role}"><td>${b.role === 'candidate' ? w.candidate : w.reference}</td>${textCell(`${b.bodyId} (${b.name})`)}${textCell(b.file)}${textCell(b.format)}${textCell(b.lengthUnit ?? (data.unit.length === 'model units' ? 'none' : `none (read in ${data.unit.length})`))}${b.fileBytes === null ? html`<td>${EMPTY}</td>` : countCell(`${b.role}.fileBytes`, b.fileBytes, ' bytes')}<td class="mono" data-field="${b.role}.sha256">${b.sha256 ?? 'not from a file'}</td><td data-field="${b.role}.placement">${b.placement ?? 'as read from its file (no alignment applied)'}</td></tr>`,
 )}
 </table></section>`;
 }
