@@ -397,7 +397,7 @@ describe('brepscope CLI with the kernel (one spawn each)', () => {
     // noise and moved by a known motion: the datum alignment on three of its planes undoes it.
     const blockPath = join(dir, 'block.brep');
     writeFileSync(blockPath, brepBytes(oc, makeDrilledBlock(oc, 3, 10, 8)));
-    const engine = createNodeEngine();
+    const engine = testEngine();
     const block = makeDrilledBlock(oc, 3, 10, 8);
     addShapeBody(oc, engine.scene, 'block', block);
     const ids = planarFaceIds(exactGeometryOf(oc, engine.scene.get('block') as BrepBody).geometry);
