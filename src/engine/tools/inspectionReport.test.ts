@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadImage } from '@napi-rs/canvas';
 import { parse, type HTMLElement } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,12 +23,15 @@ let engine: Engine;
 let dir: string;
 const run = <T>(tool: string, args: object) => engine.runJson(tool, args).then((r) => r.result as T);
 
+/** The app's demo files by absolute path: test engines resolve relative paths in a temporary folder. */
+const DEMO = (name: string) => fileURLToPath(new URL(`../../../public/demo/${name}`, import.meta.url));
+
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = testEngine();
   // The app's demo pair, read as a user's files: its scan against its CAD part.
-  await run('import_file', { path: 'public/demo/scan.stl', bodyId: 'scan' });
-  await run('import_file', { path: 'public/demo/part.brep', bodyId: 'part' });
+  await run('import_file', { path: DEMO('scan.stl'), bodyId: 'scan' });
+  await run('import_file', { path: DEMO('part.brep'), bodyId: 'part' });
   addShapeBody(oc, engine.scene, 'ref', makeSphere(oc, 10));
   addShapeBody(oc, engine.scene, 'proud', makeSphere(oc, 10.1));
   dir = mkdtempSync(join(tmpdir(), 'brepscope-report-'));
@@ -117,7 +121,7 @@ describe('inspection_report', () => {
       ['candidate', 'scan.stl'],
       ['reference', 'part.brep'],
     ] as const) {
-      const sha = createHash('sha256').update(readFileSync(`public/demo/${file}`)).digest('hex');
+      const sha = createHash('sha256').update(readFileSync(DEMO(file))).digest('hex');
       expect(c.get(`${role}.sha256`)!.text).toBe(sha);
       expect(doc.querySelector(`tr[data-role="${role}"]`)!.text).toContain(file);
     }
