@@ -111,7 +111,7 @@ export async function main(
     // stderr what it did (stdout stays the tool's one JSON value).
     for (const { id: movingBodyId, path: fixedBodyId } of alignments) {
       const { result: a } = await engine.run('align_bodies', { movingBodyId, fixedBodyId, apply: true }, budget());
-      io.stderr(`align ${movingBodyId} to ${fixedBodyId}: rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning: ${w}`).join('')}\n`);
+      io.stderr(`align ${movingBodyId} to ${fixedBodyId}: rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning ${w.code}: ${w.message}`).join('')}\n`);
     }
     printJson((await engine.runJson(toolName, args, budget())).result);
   });

@@ -329,8 +329,8 @@ function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: b
         {r.surface === 'exact' ? 'against the exact surface' : 'against the triangles'}
       </p>
       {r.warnings.map((w) => (
-        <p key={w} className="warning" data-testid="deviation.align-warning">
-          {w}
+        <p key={w.message} className="warning" data-testid="deviation.align-warning" data-code={w.code}>
+          {w.message}
         </p>
       ))}
       {alignment.error && (

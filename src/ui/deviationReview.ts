@@ -160,7 +160,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     status: 'done',
     ...(data.mesh ? { mesh: data.mesh } : {}),
     values: data.values,
-    range: data.colourRange,
+    range: data.colorRange,
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,
@@ -169,7 +169,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     maxDistance: data.maxDistance,
     tolerance: data.tolerance,
     maxSamples: data.maxSamples,
-    colors: colorVertices(data.values, data.colourRange, data.tolerance, undefined, data.noData),
+    colors: colorVertices(data.values, data.colorRange, data.tolerance, undefined, data.noData),
     ...(data.statistics ? { histogram: data.statistics, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
   if (queuedLabels) {

@@ -167,7 +167,7 @@ export function maxAbsValue(values: ArrayLike<number>, noData?: ArrayLike<number
  * out; beyond it colours saturate. Falls back to maxAbs when that percentile is 0; 0 when nothing had
  * a sign. Entries flagged in `noData` (nonzero) are left out, as NaN values are.
  */
-export function colourRange(values: ArrayLike<number>, maxAbs: number = maxAbsValue(values), noData?: ArrayLike<number>): number {
+export function colorRange(values: ArrayLike<number>, maxAbs: number = maxAbsValue(values), noData?: ArrayLike<number>): number {
   const abs = new Float32Array(values.length);
   let n = 0;
   for (let i = 0; i < values.length; i++) {

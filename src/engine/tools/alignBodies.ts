@@ -21,6 +21,7 @@ import { deviationTarget, meshBvh, meshPseudoNormals } from '../deviation/struct
 import { defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
 import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
+import { warning, type ToolWarning } from '../warnings';
 
 export const ALIGN_MODES = ['bestFit', 'preAlign', 'fine'] as const;
 export type AlignMode = (typeof ALIGN_MODES)[number];
@@ -92,7 +93,7 @@ export interface AlignResult {
   applied: boolean;
   /** The moving body's placement after the call (file to scene); null when it stands as read. */
   placement: PlacementSummary | null;
-  warnings: string[];
+  warnings: ToolWarning[];
 }
 
 /** Samples the global step scores each candidate with, and its short ICP's iterations. */
@@ -139,7 +140,7 @@ export const alignBodies = defineTool({
     const exact = args.surface === 'exact' && fixed.kind === 'brep';
     const fine: NearestFoot = exact ? exactFoot(oc, fixedSurface) : coarse;
     const pacer = new Pacer(ctx);
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
 
     let start: Rigid = IDENTITY;
     let preAlignment: PreAlignment | null = null;
@@ -150,7 +151,7 @@ export const alignBodies = defineTool({
       preAlignment = global.summary;
       if (preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO) {
         warnings.push(
-          `symmetric or nearly symmetric part: a different pose fits almost as well (residual ${fmt(preAlignment.runnerUpResidual!)} against ${fmt(preAlignment.bestResidual)}); the alignment may be one of several equivalent ones`,
+          warning('SYMMETRIC_PART', `symmetric or nearly symmetric part: a different pose fits almost as well (residual ${fmt(preAlignment.runnerUpResidual!)} against ${fmt(preAlignment.bestResidual)}); the alignment may be one of several equivalent ones`),
         );
       }
     }
@@ -166,14 +167,14 @@ export const alignBodies = defineTool({
         result = await icp(points, result.motion, fine, settings, tick);
         result.iterations += onTessellation;
       }
-      if (!result.converged) warnings.push(`fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`);
+      if (!result.converged) warnings.push(warning('NOT_CONVERGED', `fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`));
     }
-    if (result.starved) warnings.push(`fewer than 6 pairs within maxCorrespondenceDistance: the fixed body is out of reach; the result is not an alignment`);
+    if (result.starved) warnings.push(warning('OUT_OF_REACH', `fewer than 6 pairs within maxCorrespondenceDistance: the fixed body is out of reach; the result is not an alignment`));
     const motion = result.motion;
     const rmsBefore = rmsDistance(points, IDENTITY, fine);
     const rmsAfter = rmsDistance(points, motion, fine);
     if (result.trimmedRms > POOR_FIT_DIAGONAL * diagonal) {
-      warnings.push(`residual ${fmt(result.trimmedRms)} is above ${POOR_FIT_DIAGONAL * 100}% of the fixed body's diagonal: the bodies may not match`);
+      warnings.push(warning('POOR_FIT', `residual ${fmt(result.trimmedRms)} is above ${POOR_FIT_DIAGONAL * 100}% of the fixed body's diagonal: the bodies may not match`));
     }
 
     let applied = false;

@@ -152,7 +152,7 @@ export function reportHtml(data: ReportData): string {
   const h = data.histograms.fromToTo;
   parts.push('<section><h2>Histogram (candidate to reference, signed)</h2>');
   if (data.histogramPng) parts.push(`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>`);
-  else parts.push(`<p>${escapeHtml(h.warnings.join('; ') || 'no histogram')}</p>`);
+  else parts.push(`<p>${escapeHtml(h.warnings.map((w) => w.message).join('; ') || 'no histogram')}</p>`);
   parts.push(
     `<table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>`,
   );
@@ -217,7 +217,7 @@ function labelsTable(labels: DeviationLabel[], d: number): string {
 
 function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number): string {
   const out = [`<section><h2>Sections (cross_section_compare, ${r.referenceMode})</h2>`];
-  if (r.warnings.length) out.push(`<p>${escapeHtml(r.warnings.join('; '))}</p>`);
+  if (r.warnings.length) out.push(`<p>${escapeHtml(r.warnings.map((w) => w.message).join('; '))}</p>`);
   out.push('<table><tr><th>station</th><th>axis coordinate</th><th>signed mean</th><th>rms</th><th>max |signed|</th><th>area ratio</th></tr>');
   for (const s of r.sections) {
     out.push(

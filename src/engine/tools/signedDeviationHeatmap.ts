@@ -4,7 +4,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { CalloutLabel, CalloutStatus } from '../render/callouts';
 import { VIEW_NAMES, viewBasis, type View } from '../render/camera';
 import { formatValue } from '../render/format';
-import { colourRange, defaultTolerance } from '../render/heatColors';
+import { colorRange, defaultTolerance } from '../render/heatColors';
 import { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, renderHeatmapPng, type HeatmapImageInfo } from '../render/heatmapImage';
 import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField, type HeatmapField } from './deviationHeatmap';
@@ -171,7 +171,7 @@ export async function heatmapPictures(
   const field = known ?? (await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface));
   const { data, display } = field;
   const values = data.values;
-  const range = args.clamp ?? colourRange(values, data.range ? data.range[1] : 0);
+  const range = args.clamp ?? colorRange(values, data.range ? data.range[1] : 0);
   const tolerance = args.tolerance ?? defaultTolerance(range);
   const steps = args.bands === undefined ? undefined : tolerance > 0 ? Math.max(1, Math.ceil((args.bands - 1) / 2)) : Math.ceil(args.bands / 2);
   const bands = steps === undefined ? null : tolerance > 0 ? 2 * steps + 1 : 2 * steps;

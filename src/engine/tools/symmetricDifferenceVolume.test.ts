@@ -97,7 +97,7 @@ describe('symmetric_difference_volume', () => {
     expect(m.fromOnlyVolumeMm3).toBeCloseTo(r.fromOnlyVolumeMm3!, 9);
     expect(m.referenceOnlyVolumeMm3).toBeCloseTo(r.referenceOnlyVolumeMm3!, 9);
     expect(m.referenceExactVolumeMm3).toBeCloseTo(-1000, 9);
-    expect(m.warnings.some((w) => w.includes('inside out'))).toBe(true);
+    expect(m.warnings.map((w) => w.code)).toContain('INSIDE_OUT');
   });
 
   it('the standard error shrinks as samples grow (about 1 / sqrt(N))', async () => {
@@ -120,14 +120,14 @@ describe('symmetric_difference_volume', () => {
     const se = r.boundingBoxVolumeMm3 * Math.sqrt(0.52 * 0.48 / 4000);
     expect(Math.abs(r.referenceVolumeMm3! - exact)).toBeLessThan(3 * se);
     expect(r.symmetricDifferenceFraction!).toBeLessThan(0.01);
-    expect(r.warnings.some((w) => w.includes('not watertight'))).toBe(true);
+    expect(r.warnings.map((w) => w.code)).toContain('NOT_WATERTIGHT');
   });
 
   it('a reference with no inside (an open sheet through a box): mostly ambiguous, reliable false', async () => {
     const r = await sdv({ fromBodyId: 'a', referenceBodyId: 'sheet', maxSamples: 1000 });
     expect(r.ambiguousFraction).toBeGreaterThan(0.15);
     expect(r.reliable).toBe(false);
-    expect(r.warnings.length).toBeGreaterThan(0);
+    expect(r.warnings.map((w) => w.code)).toContain('UNRELIABLE_CLASSIFICATION');
   });
 
   it('BREP bodies are tessellated at the deflection; the exact volume is the BREP one', async () => {
