@@ -7,6 +7,8 @@ export const DEFAULT_BASELINE = 'bench/baseline.json';
 export interface BenchRun {
   node: string;
   date: string;
+  /** The machine's load average (1, 5, 15 min) at the start and the end of the run: figures of a loaded machine are slower. */
+  loadAverage?: { start: number[]; end: number[] };
   results: Record<string, Figures>;
 }
 

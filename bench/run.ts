@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { alignCases } from './align';
 import { batchCases } from './batch';
 import { cloudScaleCases } from './cloudScale';
@@ -39,12 +40,17 @@ const compareWith = option('--compare');
 const filter = argv.find((a, i) => !a.startsWith('--') && !['--out', '--compare'].includes(argv[i - 1] ?? ''));
 
 const results: Record<string, Figures> = {};
+const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
+const loadAtStart = load();
+const runSoFar = (): BenchRun => ({ node: process.version, date: new Date().toISOString(), loadAverage: { start: loadAtStart, end: load() }, results });
 for (const c of CASES) {
   if (filter && !c.name.includes(filter)) continue;
   process.stderr.write(`bench: ${c.name}...\n`);
   results[c.name] = await c.run();
+  // Written after every case: a run stopped part way keeps what it measured.
+  if (out) writeFileSync(out, JSON.stringify(runSoFar(), null, 2) + '\n');
 }
-const run: BenchRun = { node: process.version, date: new Date().toISOString(), results };
+const run = runSoFar();
 const json = JSON.stringify(run, null, 2) + '\n';
 process.stderr.write(`\n${formatFigures(run)}\n`);
 if (out) writeFileSync(out, json);

@@ -72,8 +72,8 @@ function installFrameLog(): void {
       if (api.kernel().status === 'ready') log.kernelReady[generation] ??= performance.now();
       if (!restoring) log.restored[generation] ??= performance.now();
       if (log.heatDrawn === null && api.heatmap()?.status === 'done') {
-        const colours = api.heatmap()?.colorAttribute;
-        if (colours && colours.proud + colours.shy > 0) log.heatDrawn = performance.now();
+        const colors = api.heatmap()?.colorAttribute;
+        if (colors && colors.proud + colors.shy > 0) log.heatDrawn = performance.now();
       }
     }
     requestAnimationFrame(frame);
@@ -176,7 +176,7 @@ function split({ kernel, runs }: WorkerView, frames: FrameLog, pair: { from: str
     },
     heatValuesMs: span(heat?.startMs, heat?.endMs),
     /** deviation_heatmap's answer to the coloured body drawn (transfer, colours per vertex, upload, frame). */
-    coloursMs: span(heat?.endMs, frames.heatDrawn ?? undefined),
+    colorsMs: span(heat?.endMs, frames.heatDrawn ?? undefined),
     /** The worker's idle time between the last CAD body's display mesh and the deviation (page round trips, UI). */
     waitBeforeDeviationMs: span(drawFrom?.endMs, deviation?.startMs),
   };

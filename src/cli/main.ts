@@ -120,7 +120,7 @@ export async function main(
       const { fixedBodyId, method } = parseAlignTarget(target);
       const { result: a } = await engine.run('align_bodies', { movingBodyId, fixedBodyId, apply: true, ...method }, budget());
       const what = a.outcome === 'aligned' ? `rotation ${a.rotationAngleDegrees.toFixed(3)} deg, RMS ${a.rmsBefore.toPrecision(4)} -> ${a.rmsAfter.toPrecision(4)}` : `not moved (${a.outcome}), RMS ${a.rmsBefore.toPrecision(4)}`;
-      io.stderr(`align ${movingBodyId} to ${fixedBodyId}${a.method === 'bestFit' ? '' : ` (${a.method})`}: ${what}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning: ${w}`).join('')}\n`);
+      io.stderr(`align ${movingBodyId} to ${fixedBodyId}${a.method === 'bestFit' ? '' : ` (${a.method})`}: ${what}, ${a.converged ? 'converged' : 'not converged'}${a.warnings.map((w) => `; warning ${w.code}: ${w.message}`).join('')}\n`);
     }
     printJson((await engine.runJson(toolName, args, budget())).result);
   });

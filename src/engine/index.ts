@@ -22,6 +22,7 @@ export type { TriangleBvh } from './mesh/TriangleBvh';
 // Files and errors.
 export { memoryFiles, mimeTypeOf } from './files';
 export type { OutputFile } from './files';
+export type { ToolWarning, WarningCode } from './warnings';
 // Errors, JSON printing and help-text values: also reachable without loading the engine (hostFacts).
 export * from './hostFacts';
 export { MAX_IMPORT_BYTES } from './scene/import/importBody';
@@ -61,7 +62,7 @@ export type { GraphExportResult } from './tools/graphExport';
 export type { Vec3 } from './math/vec3';
 
 // The deviation colour map and heat-map pictures (src/engine/render): the app's viewer and legend use the same map.
-export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colourRange, colourSpan, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
+export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colorRange, colorSpan, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
 export type { Rgb } from './render/heatColors';
 export { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, drawHeatmap, renderHeatmap, renderHeatmapPng } from './render/heatmapImage';
 export type { HeatmapImageInfo, HeatmapImageInput } from './render/heatmapImage';

@@ -54,9 +54,10 @@ describe('STL wording and counts (issue 18.4)', () => {
     const m = await metrics('misoriented');
     expect(m.volume).toBeNull();
     expect(m.warnings.length).toBeGreaterThan(0);
+    expect([...new Set(m.warnings.map((w) => w.code))]).toEqual(['NOT_CLOSED']);
     for (const w of m.warnings) {
-      expect(w).toContain("winding is inconsistent (12 edge(s)");
-      expect(w).not.toContain('not closed');
+      expect(w.message).toContain("winding is inconsistent (12 edge(s)");
+      expect(w.message).not.toContain('not closed');
     }
     const v = await validate('misoriented');
     expect(v.issues.map((i) => [i.kind, i.count])).toEqual([['inconsistentOrientation', 12]]);
@@ -68,7 +69,7 @@ describe('STL wording and counts (issue 18.4)', () => {
     await load('open', OCTAHEDRON.triangles.slice(1));
     const m = await metrics('open');
     expect(m.volume).toBeNull();
-    expect(m.warnings[0]).toBe('volume is null: the mesh is not closed (3 boundary edge(s)), so it encloses no volume');
+    expect(m.warnings[0]).toEqual({ code: 'NOT_CLOSED', message: 'volume is null: the mesh is not closed (3 boundary edge(s)), so it encloses no volume' });
     const v = await validate('open');
     expect(v.issues.map((i) => [i.kind, i.count])).toEqual([['freeEdge', 3]]);
     expect(v.issues[0]!.message).toContain('not closed');

@@ -20,7 +20,7 @@ import { makeNurbsSphere } from '../test/singularSurfaces';
 let oc: OC;
 let engine: Engine;
 const metrics = (bodyId: string, list?: string[]) => engine.runJson('compute_metrics', list ? { bodyId, metrics: list } : { bodyId }).then((r) => r.result) as Promise<MetricsResult>;
-const boxWarnings = (m: MetricsResult) => m.warnings.filter((w) => w.startsWith('boundingBox'));
+const boxWarnings = (m: MetricsResult) => m.warnings.filter((w) => w.code === 'LOOSE_BOUNDING_BOX');
 const standOff = (loose: Box3, tight: Box3) => Math.max(...[0, 1, 2].flatMap((k) => [tight.min[k]! - loose.min[k]!, loose.max[k]! - tight.max[k]!]));
 
 beforeAll(async () => {
@@ -48,8 +48,8 @@ describe('the loose bounding box is flagged (issue 18.5)', () => {
     expect(defaults.boundingBoxOptimal).toBeUndefined();
     const [warning, ...rest] = boxWarnings(defaults);
     expect(rest).toEqual([]);
-    expect(warning).toContain(`up to ${off.toPrecision(4)} (${((100 * off) / boxDiagonal(tight)).toFixed(1)}% of the diagonal)`);
-    expect(warning).toContain('boundingBoxOptimal');
+    expect(warning!.message).toContain(`up to ${off.toPrecision(4)} (${((100 * off) / boxDiagonal(tight)).toFixed(1)}% of the diagonal)`);
+    expect(warning!.message).toContain('boundingBoxOptimal');
   });
 
   it('no warning where the two agree within 1%: analytic sphere and box, CrankArm (0.16%), a mesh; and none unless boundingBox is asked for', async () => {

@@ -59,8 +59,8 @@ describe('a solid without a shell (Axis_of_bearing.brep)', () => {
     expect(metrics.boundingBox).toBeUndefined();
     expect(metrics.boundingBoxOptimal).toBeUndefined();
     expect(metrics.warnings).toEqual([
-      'boundingBox is left out: the shape has no geometry to bound (its box is void)',
-      'boundingBoxOptimal is left out: the shape has no geometry to bound (its box is void)',
+      { code: 'VOID_BOUNDING_BOX', message: 'boundingBox is left out: the shape has no geometry to bound (its box is void)' },
+      { code: 'VOID_BOUNDING_BOX', message: 'boundingBoxOptimal is left out: the shape has no geometry to bound (its box is void)' },
     ]);
     const validation = (await engine.run('validate_geometry', { bodyId: 'empty' })).result as BodyValidation;
     expect(validation.issues.map((i) => i.kind)).toEqual(['emptySolid']);

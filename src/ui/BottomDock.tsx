@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
-import { colourSpan, cssColor, deviationColor } from './heatColors';
+import { colorSpan, cssColor, deviationColor } from './heatColors';
 import { focusStation } from './sections';
 import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './Stat';
@@ -37,7 +37,7 @@ function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   const x = (v: number) => PAD.left + ((v - lo) / (hi - lo || 1)) * (W - PAD.left - PAD.right);
   const y = (c: number) => H - PAD.bottom - (c / maxCount) * (H - PAD.top - PAD.bottom);
   const tol = heat.tolerance;
-  const m = colourSpan(heat.range, heat.tolerance);
+  const m = colorSpan(heat.range, heat.tolerance);
   return (
     <figure className="dock-card" data-testid="dock.histogram">
       <figcaption>

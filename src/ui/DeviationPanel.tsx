@@ -2,7 +2,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
-import { AMBIGUOUS, colourSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
+import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
 import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { signed, Stat } from './Stat';
@@ -41,7 +41,7 @@ function gradient(m: number, tol: number): string {
 
 /** Legend in the bodies' unit: the symmetric range, the tolerance band, ambiguous grey, no data; the band is adjustable. */
 function Legend({ heat, units }: { heat: HeatState; units: Units }) {
-  const m = colourSpan(heat.range, heat.tolerance);
+  const m = colorSpan(heat.range, heat.tolerance);
   const tol = heat.tolerance;
   const inputId = useId();
   const [text, setText] = useState<string | null>(null);
@@ -254,9 +254,9 @@ export function DeviationPanel() {
   const bodies = useScene((s) => s.bodies);
   const heat = useStore(inspectStore, (s) => s.heat);
   const running = useStore(toolStore, (s) => s.running);
-  const colourOn = useStore(inspectStore, (s) => s.colourOn);
+  const colorOn = useStore(inspectStore, (s) => s.colorOn);
   const nominalMark = useStore(inspectStore, (s) => s.nominalMark);
-  const pairs = useMemo(() => comparePairs(), [bodies, colourOn, nominalMark]);
+  const pairs = useMemo(() => comparePairs(), [bodies, colorOn, nominalMark]);
   return (
     <section className="panel deviation-panel" aria-label="Inspection" data-testid="deviation.panel">
       <h2>Inspection</h2>

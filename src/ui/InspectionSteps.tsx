@@ -1,11 +1,11 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
-import { alignRoles, compareBodies, comparePairs, downloadReport, inspectionPairs, markNominal, printReport, setColourOn, setPassShare, setTitleField, setTolerance } from './deviationReview';
+import { alignRoles, compareBodies, comparePairs, downloadReport, inspectionPairs, markNominal, printReport, setColorOn, setPassShare, setTitleField, setTolerance } from './deviationReview';
 import { Stat } from './Stat';
 import { formatCount, formatNumber } from './format';
 import { LinkPlacementCard } from './LinkPlacementCard';
-import { canColourNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
+import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type AlignmentState, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { MODEL_UNITS } from './units';
 import { useScene, useUnits } from './useStores';
@@ -106,8 +106,8 @@ export function InspectionSteps() {
       <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
         {actual && pair && <AlignButton pair={pair} running={running} testId="deviation.align" />}
         {alignWarnings.map((w) => (
-          <p key={w} className="warning" data-testid="step.align-warning">
-            {w}
+          <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
+            {w.message}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
@@ -141,7 +141,7 @@ function CompareStatus({ heat }: { heat: HeatState }) {
 function CompareControls({ unitText, aligned, running }: { unitText: string; aligned: boolean; running: boolean }) {
   const tolerance = useStore(inspectStore, (s) => s.tolerance);
   const passShare = useStore(inspectStore, (s) => s.passShare);
-  const colourOn = useStore(inspectStore, (s) => s.colourOn);
+  const colorOn = useStore(inspectStore, (s) => s.colorOn);
   const heat = useStore(inspectStore, (s) => s.heat);
   const bodies = useScene((s) => s.bodies);
   const [tolText, setTolText] = useState<string | null>(null);
@@ -151,7 +151,7 @@ function CompareControls({ unitText, aligned, running }: { unitText: string; ali
   const shareId = useId();
   const roles = inspectionPairs()[0];
   const pair = comparePairs()[0];
-  const nominalOk = roles ? canColourNominal(bodies, roles) : false;
+  const nominalOk = roles ? canColorNominal(bodies, roles) : false;
   const sourceWords = { default: 'stated default', pmi: "the CAD's general tolerance", user: 'yours', link: 'from the link or session' }[tolerance.source];
   const compare = () => {
     if (!pair) return;
@@ -206,16 +206,16 @@ function CompareControls({ unitText, aligned, running }: { unitText: string; ali
         <span className="hint">% of the actual within ±{formatNumber(tolerance.value)} {unitText}</span>
       </div>
       <div className="row segmented" role="radiogroup" aria-label="Surface to colour">
-        <button type="button" role="radio" aria-checked={colourOn === 'actual'} className="button small" disabled={running} onClick={() => void setColourOn('actual')} data-testid="roles.on-actual" title="Colour the actual (the scan): surface comparison on actual">
+        <button type="button" role="radio" aria-checked={colorOn === 'actual'} className="button small" disabled={running} onClick={() => void setColorOn('actual')} data-testid="roles.on-actual" title="Colour the actual (the scan): surface comparison on actual">
           On actual
         </button>
         <button
           type="button"
           role="radio"
-          aria-checked={colourOn === 'nominal'}
+          aria-checked={colorOn === 'nominal'}
           className="button small"
           disabled={running || !nominalOk}
-          onClick={() => void setColourOn('nominal')}
+          onClick={() => void setColorOn('nominal')}
           data-testid="roles.on-nominal"
           title={nominalOk ? 'Colour the nominal (coverage, missing material), same sign: actual minus nominal' : 'A point cloud has no surface to measure the nominal against'}
         >

@@ -49,7 +49,9 @@ export function Metrics({ result, testIdPrefix = 'metrics.', units = MODEL_UNITS
       {result.warnings.length > 0 && (
         <ul className="warnings">
           {result.warnings.map((w) => (
-            <li key={w}>{w}</li>
+            <li key={w.message} data-code={w.code}>
+              {w.message}
+            </li>
           ))}
         </ul>
       )}

@@ -14,11 +14,11 @@ export function ShareButton() {
   const tolerance = useStore(inspectStore, (s) => s.tolerance);
   const passShare = useStore(inspectStore, (s) => s.passShare);
   const titleBlock = useStore(inspectStore, (s) => s.titleBlock);
-  const colourOn = useStore(inspectStore, (s) => s.colourOn);
+  const colorOn = useStore(inspectStore, (s) => s.colorOn);
   const nominalMark = useStore(inspectStore, (s) => s.nominalMark);
   const [shown, setShown] = useState<string | null>(null);
   // Recomputed when the scene or the last run changes.
-  const link = useMemo(() => shareLink(window.location.href), [bodies, lastRun, tolerance, passShare, titleBlock, colourOn, nominalMark]);
+  const link = useMemo(() => shareLink(window.location.href), [bodies, lastRun, tolerance, passShare, titleBlock, colorOn, nominalMark]);
   useEffect(() => setShown(null), [link]);
   return (
     <div className="share">

@@ -25,7 +25,7 @@ describe('the Align offer', () => {
       { pair: { from: 'cloud', to: 'part', flip: false }, moving: 'cloud', fixed: 'part' },
     ]);
     // On the nominal: the part is measured, its signs flipped; the scan still moves. A cloud stays on the actual.
-    inspectStore.setState({ colourOn: 'nominal' });
+    inspectStore.setState({ colorOn: 'nominal' });
     expect(offers()).toEqual([
       { pair: { from: 'part', to: 'scan', flip: true }, moving: 'scan', fixed: 'part' },
       { pair: { from: 'cloud', to: 'part', flip: false }, moving: 'cloud', fixed: 'part' },
@@ -38,7 +38,7 @@ describe('the Align offer', () => {
     sceneStore.setState({ bodies: [entry('mesh', 'mesh'), entry('cloud', 'points')] });
     expect(offers()).toEqual([{ pair: { from: 'cloud', to: 'mesh', flip: false }, moving: 'cloud', fixed: 'mesh' }]);
     // A cloud cannot be "on nominal" (it has no surface): it stays the measured side.
-    inspectStore.setState({ colourOn: 'nominal' });
+    inspectStore.setState({ colorOn: 'nominal' });
     expect(offers()).toEqual([{ pair: { from: 'cloud', to: 'mesh', flip: false }, moving: 'cloud', fixed: 'mesh' }]);
   });
 

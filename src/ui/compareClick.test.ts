@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type TestPage } from '../test/page';
 import { importBytes } from './bodies';
-import { clearHeatmap, comparePair, compareBodies, setColourOn, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
+import { clearHeatmap, comparePair, compareBodies, setColorOn, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
 import { inspectStore, sceneStore } from './stores';
 import { runFromPanel } from './toolRuns';
 
@@ -121,7 +121,7 @@ describe('the Compare click', () => {
     const before = inspectStore.getState().heat!;
     const partToScan = before.deviation!;
     page.calls.length = 0;
-    await setColourOn('actual');
+    await setColorOn('actual');
     const heat = await until(() => {
       const h = inspectStore.getState().heat;
       return h?.status === 'done' && h.fromBodyId === 'scan' && h.histogramStatus === 'done' ? h : undefined;
@@ -132,7 +132,7 @@ describe('the Compare click', () => {
     ]);
     expect(sceneStore.getState().lastToolResult).toMatchObject({ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part', deflection: 0.05, signMode: 'nearest' } });
     expect(heat).toMatchObject({ fromBodyId: 'scan', toBodyId: 'part', settings: { deflection: 0.05, signMode: 'nearest' } });
-    expect(inspectStore.getState().colourOn).toBe('actual');
+    expect(inspectStore.getState().colorOn).toBe('actual');
     expect(heat.flip).toBe(false);
     // The same two directions as before, named the other way round: scan to part is the earlier run's toToFrom.
     const scanToPart = heat.deviation!.fromToTo;
@@ -148,23 +148,23 @@ describe('the Compare click', () => {
     expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'part')?.visible).toBe(false);
 
     // On the nominal again: the part against the scan, the earlier figures.
-    await setColourOn('nominal');
+    await setColorOn('nominal');
     const back = await until(() => {
       const h = inspectStore.getState().heat;
       return h?.status === 'done' && h.fromBodyId === 'part' && h.histogramStatus === 'done' ? h : undefined;
     }, 120_000, 'the review swapped back');
     expect(back.deviation!.fromToTo.max).toBe(partToScan.fromToTo.max);
-    expect(inspectStore.getState().colourOn).toBe('nominal');
+    expect(inspectStore.getState().colorOn).toBe('nominal');
   });
 
   it('before a run, "on actual" and "on nominal" change the offer only (no engine call)', async () => {
     clearHeatmap();
     expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
     page.calls.length = 0;
-    await setColourOn('actual');
+    await setColorOn('actual');
     expect(comparePair()).toEqual({ from: 'scan', to: 'part' });
     expect(page.calls).toEqual([]);
-    await setColourOn('nominal');
+    await setColorOn('nominal');
     expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
   });
 });

@@ -1,11 +1,11 @@
 import { reportCharacteristics } from './gdt';
 import { downloadBytes } from './format';
-import { colorVertices, colourSpan } from './heatColors';
+import { colorVertices, colorSpan } from './heatColors';
 import { setVisible } from './bodies';
 import { session } from './session';
 import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ReviewSettings, type ShownError, type TitleBlock, type ToleranceSetting, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
-import { canColourNominal, measuredPair, negateHistogram, negateLabels, negateStations, negateValues, nominalOf, rolePairs, type ColourOn, type InspectionRoles } from './roles';
+import { canColorNominal, measuredPair, negateHistogram, negateLabels, negateStations, negateValues, nominalOf, rolePairs, type ColourOn, type InspectionRoles } from './roles';
 
 /**
  * The deviation review: Compare (measure_deviation), then one call for the heat map with its colour
@@ -28,9 +28,9 @@ export function inspectionPairs(): InspectionRoles[] {
  * measured side: it has no surface to be a reference.
  */
 export function comparePairs(): { from: string; to: string; flip: boolean }[] {
-  const { colourOn } = inspectStore.getState();
+  const { colorOn } = inspectStore.getState();
   const bodies = sceneStore.getState().bodies;
-  return inspectionPairs().map((roles, i) => measuredPair(roles, i === 0 && colourOn === 'nominal' && canColourNominal(bodies, roles) ? 'nominal' : 'actual'));
+  return inspectionPairs().map((roles, i) => measuredPair(roles, i === 0 && colorOn === 'nominal' && canColorNominal(bodies, roles) ? 'nominal' : 'actual'));
 }
 
 /**
@@ -65,9 +65,9 @@ export async function compareBodies(fromBodyId: string, toBodyId: string, settin
  * after one it measures the reviewed roles the other way round with the same settings, so the heat
  * map, legend, statistics and histogram follow, every signed figure still actual minus nominal.
  */
-export async function setColourOn(on: ColourOn): Promise<void> {
+export async function setColorOn(on: ColourOn): Promise<void> {
   if (toolStore.getState().running) return;
-  inspectStore.setState({ colourOn: on });
+  inspectStore.setState({ colorOn: on });
   const heat = inspectStore.getState().heat;
   if (!heat?.nominalBodyId) return;
   const actual = heat.fromBodyId === heat.nominalBodyId ? heat.toBodyId : heat.fromBodyId;
@@ -183,7 +183,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     status: 'done',
     ...(data.mesh ? { mesh: data.mesh } : {}),
     values,
-    range: data.colourRange,
+    range: data.colorRange,
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,
@@ -192,7 +192,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     maxDistance: data.maxDistance,
     tolerance: data.tolerance,
     maxSamples: data.maxSamples,
-    colors: colorVertices(values, colourSpan(data.colourRange, data.tolerance), data.tolerance, undefined, data.noData),
+    colors: colorVertices(values, colorSpan(data.colorRange, data.tolerance), data.tolerance, undefined, data.noData),
     ...(histogram ? { histogram, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
   if (queuedLabels) {
@@ -237,7 +237,7 @@ export function setTolerance(tolerance: number, source: ToleranceSetting['source
     if (heat) setHeat({ tolerance });
     return;
   }
-  setHeat({ tolerance, colors: colorVertices(heat.values, colourSpan(heat.range, tolerance), tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
+  setHeat({ tolerance, colors: colorVertices(heat.values, colorSpan(heat.range, tolerance), tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
   clearTimeout(toleranceTimer);
   const run = heatRun;
   toleranceTimer = setTimeout(() => void refreshHistogram(run), TOLERANCE_REST_MS);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until } from '../test/page';
 import { importBytes, removeBody } from './bodies';
-import { compareBodies, setColourOn } from './deviationReview';
+import { compareBodies, setColorOn } from './deviationReview';
 import { inspectStore, sceneStore } from './stores';
 
 /**
@@ -21,9 +21,9 @@ describe('a reviewed body removed', () => {
   it('clears the review and shows the hidden nominal again, after "On nominal" and back', async () => {
     await compareBodies('scan', 'part');
     await until(() => inspectStore.getState().heat?.histogramStatus === 'done', 120_000, 'the review on the actual');
-    await setColourOn('nominal');
+    await setColorOn('nominal');
     await until(() => inspectStore.getState().heat?.fromBodyId === 'part' && inspectStore.getState().heat?.histogramStatus === 'done', 120_000, 'on the nominal');
-    await setColourOn('actual');
+    await setColorOn('actual');
     await until(() => inspectStore.getState().heat?.fromBodyId === 'scan' && inspectStore.getState().heat?.histogramStatus === 'done', 120_000, 'on the actual again');
     const visible = () => Object.fromEntries(sceneStore.getState().bodies.map((b) => [b.bodyId, b.visible]));
     expect(visible()).toEqual({ part: false, scan: true });

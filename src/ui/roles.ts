@@ -45,7 +45,7 @@ export function rolePairs(bodies: readonly BodyEntry[], marked: string | null): 
 }
 
 /** A point cloud has no surface: it cannot be the reference of "on nominal". */
-export function canColourNominal(bodies: readonly BodyEntry[], roles: InspectionRoles): boolean {
+export function canColorNominal(bodies: readonly BodyEntry[], roles: InspectionRoles): boolean {
   return bodies.find((b) => b.bodyId === roles.actual)?.summary.kind !== 'points';
 }
 

@@ -31,7 +31,7 @@ describe('session files', () => {
     setPassShare(0.95);
     setTitleField('part', 'Bracket');
     setTitleField('operator', 'Ann');
-    inspectStore.setState({ colourOn: 'nominal' });
+    inspectStore.setState({ colorOn: 'nominal' });
     await runFromPanel('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan' });
     const before = await until(() => (inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat : undefined), 120_000, 'the review');
     const bytes = await sessionBytes();
@@ -48,7 +48,7 @@ describe('session files', () => {
     const after = await until(() => (inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat : undefined), 120_000, 'the reopened review');
     expect(sceneStore.getState().bodies.map((b) => b.bodyId).sort()).toEqual(['part', 'scan']);
     expect(sceneStore.getState().bodies.find((b) => b.bodyId === 'scan')!.summary.placement!.transform).toEqual(PLACED);
-    expect(inspectStore.getState()).toMatchObject({ tolerance: { value: 0.15, source: 'link' }, passShare: 0.95, colourOn: 'nominal', titleBlock: { part: 'Bracket', operator: 'Ann' } });
+    expect(inspectStore.getState()).toMatchObject({ tolerance: { value: 0.15, source: 'link' }, passShare: 0.95, colorOn: 'nominal', titleBlock: { part: 'Bracket', operator: 'Ann' } });
     expect(after).toMatchObject({ fromBodyId: 'part', toBodyId: 'scan', tolerance: 0.15, flip: true });
     // The same files, placement and settings: the same figures, to the bit.
     expect(after.histogram!.mean).toBe(before.histogram!.mean);

@@ -34,7 +34,7 @@ describe('share links: parse and write', () => {
   });
 
   it('round-trip the inspection: tolerance, verdict rule, roles and title block (issue 29.6); bad values are left out with an error', () => {
-    const inspection = { tolerance: 0.15, passShare: 0.995, nominal: 'part', colourOn: 'nominal' as const, titleBlock: { part: 'Bracket & <7>', revision: 'C', serial: 'SN 42', operator: 'Ann', date: '2026-11-27' } };
+    const inspection = { tolerance: 0.15, passShare: 0.995, nominal: 'part', colorOn: 'nominal' as const, titleBlock: { part: 'Bracket & <7>', revision: 'C', serial: 'SN 42', operator: 'Ann', date: '2026-11-27' } };
     const written = buildShareHash({ models: ['demo/part.brep'], runs: [], inspection });
     expect(new URLSearchParams(written.slice(1)).get('tol')).toBe('0.15');
     expect(parseShareHash(written)).toEqual({ link: { models: ['demo/part.brep'], runs: [], inspection }, errors: [] });

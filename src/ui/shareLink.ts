@@ -27,7 +27,7 @@ export interface SharedInspection {
   tolerance?: number;
   passShare?: number;
   nominal?: string;
-  colourOn?: 'actual' | 'nominal';
+  colorOn?: 'actual' | 'nominal';
   titleBlock?: { part?: string; revision?: string; serial?: string; operator?: string; date?: string };
 }
 
@@ -115,7 +115,7 @@ function parseInspection(params: URLSearchParams, bad: (message: string) => void
   const nominal = params.get('nominal');
   if (nominal) out.nominal = nominal;
   const on = params.get('on');
-  if (on === 'actual' || on === 'nominal') out.colourOn = on;
+  if (on === 'actual' || on === 'nominal') out.colorOn = on;
   else if (on !== null) bad(`on: '${on}' is not actual or nominal`);
   for (const [key, field] of TITLE_KEYS) {
     const v = params.get(key);
@@ -215,7 +215,7 @@ export function buildShareHash(link: Omit<ShareLink, 'runs'> & { runs: readonly 
   if (i?.tolerance !== undefined) params.append('tol', String(i.tolerance));
   if (i?.passShare !== undefined) params.append('pass', String(i.passShare));
   if (i?.nominal) params.append('nominal', i.nominal);
-  if (i?.colourOn) params.append('on', i.colourOn);
+  if (i?.colorOn) params.append('on', i.colorOn);
   for (const [key, field] of TITLE_KEYS) {
     const v = i?.titleBlock?.[field];
     if (v) params.append(key, v);

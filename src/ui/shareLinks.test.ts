@@ -65,7 +65,7 @@ describe('share links', () => {
     expect(offered.ok).toBe(true);
     if (!offered.ok) return;
     expect(offered.url).toBe(
-      `${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], runs: [{ tool: 'recognize_features', args }], inspection: { tolerance: 0.1, passShare: 0.99, colourOn: 'actual' } })}`,
+      `${BASE}${buildShareHash({ models: [`${BASE}demo/part.brep`, `${BASE}demo/scan.stl`], runs: [{ tool: 'recognize_features', args }], inspection: { tolerance: 0.1, passShare: 0.99, colorOn: 'actual' } })}`,
     );
   });
 
@@ -88,7 +88,7 @@ describe('share links', () => {
   });
 
   it('carry the tolerance, verdict rule, roles and title block: the heat map colours at the link\'s tolerance; the page offers them back', async () => {
-    const inspection = { tolerance: 0.15, passShare: 0.95, colourOn: 'actual' as const, titleBlock: { part: 'Bracket', operator: 'Ann' } };
+    const inspection = { tolerance: 0.15, passShare: 0.95, colorOn: 'actual' as const, titleBlock: { part: 'Bracket', operator: 'Ann' } };
     await openShareLink(buildShareHash({ models: ['demo/part.brep', 'demo/scan.stl'], runs: [{ tool: 'measure_deviation', args: { fromBodyId: 'scan', toBodyId: 'part' } }], inspection }));
     const heat = await until(() => (inspectStore.getState().heat?.histogramStatus === 'done' ? inspectStore.getState().heat : undefined), 120_000, 'the heat map');
     expect(heat.tolerance).toBe(0.15);

@@ -60,7 +60,7 @@ export function applyInspection(i: SharedInspection): void {
   if (i.passShare !== undefined) setPassShare(i.passShare);
   inspectStore.setState((s) => ({
     ...(i.nominal ? { nominalMark: i.nominal } : {}),
-    ...(i.colourOn ? { colourOn: i.colourOn } : {}),
+    ...(i.colorOn ? { colorOn: i.colorOn } : {}),
     ...(i.titleBlock ? { titleBlock: { ...s.titleBlock, ...i.titleBlock } } : {}),
   }));
 }
@@ -72,7 +72,7 @@ export function currentInspection(): SharedInspection {
     tolerance: s.tolerance.value,
     passShare: s.passShare,
     ...(s.nominalMark ? { nominal: s.nominalMark } : {}),
-    colourOn: s.colourOn,
+    colorOn: s.colorOn,
     ...(Object.keys(s.titleBlock).length ? { titleBlock: { ...s.titleBlock } } : {}),
   };
 }

@@ -367,7 +367,7 @@ export interface InspectState {
    * BREP body), and which side of the pair the heat map colours (the actual by default).
    */
   nominalMark: string | null;
-  colourOn: 'actual' | 'nominal';
+  colorOn: 'actual' | 'nominal';
   /** The user's tolerance (issue 29.3): one value for colours, legend, labels, histogram, verdict, report and links. */
   tolerance: ToleranceSetting;
   /** The verdict rule: PASS when the share within ±tolerance is at least this. */
@@ -421,7 +421,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null, reveal: 0 });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colourOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });
+const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colorOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });
 
 const resets: (() => void)[] = [];
 

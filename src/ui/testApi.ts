@@ -1,4 +1,4 @@
-import type { BodySummary, KernelState } from '../engine';
+import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
@@ -64,7 +64,7 @@ export interface BrepscopeTestApi {
     colorAttribute: { vertices: number; proud: number; shy: number; other: number; noData: number; noDataBox: { min: number[]; max: number[] } | null } | null;
   } | null;
   /** Align scan to part: the proposal or applied alignment shown, or null. */
-  alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: string[] } | null;
+  alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: ToolWarning[] } | null;
   /** A placement a share link set, shown in the alignment's place (alignment() is then null), or null. */
   linkPlacement(): { status: string; movingBodyId: string; previous: number[][] | null } | null;
   /** The centre of each drawn body's triangles (its position attribute's box), by bodyId. */
@@ -199,7 +199,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       const a = inspectStore.getState().alignment;
       if (!a || a.origin === 'link') return null;
       const r = a.result;
-      return { status: a.status, movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rmsBefore: r.rmsBefore, rmsAfter: r.rmsAfter, rotationAngleDegrees: r.rotationAngleDegrees, transform: r.transform.map((row) => [...row]), warnings: [...r.warnings] };
+      return { status: a.status, movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rmsBefore: r.rmsBefore, rmsAfter: r.rmsAfter, rotationAngleDegrees: r.rotationAngleDegrees, transform: r.transform.map((row) => [...row]), warnings: r.warnings.map((w) => ({ ...w })) };
     },
     linkPlacement: () => {
       const a = inspectStore.getState().alignment;

@@ -1,4 +1,5 @@
 import { BrepscopeError } from '../errors';
+import { warning, type ToolWarning, type WarningCode } from '../warnings';
 import { apply, compose, IDENTITY, rotationAngle, rotationAxis, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
@@ -50,11 +51,8 @@ export type { ConstraintResidual, DatumSpec } from './datums';
 /** What became of the alignment: proposed (or applied), or the start kept. */
 export type AlignOutcome = 'aligned' | 'alreadyAligned' | 'noBetterPose';
 
-export interface AlignWarning {
-  /** Stable: SYMMETRIC_PART, ALREADY_ALIGNED, NO_BETTER_POSE, NOT_CONVERGED, STARVED, POOR_FIT. */
-  code: string;
-  message: string;
-}
+/** SYMMETRIC_PART, ALREADY_ALIGNED, NO_BETTER_POSE, NOT_CONVERGED, OUT_OF_REACH, POOR_FIT (warnings.ts). */
+export type AlignWarning = ToolWarning;
 
 /** A rigid motion as the result reports it. */
 export interface PoseSummary {
@@ -106,9 +104,7 @@ export interface AlignResult extends PoseSummary {
   applied: boolean;
   /** The moving body's placement after the call (file to scene); null when it stands as read. */
   placement: PlacementSummary | null;
-  /** The warnings' messages (codedWarnings has them with their codes). */
-  warnings: string[];
-  codedWarnings: AlignWarning[];
+  warnings: AlignWarning[];
 }
 
 /** Samples of the fixed body its own symmetries are found with. */
@@ -157,7 +153,7 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   const fine: NearestFoot = exact ? exactFoot(oc, fixedSurface) : coarse;
   const pacer = new Pacer(ctx);
   const warnings: AlignWarning[] = [];
-  const warn = (code: string, message: string) => warnings.push({ code, message });
+  const warn = (code: WarningCode, message: string) => warnings.push(warning(code, message));
 
   let start: Rigid = IDENTITY;
   let preAlignment: PreAlignment | null = null;
@@ -224,7 +220,7 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     warn('SYMMETRIC_PART', `symmetric or nearly symmetric part: a different pose fits almost as well${residuals}; ${how}`);
   }
   if (args.mode !== 'preAlign' && !result.converged) warn('NOT_CONVERGED', `fine ICP did not converge in ${settings.maxIterations} iterations (maxIterations)`);
-  if (result.starved) warn('STARVED', `fewer than 6 pairs within maxCorrespondenceDistance${localFaces ? ' on the chosen faces' : ''}: the fixed body is out of reach; the result is not an alignment`);
+  if (result.starved) warn('OUT_OF_REACH', `fewer than 6 pairs within maxCorrespondenceDistance${localFaces ? ' on the chosen faces' : ''}: the fixed body is out of reach; the result is not an alignment`);
   let motion = result.motion;
   if (datums) {
     const d = datumAlignment(points, motion, fine, exactRef!.geometry, datums, diagonal);
@@ -296,8 +292,7 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     constraints,
     applied,
     placement: placementSummary(moving),
-    warnings: warnings.map((w) => w.message),
-    codedWarnings: warnings,
+    warnings,
   };
 }
 

@@ -75,7 +75,7 @@ for (const part of ['keyed', 'plain'] as const) {
         expect(r.placement).toBeNull();
         expect(r.transform).toEqual([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
         expect(r.rmsAfter).toBe(r.rmsBefore);
-        expect(r.codedWarnings.map((w) => w.code)).toContain('ALREADY_ALIGNED');
+        expect(r.warnings.map((w) => w.code)).toContain('ALREADY_ALIGNED');
         // What was found and not proposed is the start within the noise.
         expect(r.rejected!.rotationAngleDegrees).toBeLessThan(0.01);
         expect(r.ambiguous).toBe(part === 'plain');

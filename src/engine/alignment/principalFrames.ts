@@ -1,6 +1,6 @@
 import type { Rigid } from '../math/rigid';
 import { symmetricEigen3 } from '../math/symmetricEigen';
-import { cross, pointsBox, type Box3, type Vec3 } from '../math/vec3';
+import { pointsBox, type Box3, type Vec3 } from '../math/vec3';
 import type { TriMesh } from '../mesh/TriMesh';
 
 /** First and second moments of a shape: what its principal frame is made of. */
@@ -119,10 +119,9 @@ export function cloudMoments(positions: Float64Array | Float32Array, count: numb
 
 /** Principal axes (columns of a right-handed frame, variance ascending) and their variances. */
 export function principalAxes(m: Moments): { axes: [Vec3, Vec3, Vec3]; variances: Vec3 } {
+  // Right-handed (symmetricEigen3), so that every candidate below is a rotation, not a mirror.
   const { values, vectors } = symmetricEigen3(m.covariance);
-  // Right-handed whatever the solver returns, so that every candidate below is a rotation, not a mirror.
-  const [a, b] = vectors;
-  return { axes: [a, b, cross(a, b)], variances: values };
+  return { axes: vectors, variances: values };
 }
 
 /** The 24 proper signed permutations of three axes (the rotations of a cube), identity first. */

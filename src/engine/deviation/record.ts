@@ -1,3 +1,4 @@
+import { warning, type ToolWarning } from '../warnings';
 import type { Vec3 } from '../math/vec3';
 import type { Coverage } from './coverage';
 import { OTHER_SKIN, type DirectedDeviation } from './measure';
@@ -83,7 +84,7 @@ export const THIN_WALL_SHARE = 0.005;
  * surface (the sign) disagree, and those samples are withheld from the signed figures
  * (docs/deviation.md, "Sign rules").
  */
-export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: string): string | null {
+export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: string): ToolWarning | null {
   let count = 0, covered = 0;
   for (let i = 0; i < d.beyond.length; i++) {
     if (coverage.noData[i]) continue;
@@ -91,5 +92,5 @@ export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: 
     if (d.beyond[i]! & OTHER_SKIN) count++;
   }
   if (count === 0 || count < Math.max(10, THIN_WALL_SHARE * covered)) return null;
-  return `${what}: the reference is thin-walled: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a wall's other skin than the surface facing them; their distance is to the nearer skin and they are left out of the signed figures (ambiguous)`;
+  return warning('THIN_WALLED_REFERENCE', `${what}: the reference is thin-walled: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a wall's other skin than the surface facing them; their distance is to the nearer skin and they are left out of the signed figures (ambiguous)`);
 }

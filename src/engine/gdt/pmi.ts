@@ -1,4 +1,5 @@
 import type { STEPCAFControl_Reader, TDF_Label, TDF_LabelSequence, TDocStd_Document, TopoDS_Shape, TopTools_IndexedMapOfShape } from 'opencascade.js/dist/opencascade.full';
+import { warning, type ToolWarning } from '../warnings';
 import type { OC, Own } from '../kernel';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { mapEntities, type EntityKind } from '../scene/topology';
@@ -50,7 +51,7 @@ export interface PmiResult {
   dimensions: PmiDimension[];
   tolerances: PmiTolerance[];
   /** Codes first (NO_PMI, VALUE_FROM_STEP_TEXT, ...), then the detail. */
-  warnings: string[];
+  warnings: ToolWarning[];
 }
 
 const TOLERANCE_KIND: Record<string, string> = {
@@ -111,7 +112,7 @@ export function readPmi(oc: OC, bytes: Uint8Array, name: string, bodyShape: Topo
 }
 
 function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Reader | undefined, bytes: Uint8Array, bodyShape: TopoDS_Shape, fileUnitMm: number): PmiResult {
-  const warnings: string[] = [];
+  const warnings: ToolWarning[] = [];
   const main = own(doc.Main());
   const dimTol = own(oc.XCAFDoc_DocumentTool.DimTolTool(main)).get();
   const shapeTool = own(oc.XCAFDoc_DocumentTool.ShapeTool(main)).get();
@@ -126,7 +127,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
   const dimLabels = labels((s) => dimTol.GetDimensionLabels(s));
   const datumLabels = labels((s) => dimTol.GetDatumLabels(s));
   if (tolLabels.length + dimLabels.length + datumLabels.length === 0) {
-    return { datums: [], dimensions: [], tolerances: [], warnings: ['NO_PMI: the file carries no semantic PMI (datums, dimensions, geometric tolerances); graphical PMI, if any, is not read'] };
+    return { datums: [], dimensions: [], tolerances: [], warnings: [warning('NO_PMI', 'the file carries no semantic PMI (datums, dimensions, geometric tolerances); graphical PMI, if any, is not read')] };
   }
 
   // The document's shape, enumerated like the body's: one free shape, or a compound of several.
@@ -147,7 +148,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
   };
   const bodyFaces = mapEntities(oc, own, bodyShape, 'face');
   let numberingChecked = bodyFaces.Extent() === maps.face.Extent();
-  if (!numberingChecked) warnings.push(`FACE_NUMBERING_MISMATCH: the body has ${bodyFaces.Extent()} faces, the file's PMI document ${maps.face.Extent()}; face ids may not name the faces the PMI means`);
+  if (!numberingChecked) warnings.push(warning('FACE_NUMBERING_MISMATCH', `the body has ${bodyFaces.Extent()} faces, the file's PMI document ${maps.face.Extent()}; face ids may not name the faces the PMI means`));
   const surfaceType = (shape: TopoDS_Shape): number => {
     const adaptor = own(new oc.BRepAdaptor_Surface_2(oc.TopoDS.Face_1(shape), false));
     return adaptor.GetType() as unknown as number;
@@ -184,7 +185,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
         const a = surfaceType(shape), b = surfaceType(own(bodyFaces.FindKey(idx)));
         if (a !== b) {
           numberingChecked = false;
-          warnings.push(`FACE_NUMBERING_MISMATCH: ${id} of the body is not the face the PMI document numbers so (different surface types)`);
+          warnings.push(warning('FACE_NUMBERING_MISMATCH', `${id} of the body is not the face the PMI document numbers so (different surface types)`));
         }
         surfaceTypes.set(id, enumSuffix(oc.GeomAbs_SurfaceType, b, 'GeomAbs_'));
       }
@@ -237,7 +238,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       }
       if (faces.size) recovered++;
     }
-    if (recovered) warnings.push(`DATUM_FACES_FROM_STEP_TEXT: the faces of ${recovered} datum(s) were read from the file's datum features (the kernel's reader attached none)`);
+    if (recovered) warnings.push(warning('DATUM_FACES_FROM_STEP_TEXT', `the faces of ${recovered} datum(s) were read from the file's datum features (the kernel's reader attached none)`));
   }
 
   const tolerances: PmiTolerance[] = [];
@@ -283,9 +284,9 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       faces: refShapes(l).first,
     });
   });
-  if (fromText.length) warnings.push(`VALUE_FROM_STEP_TEXT: the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`);
+  if (fromText.length) warnings.push(warning('VALUE_FROM_STEP_TEXT', `the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`));
   const noValue = tolerances.filter((t) => t.value === null).map((t) => t.name || t.id);
-  if (noValue.length) warnings.push(`TOLERANCE_VALUE_MISSING: ${noValue.join(', ')}`);
+  if (noValue.length) warnings.push(warning('TOLERANCE_VALUE_MISSING', `${noValue.join(', ')}`));
 
   const dimensions: PmiDimension[] = [];
   let presentations = 0;
@@ -296,7 +297,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     step ??= new StepText(bytes);
     const u = step.dimensionUnitMm();
     if (u !== null) dimensionUnit = u;
-    else warnings.push(`DIMENSION_UNIT_ASSUMED: the file's dimension measures name no single length unit; nominal values are taken in the file's unit (${fileUnitMm} mm)`);
+    else warnings.push(warning('DIMENSION_UNIT_ASSUMED', `the file's dimension measures name no single length unit; nominal values are taken in the file's unit (${fileUnitMm} mm)`));
   }
   dimLabels.forEach((l, i) => {
     const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_Dimension.GetID()));
@@ -330,14 +331,14 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     const refs = refShapes(l);
     dimensions.push({ id: `dimension[${i}]`, kind, name: text(own(o.GetSemanticName())), nominal, upper, lower, faces: [...new Set([...refs.first, ...refs.second])], modifiers });
   });
-  if (presentations) warnings.push(`GRAPHICAL_DIMENSIONS_SKIPPED: ${presentations} dimension presentation(s) without semantic content`);
+  if (presentations) warnings.push(warning('GRAPHICAL_DIMENSIONS_SKIPPED', `${presentations} dimension presentation(s) without semantic content`));
   const noNominal = dimensions.filter((d) => d.nominal === null).length;
-  if (noNominal) warnings.push(`DIMENSION_VALUE_MISSING: ${noNominal} dimension(s) without a nominal value in the kernel's reading`);
-  if (unmapped.size) warnings.push(`SHAPE_NOT_MAPPED: PMI labels ${[...unmapped].join(', ')} name shapes outside the body's topology`);
+  if (noNominal) warnings.push(warning('DIMENSION_VALUE_MISSING', `${noNominal} dimension(s) without a nominal value in the kernel's reading`));
+  if (unmapped.size) warnings.push(warning('SHAPE_NOT_MAPPED', `PMI labels ${[...unmapped].join(', ')} name shapes outside the body's topology`));
 
   const datumList: PmiDatum[] = [...datums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([label, faces]) => ({ label, faces: [...faces].sort(byIndex), kind: datumKind([...faces], surfaceTypes) }));
   const stillFaceless = datumList.filter((d) => d.faces.length === 0).map((d) => d.label);
-  if (stillFaceless.length) warnings.push(`DATUM_WITHOUT_FACES: ${stillFaceless.join(', ')} (the file attaches no face to the datum feature)`);
+  if (stillFaceless.length) warnings.push(warning('DATUM_WITHOUT_FACES', `${stillFaceless.join(', ')} (the file attaches no face to the datum feature)`));
   return { datums: datumList, dimensions, tolerances, warnings };
 }
 

@@ -50,5 +50,10 @@ export function symmetricEigen3(m: readonly number[]): { values: Vec3; vectors: 
   const order = [0, 1, 2].sort((i, j) => a[i]![i]! - a[j]![j]!);
   const values = order.map((i) => a[i]![i]!) as Vec3;
   const vectors = order.map((i) => [v[0]![i]!, v[1]![i]!, v[2]![i]!] as Vec3) as [Vec3, Vec3, Vec3];
+  // The Jacobi rotations give a proper rotation, but sorting the columns may swap two of them (a
+  // mirror): the third vector is flipped then, so the frame is right-handed (determinant +1).
+  const [x, y, z] = vectors;
+  const det = x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0]) + x[2] * (y[0] * z[1] - y[1] * z[0]);
+  if (det < 0) vectors[2] = [-z[0], -z[1], -z[2]];
   return { values, vectors };
 }

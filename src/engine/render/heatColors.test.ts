@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AMBIGUOUS, colourRange, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue, NEUTRAL, NO_DATA } from './heatColors';
+import { AMBIGUOUS, colorRange, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue, NEUTRAL, NO_DATA } from './heatColors';
 
 describe('deviation colour map (engine)', () => {
   it('puts the proud arm at ColorBrewer RdBu stops: t = 4/9 of the arm is a third of the way from stop 1 to stop 2', () => {
@@ -45,18 +45,18 @@ describe('deviation colour map (engine)', () => {
   it('takes the range as the 99th percentile of |value| over signed values (the app rule), skipping NaN and no data', () => {
     // |values| 1..100: the 99th percentile sits at sorted index round(99 x 0.99) = 98, i.e. 99.
     const values = Float32Array.from({ length: 100 }, (_, i) => (i % 2 ? -(i + 1) : i + 1));
-    expect(colourRange(values)).toBe(99);
+    expect(colorRange(values)).toBe(99);
     // NaN and flagged entries do not count: flag the 50 largest, add NaNs.
     const withGaps = Float32Array.from([...values, NaN, NaN]);
     const noData = Uint8Array.from(withGaps, (v) => (Math.abs(v) > 50 ? 1 : 0));
     // 50 left (1..50): index round(49 x 0.99) = 49 -> 50.
-    expect(colourRange(withGaps, undefined, noData)).toBe(50);
+    expect(colorRange(withGaps, undefined, noData)).toBe(50);
     expect(maxAbsValue(withGaps, noData)).toBe(50);
     // Mostly zeros: the percentile is 0, so the largest |value| stands in; nothing signed: 0.
     const zeros = new Float32Array(200);
     zeros[7] = -0.5;
-    expect(colourRange(zeros)).toBe(0.5);
-    expect(colourRange(Float32Array.from([NaN, NaN]))).toBe(0);
-    expect(defaultTolerance(colourRange(values))).toBe(10);
+    expect(colorRange(zeros)).toBe(0.5);
+    expect(colorRange(Float32Array.from([NaN, NaN]))).toBe(0);
+    expect(defaultTolerance(colorRange(values))).toBe(10);
   });
 });

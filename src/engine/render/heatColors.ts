@@ -167,7 +167,7 @@ export function maxAbsValue(values: ArrayLike<number>, noData?: ArrayLike<number
  * out; beyond it colours saturate. Falls back to maxAbs when that percentile is 0; 0 when nothing had
  * a sign. Entries flagged in `noData` (nonzero) are left out, as NaN values are.
  */
-export function colourRange(values: ArrayLike<number>, maxAbs: number = maxAbsValue(values), noData?: ArrayLike<number>): number {
+export function colorRange(values: ArrayLike<number>, maxAbs: number = maxAbsValue(values), noData?: ArrayLike<number>): number {
   const abs = new Float32Array(values.length);
   let n = 0;
   for (let i = 0; i < values.length; i++) {
@@ -185,7 +185,7 @@ export function colourRange(values: ArrayLike<number>, maxAbs: number = maxAbsVa
  * neutral band never fills the whole bar (issue 29.5: a tolerance wider than the data's range gave one
  * flat beige picture that said nothing about where the part stands within it).
  */
-export function colourSpan(m: number, tolerance: number): number {
+export function colorSpan(m: number, tolerance: number): number {
   return Math.max(m, 2 * tolerance);
 }
 

@@ -7,7 +7,7 @@ import { projectPoint } from './camera';
 import { createSurface, type DrawingSurface } from './canvas';
 import { deviationColor, NEUTRAL } from './heatColors';
 import { drawHeatmap, renderHeatmapPng, type HeatmapImageInput } from './heatmapImage';
-import { DEFAULT_BASE_COLOUR } from './rasterize';
+import { DEFAULT_BASE_COLOR } from './rasterize';
 
 beforeAll(() => useNodeCanvas());
 
@@ -73,13 +73,13 @@ describe('heat-map picture', () => {
     near(image.at(mid, bar.y + bar.height - 3), [5, 48, 97], 12); // the shy arm's end
     near(image.at(mid, bar.y + bar.height / 2), NEUTRAL, 0);
     for (const text of ['+0.200', '\u22120.200', '0.000', '+0.020', '\u22120.020', 'within \u00b10.020', 'mm', 'data max +0.100', 'data min +0.100', 'offset sphere']) expect(surface.texts).toContain(text);
-    expect(info.colours).toEqual({ range: 0.2, tolerance: 0.02, steps: null });
+    expect(info.colors).toEqual({ range: 0.2, tolerance: 0.02, steps: null });
   });
 
   it('uses the app range rule and default tolerance when none is given', async () => {
     const { png, info } = await renderHeatmapPng({ mesh: sphere, values: offsetValues, view: 'front' });
     // Every |value| is 0.1: the 99th percentile is 0.1, the default tolerance 0.01, so +0.1 is the proud arm's end.
-    expect(info.colours).toEqual({ range: expect.closeTo(0.1, 7), tolerance: 0.01, steps: null });
+    expect(info.colors).toEqual({ range: expect.closeTo(0.1, 7), tolerance: 0.01, steps: null });
     near((await decode(png)).at(info.camera.cx, info.camera.cy), [103, 0, 31], 1);
   });
 
@@ -117,7 +117,7 @@ describe('heat-map picture', () => {
       for (let x = 0; x < 400; x++) {
         const d = Math.min(x + 0.5 - xl, xr - x - 0.5, y + 0.5 - yt, yb - y - 0.5);
         // Two pixels off the edge either way: the silhouette and the supersampled edge are in between.
-        const want = d > 2 ? DEFAULT_BASE_COLOUR : d < -2 ? [255, 255, 255] : null;
+        const want = d > 2 ? DEFAULT_BASE_COLOR : d < -2 ? [255, 255, 255] : null;
         if (d > 2) inside++;
         if (want && image.at(x, y).some((c, k) => c !== want[k])) wrong.push(`${x},${y}: ${image.at(x, y)}`);
       }
@@ -207,7 +207,7 @@ describe('heat-map picture', () => {
     const values = new Float32Array(vertexCount).fill(NaN);
     const surface = recordingSurface(640, 480);
     const info = drawHeatmap(surface, { mesh: sphere, values, view: 'front' });
-    expect(info.colours).toEqual({ range: 0, tolerance: 0, steps: null });
+    expect(info.colors).toEqual({ range: 0, tolerance: 0, steps: null });
     near((await decode(await surface.toPng())).at(info.camera.cx, info.camera.cy), [128, 128, 128], 1);
     expect(surface.texts).toContain('ambiguous sign');
     expect(surface.texts.some((t) => t.startsWith('data max'))).toBe(false);

@@ -2,7 +2,7 @@ import { calloutStatus, drawCallouts, type CalloutLabel, type CalloutStatus, typ
 import { DEFAULT_MARGIN, fitCamera, projectPoint, type OrthoCamera, type PixelRect, type Vec3, type View } from './camera';
 import { createSurface, type Context2D, type DrawingSurface } from './canvas';
 import { drawLegend, legendWidth, type LegendLayout } from './heatmapLegend';
-import { colourRange, defaultTolerance } from './heatColors';
+import { colorRange, defaultTolerance } from './heatColors';
 import { rasterize, type RasterMesh } from './rasterize';
 
 /**
@@ -21,7 +21,7 @@ export interface HeatmapImageInput {
   /** Image size in pixels, 64 to 2048 each. Default 800 x 600. */
   width?: number | undefined;
   height?: number | undefined;
-  /** Half-width m of the colour range [-m, m]. Default the app's rule: the 99th percentile of |value| (colourRange). */
+  /** Half-width m of the colour range [-m, m]. Default the app's rule: the 99th percentile of |value| (colorRange). */
   range?: number | undefined;
   /** Neutral band half-width. Default the app's: defaultTolerance(range). */
   tolerance?: number | undefined;
@@ -59,7 +59,7 @@ export interface HeatmapImageInfo {
   viewport: PixelRect;
   camera: OrthoCamera;
   /** The colour rule used (null without values). */
-  colours: { range: number; tolerance: number; steps: number | null } | null;
+  colors: { range: number; tolerance: number; steps: number | null } | null;
   triangles: number;
   drawnTriangles: number;
   supersample: number;
@@ -99,24 +99,24 @@ export function drawHeatmap(surface: DrawingSurface, input: HeatmapImageInput): 
   const k = fontScale(width, height);
 
   // The colour rule: the app's range and tolerance unless given.
-  let colours: { range: number; tolerance: number; steps: number | null } | null = null;
+  let colors: { range: number; tolerance: number; steps: number | null } | null = null;
   if (values) {
-    const range = input.range ?? colourRange(values, undefined, noData);
+    const range = input.range ?? colorRange(values, undefined, noData);
     if (!(range >= 0) || !Number.isFinite(range)) throw new Error(`render: range must be a finite number >= 0, got ${range}`);
     const tolerance = input.tolerance ?? defaultTolerance(range);
-    colours = { range, tolerance, steps: input.steps ?? null };
+    colors = { range, tolerance, steps: input.steps ?? null };
   }
 
   // Layout: title band on top, legend panel on the right, the mesh in the rest.
   const captionLines = typeof input.caption === 'string' ? input.caption.split('\n') : [...(input.caption ?? [])];
   const titleH = input.title || captionLines.length ? Math.round((input.title ? 30 : 10) * k + captionLines.length * 17 * k + 8 * k) : 0;
-  const legendW = colours ? Math.min(legendWidth(k), Math.floor(width / 2)) : 0;
+  const legendW = colors ? Math.min(legendWidth(k), Math.floor(width / 2)) : 0;
   const viewport: PixelRect = { x: 0, y: titleH, width: width - legendW, height: height - titleH };
   if (viewport.width < 16 || viewport.height < 16) throw new Error(`render: ${width} x ${height} leaves no room for the picture beside its title and legend`);
 
   const camera = fitCamera(mesh.positions, input.view ?? 'iso', viewport, { margin: input.margin ?? DEFAULT_MARGIN }, mesh.indices);
   const supersample = input.supersample ?? (viewport.width * viewport.height <= SUPERSAMPLE_PIXELS ? 2 : 1);
-  const raster = rasterize(mesh, camera, colours ? { values, noData, range: colours.range, tolerance: colours.tolerance, steps: colours.steps ?? undefined } : { range: 0, tolerance: 0 }, { supersample });
+  const raster = rasterize(mesh, camera, colors ? { values, noData, range: colors.range, tolerance: colors.tolerance, steps: colors.steps ?? undefined } : { range: 0, tolerance: 0 }, { supersample });
 
   g.fillStyle = '#ffffff';
   g.fillRect(0, 0, width, height);
@@ -136,19 +136,19 @@ export function drawHeatmap(surface: DrawingSurface, input: HeatmapImageInput): 
   if (input.axes ?? true) obstacles.push(drawTriad(g, camera, viewport, k, typeof input.view === 'string' ? input.view : input.view ? 'custom view' : 'iso'));
   const inset = Math.round(6 * k);
   const bounds: PixelRect = { x: viewport.x + inset, y: viewport.y + inset, width: viewport.width - 2 * inset, height: viewport.height - 2 * inset };
-  const placed = drawCallouts(g, labels, states, bounds, [camera.cx, camera.cy], { k, range: colours?.range ?? 0, tolerance: colours?.tolerance ?? 0 }, occluded, obstacles);
+  const placed = drawCallouts(g, labels, states, bounds, [camera.cx, camera.cy], { k, range: colors?.range ?? 0, tolerance: colors?.tolerance ?? 0 }, occluded, obstacles);
 
   if (input.title || captionLines.length) drawTitle(g, input.title, captionLines, width, k);
   let legend: LegendLayout | null = null;
-  if (colours && values) {
+  if (colors && values) {
     const extremes = signedExtremes(values, noData);
     legend = drawLegend(
       g,
       { x: width - legendW, y: titleH, width: legendW, height: height - titleH },
       {
-        range: colours.range,
-        tolerance: colours.tolerance,
-        steps: colours.steps ?? undefined,
+        range: colors.range,
+        tolerance: colors.tolerance,
+        steps: colors.steps ?? undefined,
         units: input.units ?? 'model units',
         dataMin: extremes?.[0],
         dataMax: extremes?.[1],
@@ -165,7 +165,7 @@ export function drawHeatmap(surface: DrawingSurface, input: HeatmapImageInput): 
     scale: camera.scale,
     viewport,
     camera,
-    colours,
+    colors,
     triangles,
     drawnTriangles: raster.drawnTriangles,
     supersample,

@@ -34,15 +34,15 @@ export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 480;
 
 /** Bar colours: proud (positive, outside the reference) red, shy (negative) blue. */
-export const PROUD_COLOUR = '#d62728';
-export const SHY_COLOUR = '#1f5fbf';
-export const ZERO_COLOUR = '#9a9a9a';
+export const PROUD_COLOR = '#d62728';
+export const SHY_COLOR = '#1f5fbf';
+export const ZERO_COLOR = '#9a9a9a';
 const TOLERANCE_FILL = 'rgba(46, 160, 67, 0.16)';
 const TOLERANCE_EDGE = 'rgba(46, 160, 67, 0.75)';
-const MEAN_COLOUR = '#111111';
-const P95_COLOUR = '#e08a00';
-const AXIS_COLOUR = '#333333';
-const GRID_COLOUR = '#e4e4e4';
+const MEAN_COLOR = '#111111';
+const P95_COLOR = '#e08a00';
+const AXIS_COLOR = '#333333';
+const GRID_COLOR = '#e4e4e4';
 const FONT = 'sans-serif';
 
 const M = { left: 74, right: 24, top: 62, bottom: 92 };
@@ -72,7 +72,7 @@ export async function histogramPng(chart: HistogramChart): Promise<Uint8Array> {
   const Y = (c: number) => M.top + plotH - (c / ymax) * plotH;
 
   // Grid and tolerance band under the bars.
-  g.strokeStyle = GRID_COLOUR;
+  g.strokeStyle = GRID_COLOR;
   g.lineWidth = 1;
   for (const t of yTicks) line(g, M.left, Y(t), M.left + plotW, Y(t));
   const tol = chart.tolerance;
@@ -99,14 +99,14 @@ export async function histogramPng(chart: HistogramChart): Promise<Uint8Array> {
     const mid = 0.5 * (bucket.lo + bucket.hi);
     const split = chart.signs?.[i] ?? (mid < 0 ? { shy: bucket.count, zero: 0, proud: 0 } : { shy: 0, zero: 0, proud: bucket.count });
     let base = 0;
-    for (const [n, colour] of [
-      [split.shy, SHY_COLOUR],
-      [split.zero, ZERO_COLOUR],
-      [split.proud, PROUD_COLOUR],
+    for (const [n, color] of [
+      [split.shy, SHY_COLOR],
+      [split.zero, ZERO_COLOR],
+      [split.proud, PROUD_COLOR],
     ] as const) {
       if (n === 0) continue;
-      if (colour === ZERO_COLOUR) anyZero = true;
-      g.fillStyle = colour;
+      if (color === ZERO_COLOR) anyZero = true;
+      g.fillStyle = color;
       g.fillRect(left + gap, Y(base + n), right - left - 2 * gap, Y(base) - Y(base + n));
       base += n;
     }
@@ -114,24 +114,24 @@ export async function histogramPng(chart: HistogramChart): Promise<Uint8Array> {
 
   // Zero line, mean and p95 marks.
   if (0 >= xmin && 0 <= xmax) {
-    g.strokeStyle = AXIS_COLOUR;
+    g.strokeStyle = AXIS_COLOR;
     g.lineWidth = 1;
     line(g, X(0), M.top, X(0), M.top + plotH);
   }
   g.lineWidth = 2;
-  g.strokeStyle = MEAN_COLOUR;
+  g.strokeStyle = MEAN_COLOR;
   if (chart.mean >= xmin && chart.mean <= xmax) line(g, X(chart.mean), M.top - 4, X(chart.mean), M.top + plotH);
-  g.strokeStyle = P95_COLOUR;
+  g.strokeStyle = P95_COLOR;
   g.setLineDash([6, 4]);
   for (const v of [-chart.p95, chart.p95]) if (v >= xmin && v <= xmax) line(g, X(v), M.top - 4, X(v), M.top + plotH);
   g.setLineDash([]);
 
   // Axes, ticks and labels.
-  g.strokeStyle = AXIS_COLOUR;
+  g.strokeStyle = AXIS_COLOR;
   g.lineWidth = 1;
   line(g, M.left, M.top + plotH, M.left + plotW, M.top + plotH);
   line(g, M.left, M.top, M.left, M.top + plotH);
-  g.fillStyle = AXIS_COLOUR;
+  g.fillStyle = AXIS_COLOR;
   g.font = `12px ${FONT}`;
   g.textAlign = 'center';
   g.textBaseline = 'top';
@@ -170,11 +170,11 @@ export async function histogramPng(chart: HistogramChart): Promise<Uint8Array> {
     g.fillText(chart.subtitle, M.left, 45);
   }
   const legend: [string, (x: number, y: number) => void][] = [
-    ['shy', swatch(g, SHY_COLOUR)],
-    ['proud', swatch(g, PROUD_COLOUR)],
+    ['shy', swatch(g, SHY_COLOR)],
+    ['proud', swatch(g, PROUD_COLOR)],
   ];
-  if (anyZero) legend.push(['on the reference', swatch(g, ZERO_COLOUR)]);
-  legend.push(['mean', mark(g, MEAN_COLOUR, [])], [`\u00b1p95 |d| = ${formatValue(chart.p95)}`, mark(g, P95_COLOUR, [6, 4])]);
+  if (anyZero) legend.push(['on the reference', swatch(g, ZERO_COLOR)]);
+  legend.push(['mean', mark(g, MEAN_COLOR, [])], [`\u00b1p95 |d| = ${formatValue(chart.p95)}`, mark(g, P95_COLOR, [6, 4])]);
   if (tol !== undefined) legend.push([`tolerance \u00b1${tol}${tol > 0 && (-tol > xmax || tol < xmin) ? ' (off the plot)' : ''}`, swatch(g, TOLERANCE_FILL, TOLERANCE_EDGE)]);
   g.font = `12px ${FONT}`;
   g.textBaseline = 'middle';
@@ -208,9 +208,9 @@ function swatch(g: Context2D, fill: string, stroke?: string): (x: number, y: num
   };
 }
 
-function mark(g: Context2D, colour: string, dash: number[]): (x: number, y: number) => void {
+function mark(g: Context2D, color: string, dash: number[]): (x: number, y: number) => void {
   return (x, y) => {
-    g.strokeStyle = colour;
+    g.strokeStyle = color;
     g.lineWidth = 2;
     g.setLineDash(dash);
     line(g, x, y, x + 14, y);

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { box, grid, seededRandom } from '../mesh/generators';
 import { fitCamera, projectPoint, type View } from './camera';
 import { AMBIGUOUS, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
-import { AMBIENT, DEFAULT_BASE_COLOUR, DIFFUSE, rasterize, type Raster, type RasterColouring, type RasterMesh } from './rasterize';
+import { AMBIENT, DEFAULT_BASE_COLOR, DIFFUSE, rasterize, type Raster, type RasterColoring, type RasterMesh } from './rasterize';
 
-const PLAIN: RasterColouring = { range: 0, tolerance: 0 };
+const PLAIN: RasterColoring = { range: 0, tolerance: 0 };
 const WHITE = [255, 255, 255];
 
-function render(mesh: RasterMesh, view: View, width: number, height: number, colouring: RasterColouring = PLAIN, margin = 0.06, supersample = 1) {
+function render(mesh: RasterMesh, view: View, width: number, height: number, coloring: RasterColoring = PLAIN, margin = 0.06, supersample = 1) {
   const camera = fitCamera(mesh.positions, view, { x: 30, y: 20, width, height }, { margin });
-  const raster = rasterize(mesh, camera, colouring, { supersample, outline: null });
+  const raster = rasterize(mesh, camera, coloring, { supersample, outline: null });
   return { camera, raster };
 }
 
@@ -35,7 +35,7 @@ describe('rasterizer', () => {
         if (Math.abs(dIn) < 0.01) nearEdge++;
         if (dIn > 0) inside++;
         // Face-on: the headlight gives the base colour exactly.
-        const want = dIn > 0 ? DEFAULT_BASE_COLOUR : WHITE;
+        const want = dIn > 0 ? DEFAULT_BASE_COLOR : WHITE;
         if (pixel(raster, i, j).some((c, k) => c !== want[k])) wrong.push(`${i},${j}`);
       }
     }
@@ -53,11 +53,11 @@ describe('rasterizer', () => {
       const { raster } = render(sheet, view, 200, 200);
       // 10 units in 200 px less a 12 px margin on each side: 176 x 176 pixels.
       expect(covered(raster)).toBe(176 * 176);
-      expect(pixel(raster, 100, 100)).toEqual([...DEFAULT_BASE_COLOUR]);
+      expect(pixel(raster, 100, 100)).toEqual([...DEFAULT_BASE_COLOR]);
     }
     // Seen 60 degrees off its normal, from above and from below: light = ambient + diffuse x 0.5.
     const light = AMBIENT + DIFFUSE * 0.5;
-    const expected = DEFAULT_BASE_COLOUR.map((c) => Math.round(c * light));
+    const expected = DEFAULT_BASE_COLOR.map((c) => Math.round(c * light));
     for (const dz of [-0.5, 0.5]) {
       const { raster } = render(sheet, { direction: [0, Math.sqrt(3) / 2, dz] }, 200, 200);
       expect(pixel(raster, 100, 100)).toEqual(expected);

@@ -20,8 +20,8 @@ export interface RasterMesh {
   indices: ArrayLike<number>;
 }
 
-export interface RasterColouring {
-  /** Per-vertex signed values; NaN = ambiguous (no trustworthy sign). Without it the mesh is `baseColour`. */
+export interface RasterColoring {
+  /** Per-vertex signed values; NaN = ambiguous (no trustworthy sign). Without it the mesh is `baseColor`. */
   values?: ArrayLike<number> | undefined;
   /** Per-vertex flags, nonzero = no data (takes precedence over the value). */
   noData?: ArrayLike<number> | undefined;
@@ -32,7 +32,7 @@ export interface RasterColouring {
   /** Discrete colour steps per arm (banded map); undefined = continuous. */
   steps?: number | undefined;
   /** Colour of a mesh drawn without values. */
-  baseColour?: Rgb | undefined;
+  baseColor?: Rgb | undefined;
 }
 
 export interface RasterOptions {
@@ -64,7 +64,7 @@ export interface Raster {
 /** Light: ambient floor plus a headlight; a surface facing the eye shows the map's colour exactly. */
 export const AMBIENT = 0.55;
 export const DIFFUSE = 0.45;
-export const DEFAULT_BASE_COLOUR: Rgb = [190, 198, 210];
+export const DEFAULT_BASE_COLOR: Rgb = [190, 198, 210];
 export const DEFAULT_OUTLINE: Rgb = [70, 74, 82];
 const WHITE: Rgb = [255, 255, 255];
 /** Sub-sample precision of snapped vertices: 8 bits. */
@@ -74,11 +74,11 @@ const HALF = SUB / 2;
 /** Largest supersample factor. */
 export const MAX_SUPERSAMPLE = 3;
 
-export function rasterize(mesh: RasterMesh, camera: OrthoCamera, colouring: RasterColouring, options: RasterOptions = {}): Raster {
+export function rasterize(mesh: RasterMesh, camera: OrthoCamera, coloring: RasterColoring, options: RasterOptions = {}): Raster {
   const { positions } = mesh;
   const indices = mesh.indices instanceof Uint32Array ? mesh.indices : Uint32Array.from(mesh.indices);
   const vertexCount = Math.floor(positions.length / 3);
-  checkMesh(positions.length, indices, vertexCount, colouring);
+  checkMesh(positions.length, indices, vertexCount, coloring);
   const ss = options.supersample ?? 1;
   if (!Number.isInteger(ss) || ss < 1 || ss > MAX_SUPERSAMPLE) throw new Error(`render: supersample must be an integer from 1 to ${MAX_SUPERSAMPLE}, got ${ss}`);
   const width = camera.viewport.width, height = camera.viewport.height;
@@ -102,21 +102,21 @@ export function rasterize(mesh: RasterMesh, camera: OrthoCamera, colouring: Rast
   const depth = new Float64Array(sw * sh).fill(Infinity);
   const triangle = new Int32Array(sw * sh).fill(-1);
   const drawnTriangles = rasterTriangles(indices, X, Y, Z, sw, sh, depth, triangle);
-  const rgba = shade(mesh.positions, indices, X, Y, camera, colouring, options, ss, width, height, triangle);
+  const rgba = shade(mesh.positions, indices, X, Y, camera, coloring, options, ss, width, height, triangle);
   return { width, height, rgba, supersample: ss, depth, triangle, drawnTriangles };
 }
 
-function checkMesh(positionLength: number, indices: Uint32Array, vertexCount: number, colouring: RasterColouring): void {
+function checkMesh(positionLength: number, indices: Uint32Array, vertexCount: number, coloring: RasterColoring): void {
   if (positionLength % 3 !== 0) throw new Error(`render: positions must hold 3 numbers per vertex, got ${positionLength}`);
   if (indices.length % 3 !== 0) throw new Error(`render: indices must hold 3 per triangle, got ${indices.length}`);
   for (let i = 0; i < indices.length; i++) {
     if (indices[i]! >= vertexCount) throw new Error(`render: index ${indices[i]} at ${i} is out of range (${vertexCount} vertices)`);
   }
-  if (colouring.values && colouring.values.length !== vertexCount) throw new Error(`render: values must hold one per vertex (${vertexCount}), got ${colouring.values.length}`);
-  if (colouring.noData && colouring.noData.length !== vertexCount) throw new Error(`render: noData must hold one per vertex (${vertexCount}), got ${colouring.noData.length}`);
-  if (!(colouring.range >= 0) || !Number.isFinite(colouring.range)) throw new Error(`render: range must be a finite number >= 0, got ${colouring.range}`);
-  if (!(colouring.tolerance >= 0) || !Number.isFinite(colouring.tolerance)) throw new Error(`render: tolerance must be a finite number >= 0, got ${colouring.tolerance}`);
-  if (colouring.steps !== undefined && !(Number.isInteger(colouring.steps) && colouring.steps >= 1)) throw new Error(`render: steps must be an integer >= 1, got ${colouring.steps}`);
+  if (coloring.values && coloring.values.length !== vertexCount) throw new Error(`render: values must hold one per vertex (${vertexCount}), got ${coloring.values.length}`);
+  if (coloring.noData && coloring.noData.length !== vertexCount) throw new Error(`render: noData must hold one per vertex (${vertexCount}), got ${coloring.noData.length}`);
+  if (!(coloring.range >= 0) || !Number.isFinite(coloring.range)) throw new Error(`render: range must be a finite number >= 0, got ${coloring.range}`);
+  if (!(coloring.tolerance >= 0) || !Number.isFinite(coloring.tolerance)) throw new Error(`render: tolerance must be a finite number >= 0, got ${coloring.tolerance}`);
+  if (coloring.steps !== undefined && !(Number.isInteger(coloring.steps) && coloring.steps >= 1)) throw new Error(`render: steps must be an integer >= 1, got ${coloring.steps}`);
 }
 
 /**
@@ -205,7 +205,7 @@ function shade(
   X: Float64Array,
   Y: Float64Array,
   camera: OrthoCamera,
-  colouring: RasterColouring,
+  coloring: RasterColoring,
   options: RasterOptions,
   ss: number,
   width: number,
@@ -215,8 +215,8 @@ function shade(
   const sw = width * ss, sh = height * ss;
   const background = options.background ?? WHITE;
   const outline = options.outline === undefined ? DEFAULT_OUTLINE : options.outline;
-  const base = colouring.baseColour ?? DEFAULT_BASE_COLOUR;
-  const { values, noData, range, tolerance, steps } = colouring;
+  const base = coloring.baseColor ?? DEFAULT_BASE_COLOR;
+  const { values, noData, range, tolerance, steps } = coloring;
   const f = camera.forward;
   const sum = new Uint32Array(width * height * 3);
   const rgb: [number, number, number] = [0, 0, 0];
@@ -263,7 +263,7 @@ function shade(
           w1 = -w1;
           w2 = -w2;
         }
-        sampleColour(values, noData, i0, i1, i2, w0, w1, w2, range, tolerance, steps, rgb);
+        sampleColor(values, noData, i0, i1, i2, w0, w1, w2, range, tolerance, steps, rgb);
       }
       sum[o] = sum[o]! + Math.round(rgb[0] * light);
       sum[o + 1] = sum[o + 1]! + Math.round(rgb[1] * light);
@@ -303,7 +303,7 @@ function isSilhouette(triangle: Int32Array, sx: number, sy: number, sw: number, 
  * the triangle nearest to it, with a crisp border; a value is the weighted mean of the corners that
  * have one, mapped once.
  */
-export function sampleColour(
+export function sampleColor(
   values: ArrayLike<number>,
   noData: ArrayLike<number> | undefined,
   i0: number,
@@ -321,9 +321,9 @@ export function sampleColour(
   const n0 = noData ? noData[i0]! !== 0 : false, n1 = noData ? noData[i1]! !== 0 : false, n2 = noData ? noData[i2]! !== 0 : false;
   const nearest = w0 >= w1 ? (w0 >= w2 ? 0 : 2) : w1 >= w2 ? 1 : 2;
   const nearNoData = nearest === 0 ? n0 : nearest === 1 ? n1 : n2;
-  if (nearNoData) return setColour(out, NO_DATA);
+  if (nearNoData) return setColor(out, NO_DATA);
   const nearValue = nearest === 0 ? v0 : nearest === 1 ? v1 : v2;
-  if (nearValue !== nearValue) return setColour(out, AMBIGUOUS);
+  if (nearValue !== nearValue) return setColor(out, AMBIGUOUS);
   let sum = 0, weight = 0;
   if (v0 === v0 && !n0) {
     sum += w0 * v0;
@@ -340,7 +340,7 @@ export function sampleColour(
   return deviationColorInto(weight !== 0 ? sum / weight : nearValue, range, tolerance, out, steps);
 }
 
-function setColour(out: [number, number, number], c: Rgb): [number, number, number] {
+function setColor(out: [number, number, number], c: Rgb): [number, number, number] {
   out[0] = c[0];
   out[1] = c[1];
   out[2] = c[2];

@@ -10,9 +10,9 @@ import { createSurface, type Context2D } from './canvas';
 export const SECTION_IMAGE_WIDTH = 800;
 export const SECTION_IMAGE_HEIGHT = 800;
 /** Okabe-Ito blue. */
-export const REFERENCE_COLOUR = '#0072B2';
+export const REFERENCE_COLOR = '#0072B2';
 /** Okabe-Ito vermillion. */
-export const CANDIDATE_COLOUR = '#D55E00';
+export const CANDIDATE_COLOR = '#D55E00';
 
 const HEADER = 84;
 const FOOTER = 64;
@@ -98,8 +98,8 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
       g.stroke();
     }
     // The reference wide underneath, the candidate narrow on top: where they coincide both show.
-    drawCurves(g, overlay.reference, toX, toY, REFERENCE_COLOUR, 4);
-    drawCurves(g, overlay.candidate, toX, toY, CANDIDATE_COLOUR, 2);
+    drawCurves(g, overlay.reference, toX, toY, REFERENCE_COLOR, 4);
+    drawCurves(g, overlay.candidate, toX, toY, CANDIDATE_COLOR, 2);
     g.restore();
   } else {
     g.fillStyle = '#777777';
@@ -113,11 +113,11 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
   const ly = SECTION_IMAGE_HEIGHT - FOOTER + 24;
   g.font = '14px sans-serif';
   let x = SIDE;
-  for (const [label, colour] of [
-    [overlay.referenceLabel, REFERENCE_COLOUR],
-    [overlay.candidateLabel, CANDIDATE_COLOUR],
+  for (const [label, color] of [
+    [overlay.referenceLabel, REFERENCE_COLOR],
+    [overlay.candidateLabel, CANDIDATE_COLOR],
   ] as const) {
-    g.fillStyle = colour;
+    g.fillStyle = color;
     g.fillRect(x, ly - 10, 26, 8);
     g.fillStyle = '#111111';
     g.fillText(label, x + 34, ly, 220);
@@ -155,8 +155,8 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
   return surface.toPng();
 }
 
-function drawCurves(g: Context2D, lines: readonly OverlayPolyline[], toX: (x: number) => number, toY: (y: number) => number, colour: string, width: number): void {
-  g.strokeStyle = colour;
+function drawCurves(g: Context2D, lines: readonly OverlayPolyline[], toX: (x: number) => number, toY: (y: number) => number, color: string, width: number): void {
+  g.strokeStyle = color;
   g.lineWidth = width;
   g.lineJoin = 'round';
   g.lineCap = 'round';

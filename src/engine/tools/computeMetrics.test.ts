@@ -100,7 +100,8 @@ describe('compute_metrics on kernel-made shapes', () => {
     expect(r.volume).toBeNull();
     expectClose(r.surfaceArea!, 0.5);
     expectVecClose(r.centerOfMass!, [1 / 3, 1 / 3, 0]);
-    expect(r.warnings.join(' ')).toMatch(/not closed/);
+    expect(r.warnings.map((w) => w.code)).toContain('NOT_CLOSED');
+    expect(r.warnings.map((w) => w.message).join(' ')).toMatch(/not closed/);
   });
 
   it('rejects an unknown body, an unknown metric and unknown keys with stable codes', async () => {

@@ -10,6 +10,7 @@ import { BrepscopeError } from '../errors';
 import { cloudBox } from '../deviation/cloud';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
+import { warning, type ToolWarning } from '../warnings';
 
 export const METRICS = ['volume', 'surfaceArea', 'centerOfMass', 'boundingBox', 'boundingBoxOptimal', 'principalAxes'] as const;
 export type Metric = (typeof METRICS)[number];
@@ -30,7 +31,7 @@ export interface MetricsResult {
   boundingBox?: Box3;
   boundingBoxOptimal?: Box3;
   principalAxes?: [Vec3, Vec3, Vec3];
-  warnings: string[];
+  warnings: ToolWarning[];
 }
 
 /** What both body kinds provide before the result is assembled. */
@@ -87,7 +88,7 @@ function cloudMetrics(body: PointsBody, asked: readonly Metric[]): MetricsResult
   const wanted = new Set<Metric>(asked.length ? asked : ['boundingBox', 'centerOfMass']);
   const { positions, count } = body.cloud;
   const result: MetricsResult = { warnings: [] };
-  if (!asked.length) result.warnings.push('a point cloud has no volume, surface area or inertia: only boundingBox and centerOfMass (of the points) are given');
+  if (!asked.length) result.warnings.push(warning('POINT_CLOUD_METRICS', 'a point cloud has no volume, surface area or inertia: only boundingBox and centerOfMass (of the points) are given'));
   if (wanted.has('centerOfMass')) {
     let x = 0, y = 0, z = 0;
     for (let i = 0; i < positions.length; i += 3) {
@@ -112,18 +113,18 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
   if (wanted.has('volume')) {
     if (raw.closed) {
       result.volume = raw.volume;
-      if (raw.volume < 0) result.warnings.push(`volume is negative: the ${noun} is oriented inside out`);
+      if (raw.volume < 0) result.warnings.push(warning('INSIDE_OUT', `volume is negative: the ${noun} is oriented inside out`));
     } else {
       result.volume = null;
-      result.warnings.push(`volume is null: ${openNote}, so it encloses no volume`);
+      result.warnings.push(warning('NOT_CLOSED', `volume is null: ${openNote}, so it encloses no volume`));
     }
   }
   if (wanted.has('surfaceArea')) result.surfaceArea = raw.area;
   if (wanted.has('centerOfMass')) {
     result.centerOfMass = raw.centre;
-    if (!raw.closed) result.warnings.push(`centerOfMass is the centroid of the surface area: ${openNote}`);
+    if (!raw.closed) result.warnings.push(warning('NOT_CLOSED', `centerOfMass is the centroid of the surface area: ${openNote}`));
   }
-  const voidBox = (key: string): string => `${key} is left out: the ${noun} has no geometry to bound (its box is void)`;
+  const voidBox = (key: string): ToolWarning => warning('VOID_BOUNDING_BOX', `${key} is left out: the ${noun} has no geometry to bound (its box is void)`);
   const loose = wanted.has('boundingBox') ? raw.box() : null;
   if (wanted.has('boundingBox') && !loose) result.warnings.push(voidBox('boundingBox'));
   if (loose) {
@@ -135,7 +136,7 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
     const excess = tight && looseBoxExcess(loose, tight);
     if (excess) {
       result.warnings.push(
-        `boundingBox encloses B-spline control points and extends up to ${excess.distance.toPrecision(4)} (${(100 * excess.fraction).toFixed(1)}% of the diagonal) beyond the tight box: ask for boundingBoxOptimal for the true extents`,
+        warning('LOOSE_BOUNDING_BOX', `boundingBox encloses B-spline control points and extends up to ${excess.distance.toPrecision(4)} (${(100 * excess.fraction).toFixed(1)}% of the diagonal) beyond the tight box: ask for boundingBoxOptimal for the true extents`),
       );
     }
   }
@@ -146,7 +147,7 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
   }
   if (wanted.has('principalAxes')) {
     result.principalAxes = principalAxes(raw.inertia);
-    if (!raw.closed) result.warnings.push(`principalAxes are those of the surface (uniform shell): ${openNote}`);
+    if (!raw.closed) result.warnings.push(warning('NOT_CLOSED', `principalAxes are those of the surface (uniform shell): ${openNote}`));
   }
   return result;
 }

@@ -9,7 +9,7 @@ import { withKernel, type OC } from '../kernel';
 import { box, mergeMeshes } from '../mesh/generators';
 import { tessellateShape } from '../mesh/tessellate';
 import type { TriMesh } from '../mesh/TriMesh';
-import { CANDIDATE_COLOUR, REFERENCE_COLOUR, SECTION_IMAGE_HEIGHT, SECTION_IMAGE_WIDTH, SECTION_PLOT_AREA } from '../render/sectionOverlay';
+import { CANDIDATE_COLOR, REFERENCE_COLOR, SECTION_IMAGE_HEIGHT, SECTION_IMAGE_WIDTH, SECTION_PLOT_AREA } from '../render/sectionOverlay';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
 import { nodeKernel } from '../../node/nodeEngine';
@@ -190,7 +190,7 @@ describe('cross_section_compare: stations and overlap', () => {
     expect(inside.warnings).toEqual([]);
     const outside = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'cyl10', axis: [0, 0, 1], stations: 2, through: [30, 0, 0], deflection: 0.002 });
     for (const s of outside.sections) expect(Math.abs(s.signedMean! - 0.2)).toBeLessThan(1e-4);
-    expect(outside.warnings.some((w) => w.includes('station centre was moved'))).toBe(true);
+    expect(outside.warnings.map((w) => w.code)).toContain('STATION_RECENTRED');
   });
 
   it('one station sits in the middle of the overlap', async () => {
@@ -232,7 +232,7 @@ describe('cross_section_compare: open and thin-walled references', () => {
       expect(s.shapeL2).toBeGreaterThan(0);
       expect(s.shapeL2).toBeLessThan(0.2 + 1e-3);
     }
-    expect(r.warnings.some((w) => w.includes('open profiles'))).toBe(true);
+    expect(r.warnings.map((w) => w.code)).toContain('OPEN_PROFILE');
     // Profile mode leaves out candidate samples beyond the arc's ends, so it measures the covered half too.
     const profile = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'halfSkin', axis: [0, 0, 1], stations: 2, outerEnvelope: false, deflection: 0.002 });
     expect(profile.referenceMode).toBe('profile');
@@ -296,8 +296,8 @@ describe('cross_section_compare: registration smell', () => {
       expect(smelly.signedMean).toBeNull();
       expect(smelly.areaRatio).toBeNull();
       expect(smelly.shapeL2).toBeNull();
-      expect(r.warnings.filter((w) => w.includes('registration smell'))).toHaveLength(1);
-      expect(r.warnings.find((w) => w.includes('registration smell'))).toContain('2 (candidate only)');
+      expect(r.warnings.filter((w) => w.code === 'ONE_BODY_CUT')).toHaveLength(1);
+      expect(r.warnings.find((w) => w.code === 'ONE_BODY_CUT')!.message).toContain('2 (candidate only)');
       // Aggregates skip the station without figures.
       expect(r.meanSignedAcrossSections).toBeCloseTo(0, 9);
     }
@@ -329,8 +329,8 @@ describe('cross_section_compare: overlay PNGs', () => {
       return n;
     };
     // Each circle is about 2 pi 10 / 21 model units x 35 px per unit long and 2-4 px wide.
-    expect(count(REFERENCE_COLOUR)).toBeGreaterThan(1000);
-    expect(count(CANDIDATE_COLOUR)).toBeGreaterThan(1000);
+    expect(count(REFERENCE_COLOR)).toBeGreaterThan(1000);
+    expect(count(CANDIDATE_COLOR)).toBeGreaterThan(1000);
   });
 
   it('the default prefix is section; a registration-smell station still gets its image', async () => {

@@ -30,6 +30,7 @@ import { surfaceOf } from '../deviation/surfaces';
 import { kernelFor } from '../context';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from '../deviation/sectionProbe';
+import { warning, type ToolWarning } from '../warnings';
 
 /** Default deflection: 0.5 % of the from-body's bounding-box diagonal (spec; shared with measure_deviation). */
 export const SECTION_DEFLECTION_RATIO = 0.005;
@@ -99,7 +100,7 @@ export interface CrossSectionResult {
   maxAbsSignedSection: number | null;
   worstStation: number | null;
   worstAxisCoord: number | null;
-  warnings: string[];
+  warnings: ToolWarning[];
   sections: SectionStation[];
 }
 
@@ -140,7 +141,7 @@ export const crossSectionCompare = defineTool({
     const levels = stationLevels(lo, hi, args.stations);
 
     checkCancelled(ctx, TOOL);
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
     const fromSections = sectionCurves(oc, from, frame, levels, deflection, weld, warnings);
     checkCancelled(ctx, TOOL);
     const refSections = sectionCurves(oc, reference, frame, levels, deflection, weld, warnings);
@@ -197,21 +198,21 @@ export const crossSectionCompare = defineTool({
     const list = (ks: number[]) => ks.join(', ');
     if (smells.length) {
       const which = smells.map((k) => `${k} (${sections[k]!.fromContours + sections[k]!.fromOpenPaths > 0 ? 'candidate' : 'reference'} only)`).join(', ');
-      warnings.push(`registration smell: stations ${which} cut only one body; mis-registration or differing extents`);
+      warnings.push(warning('ONE_BODY_CUT', `registration smell: stations ${which} cut only one body; mis-registration or differing extents`));
     }
-    if (uncut.length) warnings.push(`stations ${list(uncut)} cut neither body (a gap in both along the axis)`);
-    if (incomparable.length) warnings.push(`stations ${list(incomparable)} have no comparable profile (no common ${mode === 'envelope' ? 'angular direction' : 'reference profile'})`);
-    if (openStations.length) warnings.push(`open profiles at stations ${list(openStations)}: areaRatio is null there and signs of an open reference are taken relative to the station centre`);
+    if (uncut.length) warnings.push(warning('STATION_UNCUT', `stations ${list(uncut)} cut neither body (a gap in both along the axis)`));
+    if (incomparable.length) warnings.push(warning('NO_COMPARABLE_PROFILE', `stations ${list(incomparable)} have no comparable profile (no common ${mode === 'envelope' ? 'angular direction' : 'reference profile'})`));
+    if (openStations.length) warnings.push(warning('OPEN_PROFILE', `open profiles at stations ${list(openStations)}: areaRatio is null there and signs of an open reference are taken relative to the station centre`));
     if (outOfPlane.length) {
       warnings.push(
-        `stations ${outOfPlane.join(', ')}: in that many directions the gap in the plane was larger than the candidate's 3D distance from the reference (a face nearly parallel or oblique to the plane, or no counterpart in the plane); the 3D distance was used there`,
+        warning('OUT_OF_PLANE', `stations ${outOfPlane.join(', ')}: in that many directions the gap in the plane was larger than the candidate's 3D distance from the reference (a face nearly parallel or oblique to the plane, or no counterpart in the plane); the 3D distance was used there`),
       );
     }
     if (noData.length) {
-      warnings.push(`stations ${noData.join(', ')}: in that many directions the candidate lies beyond the reference's open boundary (its nearest reference point is on the rim and it leans off the rim's normal: the deviation tools' no-data rule); left out as no data`);
+      warnings.push(warning('NO_DATA', `stations ${noData.join(', ')}: in that many directions the candidate lies beyond the reference's open boundary (its nearest reference point is on the rim and it leans off the rim's normal: the deviation tools' no-data rule); left out as no data`));
     }
     if (recentred.length) {
-      warnings.push(`the axis line misses the profile at stations ${list(recentred)}: the station centre was moved to the profile's area centroid`);
+      warnings.push(warning('STATION_RECENTRED', `the axis line misses the profile at stations ${list(recentred)}: the station centre was moved to the profile's area centroid`));
     }
 
     const measured = sections.filter((s) => s.signedMean !== null);
@@ -348,11 +349,11 @@ function stationCentre(axisCentre: [number, number], from: SectionProfile, ref: 
 }
 
 /** Each station's curves of one body: an STL sliced on its arrays, a BREP body cut by the kernel. */
-function sectionCurves(oc: OC | undefined, body: SurfaceBody, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: string[]): SectionCurves[] {
+function sectionCurves(oc: OC | undefined, body: SurfaceBody, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: ToolWarning[]): SectionCurves[] {
   if (body.kind === 'mesh') return sliceMesh(body.mesh, frame, levels).map((segments) => chainSegments(segments, weld));
   const sections = sectionBrep(requireKernel(oc, TOOL), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
   const failed = sections.flatMap((s, k) => (s.error !== undefined ? [`${k} (${s.error})`] : []));
-  if (failed.length) warnings.push(`the kernel could not section body '${body.bodyId}' at stations ${failed.join(', ')}; treated as not cut`);
+  if (failed.length) warnings.push(warning('SECTION_FAILED', `the kernel could not section body '${body.bodyId}' at stations ${failed.join(', ')}; treated as not cut`));
   // Edge ends meet within their vertices' tolerances, which in imported parts can be far above the weld.
   return sections.map((s) => chainPolylines(s.pieces, Math.max(weld, 2 * s.vertexTolerance)));
 }

@@ -4,7 +4,7 @@ import { requireKernel } from '../kernel';
 import { createExactDeviation, ExactReference } from '../exact/ExactReference';
 import type { OC } from '../kernel';
 import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
-import { colourRange, defaultTolerance } from '../render/heatColors';
+import { colorRange, defaultTolerance } from '../render/heatColors';
 import { pairKey } from '../scene/Scene';
 import { displayDeflection, getTessellation, type DisplayMesh } from '../scene/tessellation';
 import { heatmapSurface } from '../deviation/heatmapSurface';
@@ -76,9 +76,9 @@ export interface HeatmapData {
 }
 
 export interface HeatmapResult extends HeatmapData {
-  /** Half-width of the colour range: the 99th percentile of |value| (render/heatColors.ts, colourRange); 0 when nothing is signed. */
-  colourRange: number;
-  /** The tolerance band: the argument, else defaultTolerance(colourRange). */
+  /** Half-width of the colour range: the 99th percentile of |value| (render/heatColors.ts, colorRange); 0 when nothing is signed. */
+  colorRange: number;
+  /** The tolerance band: the argument, else defaultTolerance(colorRange). */
   tolerance: number;
   /** deviation_histogram at `tolerance`, when `statistics` was asked for. */
   statistics?: HistogramResult;
@@ -94,9 +94,9 @@ export const deviationHeatmap = defineTool({
   schema,
   async run(args, ctx): Promise<HeatmapResult> {
     const data = await heatmapData(ctx, args);
-    const m = colourRange(data.values, data.range ? data.range[1] : 0);
+    const m = colorRange(data.values, data.range ? data.range[1] : 0);
     const tolerance = args.tolerance ?? defaultTolerance(m);
-    const result: HeatmapResult = { ...data, colourRange: m, tolerance, maxSamples: args.maxSamples };
+    const result: HeatmapResult = { ...data, colorRange: m, tolerance, maxSamples: args.maxSamples };
     if (args.statistics) {
       const histogramArgs = deviationHistogram.schema.parse({
         fromBodyId: args.fromBodyId,

@@ -5,7 +5,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { box, cylinder } from '../mesh/generators';
-import { CHART_HEIGHT, CHART_WIDTH, PROUD_COLOUR, SHY_COLOUR } from '../render/histogramChart';
+import { CHART_HEIGHT, CHART_WIDTH, PROUD_COLOR, SHY_COLOR } from '../render/histogramChart';
 import { testEngine } from '../../test/testEngine';
 import { addMeshBody, invertedCylinder, thinWallCandidate, thinWallReference } from '../../test/deviationFixtures';
 import { HISTOGRAM_BUCKETS, type HistogramResult } from './deviationHistogram';
@@ -96,7 +96,7 @@ describe('deviation_histogram', () => {
     // 2.5 outside the inner skin (nearest), 4.5 inside the outer one (facing it): no sign (issue 33).
     expect(r.signedSamples).toBe(0);
     expect(r.signedMin).toBeNull();
-    expect(r.warnings.some((w) => w.includes('the reference is thin-walled: 2000 of 2000 samples'))).toBe(true);
+    expect(r.warnings.filter((w) => w.code === 'THIN_WALLED_REFERENCE').map((w) => w.message)).toEqual([expect.stringContaining('the reference is thin-walled: 2000 of 2000 samples')]);
     const n = await histogram({ fromBodyId: 'thinCand', referenceBodyId: 'thinRef', maxSamples: 2000, signMode: 'nearest' });
     expect(n.maxAbs).toBe(r.maxAbs);
     expect(Math.abs(n.mean! - 2.5)).toBeLessThan(0.005);
@@ -114,7 +114,7 @@ describe('deviation_histogram', () => {
     expect(Math.abs(r.maxAbs - 0.2)).toBeLessThan(0.01);
     expect(r.withinTolerance).toBe(1);
     expect(r.imagePath).toBeUndefined();
-    expect(r.warnings.length).toBeGreaterThan(0);
+    expect(r.warnings.map((w) => w.code)).toEqual(['NO_SIGNED_SAMPLES']);
     expect(existsSync(outputPath)).toBe(false);
   });
 
@@ -137,8 +137,8 @@ describe('deviation_histogram', () => {
       return n;
     };
     // Both bar colours cover real areas (the two face bars at -0.3 and +0.3 are the tallest).
-    expect(count(hexRgb(SHY_COLOUR))).toBeGreaterThan(500);
-    expect(count(hexRgb(PROUD_COLOUR))).toBeGreaterThan(500);
+    expect(count(hexRgb(SHY_COLOR))).toBeGreaterThan(500);
+    expect(count(hexRgb(PROUD_COLOR))).toBeGreaterThan(500);
   });
 
   it('bad input: INVALID_ARGUMENT for a negative tolerance, maxSamples 0, deflection 0; WRITE_FAILED for an unwritable path', async () => {

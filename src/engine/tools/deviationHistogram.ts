@@ -11,6 +11,7 @@ import { comparedSurfaces } from '../deviation/surfaces';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from '../deviation/statistics';
 import { thinWallWarning } from '../deviation/record';
+import { warning, type ToolWarning } from '../warnings';
 
 /** The origin's bucket count: every bucket is reported, empty ones too. */
 export const HISTOGRAM_BUCKETS = 40;
@@ -57,7 +58,7 @@ export interface HistogramResult {
   deflection: number;
   /** Present when a PNG was written. */
   imagePath?: string;
-  warnings: string[];
+  warnings: ToolWarning[];
 }
 
 export const deviationHistogram = defineTool({
@@ -78,7 +79,7 @@ export const deviationHistogram = defineTool({
     const unsigned = Float64Array.from(distance).sort();
     const signed = d.signed.filter((s, i) => s === s && !noData[i]).sort();
     const m = signed.length;
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
     const result: HistogramResult = {
       mean: null,
       std: null,
@@ -108,7 +109,7 @@ export const deviationHistogram = defineTool({
       result.withinTolerance = within / n;
     }
     if (m === 0) {
-      warnings.push('no sample had a trustworthy sign: signed statistics are null and the buckets empty' + (args.outputPath ? '; no PNG was written' : '') + (result.ambiguousFraction > 0.9 ? '; the reference winding is probably inverted relative to the candidate' : ''));
+      warnings.push(warning('NO_SIGNED_SAMPLES', 'no sample had a trustworthy sign: signed statistics are null and the buckets empty' + (args.outputPath ? '; no PNG was written' : '') + (result.ambiguousFraction > 0.9 ? '; the reference winding is probably inverted relative to the candidate' : '')));
       return result;
     }
     let sum = 0;

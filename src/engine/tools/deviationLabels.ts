@@ -5,7 +5,7 @@ import { requireKernel } from '../kernel';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import { createSignedDeviation, signedDeviation, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
-import { colourRange, defaultTolerance } from '../render/heatColors';
+import { colorRange, defaultTolerance } from '../render/heatColors';
 import { decimalsFor, formatSigned } from '../render/format';
 import type { BrepBody } from '../scene/Body';
 import { defineTool, type ToolContext } from './defineTool';
@@ -118,7 +118,7 @@ export async function computeLabels(ctx: ToolContext, args: LabelInput, known?: 
   const field = known ?? (await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface));
   const { oc, data } = field;
   const deflection = data.deflection;
-  const tolerance = args.tolerance ?? defaultTolerance(colourRange(data.values, data.range ? data.range[1] : 0));
+  const tolerance = args.tolerance ?? defaultTolerance(colorRange(data.values, data.range ? data.range[1] : 0));
   const reference = deviationTarget(oc, measuredSurface(oc, ctx.scene.get(args.referenceBodyId), deflection), args.surface);
   const measure = labelMeasure(reference, args.signMode, tolerance);
   const common = { tolerance, signMode: args.signMode, surface: args.surface, deflection };

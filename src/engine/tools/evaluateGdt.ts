@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
 import { bodyPoints, type PointSet } from '../gdt/bodySamples';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec, type NominalAccess } from '../gdt/evaluate';
@@ -73,7 +74,7 @@ export const evaluateGdt = defineTool({
     const actual = ctx.scene.get(args.actualBodyId);
     const oc = await ctx.kernel();
     const diagonal = bodyDiagonal(oc, nominalBody);
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
 
     let pmi: PmiResult = { datums: [], dimensions: [], tolerances: [], warnings: [] };
     if (nominalBody.origin?.format === 'step') {
@@ -123,7 +124,7 @@ export const evaluateGdt = defineTool({
         };
       });
     }
-    if (specs.length === 0) warnings.push('NO_CHARACTERISTICS: the nominal has no PMI to evaluate and none were given');
+    if (specs.length === 0) warnings.push(warning('NO_CHARACTERISTICS', 'the nominal has no PMI to evaluate and none were given'));
 
     const nodeCache = new Map<string, PointSet>();
     const nominal: NominalAccess = {

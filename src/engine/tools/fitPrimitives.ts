@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError } from '../errors';
 import { boxDiagonal, pointsBox } from '../math/vec3';
 import { bodyPoints } from '../gdt/bodySamples';
@@ -34,14 +35,14 @@ export const fitPrimitives = defineTool({
     const diagonal = boxDiagonal(pointsBox(set.points, set.count));
     if (!(diagonal > 0)) throw new BrepscopeError('EMPTY_MESH', `fit_primitives: the points of '${args.bodyId}' in the region coincide`);
     const options = { seed: args.seed, threshold: args.threshold ?? 0.005 * diagonal };
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
     if (args.kind === 'auto') {
       const { chosen, candidates } = fitAuto(set, options);
-      if (!chosen) warnings.push('NO_FIT: no primitive fits these points (too few, or all on a line)');
+      if (!chosen) warnings.push(warning('NO_FIT', 'no primitive fits these points (too few, or all on a line)'));
       return { fit: chosen, candidates, threshold: options.threshold, seed: args.seed, warnings };
     }
     const fit = fitPrimitive(args.kind, set, options);
-    if (!fit) warnings.push(`NO_FIT: no ${args.kind} fits these points (too few, or a degenerate set)`);
+    if (!fit) warnings.push(warning('NO_FIT', `no ${args.kind} fits these points (too few, or a degenerate set)`));
     return { fit, threshold: options.threshold, seed: args.seed, warnings };
   },
 });

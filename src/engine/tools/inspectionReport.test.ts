@@ -25,13 +25,15 @@ let engine: Engine;
 let dir: string;
 const run = <T>(tool: string, args: object) => engine.runJson(tool, args).then((r) => r.result as T);
 
+/** The app's demo files by absolute path: test engines resolve relative paths in a temporary folder. */
+const DEMO = (name: string) => fileURLToPath(new URL(`../../../public/demo/${name}`, import.meta.url));
+
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = testEngine();
   // The app's demo pair, read as a user's files: its scan against its CAD part.
-  // Absolute paths: a test engine resolves relative ones from its scratch root, not the checkout.
-  await run('import_file', { path: fileURLToPath(new URL('../../../public/demo/scan.stl', import.meta.url)), bodyId: 'scan' });
-  await run('import_file', { path: fileURLToPath(new URL('../../../public/demo/part.brep', import.meta.url)), bodyId: 'part' });
+  await run('import_file', { path: DEMO('scan.stl'), bodyId: 'scan' });
+  await run('import_file', { path: DEMO('part.brep'), bodyId: 'part' });
   addShapeBody(oc, engine.scene, 'ref', makeSphere(oc, 10));
   addShapeBody(oc, engine.scene, 'proud', makeSphere(oc, 10.1));
   dir = mkdtempSync(join(tmpdir(), 'brepscope-report-'));
@@ -121,7 +123,7 @@ describe('inspection_report', () => {
       ['candidate', 'scan.stl'],
       ['reference', 'part.brep'],
     ] as const) {
-      const sha = createHash('sha256').update(readFileSync(`public/demo/${file}`)).digest('hex');
+      const sha = createHash('sha256').update(readFileSync(DEMO(file))).digest('hex');
       expect(c.get(`${role}.sha256`)!.text).toBe(sha);
       expect(doc.querySelector(`tr[data-role="${role}"]`)!.text).toContain(file);
     }
@@ -208,9 +210,9 @@ describe('inspection_report', () => {
     expect(r.verdict).toBe(forward.withinTolerance! >= 0.99 ? 'PASS' : 'FAIL');
     expect(c.get('verdictRule')!.text).toBe("PASS when at least 99.00 % of the actual's samples lie within ±0.5 model units of the nominal");
     // The demo's 99th percentile is well under 1: the colours span twice the tolerance, not less than the band.
-    const data = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { settings: { colourRange: number; colourBand: number }; roles: boolean };
+    const data = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { settings: { colorRange: number; colorBand: number }; roles: boolean };
     expect(data.roles).toBe(true);
-    expect(data.settings).toMatchObject({ colourRange: 1, colourBand: 0.5 });
+    expect(data.settings).toMatchObject({ colorRange: 1, colorBand: 0.5 });
     expect(doc.querySelector('tr[data-role="candidate"]')!.text).toContain('actual');
   });
 

@@ -151,7 +151,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
   const backward: HistogramResult = await run(deviationHistogram, { fromBodyId: args.referenceBodyId, referenceBodyId: args.fromBodyId, maxSamples: args.maxSamples, tolerance, ...common });
   const histogramPng = forward.imagePath ? await scratch.read(histogramPath) : null;
 
-  // The colours of the maps: never narrower than the tolerance band (colourSpan, the app's rule).
+  // The colours of the maps: never narrower than the tolerance band (colorSpan, the app's rule).
   const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface);
   const heatmap = await heatmapPictures(
     ctx,
@@ -195,8 +195,8 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
       tolerance: tolerance ?? null,
       passShare: args.passShare,
       maxDistance: forward.maxDistance,
-      colourRange: heatmap.summary.clamp,
-      colourBand: heatmap.summary.tolerance,
+      colorRange: heatmap.summary.clamp,
+      colorBand: heatmap.summary.tolerance,
     },
     deviation,
     histograms: { fromToTo: forward, toToFrom: backward },

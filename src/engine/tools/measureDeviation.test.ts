@@ -188,7 +188,7 @@ describe('measure_deviation: closed forms', () => {
     expect(robust.fromToTo.signedSamples).toBe(0);
     expect(robust.fromToTo.ambiguousSamples).toBe(5000);
     expect(robust.fromToTo.signedMean).toBeNull();
-    expect(robust.warnings!.some((w) => w.startsWith('fromToTo (reference thinRef): the reference is thin-walled: 5000 of 5000 samples'))).toBe(true);
+    expect(robust.warnings!.filter((w) => w.code === 'THIN_WALLED_REFERENCE').map((w) => w.message)).toEqual([expect.stringContaining('fromToTo (reference thinRef): the reference is thin-walled: 5000 of 5000 samples')]);
     expect(nearest.fromToTo.ambiguousSamples).toBe(0);
     expect(Math.abs(nearest.fromToTo.signedMean! - 2.5)).toBeLessThan(eps);
     expect(Math.abs(nearest.fromToTo.signedMin! - 2.5)).toBeLessThan(eps);

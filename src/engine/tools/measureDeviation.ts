@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolWarning } from '../warnings';
 import type { SignMode } from '../mesh/signedDeviation';
 import { cloudComparison, cloudDiagonal, cloudExtent, cloudToSurface, defaultSearchDistance, surfaceToCloud, type CloudComparison } from '../deviation/cloud';
 import { defineTool, type ToolContext } from './defineTool';
@@ -53,7 +54,7 @@ export interface DeviationResult {
   maxDistance?: number;
   sections?: SectionStation[];
   /** Present when there is something to say (a thin-walled reference: record.ts, thinWallWarning). */
-  warnings?: string[];
+  warnings?: ToolWarning[];
 }
 
 type DeviationArgs = z.output<typeof schema>;

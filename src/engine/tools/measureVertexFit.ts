@@ -13,6 +13,7 @@ import { meshBvh } from '../deviation/structures';
 import { surfaceOf } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
 import { percentile } from '../deviation/statistics';
+import { warning, type ToolWarning } from '../warnings';
 
 const schema = z
   .strictObject({
@@ -46,8 +47,8 @@ export const measureVertexFit = defineTool({
     const points = bodyVertices(oc, from);
     const n = points.length;
     const stride = n > args.maxVertices ? Math.ceil(n / args.maxVertices) : 1;
-    const warnings: string[] = [];
-    if (stride > 1) warnings.push(`${n} vertices: every ${stride}th measured (maxVertices ${args.maxVertices})`);
+    const warnings: ToolWarning[] = [];
+    if (stride > 1) warnings.push(warning('SUBSAMPLED', `${n} vertices: every ${stride}th measured (maxVertices ${args.maxVertices})`));
     const entries: VertexFitEntry[] = [];
     let failed = 0;
     const measure = distanceTo(oc, to);
@@ -62,7 +63,7 @@ export const measureVertexFit = defineTool({
     } finally {
       measure.delete();
     }
-    if (failed) warnings.push(`${failed} vertex queries found no solution and are left out`);
+    if (failed) warnings.push(warning('QUERIES_FAILED', `${failed} vertex queries found no solution and are left out`));
     const distances = entries.map((e) => e.distance);
     const sorted = [...distances].sort((a, b) => a - b);
     const count = distances.length;

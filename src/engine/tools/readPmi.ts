@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warning } from '../warnings';
 import { readPmi, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { defineTool } from './defineTool';
@@ -18,12 +19,12 @@ export const readPmiTool = defineTool({
     const body = ctx.scene.get(args.bodyId);
     if (body.kind !== 'brep' || body.origin?.format !== 'step') {
       const what = body.kind === 'brep' ? `a ${body.sourceFormat.toUpperCase()} body` : body.kind === 'mesh' ? 'a mesh' : 'a point cloud';
-      return { datums: [], dimensions: [], tolerances: [], warnings: [`NO_PMI_SOURCE: body '${args.bodyId}' is ${what}; semantic PMI comes with STEP files only`] };
+      return { datums: [], dimensions: [], tolerances: [], warnings: [warning('NO_PMI_SOURCE', `body '${args.bodyId}' is ${what}; semantic PMI comes with STEP files only`)] };
     }
     const oc = await ctx.kernel();
     const unit = body.lengthUnit ? lengthUnitMm(body.lengthUnit.declared) : 1;
     const result = readPmi(oc, body.origin.bytes, body.origin.path, body.sourceShape, unit ?? 1);
-    if (unit === null) result.warnings.push(`UNKNOWN_LENGTH_UNIT: the file declares '${body.lengthUnit!.declared}'; nominal values are taken as mm`);
+    if (unit === null) result.warnings.push(warning('UNKNOWN_LENGTH_UNIT', `the file declares '${body.lengthUnit!.declared}'; nominal values are taken as mm`));
     return result;
   },
 });

@@ -24,7 +24,7 @@ function makeBlindHoleBlock(oc: OC): TopoDS_Shape {
 }
 
 let engine: Engine;
-const recognize = (args: object) => engine.runJson('recognize_features', args).then((r) => r.result) as Promise<{ features: Feature[]; warnings?: string[] }>;
+const recognize = (args: object) => engine.runJson('recognize_features', args).then((r) => r.result) as Promise<{ features: Feature[]; warnings?: { code: string; message: string }[] }>;
 const faceArea = async (bodyId: string, id: string) =>
   ((await engine.run('query_topology', { bodyId, entity: 'face' })).result as TopologyEntry[]).find((f) => f.id === id)!;
 
@@ -94,7 +94,7 @@ describe('recognize_features', () => {
     await engine.run('import_file', { bytes: Buffer.from(stl).toString('base64'), fileName: 't.stl', bodyId: 'tri' });
     const mesh = await recognize({ bodyId: 'tri' });
     expect(mesh.features).toEqual([]);
-    expect(mesh.warnings!.length).toBe(1);
+    expect(mesh.warnings!.map((w) => w.code)).toEqual(['MESH_NO_FEATURES']);
     await expect(recognize({ bodyId: 'ghost' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(recognize({ bodyId: 'part', kinds: ['slot'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(recognize({ bodyId: 'part', kinds: [] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });

@@ -8,6 +8,7 @@ import { mapEntities } from '../scene/topology';
 import { defineTool } from './defineTool';
 import { cylinderFace, faceGraph, type CylinderFace, type FaceGraph } from './featureFaces';
 import { bodyIdSchema } from './schemas';
+import { warning } from '../warnings';
 
 const KINDS = ['pocket', 'hole'] as const;
 
@@ -62,7 +63,7 @@ export const recognizeFeatures = defineTool({
   async run(args, ctx) {
     const body = surfaceBody(ctx.scene.get(args.bodyId), 'recognize_features', 'faces and their adjacency');
     const kinds = new Set(args.kinds ?? KINDS);
-    if (body.kind === 'mesh') return { features: [], warnings: ['an STL body has only planar facets: no holes or pockets are recognized on meshes'] };
+    if (body.kind === 'mesh') return { features: [], warnings: [warning('MESH_NO_FEATURES', 'an STL body has only planar facets: no holes or pockets are recognized on meshes')] };
     const oc = await ctx.kernel();
     return withKernel(oc, (own) => {
       const graph = faceGraph(oc, own, body.shape);

@@ -1,4 +1,5 @@
 import type { SignMode } from '../mesh/signedDeviation';
+import type { ToolWarning } from '../warnings';
 import type { CalloutStatus } from '../render/callouts';
 import { decimalsFor } from '../render/format';
 import type { MetricsResult } from './computeMetrics';
@@ -55,8 +56,8 @@ export interface ReportData {
     passShare: number;
     /** The search distance beyond which a sample has no counterpart (no data). */
     maxDistance: number;
-    colourRange: number;
-    colourBand: number;
+    colorRange: number;
+    colorBand: number;
   };
   deviation: DeviationResult;
   histograms: { fromToTo: HistogramResult; toToFrom: HistogramResult };
@@ -69,7 +70,7 @@ export interface ReportData {
   sections: CrossSectionResult | null;
   sectionImages: (Uint8Array | null)[];
   /** evaluate_gdt's result when the report was asked for characteristics (else null). */
-  characteristics: { characteristics: Characteristic[]; warnings: string[] } | null;
+  characteristics: { characteristics: Characteristic[]; warnings: ToolWarning[] } | null;
   metrics: MetricsResult[];
 }
 
@@ -163,7 +164,7 @@ ${data.heatmap.images.map((img) => {
 <p class="meta">${s.vertices.toLocaleString('en-US')} display vertices coloured, ${s.ambiguousVertices.toLocaleString('en-US')} without a trustworthy sign (grey); colours over \u00b1${s.clamp.toFixed(d)} ${unit}, neutral within \u00b1${s.tolerance.toFixed(d)}.</p></section>
 ${data.labels.length ? labelsTable(data.labels, d, w.candidate) : ''}
 <section><h2>Histogram (${w.forward}, signed)</h2>
-${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.join('; ') || 'no histogram'}</p>`}
+${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.map((w) => w.message).join('; ') || 'no histogram'}</p>`}
 <table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>
 ${data.sections ? sectionsPart(data.sections, data.sectionImages, d) : ''}
 ${data.characteristics ? characteristicsTable(data.characteristics.characteristics, w.candidate, w.reference) : ''}
@@ -230,7 +231,7 @@ function settingsTable(data: ReportData, d: number): Html {
 <tr><th>deflection</th>${numberCell('deflection', settings.deflection, Math.max(d, decimalsFor(settings.deflection)), ` ${unit}`)}</tr>
 <tr><th>samples per direction (at most)</th>${countCell('maxSamples', settings.maxSamples)}</tr>
 <tr><th>no-data search distance</th>${numberCell('maxDistance', settings.maxDistance, d, ` ${unit}`)}</tr>
-<tr><th>heat-map colour range / neutral band</th><td class="num">\u00b1${settings.colourRange.toFixed(d)} / \u00b1${settings.colourBand.toFixed(d)} ${unit}</td></tr>
+<tr><th>heat-map colour range / neutral band</th><td class="num">\u00b1${settings.colorRange.toFixed(d)} / \u00b1${settings.colorBand.toFixed(d)} ${unit}</td></tr>
 </table></section>`;
 }
 
@@ -280,7 +281,7 @@ ${labels.map(
 
 function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number): Html {
   return html`<section><h2>Sections (cross_section_compare, ${r.referenceMode})</h2>
-${r.warnings.length ? html`<p>${r.warnings.join('; ')}</p>` : ''}
+${r.warnings.length ? html`<p>${r.warnings.map((w) => w.message).join('; ')}</p>` : ''}
 <table><tr><th>station</th><th>axis coordinate</th><th>signed mean</th><th>rms</th><th>max |signed|</th><th>area ratio</th></tr>
 ${r.sections.map(
   (s) =>

@@ -4,7 +4,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { CalloutLabel, CalloutStatus } from '../render/callouts';
 import { VIEW_NAMES, viewBasis, type View } from '../render/camera';
 import { formatValue } from '../render/format';
-import { colourRange, colourSpan, defaultTolerance } from '../render/heatColors';
+import { colorRange, colorSpan, defaultTolerance } from '../render/heatColors';
 import { DEFAULT_IMAGE_HEIGHT, DEFAULT_IMAGE_WIDTH, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE, renderHeatmapPng, type HeatmapImageInfo } from '../render/heatmapImage';
 import { defineTool, type ToolContext } from './defineTool';
 import { heatmapField, type HeatmapField } from './deviationHeatmap';
@@ -171,10 +171,10 @@ export async function heatmapPictures(
   const field = known ?? (await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface));
   const { data, display } = field;
   const values = data.values;
-  const m = args.clamp ?? colourRange(values, data.range ? data.range[1] : 0);
+  const m = args.clamp ?? colorRange(values, data.range ? data.range[1] : 0);
   const tolerance = args.tolerance ?? defaultTolerance(m);
-  // Never narrower than the tolerance band (the app's rule, colourSpan): a wide tolerance keeps its colours.
-  const range = args.clamp ?? colourSpan(m, tolerance);
+  // Never narrower than the tolerance band (the app's rule, colorSpan): a wide tolerance keeps its colours.
+  const range = args.clamp ?? colorSpan(m, tolerance);
   const steps = args.bands === undefined ? undefined : tolerance > 0 ? Math.max(1, Math.ceil((args.bands - 1) / 2)) : Math.ceil(args.bands / 2);
   const bands = steps === undefined ? null : tolerance > 0 ? 2 * steps + 1 : 2 * steps;
 

@@ -98,7 +98,7 @@ describe('symmetric_difference_volume', () => {
     expect(m.fromOnlyVolumeMm3).toBeCloseTo(r.fromOnlyVolumeMm3!, 9);
     expect(m.referenceOnlyVolumeMm3).toBeCloseTo(r.referenceOnlyVolumeMm3!, 9);
     expect(m.referenceExactVolumeMm3).toBeCloseTo(-1000, 9);
-    expect(m.warnings.some((w) => w.includes('inside out'))).toBe(true);
+    expect(m.warnings.map((w) => w.code)).toContain('INSIDE_OUT');
   });
 
   it('a difference under 2 standard errors or below the exact volumes\' difference is not reliable; the warning names the points a 10% estimate needs', async () => {
@@ -114,7 +114,7 @@ describe('symmetric_difference_volume', () => {
     // n = 100 (1 - f) / f, f the larger of the sampled and the exact share: about 16,800 here.
     expect(needed).toBe(Math.ceil((100 * (1 - Math.max(r.symmetricDifferenceVolumeMm3!, truth) / box)) / (Math.max(r.symmetricDifferenceVolumeMm3!, truth) / box)));
     expect(needed).toBeGreaterThan(15000);
-    expect(r.warnings).toContain(`about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference`);
+    expect(r.warnings).toContainEqual({ code: 'MORE_SAMPLES_NEEDED', message: `about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference` });
     // With those points the estimate is over 2 standard errors, consistent with the exact volumes,
     // within 3 standard errors of the truth, and reliable.
     const big = await sdv({ fromBodyId: 'a', referenceBodyId: 'a1002', maxSamples: needed });
@@ -144,14 +144,14 @@ describe('symmetric_difference_volume', () => {
     const se = r.boundingBoxVolumeMm3 * Math.sqrt(0.52 * 0.48 / 4000);
     expect(Math.abs(r.referenceVolumeMm3! - exact)).toBeLessThan(3 * se);
     expect(r.symmetricDifferenceFraction!).toBeLessThan(0.01);
-    expect(r.warnings.some((w) => w.includes('not watertight'))).toBe(true);
+    expect(r.warnings.map((w) => w.code)).toContain('NOT_WATERTIGHT');
   });
 
   it('a reference with no inside (an open sheet through a box): mostly ambiguous, reliable false', async () => {
     const r = await sdv({ fromBodyId: 'a', referenceBodyId: 'sheet', maxSamples: 1000 });
     expect(r.ambiguousFraction).toBeGreaterThan(0.15);
     expect(r.reliable).toBe(false);
-    expect(r.warnings.length).toBeGreaterThan(0);
+    expect(r.warnings.map((w) => w.code)).toContain('UNRELIABLE_CLASSIFICATION');
   });
 
   it('BREP bodies are tessellated at the deflection; the exact volume is the BREP one', async () => {

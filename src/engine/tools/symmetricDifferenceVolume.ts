@@ -18,6 +18,7 @@ import { surfaceSchema } from '../deviation/schemas';
 import { exactReference, fastWinding, meshBvh } from '../deviation/structures';
 import { comparedSurfaces, type MeasuredSurface } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
+import { warning, type ToolWarning } from '../warnings';
 
 /** A point is classified when its winding number is within this of an integer (origin: 0.25). */
 export const WINDING_TOLERANCE = 0.25;
@@ -64,7 +65,7 @@ export interface SymmetricDifferenceResult {
   /** exact: points in the chord band of a closed BREP body's tessellation were classified against its exact solid. */
   surface: SurfaceMode;
   deflection: number;
-  warnings: string[];
+  warnings: ToolWarning[];
 }
 
 export const symmetricDifferenceVolume = defineTool({
@@ -124,7 +125,7 @@ export const symmetricDifferenceVolume = defineTool({
       }
     }
 
-    const warnings: string[] = [];
+    const warnings: ToolWarning[] = [];
     const ambiguous = N - joint;
     const ambiguousFraction = ambiguous / N;
     const share = (count: number, of: number) => (of > 0 ? (boxVolume * count) / of : null);
@@ -137,14 +138,14 @@ export const symmetricDifferenceVolume = defineTool({
     const unionCount = onlyA + onlyB + both;
 
     let reliable = ambiguousFraction <= AMBIGUOUS_LIMIT;
-    if (!reliable) warnings.push(`${(100 * ambiguousFraction).toFixed(1)}% of the points could not be classified for both bodies (limit ${100 * AMBIGUOUS_LIMIT}%): open or badly broken surfaces`);
-    if (joint === 0) warnings.push('no point was classified for both bodies: the joint figures are null');
+    if (!reliable) warnings.push(warning('UNRELIABLE_CLASSIFICATION', `${(100 * ambiguousFraction).toFixed(1)}% of the points could not be classified for both bodies (limit ${100 * AMBIGUOUS_LIMIT}%): open or badly broken surfaces`));
+    if (joint === 0) warnings.push(warning('NO_JOINT_CLASSIFICATION', 'no point was classified for both bodies: the joint figures are null'));
     for (const [label, body, exact, sampled, inside, confident] of [
       ['from', from, fromExact, fromVolume, inA, confA],
       ['reference', reference, refExact, refVolume, inB, confB],
     ] as const) {
-      if (!exact.watertight) warnings.push(`${label} body '${body.bodyId}' is not watertight: its inside is the generalized winding number's, and its exact volume is not available`);
-      if (exact.volume !== null && exact.volume < 0) warnings.push(`${label} body '${body.bodyId}' is oriented inside out (exact volume ${exact.volume}); classification ignores orientation`);
+      if (!exact.watertight) warnings.push(warning('NOT_WATERTIGHT', `${label} body '${body.bodyId}' is not watertight: its inside is the generalized winding number's, and its exact volume is not available`));
+      if (exact.volume !== null && exact.volume < 0) warnings.push(warning('INSIDE_OUT', `${label} body '${body.bodyId}' is oriented inside out (exact volume ${exact.volume}); classification ignores orientation`));
       if (exact.volume === null || exact.volume === 0) continue;
       if (sampled === null) {
         reliable = false;
@@ -156,7 +157,7 @@ export const symmetricDifferenceVolume = defineTool({
       const disagreement = Math.abs(V - sampled) / V;
       if (disagreement > limit) {
         reliable = false;
-        warnings.push(`${label} body '${body.bodyId}': sampled volume ${sampled.toPrecision(6)} disagrees with the exact ${V.toPrecision(6)} by ${(100 * disagreement).toFixed(1)}%, more than sampling noise explains (${(100 * limit).toFixed(1)}%)`);
+        warnings.push(warning('SAMPLED_VOLUME_DISAGREES', `${label} body '${body.bodyId}': sampled volume ${sampled.toPrecision(6)} disagrees with the exact ${V.toPrecision(6)} by ${(100 * disagreement).toFixed(1)}%, more than sampling noise explains (${(100 * limit).toFixed(1)}%)`));
       }
     }
     if (symDiff !== null && stdErr !== null) {
@@ -168,10 +169,10 @@ export const symmetricDifferenceVolume = defineTool({
       const inconsistent = exactGap !== null && symDiff + 2 * stdErr < exactGap;
       if (noisy || inconsistent) {
         reliable = false;
-        if (noisy) warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is under 2 standard errors (${stdErr.toPrecision(3)}): noise-dominated at maxSamples ${N}`);
-        if (inconsistent) warnings.push(`the symmetric difference ${symDiff.toPrecision(4)} is below the exact volumes' difference ${exactGap.toPrecision(4)} by more than 2 standard errors (${stdErr.toPrecision(3)})`);
+        if (noisy) warnings.push(warning('NOISE_DOMINATED', `the symmetric difference ${symDiff.toPrecision(4)} is under 2 standard errors (${stdErr.toPrecision(3)}): noise-dominated at maxSamples ${N}`));
+        if (inconsistent) warnings.push(warning('INCONSISTENT_WITH_EXACT_VOLUMES', `the symmetric difference ${symDiff.toPrecision(4)} is below the exact volumes' difference ${exactGap.toPrecision(4)} by more than 2 standard errors (${stdErr.toPrecision(3)})`));
         const needed = samplesFor10Percent(f!, exactGap === null ? 0 : exactGap / boxVolume);
-        warnings.push(needed === null ? `no point fell in the difference: maxSamples ${N} cannot tell its size (at least ${10 * N} points are needed to see a difference of ${(boxVolume / N).toPrecision(3)})` : `about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference`);
+        warnings.push(warning('MORE_SAMPLES_NEEDED', needed === null ? `no point fell in the difference: maxSamples ${N} cannot tell its size (at least ${10 * N} points are needed to see a difference of ${(boxVolume / N).toPrecision(3)})` : `about ${needed} points (maxSamples) give a 10% estimate of the symmetric difference`));
       }
     }
 

@@ -73,7 +73,8 @@ describe('real files through import_file and compute_metrics', () => {
     // Its B-spline thread's control hull makes the spec's box 66 x 66 x 43 around a 20 x 20 x 42 screw
     // (issue 18.5): the one warning says so.
     expect(metrics.warnings).toHaveLength(1);
-    expect(metrics.warnings[0]).toMatch(/^boundingBox encloses B-spline control points and extends up to 23\.2\d \(45\.7% of the diagonal\)/);
+    expect(metrics.warnings[0]!.code).toBe('LOOSE_BOUNDING_BOX');
+    expect(metrics.warnings[0]!.message).toMatch(/^boundingBox encloses B-spline control points and extends up to 23\.2\d \(45\.7% of the diagonal\)/);
   });
 
   it('cax-if/as1_pe_203.stp: the assembly as one compound of placed solids, positive volume', async () => {
