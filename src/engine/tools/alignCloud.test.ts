@@ -181,10 +181,13 @@ describe('align_bodies moves a point cloud onto a part', () => {
     expect((rotationDistance(total.r, [1, 0, 0, 0, 1, 0, 0, 0, 1]) * 180) / Math.PI).toBeLessThan(0.05);
     expect(alignmentError(r.placement!.transform, truth, centre).offset).toBeLessThan(0.001 * diagonal);
     expect(r.placement!.setBy).toMatchObject({ tool: 'align_bodies', alignments: 1 });
-    // A second alignment from there moves it by almost nothing and counts itself.
+    // A second alignment from there finds nothing better (issue 28): not applied, the placement stays.
     const again = await align({ movingBodyId: 'placed', fixedBodyId: 'part', mode: 'fine', apply: true });
-    expect(again.rotationAngleDegrees).toBeLessThan(0.01);
-    expect(again.placement!.setBy).toMatchObject({ tool: 'align_bodies', mode: 'fine', alignments: 2 });
+    expect(again.outcome).toBe('alreadyAligned');
+    expect(again.applied).toBe(false);
+    expect(again.rotationAngleDegrees).toBe(0);
+    expect(again.rejected!.rotationAngleDegrees).toBeLessThan(0.01);
+    expect(again.placement).toEqual(r.placement);
     const listed = await run<{ bodies: BodySummary[] }>('list_bodies', {});
     expect(listed.bodies.find((b) => b.bodyId === 'placed')!.placement).toEqual(again.placement);
     // compute_metrics sees the placed points; a reset brings back the file's.
