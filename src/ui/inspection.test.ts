@@ -40,7 +40,8 @@ describe('inspection state', () => {
   it('deviation along an axis: measure_deviation with stations fills the chart state', async () => {
     await plotDeviationSections([1, 0, 0], 12);
     const ds = inspectStore.getState().deviationSections;
-    expect(ds).toMatchObject({ axis: [1, 0, 0], fromBodyId: 'part' });
+    // The offered pair measures the actual (the scan) against the nominal (issue 29.1).
+    expect(ds).toMatchObject({ axis: [1, 0, 0], fromBodyId: 'scan' });
     expect(ds?.stations).toHaveLength(12);
     expect(toolStore.getState().selected).toBe('measure_deviation');
   });

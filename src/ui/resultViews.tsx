@@ -63,6 +63,8 @@ function DeviationView({ call }: { call: DoneCallOf<'measure_deviation'> }) {
     ['No sign (ambiguous)', (d) => pct(d.ambiguousFraction)],
   ];
   return (
+    // Its own scroller: a narrow column scrolls the table, never the column.
+    <div className="table-scroll">
     <table className="result-table" data-testid="tools.deviation-table">
       <thead>
         <tr>
@@ -91,6 +93,7 @@ function DeviationView({ call }: { call: DoneCallOf<'measure_deviation'> }) {
         </tr>
       </tbody>
     </table>
+    </div>
   );
 }
 
