@@ -9,6 +9,8 @@ export interface BenchRun {
   date: string;
   /** The machine's load average (1, 5, 15 min) at the start and the end of the run: figures of a loaded machine are slower. */
   loadAverage?: { start: number[]; end: number[] };
+  /** Cases this file kept from an earlier run (its date) when a run did not reach them. */
+  carriedOver?: { date: string; node: string; cases: string[] };
   results: Record<string, Figures>;
 }
 

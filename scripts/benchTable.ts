@@ -80,8 +80,14 @@ export function benchmarkTable(run: BenchRun): string {
     'other, and runs with `--compare`.',
     '',
   ];
+  const carried = new Set(run.carriedOver?.cases ?? []);
+  if (carried.size) {
+    lines.push(`${carried.size} of the ${Object.keys(run.results).length} cases were not re-measured in this run; their figures are from the run of ${run.carriedOver!.date} (Node ${run.carriedOver!.node}), as marked.`, '');
+  }
   for (const [caseName, figures] of Object.entries(run.results)) {
-    lines.push(`## ${caseName}`, '', '| figure | value | unit | |', '|---|---:|---|---|', ...rows(figures), '');
+    lines.push(`## ${caseName}`, '');
+    if (carried.has(caseName)) lines.push(`From the earlier run of ${run.carriedOver!.date}.`, '');
+    lines.push('| figure | value | unit | |', '|---|---:|---|---|', ...rows(figures), '');
   }
   return lines.join('\n');
 }
