@@ -340,8 +340,23 @@ function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: b
           <code>{alignment.error.code}</code> {alignment.error.message}
         </p>
       )}
+      {r.outcome !== 'aligned' && (
+        <p className="hint" data-testid="deviation.align-outcome" data-outcome={r.outcome}>
+          {r.outcome === 'alreadyAligned' ? 'Already aligned: the best fit is where the actual stands. Nothing to apply.' : 'No better pose found than where the actual stands. Nothing to apply.'}
+        </p>
+      )}
+      {r.ambiguous && (
+        <p className="warning" data-testid="deviation.align-ambiguous">
+          Ambiguous: {r.equivalentPoses.length} poses fit equally well (a symmetric part); the one nearest where the actual stood was taken. Check the result, or align on datums.
+        </p>
+      )}
       <div className="row">
-        {(alignment.status === 'proposed' || alignment.status === 'applying') && (
+        {(alignment.status === 'proposed' || alignment.status === 'applying') && r.outcome !== 'aligned' && (
+          <button type="button" className="button small" onClick={() => discardAlignment()} data-testid="deviation.align-discard">
+            OK
+          </button>
+        )}
+        {(alignment.status === 'proposed' || alignment.status === 'applying') && r.outcome === 'aligned' && (
           <>
             <button type="button" className="button small primary" disabled={busy || alignment.status === 'applying'} onClick={() => void applyAlignment()} data-testid="deviation.align-apply">
               {r.warnings.length ? 'Apply anyway' : 'Apply alignment'}
