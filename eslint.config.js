@@ -51,6 +51,8 @@ export default tseslint.config(
   layer(['src/engine/meshThreads/**'], [...ENGINE_WIDE, '**/tools/*', '**/scene/*', '**/scene', '**/kernel', '**/kernel/kernel', '**/graph/*', '**/render/*', 'zod'], 'the mesh threads load mesh and deviation work only: no tools, scene, kernel or zod (docs/architecture.md).'),
   layer(['src/engine/tools/**'], [...ENGINE_WIDE, '**/meshThreads/*'], 'tools are thin: schema + a call into a domain; threads are the host\'s (docs/architecture.md).'),
   layer(['src/engine/gdt/**'], [...ENGINE_WIDE, '**/tools/*', '**/graph/*', '**/render/*', '**/meshThreads/*'], 'gdt may import math, mesh, exact, points, deviation, kernel and scene, never tools (engine layers: docs/architecture.md).'),
+  layer(['src/engine/report/**'], [...ENGINE_WIDE, '**/kernel', '**/kernel/*', '**/meshThreads/*', '**/scene/*', '**/graph/*'], 'report turns tool results into a document: it takes their types and the render helpers, never the kernel or the scene (docs/architecture.md).'),
+  layer(['src/engine/features/**'], [...ENGINE_WIDE, '**/tools/*', '**/meshThreads/*', '**/render/*'], 'features recognises holes and pockets on a BREP: kernel, math, graph and scene, never tools (docs/architecture.md).'),
   layer(['src/engine/render/**'], [...ENGINE_WIDE, '../*', '!../render/*'], 'render imports nothing of ours (engine layers: docs/architecture.md).'),
   layer(['src/viewer/**'], ['**/workers/*', '**/ui/*', ...NODE_ONLY, ...ENGINE_INTERNALS], `viewer takes only types from the engine; ${THROUGH_INDEX}.`),
   layer(['src/ui/**'], [...NODE_ONLY, ...ENGINE_INTERNALS, '**/cli/*', '**/mcp/*'], `ui talks to the engine through workers/client; ${THROUGH_INDEX}.`),

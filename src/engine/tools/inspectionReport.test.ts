@@ -18,7 +18,7 @@ import type { HistogramResult } from './deviationHistogram';
 import type { Body } from '../scene/Body';
 import { reportUnit, type InspectionReportResult } from './inspectionReport';
 import type { DeviationResult } from './measureDeviation';
-import { REPORT_DATA_ID } from './reportHtml';
+import { REPORT_DATA_ID } from '../report/reportHtml';
 
 let oc: OC;
 let engine: Engine;

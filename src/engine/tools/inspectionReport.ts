@@ -14,7 +14,7 @@ import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
 import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { measureDeviation, type DeviationResult } from './measureDeviation';
-import { reportHtml, type ReportData } from './reportHtml';
+import { reportHtml, type ReportData } from '../report/reportHtml';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 import { heatmapPictures, sizeSchema, viewsSchema } from './signedDeviationHeatmap';
 

@@ -6,7 +6,7 @@ import { cross, dot, type Vec3 } from '../math/vec3';
 import { faceNormalAt, faceNormalOnEdge, SMOOTH_SINE } from '../scene/edgeConvexity';
 import { mapEntities } from '../scene/topology';
 import { defineTool } from './defineTool';
-import { cylinderFace, faceGraph, type CylinderFace, type FaceGraph } from './featureFaces';
+import { cylinderFace, faceGraph, type CylinderFace, type FaceGraph } from '../features/featureFaces';
 import { bodyIdSchema } from './schemas';
 import { warning } from '../warnings';
 

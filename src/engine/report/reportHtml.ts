@@ -2,15 +2,15 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { ToolWarning } from '../warnings';
 import type { CalloutStatus } from '../render/callouts';
 import { decimalsFor } from '../render/format';
-import type { MetricsResult } from './computeMetrics';
-import type { CrossSectionResult } from './crossSectionCompare';
-import type { HistogramResult } from './deviationHistogram';
-import type { DeviationLabel } from './deviationLabels';
+import type { MetricsResult } from '../tools/computeMetrics';
+import type { CrossSectionResult } from '../tools/crossSectionCompare';
+import type { HistogramResult } from '../tools/deviationHistogram';
+import type { DeviationLabel } from '../tools/deviationLabels';
 import type { SurfaceMode } from '../deviation/defaults';
 import type { DirectedRecord } from '../deviation/record';
-import type { DeviationResult } from './measureDeviation';
+import type { DeviationResult } from '../tools/measureDeviation';
 import type { Characteristic } from '../gdt/evaluate';
-import type { SignedHeatmapResult } from './signedDeviationHeatmap';
+import type { SignedHeatmapResult } from '../tools/signedDeviationHeatmap';
 import { html, raw, type Html } from '../render/html';
 
 export interface TitleBlock {
