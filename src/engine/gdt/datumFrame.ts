@@ -1,5 +1,5 @@
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
-import { solveLinear } from './leastSquares';
+import { solveLinear } from '../math/solveLinear';
 
 /**
  * Datum features and the datum reference frame they build (ASME Y14.5-2018 ch. 4, ISO 5459), in

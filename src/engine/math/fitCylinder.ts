@@ -1,3 +1,4 @@
+import { solveLinear } from './solveLinear';
 import { symmetricEigen3 } from './symmetricEigen';
 import { cross, dot, normalize, type Vec3 } from './vec3';
 
@@ -55,7 +56,7 @@ export function fitCylinder(points: readonly Vec3[], normals: readonly Vec3[]): 
         for (let b = 0; b < 5; b++) jtj[a]![b]! += j[a]! * j[b]!;
       }
     }
-    const step = solve(jtj, jtr.map((v) => -v));
+    const step = solveLinear(jtj, jtr.map((v) => -v));
     if (!step) break;
     axis = normalize(add(axis, add(scale(e1, step[0]!), scale(e2, step[1]!))));
     origin = add(origin, add(scale(e1, step[2]!), scale(e2, step[3]!)));
@@ -94,7 +95,7 @@ function circleFit(pts: [number, number][]): { cx: number; cy: number; r: number
       for (let k = 0; k < 3; k++) a[i]![k]! += row[i]! * row[k]!;
     }
   }
-  const s = solve(a, b);
+  const s = solveLinear(a, b);
   if (!s) return null;
   const cx = -s[0]! / 2, cy = -s[1]! / 2;
   const r2 = cx * cx + cy * cy - s[2]!;
@@ -102,28 +103,6 @@ function circleFit(pts: [number, number][]): { cx: number; cy: number; r: number
   return { cx: cx + mx, cy: cy + my, r: Math.sqrt(r2) };
 }
 
-/** Gaussian elimination with partial pivoting; null when singular. */
-function solve(a: number[][], b: number[]): number[] | null {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    if (!(Math.abs(m[p]![c]!) > 1e-300)) return null;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = m[r]![n]!;
-    for (let k = r + 1; k < n; k++) s -= m[r]![k]! * x[k]!;
-    x[r] = s / m[r]![r]!;
-  }
-  return x.every(Number.isFinite) ? x : null;
-}
 
 /** Two unit vectors completing the axis to a right-handed frame. */
 function frame(axis: Vec3): [Vec3, Vec3] {
