@@ -83,7 +83,7 @@ describe('results file', () => {
 function timeless(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(timeless);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'ms' && !/Ms$/.test(k)).map(([k, v]) => [k, timeless(v)]));
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'ms' && k !== 'seconds' && !/Ms$/.test(k)).map(([k, v]) => [k, timeless(v)]));
   }
   return value;
 }

@@ -77,7 +77,9 @@ export function writeBatchFixture(dir: string): BatchFixture {
   copyFileSync(dataPath('occt/shape.stl'), join(dir, 'shape.stl'));
   add('nut-metrics', { part: 'Pump_Nut.brep' }, [{ tool: 'compute_metrics', args: { bodyId: 'part' } }], { status: 'ok' });
   add('nut-validate-topology', { part: 'Pump_Nut.brep' }, [
-    { tool: 'validate_geometry', args: { bodyId: 'part' } },
+    // An ample self-intersection budget: the check completes in every run, so the local pool and the
+    // queue give the same answer whatever the machine's load (the default, 20 s, may stop it early).
+    { tool: 'validate_geometry', args: { bodyId: 'part', selfIntersectionBudgetSeconds: 600 } },
     { tool: 'query_topology', args: { bodyId: 'part', entity: 'face' } },
   ], { status: 'ok' });
   add('screw-metrics', { part: 'screw.step' }, [{ tool: 'compute_metrics', args: { bodyId: 'part' } }], { status: 'ok' });

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
@@ -6,6 +7,9 @@ import { createNodeEngine, type NodeEngineOptions } from '../node/nodeEngine';
 import { nodeFilesIn } from '../node/nodeFiles';
 
 let root: string | undefined;
+
+/** The repository this file belongs to: tests never write into it. */
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * This test process's scratch directory, made on first use and removed when the process exits: the
@@ -37,7 +41,10 @@ export function testFiles(dir: string = testRoot()): FileAccess {
     read: (path) => files.read(path),
     async write(path, bytes, options) {
       const full = resolve(dir, path);
-      if (!isInside(tmpdir(), full)) throw new Error(`a test wrote ${full}, outside ${tmpdir()}: tests write under testRoot() or a mkdtemp directory`);
+      // The checkout may itself lie in the temp folder (CI clones into one): it is refused by name.
+      if (isInside(CHECKOUT, full) || !isInside(tmpdir(), full)) {
+        throw new Error(`a test wrote ${full}, outside the temp folder ${tmpdir()} or inside the checkout ${CHECKOUT}: tests write under testRoot() or a mkdtemp directory`);
+      }
       return files.write(path, bytes, options);
     },
     canonical: (path) => files.canonical?.(path) ?? path,
