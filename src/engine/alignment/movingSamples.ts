@@ -2,8 +2,9 @@ import { BrepscopeError } from '../errors';
 import type { OC } from '../kernel';
 import type { Body } from '../scene/Body';
 import { cloudBox, cloudDiagonal, cloudSamples } from '../deviation/cloud';
-import { surfaceSamples } from '../deviation/samples';
+import { meshPseudoNormals } from '../deviation/structures';
 import { measuredSurface } from '../deviation/surfaces';
+import { featureDenseSamples } from './featureSamples';
 import { MIN_PAIRS } from './icp';
 import { cloudMoments, surfaceMoments, type Moments } from './principalFrames';
 
@@ -12,7 +13,7 @@ export const CLOUD_CELL_DIAGONAL = 0.02;
 
 /**
  * What the moving body is aligned by: its samples (deterministic) and the moments its principal
- * frames come from. A surface: its area-uniform samples and its area-weighted moments. A point
+ * frames come from. A surface: its feature-dense samples (featureSamples.ts) and its area-weighted moments. A point
  * cloud: its points, stride-subsampled to `sampleCount` as the deviation tools do, and the moments
  * of its points thinned on a voxel grid (cloudMoments: a cloud has no area to weigh by).
  */
@@ -29,7 +30,8 @@ export function movingSamples(oc: OC | undefined, moving: Body, deflection: numb
     return { points: samples.points.subarray(0, 3 * samples.count), count: samples.count, moments, even: moments.representatives };
   }
   const surface = measuredSurface(oc, moving, deflection);
-  const samples = surfaceSamples(surface, sampleCount);
+  const samples = surface.body.cache.get(`alignSamples:${surface.key}:${sampleCount}`, () => featureDenseSamples(surface.mesh, sampleCount, meshPseudoNormals(surface)));
+  if (samples.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${moving.bodyId}' has a surface of zero area: there is nothing to align`, { bodyId: moving.bodyId });
   const points = samples.points.subarray(0, 3 * samples.count);
   return { points, count: samples.count, moments: surfaceMoments(surface.mesh), even: points };
 }
