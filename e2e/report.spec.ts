@@ -4,7 +4,12 @@ import { expect, test } from './fixtures/fixtures';
 test.describe.configure({ mode: 'serial' });
 
 test('"Download report" saves the comparison as one HTML file that opens offline with its images and the numbers on screen', async ({ demoApp: app, browser }, testInfo) => {
-  // Other specs share the page: compare the demo pair afresh, so the last run is its measure_deviation.
+  // Other specs share the page: colour the actual (a spec before may have left "On nominal" chosen),
+  // then compare the demo pair afresh, so the last run is its measure_deviation.
+  if (await app.review.onActual.isVisible()) {
+    await expect(app.review.onActual).toBeEnabled({ timeout: 100_000 });
+    await app.review.onActual.click();
+  }
   await app.review.compare({ aligned: true });
   await expect.poll(async () => (await app.api.lastToolResult())?.tool, { timeout: 100_000 }).toBe('measure_deviation');
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 100_000 }).toBe('done');
