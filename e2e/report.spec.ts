@@ -36,8 +36,10 @@ test('"Download report" saves the comparison as one HTML file that opens offline
   expect(requests).toEqual([]);
   await expect(page.locator('h1')).toContainText('Inspection report: scan against part');
   const images = page.locator('img');
-  // iso, front and top heat maps and the histogram.
-  await expect(images).toHaveCount(4);
+  // iso, front and top heat maps and the histogram (sections an earlier spec cut on the shared page add their own).
+  await expect(page.locator('img[alt^="Heat map, "]')).toHaveCount(3);
+  await expect(page.locator('img[alt="Histogram of the signed deviation"]')).toHaveCount(1);
+  await expect(images).toHaveCount(4 + (await page.locator('img[alt^="Section "]').count()));
   for (const img of await images.all()) expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   // The numbers are the comparison's on screen: measure_deviation's, with the page's tolerance band.
   const cell = (field: string) => page.locator(`[data-field="${field}"]`);
