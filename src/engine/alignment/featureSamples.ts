@@ -1,6 +1,6 @@
 import { hypot3 } from '../math/hypot3';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
-import type { SurfaceSamples } from '../mesh/sampleSurface';
+import { R2_A, R2_B, triangleAreas, type SurfaceSamples } from '../mesh/sampleSurface';
 import type { TriMesh } from '../mesh/TriMesh';
 
 /**
@@ -25,11 +25,6 @@ import type { TriMesh } from '../mesh/TriMesh';
  * 4. maxSamples is honoured by stride: with n candidates, stride = max(1, ceil(n / maxSamples)),
  *    and candidates 0, stride, 2 stride ... are kept (the origin's rule, applied to this set).
  */
-// Roberts' R2 sequence: fractional parts of j / phi2 and j / phi2^2, phi2 the plastic number.
-const PHI2 = 1.324717957244746;
-const R2_A = 1 / PHI2;
-const R2_B = 1 / (PHI2 * PHI2);
-
 export function featureDenseSamples(mesh: TriMesh, maxSamples: number, pseudoNormals?: PseudoNormals): SurfaceSamples {
   if (!(maxSamples >= 1) || !Number.isInteger(maxSamples)) throw new Error('featureDenseSamples: maxSamples must be a positive integer.');
   const pn = pseudoNormals ?? buildPseudoNormals(mesh);
@@ -106,25 +101,10 @@ export function featureDenseSamples(mesh: TriMesh, maxSamples: number, pseudoNor
       s++;
     }
   }
-  if (s !== count) throw new Error(`sampleSurface: internal count mismatch (${s} of ${count}).`);
+  if (s !== count) throw new Error(`featureDenseSamples: internal count mismatch (${s} of ${count}).`);
   return { count, points, normals, candidates: n, stride, vertexCandidates: V, area };
 }
 
-/** Area per triangle, and their sum in triangle order. */
-function triangleAreas(idx: Uint32Array, pos: Float64Array): { areas: Float64Array; area: number } {
-  const T = idx.length / 3;
-  const areas = new Float64Array(T);
-  let area = 0;
-  for (let t = 0; t < T; t++) {
-    const a = idx[3 * t]! * 3, b = idx[3 * t + 1]! * 3, c = idx[3 * t + 2]! * 3;
-    const ux = pos[b]! - pos[a]!, uy = pos[b + 1]! - pos[a + 1]!, uz = pos[b + 2]! - pos[a + 2]!;
-    const vx = pos[c]! - pos[a]!, vy = pos[c + 1]! - pos[a + 1]!, vz = pos[c + 2]! - pos[a + 2]!;
-    const at = 0.5 * hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-    areas[t] = at;
-    area += at;
-  }
-  return { areas, area };
-}
 
 /**
  * Welded vertices of nonzero-area triangles, first use first, into `order`; `vertexOf` keeps one

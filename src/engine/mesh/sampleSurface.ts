@@ -36,8 +36,8 @@ export interface SurfaceSamples {
 
 // Roberts' R2 sequence: fractional parts of j / phi2 and j / phi2^2, phi2 the plastic number.
 const PHI2 = 1.324717957244746;
-const R2_A = 1 / PHI2;
-const R2_B = 1 / (PHI2 * PHI2);
+export const R2_A = 1 / PHI2;
+export const R2_B = 1 / (PHI2 * PHI2);
 
 export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?: PseudoNormals): SurfaceSamples {
   if (!(maxSamples >= 1) || !Number.isInteger(maxSamples)) throw new Error('sampleSurface: maxSamples must be a positive integer.');
@@ -107,7 +107,7 @@ function systematicCounts(areas: Float64Array, area: number, n: number, inside: 
 }
 
 /** Area per triangle, and their sum in triangle order. */
-function triangleAreas(idx: Uint32Array, pos: Float64Array): { areas: Float64Array; area: number } {
+export function triangleAreas(idx: Uint32Array, pos: Float64Array): { areas: Float64Array; area: number } {
   const T = idx.length / 3;
   const areas = new Float64Array(T);
   let area = 0;
