@@ -1,6 +1,5 @@
 import { toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
 import type { EngineHost } from '../node/EngineHost';
-import { claimOutputs, outputPathsOf } from './jobOutputs';
 import type { BatchJob } from './manifest';
 
 /** Per job, unless the batch or the job sets its own: long enough for any real pair in test-data, short enough that a stuck job does not hold a worker for the night. */
@@ -61,9 +60,9 @@ export async function runJob(engine: JobEngine, job: BatchJob, defaultDeadlineMs
         continue;
       }
       try {
-        // The run's outputs are the job's (jobOutputs.ts): an earlier attempt's file is replaced, another job's never.
-        if (owner !== undefined) claimOutputs(outputPathsOf(run.args), owner);
-        const outcome = await engine.runJson(run.tool, run.args, budget());
+        // Every file the run writes is the job's (src/node/ownedFiles.ts): an earlier attempt's file
+        // is replaced, another job's never.
+        const outcome = await engine.runJson(run.tool, run.args, { ...budget(), owner });
         runs.push({ tool: run.tool, result: outcome.result });
         outputs.push(...outcome.outputs.map((o) => o.path));
       } catch (e) {

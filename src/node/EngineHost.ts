@@ -78,6 +78,11 @@ export interface CallOptions {
   /** Aborting it cancels the call (CANCELLED); a call busy in the kernel is stopped with its engine after CANCEL_GRACE_MS. */
   signal?: AbortSignal | undefined;
   progress?: ((fraction: number, message?: string) => void) | undefined;
+  /**
+   * A batch job's owner key (`<batch key>/<job id>`): every file the call writes is claimed for that
+   * job, replaced by its later attempts and never by another job (src/node/ownedFiles.ts).
+   */
+  owner?: string | undefined;
 }
 
 export interface RestartEvent {
@@ -275,14 +280,14 @@ export class EngineHost {
   /** Runs a tool; its result and written files, or a BrepscopeError with the engine's code (or TIMEOUT, OUT_OF_MEMORY, ENGINE_CRASHED, CANCELLED). */
   run<N extends ToolName>(name: N, args: NoInfer<ToolArgs<N>>, options?: CallOptions): Promise<RunOutcome<ToolResult<N>>>;
   run(name: string, args: unknown, options?: CallOptions): Promise<RunOutcome<unknown>> {
-    return this.call('run', [name, args], options, name) as Promise<RunOutcome<unknown>>;
+    return this.call('run', [name, args, options?.owner ?? null], options, name) as Promise<RunOutcome<unknown>>;
   }
 
   /** `run` for a tool name and arguments known at run time (JSON from a command line or an MCP client). */
   runJson<N extends ToolName>(name: N, args: unknown, options?: CallOptions): Promise<RunOutcome<ToolResult<N>>>;
   runJson(name: string, args: unknown, options?: CallOptions): Promise<RunOutcome<unknown>>;
   runJson(name: string, args: unknown, options?: CallOptions): Promise<RunOutcome<unknown>> {
-    return this.call('run', [name, args], options, name) as Promise<RunOutcome<unknown>>;
+    return this.call('run', [name, args, options?.owner ?? null], options, name) as Promise<RunOutcome<unknown>>;
   }
 
   /**

@@ -30,7 +30,8 @@ export interface ThreadMemory {
 
 /** The engine thread's methods, as the host calls them. */
 export interface ThreadMethods {
-  run(name: string, args: unknown): RunOutcome<unknown>;
+  /** `owner`: the batch job whose outputs the call writes (src/node/ownedFiles.ts); null outside a batch. */
+  run(name: string, args: unknown, owner: string | null): RunOutcome<unknown>;
   load(request: LoadRequest): string;
   validate(name: string, args: unknown): void;
   tools(): ToolManifest[];

@@ -4,6 +4,7 @@ import { getKernel, setImportMemoryBudget, settle, type Engine, type OC, type Ru
 import { confinedFiles } from './confinedFiles';
 import type { Method, Reply, Request, SceneEntry, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { createNodeEngine, processMeshWorkers } from './nodeEngine';
+import { ownedFiles } from './ownedFiles';
 import { capWasmMemory, ceilingBytes, noteWasmMemory } from './wasmMemory';
 
 // One engine in a worker thread, answering the host's messages (src/node/EngineHost.ts): every call
@@ -23,7 +24,9 @@ capWasmMemory(
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
 const meshWorkers = processMeshWorkers();
-const engine: Engine = createNodeEngine({ files: confinedFiles(() => roots), meshWorkers });
+/** The batch job the running call's writes belong to (ownedFiles.ts); calls run one at a time. */
+let owner: string | undefined;
+const engine: Engine = createNodeEngine({ files: ownedFiles(confinedFiles(() => roots), () => owner), meshWorkers });
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.
@@ -77,10 +80,15 @@ interface CallContext extends RunOptions {
 type Handlers = { [M in Method]: (...args: [...Parameters<ThreadMethods[M]>, CallContext]) => ReturnType<ThreadMethods[M]> | Promise<ReturnType<ThreadMethods[M]>> };
 
 const handlers: Handlers = {
-  async run(name, args, ctx) {
-    const outcome = await engine.runJson(name, args, { signal: ctx.signal, progress: ctx.progress });
-    ctx.transfer.push(...engine.transferables(name, outcome.result));
-    return outcome;
+  async run(name, args, jobOwner, ctx) {
+    owner = jobOwner ?? undefined;
+    try {
+      const outcome = await engine.runJson(name, args, { signal: ctx.signal, progress: ctx.progress });
+      ctx.transfer.push(...engine.transferables(name, outcome.result));
+      return outcome;
+    } finally {
+      owner = undefined;
+    }
   },
   load(request) {
     // The mesh threads (when this process has them) load their code while the file is read and
