@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,7 @@ function json(result: CallToolResult): unknown {
 }
 
 describe('MCP: results over the inline limit', () => {
-  it('display_mesh of a 409,600-triangle STL returns a JSON file in outputs (and a resource link), not 10+ MiB inline; the file holds the whole mesh', async () => {
+  it('display_mesh of a 409,600-triangle STL returns a JSON file in outputs (and a resource link), not 10+ MiB inline; the file holds the whole mesh and goes when the session ends', async () => {
     const mesh = uvSphere(10, 640, 321);
     const triangles = mesh.indices.length / 3;
     expect(triangles).toBe(409_600);
@@ -63,9 +63,12 @@ describe('MCP: results over the inline limit', () => {
     const full = JSON.parse(readFileSync(answer.resultFile, 'utf8')) as { indices: number[]; positions: number[] };
     expect(full.indices.length).toBe(3 * triangles);
     expect(full.indices.reduce((m, i) => Math.max(m, i), 0)).toBe(full.positions.length / 3 - 1);
-    rmSync(dirname(answer.resultFile), { recursive: true, force: true });
     // A small result is still inline.
     expect(json(await call(client, 'list_bodies', {}))).toMatchObject({ bodies: [{ bodyId: 'big', triangles }] });
+    expect(existsSync(answer.resultFile)).toBe(true);
+    // The session ends (the client closes the server's stdin and waits for it to exit): the file and its directory are gone.
+    await client.close();
+    expect(existsSync(dirname(answer.resultFile))).toBe(false);
   });
 });
 

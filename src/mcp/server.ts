@@ -1,9 +1,8 @@
 // The low-level Server (not McpServer) because our tools already carry JSON Schemas: McpServer would
 // want each one re-declared as a zod shape, a second copy of every schema.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import {
@@ -22,6 +21,7 @@ import { resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFac
 import { rootDirs } from '../node/confinedFiles';
 import { EngineHost, type CallOptions, type EngineLimits, type RestartEvent } from '../node/EngineHost';
 import { BoundedStdioTransport } from './boundedStdio';
+import { spillFiles, type SpillLimits } from './spillFiles';
 
 const INSTRUCTIONS = [
   'brepscope inspects CAD geometry with an exact OCCT kernel.',
@@ -50,6 +50,8 @@ export interface McpServerOptions {
   log?: (message: string) => void;
   /** Where results too large to send inline are written (a new directory in it); default the system's temporary directory. */
   spillDir?: string | undefined;
+  /** How many such files, and how many bytes of them, are kept at once (default MAX_SPILL_FILES, MAX_SPILL_BYTES). */
+  spillLimits?: SpillLimits | undefined;
   /** Told after every tool call (--log-calls); the call's answer waits for it. */
   onCall?: ((call: CallRecord) => void | Promise<void>) | undefined;
 }
@@ -101,12 +103,16 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
   let calls = 0;
   // Results too large to send inline go to files in a directory of this server's own (created on
   // first use, only this user may read it): never into the user's roots, where a name could be taken.
-  let spillDir: string | undefined;
-  const spill = (json: string, file: string): string => {
-    spillDir ??= mkdtempSync(join(options.spillDir ?? tmpdir(), 'brepscope-mcp-results-'));
-    const path = join(spillDir, file);
-    writeFileSync(path, json, { flag: 'wx', mode: 0o600 });
-    return path;
+  // The oldest go beyond a count or a size; all of them when the session closes (spillFiles.ts).
+  const spills = spillFiles(options.spillDir, options.spillLimits);
+  const spill = (json: string, file: string): string => spills.write(file, json);
+  const close = server.close.bind(server);
+  server.close = async () => {
+    try {
+      await close();
+    } finally {
+      spills.dispose();
+    }
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await host.tools()).map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] })),
@@ -216,6 +222,9 @@ export async function serveMcpStdio(options: EngineLimits & McpServerOptions & {
     server.onclose = done;
     process.stdin.once('end', done);
     process.stdin.once('close', done);
+    // A client that stops the server with a signal ends the session as well: its result files go.
+    process.once('SIGTERM', done);
+    process.once('SIGINT', done);
   });
   await server.connect(transport);
   await closed;
