@@ -70,17 +70,21 @@ describe('a job owns the outputs it writes', () => {
     expect(rerun.outputs).toEqual([png]);
     expect(isPng(png) && readFileSync(png).length).toBeGreaterThan(100);
 
-    // Another job naming the same file, of this batch or another: refused even with overwrite: true;
-    // the file is the first job's still.
+    // Another job of the batch naming the same file: refused even with overwrite: true; the file is
+    // the first job's still. A job of another batch (an edited manifest): refused without overwrite.
     const before = readFileSync(png);
-    for (const [owner, overwrite] of [['batchA/p2', false], ['batchA/p2', true], ['batchB/p1', true]] as const) {
+    const message = (r: JobResult): string => (r.runs[0] as { error: { message: string } }).error.message;
+    for (const [owner, overwrite] of [['batchA/p2', false], ['batchA/p2', true], ['batchB/p1', false]] as const) {
       const other = await runJob(host, job(owner.slice(7), png, overwrite), undefined, owner);
       expect(codes(other), `${owner} overwrite ${overwrite}`).toEqual(['FILE_EXISTS', 'SKIPPED']);
-      const message = (other.runs[0] as { error: { message: string } }).error.message;
-      expect(message).toContain(owner.startsWith('batchA') ? 'written by job "p1"; ' : 'written by job "p1" of another batch;');
+      expect(message(other)).toContain(owner.startsWith('batchA') ? 'written by job "p1" of this batch;' : 'written by job "p1" of another batch');
     }
     expect(readFileSync(png).equals(before)).toBe(true);
     expect(readFileSync(claimPathOf(png), 'utf8')).toBe('batchA/p1');
+    // With overwrite: true the other batch's job replaces it and the file is that job's from then on.
+    expect(codes(await runJob(host, job('p1', png, true), undefined, 'batchB/p1'))).toEqual(['ok', 'ok']);
+    expect(readFileSync(claimPathOf(png), 'utf8')).toBe('batchB/p1');
+    expect(codes(await runJob(host, job('p1', png), undefined, 'batchA/p1'))).toEqual(['FILE_EXISTS', 'SKIPPED']);
 
     // A file nobody claimed (the user's): refused and kept, and not claimed; with overwrite: true it
     // is replaced and becomes the job's.
@@ -100,7 +104,7 @@ describe('a job owns the outputs it writes', () => {
     expect(codes(await runJob(host, job('solo', plain)))).toEqual(['FILE_EXISTS', 'SKIPPED']);
   });
 
-  it("files a tool names itself in an outputDir: the rerun replaces its own, another job's are refused (FILE_EXISTS) even with overwrite: true", async () => {
+  it("files a tool names itself in an outputDir: the rerun replaces its own, another job's of the batch are refused (FILE_EXISTS) even with overwrite: true", async () => {
     const sections = join(dir, 'sections');
     const first = await runJob(host, sectionsJob('s1', sections), undefined, 'batchA/s1');
     expect(codes(first)).toEqual(['ok', 'ok']);

@@ -7,9 +7,10 @@ import { BrepscopeError } from '../engine/hostFacts';
 // to fail on its rerun with FILE_EXISTS on its own file, and its later runs were skipped. Every file
 // a job's run writes (one its arguments name, or one a tool names itself inside an outputDir: a
 // section overlay, a heat-map snapshot, a report's pictures) is claimed for the job as it is written,
-// in a small file beside it. A later attempt of the same job replaces its own file; another job's
-// file is never replaced (FILE_EXISTS, whatever `overwrite` says); a file nobody claimed (the user's)
-// follows the tool's rule (FILE_EXISTS unless `overwrite: true`).
+// in a small file beside it. A later attempt of the same job replaces its own file; another job's of
+// the same batch is never replaced (FILE_EXISTS, whatever `overwrite` says: two jobs naming one file
+// would clobber each other's results); a file nobody claimed (the user's) or one of another batch (a
+// run of an edited manifest) follows the tool's rule (FILE_EXISTS unless `overwrite: true`).
 
 const CLAIM_SUFFIX = '.brepscope-job';
 
@@ -55,14 +56,17 @@ export function ownedFiles(files: FileAccess, owner: () => string | undefined): 
       // The claim sits beside the file the write lands on, whichever name the run gave it.
       const target = files.canonical?.(path) ?? resolve(path);
       const existed = existsSync(target);
-      const holder = existed ? (holderOf(claimPathOf(target)) ?? '') : claim(target, job);
+      const holder = existed ? holderOf(claimPathOf(target)) : claim(target, job);
       if (holder === job) return files.write(path, bytes, { ...options, overwrite: true });
-      if (holder !== '') {
-        throw new BrepscopeError('FILE_EXISTS', `${path}: written by job ${JSON.stringify(jobIdOf(holder))}${sameBatch(holder, job) ? '' : ' of another batch'}; a job never replaces another job's output`);
+      if (holder !== undefined && sameBatch(holder, job)) {
+        throw new BrepscopeError('FILE_EXISTS', `${path}: written by job ${JSON.stringify(jobIdOf(holder))} of this batch; a job never replaces another job's output (give each job its own output paths)`);
       }
-      // Nobody's claim: the user's file, replaced only when the run says overwrite; then it is the job's.
+      if (holder !== undefined && existed && options.overwrite !== true) {
+        throw new BrepscopeError('FILE_EXISTS', `${path}: written by job ${JSON.stringify(jobIdOf(holder))} of another batch (another manifest, or this one before it was edited); pass overwrite: true to replace it`);
+      }
+      // The user's file or another batch's: replaced only when the run says overwrite; then it is this job's.
       await files.write(path, bytes, options);
-      claim(target, job);
+      writeFileSync(claimPathOf(target), job);
     },
   };
 }
