@@ -4,6 +4,7 @@ import { getKernel, setImportMemoryBudget, settle, type Engine, type OC, type Ru
 import { confinedFiles } from './confinedFiles';
 import type { Method, Reply, Request, SceneEntry, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { createNodeEngine, processMeshWorkers } from './nodeEngine';
+import { createSelfCheckThread } from './selfCheckThread';
 import { capWasmMemory, ceilingBytes, noteWasmMemory } from './wasmMemory';
 
 // One engine in a worker thread, answering the host's messages (src/node/EngineHost.ts): every call
@@ -23,7 +24,8 @@ capWasmMemory(
 /** null: anywhere the process may read and write. */
 let roots: string[] | null = null;
 const meshWorkers = processMeshWorkers();
-const engine: Engine = createNodeEngine({ files: confinedFiles(() => roots), meshWorkers });
+// The self-intersection budget holds only where a kernel call can be abandoned: in a thread of its own.
+const engine: Engine = createNodeEngine({ files: confinedFiles(() => roots), meshWorkers, selfCheckThread: createSelfCheckThread() });
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.
