@@ -11,16 +11,18 @@ import type { SelfCheckReply, SelfCheckRequest } from './selfCheckThread';
 if (!parentPort) throw new Error('selfCheckWorker: not started as a worker thread');
 const port = parentPort;
 setKernelLoader(loadNodeKernel);
-// Loaded at once: the engine thread starts this thread (warm) before it needs it.
+// Loaded at once: the engine thread starts this thread (warm) before it needs it, and starts a
+// job's budget when told the kernel is ready.
 const kernel = getKernel();
+void kernel.then(() => port.postMessage({ ready: true } satisfies SelfCheckReply));
 
 port.on('message', (request: SelfCheckRequest) => void answer(request));
 
 async function answer(request: SelfCheckRequest): Promise<void> {
-  const { id, job } = request;
+  const { id, job, endAt } = request;
   try {
     const oc = await kernel;
-    const answer = runSelfCheckJob(oc, job, (done, planned, found) => {
+    const answer = runSelfCheckJob(oc, job, endAt, (done, planned, found) => {
       port.postMessage({ id, progress: [done, planned], found: found() } satisfies SelfCheckReply);
       if (done === request.hangForTest) for (;;); // a kernel call that never returns, as far as the host can tell
     });

@@ -14,8 +14,8 @@ export interface SelfCheckJob {
   brep: Uint8Array;
   /** BRepCheck_Analyzer found nothing on the shape (a lone face's crossing is then only a warning). */
   brepCheckValid: boolean;
-  /** When the checks must stop, in Date.now() milliseconds. */
-  endAt: number;
+  /** How long the checks may take, counted from when the thread (its kernel loaded) takes the job. */
+  budgetMs: number;
 }
 
 export interface SelfCheckAnswer {
@@ -26,7 +26,9 @@ export interface SelfCheckAnswer {
 /**
  * A thread that runs self-check jobs and can be abandoned (the Node host's worker thread). run
  * resolves with the answer, or with `abandoned` when a kernel call was still running past the
- * job's end: the thread is then stopped and the next job starts a new one.
+ * job's budget: the thread is then stopped and the next job starts a new one. The thread's start
+ * (its kernel) is not counted against the budget, as a host does not count the engine's kernel
+ * start against a call's deadline: small parts would otherwise end unchecked on a loaded machine.
  */
 export interface SelfCheckThread {
   /** Starts the thread and its kernel now, so that they are ready when the job comes. */
@@ -39,13 +41,15 @@ export interface SelfCheckAbandoned {
   abandoned: true;
   checks: number;
   checksDone: number;
+  /** From the job's start in the thread to its stop. */
+  seconds: number;
   found: ValidationIssue[];
 }
 
 /** What the thread does with a job: read the shape, run the checks, free the shape. */
-export function runSelfCheckJob(oc: OC, job: SelfCheckJob, progress?: (done: number, planned: number, found: () => ValidationIssue[]) => void): SelfCheckAnswer {
+export function runSelfCheckJob(oc: OC, job: SelfCheckJob, endAt: number, progress?: (done: number, planned: number, found: () => ValidationIssue[]) => void): SelfCheckAnswer {
   return withKernel(oc, (own) => {
     const shape = own(readBrepShape(oc, job.brep, 'self-check.brep'));
-    return selfCheck(oc, shape, job.brepCheckValid, { endAt: job.endAt, progress });
+    return selfCheck(oc, shape, job.brepCheckValid, { endAt, progress });
   });
 }

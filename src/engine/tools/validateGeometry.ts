@@ -89,15 +89,12 @@ async function inThread(
   const { issues, brepCheckValid } = brepBaseValidation(oc, shape);
   const cached = selfCheckCache.get(shape);
   if (cached) return { issues: [...issues, ...cached], selfCheck: cachedReport() };
-  const started = Date.now();
-  const answer = await thread.run({ brep: writeBrepBytes(oc, shape), brepCheckValid, endAt: started + budgetMs }, progress && progressFor(progress));
+  const answer = await thread.run({ brep: writeBrepBytes(oc, shape), brepCheckValid, budgetMs }, progress && progressFor(progress));
   if ('abandoned' in answer) {
-    const report: SelfCheckReport = { completed: false, checks: answer.checks, checksDone: answer.checksDone, seconds: Number(((Date.now() - started) / 1000).toFixed(3)), cached: false };
+    const report: SelfCheckReport = { completed: false, checks: answer.checks, checksDone: answer.checksDone, seconds: answer.seconds, cached: false };
     return { issues: [...issues, ...answer.found, notCompletedIssue(report, budgetMs)], selfCheck: report };
   }
-  // The host's clock: the thread's start and the shape's reading count against the budget too.
-  const { found } = answer;
-  const report = { ...answer.report, seconds: Number(((Date.now() - started) / 1000).toFixed(3)) };
+  const { found, report } = answer;
   if (report.completed) selfCheckCache.set(shape, found);
   else found.push(notCompletedIssue(report, budgetMs));
   return { issues: [...issues, ...found], selfCheck: report };
