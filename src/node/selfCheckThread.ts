@@ -109,7 +109,8 @@ export function createSelfCheckThread(options: NodeSelfCheckThreadOptions = {}):
             return;
           }
           finish();
-          if ('answer' in reply) resolve(reply.answer);
+          // seconds from the job's start, the shape's reading included, as for an abandoned job.
+          if ('answer' in reply) resolve({ ...reply.answer, report: { ...reply.answer.report, seconds: Number(((Date.now() - postedAt) / 1000).toFixed(3)) } });
           else reject(new BrepscopeError(reply.error.code, reply.error.message));
         };
         const onFailure = (e?: unknown): void => {

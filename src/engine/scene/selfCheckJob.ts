@@ -20,6 +20,7 @@ export interface SelfCheckJob {
 
 export interface SelfCheckAnswer {
   found: ValidationIssue[];
+  /** seconds: from the job's start in the thread (the host's clock, the shape's reading included). */
   report: SelfCheckReport;
 }
 

@@ -60,8 +60,8 @@ export const validateGeometry = defineTool({
         continue;
       }
       const thread = args.checkSelfIntersection ? ctx.selfCheckThread : undefined;
-      // Its kernel starts while BRepCheck runs here.
-      thread?.warm();
+      // Its kernel starts while BRepCheck runs here (unless the answer is kept already).
+      if (!selfCheckCache.has(body.shape)) thread?.warm();
       const oc = await ctx.kernel();
       const budgetMs = args.selfIntersectionBudgetSeconds * 1000;
       const { issues, selfCheck } = thread
