@@ -7,7 +7,7 @@ import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { BodyValidation } from '../engine/tools/validateGeometry';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
-import { writeIges } from '../test/igesWriter';
+import { shellFaceCycleIges } from '../test/igesWriter';
 import { brepBytes, compoundOf, makeBox } from '../test/kernelShapes';
 
 /**
@@ -73,10 +73,7 @@ describe('a solid without a shell (Axis_of_bearing.brep)', () => {
 
 describe('an IGES shell whose only face is a 514/510 cycle (hostile corpus)', () => {
   // D1: a 514 shell of one face, D3; D3: a 510 face whose surface is D1 (the shell), no loops.
-  const cycle = writeIges([
-    { type: 514, params: '1,3,1', form: 1 },
-    { type: 510, params: '1,0,1', form: 1, dependent: true },
-  ]);
+  const cycle = shellFaceCycleIges();
 
   it('reads as a shell without faces; compute_metrics leaves the box out with a warning, validate_geometry names the empty shell: no KERNEL_ERROR', async () => {
     // Before the fix compute_metrics failed here with KERNEL_ERROR "Standard_ConstructionError: Bnd_Box is void".

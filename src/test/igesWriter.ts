@@ -37,3 +37,14 @@ export function writeIges(entities: IgesEntity[]): Uint8Array {
   const terminate = `S${col(start.length, 7)}G${col(global.length, 7)}D${col(directory.length, 7)}P${col(parameters.length, 7)}`.padEnd(72) + 'T' + col(1, 7);
   return new TextEncoder().encode([...start, ...global, ...directory, ...parameters, terminate].join('\n') + '\n');
 }
+
+/**
+ * Issue 34's hostile IGES: a 514 shell (D1) whose only face, a 510 (D3), has the shell itself as its
+ * surface and no loops. The kernel reads a shell with no face (its box is void).
+ */
+export function shellFaceCycleIges(): Uint8Array {
+  return writeIges([
+    { type: 514, params: '1,3,1', form: 1 },
+    { type: 510, params: '1,0,1', form: 1, dependent: true },
+  ]);
+}
