@@ -13,7 +13,7 @@ const temp = await mkdtemp(`${out}.tmp-`);
 try {
   const builtMs = Date.now();
   const result = await build({
-    entryPoints: { brepscope: 'src/cli/main.ts', engineThread: 'src/node/engineThread.ts', meshWorker: 'src/node/meshWorker.ts' },
+    entryPoints: { brepscope: 'src/cli/main.ts', engineThread: 'src/node/engineThread.ts', meshWorker: 'src/node/meshWorker.ts', selfCheckWorker: 'src/node/selfCheckWorker.ts' },
     bundle: true,
     splitting: true,
     platform: 'node',
@@ -33,7 +33,7 @@ try {
   await rm(out, { recursive: true, force: true });
   await rename(temp, out);
   await chmod(out, 0o755); // mkdtemp made it private
-  process.stdout.write(`${out}/: brepscope.mjs, engineThread.mjs, meshWorker.mjs from ${inputs.length} source files\n`);
+  process.stdout.write(`${out}/: brepscope.mjs, engineThread.mjs, meshWorker.mjs, selfCheckWorker.mjs from ${inputs.length} source files\n`);
 } catch (e) {
   await rm(temp, { recursive: true, force: true });
   // Not fatal for `npm install`: without a bundle the CLI runs from the sources, only slower to start.

@@ -9,6 +9,7 @@ import { importBody } from './scene/import/importBody';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
 import type { MeshWorkers } from './deviation/meshWorkers';
+import type { SelfCheckThread } from './scene/selfCheckJob';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
 import { parseArgs } from './tools/parseArgs';
 
@@ -21,6 +22,8 @@ export interface EngineOptions {
   trace?: (event: EngineTrace) => void;
   /** Mesh work off the calling thread (the Node host's worker threads); absent, tools run it in line. */
   meshWorkers?: MeshWorkers | undefined;
+  /** A thread for validate_geometry's self-intersection check that can be stopped mid-call (Node); absent, the check runs in line. */
+  selfCheckThread?: SelfCheckThread | undefined;
 }
 
 export interface RunOptions {
@@ -86,6 +89,7 @@ export class Engine {
   private readonly kernel: () => Promise<OC>;
   private readonly trace: ((event: EngineTrace) => void) | undefined;
   private readonly meshWorkers: MeshWorkers | undefined;
+  private readonly selfCheckThread: SelfCheckThread | undefined;
   /** Files a host handed over by name (the browser's dropped files), read before the host's own. */
   private readonly given = new Map<string, Uint8Array>();
   private readonly files: FileAccess;
@@ -95,6 +99,7 @@ export class Engine {
     this.kernel = options.kernel ?? getKernel;
     this.trace = options.trace;
     this.meshWorkers = options.meshWorkers;
+    this.selfCheckThread = options.selfCheckThread;
     this.files = {
       read: async (path) => this.given.get(path) ?? this.readHost(path),
       write: (path, bytes, options) => this.host.write(path, bytes, options),
@@ -238,7 +243,7 @@ export class Engine {
   }
 
   private context(files: FileAccess, options: RunOptions): ToolContext {
-    return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace, meshWorkers: this.meshWorkers };
+    return { scene: this.scene, files, kernel: this.kernel, signal: options.signal, progress: options.progress, trace: this.trace, meshWorkers: this.meshWorkers, selfCheckThread: this.selfCheckThread };
   }
 
   /** The bodyId of a scene body read from this file (compared as the host names files), if any. */

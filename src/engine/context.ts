@@ -2,6 +2,7 @@ import type { CallControl } from './callControl';
 import type { MeshWorkers } from './deviation/meshWorkers';
 import type { OC } from './kernel';
 import type { Body } from './scene/Body';
+import type { SelfCheckThread } from './scene/selfCheckJob';
 import type { Scene } from './scene/Scene';
 
 // What a tool runs with: the scene, files, the kernel on demand, and the host's controls. Engine
@@ -35,6 +36,8 @@ export interface ToolContext extends CallControl {
   trace?: ((event: EngineTrace) => void) | undefined;
   /** Mesh work the host can run off this thread (Node: worker threads); absent, tools run it here. */
   meshWorkers?: MeshWorkers | undefined;
+  /** A thread the self-intersection check can be abandoned in (Node); absent, it runs here and stops between kernel calls. */
+  selfCheckThread?: SelfCheckThread | undefined;
 }
 
 /** The kernel, loaded only when a BREP body is involved: mesh-only work never waits for it. */

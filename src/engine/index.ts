@@ -11,6 +11,9 @@ export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/regis
 export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
 export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './deviation/meshWorkers';
 export { createMeshThreadHost } from './meshThreads/host';
+export { runSelfCheckJob } from './scene/selfCheckJob';
+export type { SelfCheckAbandoned, SelfCheckAnswer, SelfCheckJob, SelfCheckThread } from './scene/selfCheckJob';
+export type { ValidationIssue } from './scene/shapeIssues';
 export { meshThreadsFor } from './meshThreads/threadCount';
 export type { HostMeshWorkers, HostThread, ThreadPlatform } from './meshThreads/host';
 export type { ThreadPort } from './meshThreads/protocol';

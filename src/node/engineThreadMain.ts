@@ -5,6 +5,7 @@ import { confinedFiles } from './confinedFiles';
 import type { Method, Reply, Request, SceneEntry, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { createNodeEngine, processMeshWorkers } from './nodeEngine';
 import { ownedFiles } from './ownedFiles';
+import { createSelfCheckThread } from './selfCheckThread';
 import { capWasmMemory, ceilingBytes, noteWasmMemory } from './wasmMemory';
 
 // One engine in a worker thread, answering the host's messages (src/node/EngineHost.ts): every call
@@ -26,7 +27,12 @@ let roots: string[] | null = null;
 const meshWorkers = processMeshWorkers();
 /** The batch job the running call's writes belong to (ownedFiles.ts); calls run one at a time. */
 let owner: string | undefined;
-const engine: Engine = createNodeEngine({ files: ownedFiles(confinedFiles(() => roots), () => owner), meshWorkers });
+// The self-intersection budget holds only where a kernel call can be abandoned: in a thread of its own.
+const engine: Engine = createNodeEngine({
+  files: ownedFiles(confinedFiles(() => roots), () => owner),
+  meshWorkers,
+  selfCheckThread: createSelfCheckThread(),
+});
 engine.onKernelState((state) => {
   // The host does not count the kernel's start against a call's deadline: it stops the call's clock
   // while the kernel loads and starts it again once it is ready.

@@ -22,16 +22,22 @@ export function meshThreadsWanted(env: Record<string, string | undefined> = proc
   return meshThreadsForThisMachine();
 }
 
-/**
- * The worker's entry: the compiled file next to this one in a build; from the TypeScript source,
- * a two-line script that registers tsx in the new thread (a loader registered on the main thread
- * does not reach worker threads in Node 20) and imports the source.
- */
+/** A mesh thread (src/node/meshWorker.ts). */
 export function startMeshThread(name: string): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./meshWorker.mjs', import.meta.url), { name });
+  return startNodeThread('meshWorker', name);
+}
+
+/**
+ * A worker thread on one of src/node's entries (meshWorker, selfCheckWorker): the compiled file next
+ * to this one in a build; from the TypeScript source, a two-line script that registers tsx in the new
+ * thread (a loader registered on the main thread does not reach worker threads in Node 20) and
+ * imports the source.
+ */
+export function startNodeThread(entry: 'meshWorker' | 'selfCheckWorker', name: string): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry}.mjs`, import.meta.url), { name });
   const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const entry = new URL('./meshWorker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, { eval: true, name });
+  const source = new URL(`./${entry}.ts`, import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, { eval: true, name });
 }
 
 let preStarted: Worker[] | undefined;

@@ -1,4 +1,4 @@
-import { Engine, getKernel, setKernelLoader, type EngineTrace, type FileAccess, type OC } from '../engine';
+import { Engine, getKernel, setKernelLoader, type EngineTrace, type FileAccess, type OC, type SelfCheckThread } from '../engine';
 import { createMeshWorkers, type NodeMeshWorkers } from './meshWorkers';
 import { meshThreadsWanted } from './meshThreadStart';
 import { useNodeCanvas } from './nodeCanvas';
@@ -23,6 +23,8 @@ export interface NodeEngineOptions {
   files?: FileAccess | undefined;
   /** Threads for mesh work (processMeshWorkers()); without, tools run it on the calling thread. */
   meshWorkers?: NodeMeshWorkers | undefined;
+  /** A thread for validate_geometry's self-intersection check (createSelfCheckThread()); without, it runs on the calling thread and can overrun its budget by one kernel call. */
+  selfCheckThread?: SelfCheckThread | undefined;
 }
 
 /** An engine with a fresh scene, reading and writing the real file system (or `files`), with every Node seam installed. */
@@ -30,7 +32,7 @@ export function createNodeEngine(options: NodeEngineOptions = {}): Engine {
   useNodeKernel();
   useNodeCanvas();
   useNodeSqlJs();
-  return new Engine({ files: options.files ?? nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers });
+  return new Engine({ files: options.files ?? nodeFiles, ...(options.trace ? { trace: options.trace } : {}), meshWorkers: options.meshWorkers, selfCheckThread: options.selfCheckThread });
 }
 
 let processWorkers: NodeMeshWorkers | undefined;

@@ -7,6 +7,7 @@ import type { MetricsResult } from '../engine/tools/computeMetrics';
 import type { BodyValidation } from '../engine/tools/validateGeometry';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
+import { shellFaceCycleIges } from '../test/igesWriter';
 import { brepBytes, compoundOf, makeBox } from '../test/kernelShapes';
 
 /**
@@ -17,6 +18,9 @@ import { brepBytes, compoundOf, makeBox } from '../test/kernelShapes';
  * the STEP pre-check for `#3381 = REPRESENTATION('density',(#3381),#1454)`, a self-reference in a
  * material record that the kernel reads past (native OCCT: 7 solids). The bearing file is 1.7 MB:
  * the case is rebuilt here with the kernel (a box and a solid without a shell, in one compound).
+ * The hostile-scan corpus found the same defect through IGES: a shell (514) whose only face (510) has
+ * the shell itself as its surface, a 514/510 cycle the pre-check does not follow (a face's surface
+ * pointer is not among the pointers it checks) and the kernel reads as a shell with no face.
  */
 
 let oc: OC;
@@ -64,6 +68,25 @@ describe('a solid without a shell (Axis_of_bearing.brep)', () => {
     ]);
     const validation = (await engine.run('validate_geometry', { bodyId: 'empty' })).result as BodyValidation;
     expect(validation.issues.map((i) => i.kind)).toEqual(['emptySolid']);
+  });
+});
+
+describe('an IGES shell whose only face is a 514/510 cycle (hostile corpus)', () => {
+  // D1: a 514 shell of one face, D3; D3: a 510 face whose surface is D1 (the shell), no loops.
+  const cycle = shellFaceCycleIges();
+
+  it('reads as a shell without faces; compute_metrics leaves the box out with a warning, validate_geometry names the empty shell: no KERNEL_ERROR', async () => {
+    // Before the fix compute_metrics failed here with KERNEL_ERROR "Standard_ConstructionError: Bnd_Box is void".
+    const body = (await engine.run('import_file', { bytes: b64(cycle), fileName: 'shell-cycle.igs', bodyId: 'igesCycle' })).result as unknown;
+    expect(body).toMatchObject({ kind: 'brep', sourceFormat: 'iges', solids: 0, shells: 1, faces: 0, edges: 0, vertices: 0 });
+    const metrics = (await engine.run('compute_metrics', { bodyId: 'igesCycle', metrics: ['boundingBox', 'surfaceArea'] })).result as MetricsResult;
+    expect(metrics.surfaceArea).toBe(0);
+    expect(metrics.boundingBox).toBeUndefined();
+    expect(metrics.warnings).toEqual([{ code: 'VOID_BOUNDING_BOX', message: 'boundingBox is left out: the shape has no geometry to bound (its box is void)' }]);
+    const validation = (await engine.run('validate_geometry', { bodyId: 'igesCycle' })).result as BodyValidation;
+    expect(validation.valid).toBe(false);
+    expect(validation.issues.map((i) => [i.kind, i.severity, i.entities, i.source])).toEqual([['emptyShell', 'error', ['shell[0]'], 'BRepCheck_EmptyShell']]);
+    expect(validation.selfIntersection).toMatchObject({ completed: true, cached: false });
   });
 });
 

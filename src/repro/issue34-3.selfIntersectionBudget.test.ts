@@ -7,7 +7,7 @@ import { SELF_CHECK_WHOLE_FACES } from '../engine/scene/shapeIssues';
 import type { BodyValidation } from '../engine/tools/validateGeometry';
 import { createNodeEngine, nodeKernel } from '../node/nodeEngine';
 import { dataPath } from '../test/data';
-import { makeBox } from '../test/kernelShapes';
+import { figureEightPrism, makeBox } from '../test/kernelShapes';
 
 /**
  * Issue 34, finding 3. validate_geometry at its defaults ran over 180 s on OCCT's shell1.brep (99
@@ -23,25 +23,6 @@ let oc: OC;
 let engine: Engine;
 const validate = async (bodyId: string, args: Record<string, unknown> = {}): Promise<BodyValidation> => (await engine.run('validate_geometry', { bodyId, ...args })).result as BodyValidation;
 const brepCheckValid = (shape: TopoDS_Shape): boolean => withKernel(oc, (own) => own(new oc.BRepCheck_Analyzer(shape, true, false)).IsValid_2());
-
-/**
- * A prism 3 high over a closed polygon of `n` points on a figure eight (x = 10 sin 2t, y = 10 sin t):
- * the polygon crosses itself at the origin, so two side faces cut through each other there; n + 2
- * faces in all.
- */
-function figureEightPrism(n: number): TopoDS_Shape {
-  return withKernel(oc, (own) => {
-    const polygon = own(new oc.BRepBuilderAPI_MakePolygon_1());
-    // Offset by half a step so no corner falls on the crossing point.
-    for (let k = 0; k < n; k++) {
-      const t = (2 * Math.PI * (k + 0.5)) / n;
-      polygon.Add_1(own(new oc.gp_Pnt_3(10 * Math.sin(2 * t), 10 * Math.sin(t), 0)));
-    }
-    polygon.Close();
-    const face = own(own(new oc.BRepBuilderAPI_MakeFace_15(own(polygon.Wire()), true)).Face());
-    return own(new oc.BRepPrimAPI_MakePrism_1(face, own(new oc.gp_Vec_4(0, 0, 3)), false, true)).Shape();
-  });
-}
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -65,7 +46,7 @@ describe('self-intersection: never a false invalid, a budget, groups of faces, a
   });
 
   it(`a crossing in a part of more than ${SELF_CHECK_WHOLE_FACES} faces (checked a group of faces at a time) is still an error naming the faces`, async () => {
-    const prism = figureEightPrism(40);
+    const prism = figureEightPrism(oc, 40);
     const faces = 42;
     expect(faces).toBeGreaterThan(SELF_CHECK_WHOLE_FACES);
     addShapeBody(oc, engine.scene, 'eight', prism);

@@ -10,6 +10,7 @@ import { dataPath } from './data';
 import { write3mf, writeObj, writePly, writePointText } from './meshWriters';
 import { mutant, type Mutant, type SourceFile } from './mutate';
 import { deflateSync, strToU8, zipSync } from 'fflate';
+import { shellFaceCycleIges } from './igesWriter';
 import { brepBytes, compoundOf, makeBox } from './kernelShapes';
 import { rawZip } from './zipWriter';
 
@@ -135,6 +136,7 @@ export function hostileCases(oc: OC): HostileCase[] {
       expected: 'result',
     },
     { what: 'STEP with a shell containing itself', fileName: 'shellcycle.stp', bytes: step(["#900020=CLOSED_SHELL('',(#900020));"]), expected: 'PARSE_FAILED' },
+    { what: 'IGES shell whose only face is a 514/510 cycle', fileName: 'shell-cycle.igs', bytes: shellFaceCycleIges(), expected: 'result' },
   ];
 }
 

@@ -109,3 +109,22 @@ export function brepBytes(oc: OC, shape: TopoDS_Shape): Uint8Array {
     shape.delete();
   }
 }
+
+/**
+ * A prism 3 high over a closed polygon of `n` points on a figure eight (x = 10 sin 2t, y = 10 sin t):
+ * the polygon crosses itself at the origin, so two side faces cut through each other there; n + 2
+ * faces in all.
+ */
+export function figureEightPrism(oc: OC, n: number): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const polygon = own(new oc.BRepBuilderAPI_MakePolygon_1());
+    // Offset by half a step so no corner falls on the crossing point.
+    for (let k = 0; k < n; k++) {
+      const t = (2 * Math.PI * (k + 0.5)) / n;
+      polygon.Add_1(own(new oc.gp_Pnt_3(10 * Math.sin(2 * t), 10 * Math.sin(t), 0)));
+    }
+    polygon.Close();
+    const face = own(own(new oc.BRepBuilderAPI_MakeFace_15(own(polygon.Wire()), true)).Face());
+    return own(new oc.BRepPrimAPI_MakePrism_1(face, own(new oc.gp_Vec_4(0, 0, 3)), false, true)).Shape();
+  });
+}

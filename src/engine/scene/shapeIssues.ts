@@ -55,8 +55,9 @@ const STATUS_KIND: Record<string, string> = {
 
 /**
  * The self-intersection and interference checks, the slow part: a budget, checked between kernel
- * calls (one call can run past it: a pair of B-spline faces took 28 s on CAx-IF dm1-id-214.stp),
- * progress, and the results of a completed check kept per shape.
+ * calls (one call can run past it: a pair of B-spline faces took 28 s on CAx-IF dm1-id-214.stp; the
+ * Node hosts run the check in a thread they stop instead, selfCheckJob.ts), progress, and the results
+ * of a completed check kept per shape.
  */
 export interface SelfCheckOptions {
   budgetMs: number;
@@ -90,16 +91,40 @@ export function brepIssues(oc: OC, shape: TopoDS_Shape, checkSelfIntersection: b
 }
 
 export function brepValidation(oc: OC, shape: TopoDS_Shape, self: SelfCheckOptions | false): { issues: ValidationIssue[]; selfCheck: SelfCheckReport | null } {
+  const { issues, brepCheckValid } = brepBaseValidation(oc, shape);
+  if (!self) return { issues, selfCheck: null };
+  const cached = self.cache?.get(shape);
+  if (cached) return { issues: [...issues, ...cached], selfCheck: cachedReport() };
+  const { found, report } = selfCheck(oc, shape, brepCheckValid, { endAt: Date.now() + self.budgetMs, progress: self.progress && progressFor(self.progress) });
+  if (report.completed) self.cache?.set(shape, found);
+  else found.push(notCompletedIssue(report, self.budgetMs));
+  return { issues: [...issues, ...found], selfCheck: report };
+}
+
+/** The report of a check answered from the per-shape cache. */
+export function cachedReport(): SelfCheckReport {
+  return { completed: true, checks: 0, checksDone: 0, seconds: 0, cached: true };
+}
+
+/** The warning that says how far an unfinished check got: what was not checked is unknown. */
+export function notCompletedIssue(report: SelfCheckReport, budgetMs: number): ValidationIssue {
+  return issue(
+    'selfIntersectionNotCompleted',
+    'warning',
+    [],
+    `self-intersection and interference were checked ${report.checksDone} of ${report.checks} times before the ${budgetMs / 1000} s budget ran out: what was not checked is unknown (raise selfIntersectionBudgetSeconds to finish)`,
+  );
+}
+
+/** Progress of the self-check as counts (the form a thread posts), turned into the host's fraction and message. */
+export function progressFor(progress: (fraction: number, message?: string) => void): (done: number, planned: number) => void {
+  return (done, planned) => progress(planned ? done / planned : 0, `self-intersection and interference: check ${done + 1} of ${planned}`);
+}
+
+/** Every check but the slow ones (self-intersection, interference); brepCheckValid: BRepCheck_Analyzer found nothing. */
+export function brepBaseValidation(oc: OC, shape: TopoDS_Shape): { issues: ValidationIssue[]; brepCheckValid: boolean } {
   return withKernel(oc, (own) => {
-    const maps = KINDS.map(([name, kind]) => {
-      const map = own(new oc.TopTools_IndexedMapOfShape_1());
-      oc.TopExp.MapShapes_1(shape, topAbs(oc, kind), map);
-      return { name, kind, map };
-    });
-    const idOf = (s: TopoDS_Shape): string => {
-      for (const { name, kind, map } of maps) if (isShapeKind(oc, s.ShapeType(), kind)) return `${name}[${map.FindIndex(s) - 1}]`;
-      return 'shape';
-    };
+    const { maps, idOf } = shapeMaps(oc, own, shape);
     const issues = checkerIssues(oc, own, shape, maps, idOf);
     const brepCheckValid = issues.length === 0;
     // BRepCheck already names the open shells of a solid (NotClosed): report each shell once.
@@ -114,26 +139,46 @@ export function brepValidation(oc: OC, shape: TopoDS_Shape, self: SelfCheckOptio
     }
     issues.push(...smallEntityIssues(oc, own, maps));
     issues.push(...emptySolidIssues(oc, own, maps));
-    if (!self) return { issues, selfCheck: null };
-    const cached = self.cache?.get(shape);
-    if (cached) return { issues: [...issues, ...cached], selfCheck: { completed: true, checks: 0, checksDone: 0, seconds: 0, cached: true } };
-    const started = performance.now();
-    const budget = new Budget(started + self.budgetMs, self.progress);
-    const found = [...selfIntersectionIssues(oc, own, shape, maps, idOf, brepCheckValid, budget), ...interferenceIssues(oc, own, maps, budget)];
-    const report: SelfCheckReport = { completed: !budget.stopped, checks: budget.planned, checksDone: budget.done, seconds: Number(((performance.now() - started) / 1000).toFixed(3)), cached: false };
-    if (report.completed) self.cache?.set(shape, found);
-    else {
-      found.push(
-        issue(
-          'selfIntersectionNotCompleted',
-          'warning',
-          [],
-          `self-intersection and interference were checked ${report.checksDone} of ${report.checks} times before the ${self.budgetMs / 1000} s budget ran out: what was not checked is unknown (raise selfIntersectionBudgetSeconds to finish)`,
-        ),
-      );
-    }
-    return { issues: [...issues, ...found], selfCheck: report };
+    return { issues, brepCheckValid };
   });
+}
+
+/** Where a self-check must stop: endAt in Date.now() milliseconds (one clock for every thread of the process). */
+export interface SelfCheckLimits {
+  endAt: number;
+  /** Told before each kernel check how many are done of how many planned, and how to get what they found. */
+  progress?: ((done: number, planned: number, found: () => ValidationIssue[]) => void) | undefined;
+}
+
+/**
+ * The self-intersection and interference checks alone, stopping between kernel calls once
+ * `limits.endAt` has passed. Ids are the shape's own (face[N] as MapShapes numbers them), so a
+ * shape written to BREP and read back in another thread gives the same ids.
+ */
+export function selfCheck(oc: OC, shape: TopoDS_Shape, brepCheckValid: boolean, limits: SelfCheckLimits): { found: ValidationIssue[]; report: SelfCheckReport } {
+  return withKernel(oc, (own) => {
+    const { maps, idOf } = shapeMaps(oc, own, shape);
+    const started = Date.now();
+    const budget = new Budget(limits.endAt, limits.progress);
+    const self = selfIntersectionIssues(oc, own, shape, maps, idOf, brepCheckValid, budget);
+    budget.foundSoFar = () => self;
+    const found = [...self, ...interferenceIssues(oc, own, maps, budget)];
+    const report: SelfCheckReport = { completed: !budget.stopped, checks: budget.planned, checksDone: budget.done, seconds: Number(((Date.now() - started) / 1000).toFixed(3)), cached: false };
+    return { found, report };
+  });
+}
+
+function shapeMaps(oc: OC, own: Own, shape: TopoDS_Shape): { maps: ShapeMaps; idOf: (s: TopoDS_Shape) => string } {
+  const maps = KINDS.map(([name, kind]) => {
+    const map = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, topAbs(oc, kind), map);
+    return { name, kind, map };
+  });
+  const idOf = (s: TopoDS_Shape): string => {
+    for (const { name, kind, map } of maps) if (isShapeKind(oc, s.ShapeType(), kind)) return `${name}[${map.FindIndex(s) - 1}]`;
+    return 'shape';
+  };
+  return { maps, idOf };
 }
 
 /** Counts the kernel checks planned and done, and says when the budget is spent (asked before each check). */
@@ -141,16 +186,18 @@ class Budget {
   planned = 0;
   done = 0;
   stopped = false;
+  /** What the checks have found so far (told with progress, for a host that may abandon the rest). */
+  foundSoFar: () => ValidationIssue[] = () => [];
   constructor(
     private readonly endAt: number,
-    private readonly progress: ((fraction: number, message?: string) => void) | undefined,
+    private readonly progress: SelfCheckLimits['progress'],
   ) {}
 
   /** True when one more check may start; false (for good) once the budget is spent. */
   next(): boolean {
-    if (!this.stopped && performance.now() > this.endAt) this.stopped = true;
+    if (!this.stopped && Date.now() > this.endAt) this.stopped = true;
     if (this.stopped) return false;
-    this.progress?.(this.planned ? this.done / this.planned : 0, `self-intersection and interference: check ${this.done + 1} of ${this.planned}`);
+    this.progress?.(this.done, this.planned, this.foundSoFar);
     this.done++;
     return true;
   }
@@ -287,6 +334,7 @@ function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: Sha
     else for (const group of faceGroups(oc, own, faces)) units.push({ checked: group, instances, part });
   }
   budget.planned += units.length;
+  budget.foundSoFar = () => selfIssues(crossing, lone);
   for (const { checked, instances, part } of units) {
     if (!budget.next()) break;
     const check = own(new oc.BRepAlgoAPI_Check_2(checked, false, true, own(new oc.Message_ProgressRange_1())));
@@ -301,16 +349,21 @@ function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: Sha
       }
     }
   }
-  for (const id of crossing) lone.delete(id);
+  return selfIssues(crossing, lone);
+}
+
+/** The self-intersection issues from the faces found so far: crossings (errors) and faces crossing only themselves (warnings). */
+function selfIssues(crossing: Set<string>, found: Set<string>): ValidationIssue[] {
+  const lone = [...found].filter((id) => !crossing.has(id));
   const out: ValidationIssue[] = [];
   if (crossing.size) out.push(issue('selfIntersection', 'error', [...crossing], `the shape intersects itself at ${[...crossing].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect'));
-  if (lone.size) {
+  if (lone.length) {
     out.push(
       issue(
         'selfIntersectionUnconfirmed',
         'warning',
-        [...lone],
-        `the argument analyzer finds ${[...lone].slice(0, 5).join(', ')} crossing itself at its own (looser) tolerance; BRepCheck, which checks each face's wires at the shape's tolerances, accepts the shape`,
+        lone,
+        `the argument analyzer finds ${lone.slice(0, 5).join(', ')} crossing itself at its own (looser) tolerance; BRepCheck, which checks each face's wires at the shape's tolerances, accepts the shape`,
         'BOPAlgo_SelfIntersect',
       ),
     );

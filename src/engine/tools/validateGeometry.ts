@@ -1,7 +1,11 @@
 import { surfaceBody } from '../scene/pointsBody';
 import { z } from 'zod';
 import type { MeshBody } from '../scene/Body';
-import { brepValidation, issue, type SelfCheckReport, type ValidationIssue } from '../scene/shapeIssues';
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { writeBrepBytes } from '../graph/brepFile';
+import type { OC } from '../kernel';
+import { brepBaseValidation, brepValidation, cachedReport, issue, notCompletedIssue, progressFor, type SelfCheckReport, type ValidationIssue } from '../scene/shapeIssues';
+import type { SelfCheckThread } from '../scene/selfCheckJob';
 import { defineTool } from './defineTool';
 import { meshEdges } from './queryTopology';
 import { bodyIdSchema } from './schemas';
@@ -36,7 +40,7 @@ const schema = z.strictObject({
     .number()
     .min(0)
     .default(DEFAULT_SELF_INTERSECTION_BUDGET_S)
-    .describe(`Seconds the self-intersection and interference checks of one body may take (default ${DEFAULT_SELF_INTERSECTION_BUDGET_S}); past it they stop between kernel calls and the body reports selfIntersection.completed: false with a selfIntersectionNotCompleted warning (never a verdict on what was not checked)`),
+    .describe(`Seconds the self-intersection and interference checks of one body may take (default ${DEFAULT_SELF_INTERSECTION_BUDGET_S}); past it they stop (between kernel calls, or in the Node hosts by abandoning the call in its thread) and the body reports selfIntersection.completed: false with a selfIntersectionNotCompleted warning (never a verdict on what was not checked)`),
 });
 
 export const validateGeometry = defineTool({
@@ -55,8 +59,14 @@ export const validateGeometry = defineTool({
         results.push({ bodyId: body.bodyId, valid: !issues.some((i) => i.severity === 'error'), issues });
         continue;
       }
-      const self = args.checkSelfIntersection ? { budgetMs: args.selfIntersectionBudgetSeconds * 1000, progress: ctx.progress, cache: selfCheckCache } : false;
-      const { issues, selfCheck } = brepValidation(await ctx.kernel(), body.shape, self);
+      const thread = args.checkSelfIntersection ? ctx.selfCheckThread : undefined;
+      // Its kernel starts while BRepCheck runs here (unless the answer is kept already).
+      if (!selfCheckCache.has(body.shape)) thread?.warm();
+      const oc = await ctx.kernel();
+      const budgetMs = args.selfIntersectionBudgetSeconds * 1000;
+      const { issues, selfCheck } = thread
+        ? await inThread(oc, thread, body.shape, budgetMs, ctx.progress)
+        : brepValidation(oc, body.shape, args.checkSelfIntersection ? { budgetMs, progress: ctx.progress, cache: selfCheckCache } : false);
       results.push({ bodyId: body.bodyId, valid: !issues.some((i) => i.severity === 'error'), issues, ...(selfCheck ? { selfIntersection: selfCheck } : {}) });
     }
     if (args.bodyId !== undefined) return results[0];
@@ -64,6 +74,31 @@ export const validateGeometry = defineTool({
   },
 });
 
+/**
+ * brepValidation with the slow checks in a thread the host can stop: past the budget (and a second
+ * of grace for the thread to stop between calls) a kernel call still running is abandoned with the
+ * thread, and the check is reported not completed as far as the thread had got.
+ */
+async function inThread(
+  oc: OC,
+  thread: SelfCheckThread,
+  shape: TopoDS_Shape,
+  budgetMs: number,
+  progress: ((fraction: number, message?: string) => void) | undefined,
+): Promise<{ issues: ValidationIssue[]; selfCheck: SelfCheckReport }> {
+  const { issues, brepCheckValid } = brepBaseValidation(oc, shape);
+  const cached = selfCheckCache.get(shape);
+  if (cached) return { issues: [...issues, ...cached], selfCheck: cachedReport() };
+  const answer = await thread.run({ brep: writeBrepBytes(oc, shape), brepCheckValid, budgetMs }, progress && progressFor(progress));
+  if ('abandoned' in answer) {
+    const report: SelfCheckReport = { completed: false, checks: answer.checks, checksDone: answer.checksDone, seconds: answer.seconds, cached: false };
+    return { issues: [...issues, ...answer.found, notCompletedIssue(report, budgetMs)], selfCheck: report };
+  }
+  const { found, report } = answer;
+  if (report.completed) selfCheckCache.set(shape, found);
+  else found.push(notCompletedIssue(report, budgetMs));
+  return { issues: [...issues, ...found], selfCheck: report };
+}
 
 /** A mesh body as a facet shell: edge ids follow the mesh's edge enumeration (first use by triangles). */
 function meshIssues(body: MeshBody): ValidationIssue[] {
