@@ -189,13 +189,13 @@ export function simulateDatums(
   return { datums, frames };
 }
 
-function featureKind(nominal: NominalAccess, faces: number[]): string {
+export function featureKind(nominal: NominalAccess, faces: number[]): string {
   const kinds = new Set(faces.map((f) => nominal.surfaceKind(f)));
   return kinds.size === 1 ? [...kinds][0]! : [...kinds].join('+');
 }
 
 /** The nominal datum feature: a plane (outward normal), an axis (direction as fitted), or a sphere's centre. */
-function nominalFeature(nominal: NominalAccess, faces: number[], kind: string): DatumFeature | null {
+export function nominalFeature(nominal: NominalAccess, faces: number[], kind: string): DatumFeature | null {
   const pts = nominal.nodes(faces);
   if (kind === 'plane') {
     const f = fitPlane(pts.points);

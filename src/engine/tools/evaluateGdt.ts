@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
-import { bodyPoints, type PointSet } from '../gdt/bodySamples';
-import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec, type NominalAccess } from '../gdt/evaluate';
-import { borderSegments, splitByFaces } from '../gdt/faceSplit';
+import { bodyPoints } from '../gdt/bodySamples';
+import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
+import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
 import { readPmi, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
@@ -126,21 +126,10 @@ export const evaluateGdt = defineTool({
     }
     if (specs.length === 0) warnings.push(warning('NO_CHARACTERISTICS', 'the nominal has no PMI to evaluate and none were given'));
 
-    const nodeCache = new Map<string, PointSet>();
-    const nominal: NominalAccess = {
-      ref,
-      nodes: (faces) => {
-        const key = [...faces].sort((a, b) => a - b).join(',');
-        let set = nodeCache.get(key);
-        if (!set) nodeCache.set(key, (set = bodyPoints(oc, nominalBody, 1e9, faces.map((f) => `face[${f}]`))));
-        return set;
-      },
-      surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
-    };
+    const nominal = nominalAccess(oc, nominalBody, ref);
     let samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
-    const edges = borderSegments(ref.geometry);
-    const margin = args.borderMargin ?? 0.001 * diagonal;
-    const splitOf = (set: PointSet) => splitByFaces(ref, set, edges, margin, args.maxDistance ?? 0.02 * diagonal);
+    const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
+    const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
     let motion: Rigid = IDENTITY;
     if (args.alignment?.method === 'transform') {
       const m = fromMatrix4(args.alignment.transform);
