@@ -5,8 +5,9 @@ import { exactGeometryOf } from '../deviation/structures';
 import { fromMatrix4, rotationDistance, IDENTITY, type Rigid } from '../math/rigid';
 import type { Vec3 } from '../math/vec3';
 import { addShapeBody } from '../scene/addShapeBody';
-import { PointsBody, type BrepBody } from '../scene/Body';
+import type { BrepBody } from '../scene/Body';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { addCloud } from '../../test/gdtFixtures';
 import { makeBox } from '../../test/kernelShapes';
 import { planarFaceIds } from '../../test/flangeParts';
 import type { AlignResult } from './alignBodies';
@@ -35,10 +36,6 @@ function scanPoints(move: (p: Vec3) => Vec3): number[] {
   return pts;
 }
 
-function addCloud(bodyId: string, pts: number[]): void {
-  engine.scene.add(new PointsBody({ bodyId, name: bodyId, sourceFormat: 'xyz', source: undefined }, { positions: Float64Array.from(pts), count: pts.length / 3 }));
-}
-
 /** A small rigid motion: a turn by `angle` about z through (20, 15, 0), then a translation. */
 const turn = (angle: number, t: Vec3) => (p: Vec3): Vec3 => {
   const c = Math.cos(angle), s = Math.sin(angle), x = p[0] - 20, y = p[1] - 15;
@@ -50,8 +47,8 @@ beforeAll(async () => {
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'block', makeBox(oc, 40, 30, 20));
   Object.assign(faceIds, planarFaceIds(exactGeometryOf(oc, engine.scene.get('block') as BrepBody).geometry));
-  addCloud('scan', scanPoints((p) => p));
-  addCloud('moved', scanPoints(turn(0.004, [0.03, -0.02, 0.01])));
+  addCloud(engine, 'scan', scanPoints((p) => p));
+  addCloud(engine, 'moved', scanPoints(turn(0.004, [0.03, -0.02, 0.01])));
 });
 
 const align = (movingBodyId: string, method: string) =>

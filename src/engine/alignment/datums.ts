@@ -5,7 +5,8 @@ import { dot, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from '../gdt/bodySamples';
 import { buildFrame, type DatumFeature } from '../gdt/datumFrame';
 import { alignToDatums, frameRigid } from '../gdt/datumAlignment';
-import { featureKind, nominalFeature, samplesByFace, type NominalAccess } from '../gdt/evaluate';
+import { nominalFeature, samplesByFace } from '../gdt/datumSimulation';
+import { featureKind, type NominalAccess } from '../gdt/nominalFaces';
 import type { FaceSplit } from '../gdt/faceSplit';
 import { fitCylinder, fitPlane, fitSphere, radial } from '../gdt/leastSquares';
 

@@ -2,7 +2,7 @@ import type { ExactReference } from '../exact/ExactReference';
 import type { OC } from '../kernel';
 import type { BrepBody } from '../scene/Body';
 import { bodyPoints, type PointSet } from './bodySamples';
-import type { NominalAccess } from './evaluate';
+import type { NominalAccess } from './nominalFaces';
 import { borderSegments, splitByFaces, type FaceSplit } from './faceSplit';
 
 /** Share of the nominal's diagonal: the default border margin of the face split (docs/gdt.md, rule 1). */

@@ -17,7 +17,7 @@ import { fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
 
 const matrix4Schema = z.array(z.array(z.number()).length(4)).length(4);
 
-const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle'] as const;
+const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle', 'circularRunout', 'totalRunout', 'coaxiality', 'concentricity', 'symmetry'] as const;
 
 const faceList = z.array(z.string().min(1)).min(1);
 
@@ -28,7 +28,7 @@ const characteristicSchema = z.strictObject({
   tolerance: z.number().nonnegative().optional().describe('Geometric tolerance: zone size'),
   zone: z.enum(['width', 'diameter']).default('width').describe('width (two planes or surfaces) or diameter (a cylindrical zone). Default width'),
   modifiers: z.array(z.enum(['maximumMaterial', 'leastMaterial'])).default([]).describe('Material condition of the tolerance'),
-  datums: z.array(z.string().min(1)).default([]).describe('Datum labels in precedence order'),
+  datums: z.array(z.string().min(1)).default([]).describe('Datum labels in precedence order; A-B is the common datum of A and B'),
   nominal: z.number().optional().describe('Size: nominal value (mm, degrees for an angle)'),
   upper: z.number().optional().describe('Size: upper deviation'),
   lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
