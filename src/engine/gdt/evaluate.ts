@@ -47,6 +47,8 @@ export interface Characteristic {
   samples: number;
   datums: string[];
   method: string;
+  /** A point on its nominal faces (the face node nearest their nodes' centroid) where a picture can label it; null without faces. */
+  anchor: [number, number, number] | null;
 }
 
 export type { DatumSpec, EvaluationOptions } from './datumSimulation';
@@ -88,7 +90,7 @@ export function evaluateCharacteristics(
   const actualOn = samplesByFace(samples, split);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
+  const characteristics = specs.map((spec) => ({ ...evaluateOne(spec, nominal, actualOn(spec.faces), frames, options), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -97,6 +99,21 @@ export function evaluateCharacteristics(
     ...(d.reason ? { reason: d.reason } : {}),
   }));
   return { characteristics, datums: datumReports };
+}
+
+/** The nominal faces' node nearest the centroid of their nodes: on the surface, near its middle. */
+function anchorOf(nominal: NominalAccess, faces: number[]): [number, number, number] | null {
+  if (faces.length === 0) return null;
+  const nodes = nominal.nodes(faces);
+  if (nodes.count === 0) return null;
+  const c: Vec3 = [0, 0, 0];
+  for (let i = 0; i < nodes.count; i++) for (let k = 0; k < 3; k++) c[k] = c[k]! + nodes.points[3 * i + k]! / nodes.count;
+  let best = 0, bestD = Infinity;
+  for (let i = 0; i < nodes.count; i++) {
+    const d = Math.hypot(nodes.points[3 * i]! - c[0], nodes.points[3 * i + 1]! - c[1], nodes.points[3 * i + 2]! - c[2]);
+    if (d < bestD) [best, bestD] = [i, d];
+  }
+  return [nodes.points[3 * best]!, nodes.points[3 * best + 1]!, nodes.points[3 * best + 2]!];
 }
 
 function result(spec: CharacteristicSpec, samples: number, method: string, extra: Partial<Characteristic>): Characteristic {
@@ -115,6 +132,7 @@ function result(spec: CharacteristicSpec, samples: number, method: string, extra
     samples,
     datums: spec.datums,
     method,
+    anchor: null,
     ...extra,
   };
 }

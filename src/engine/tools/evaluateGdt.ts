@@ -13,7 +13,7 @@ import { exactReference } from '../deviation/structures';
 import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
 import { alignToDatums, movedSet } from '../gdt/datumAlignment';
-import { fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
+import { compose, fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
 
 const matrix4Schema = z.array(z.array(z.number()).length(4)).length(4);
 
@@ -55,6 +55,7 @@ const schema = z.strictObject({
       z.strictObject({
         method: z.literal('datums'),
         datums: z.array(z.string().min(1)).min(1).optional().describe("Datum labels in precedence order. Default: the longest datum reference of the characteristics (e.g. A|B|C)"),
+        transform: matrix4Schema.optional().describe('4x4 rigid motion (rows) the datum fit starts from (e.g. a proposed alignment not applied yet). Default: the scan as placed'),
       }),
       z.strictObject({ method: z.literal('transform'), transform: matrix4Schema.describe('4x4 rigid motion (rows) applied to the scan') }),
     ])
@@ -131,8 +132,9 @@ export const evaluateGdt = defineTool({
     const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
     const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
     let motion: Rigid = IDENTITY;
-    if (args.alignment?.method === 'transform') {
-      const m = fromMatrix4(args.alignment.transform);
+    const start = args.alignment?.transform;
+    if (start) {
+      const m = fromMatrix4(start);
       if (typeof m === 'string') throw invalidArgument(`evaluate_gdt: alignment.transform: ${m}`);
       motion = m;
       samples = movedSet(samples, m);
@@ -143,8 +145,9 @@ export const evaluateGdt = defineTool({
       const labels = args.alignment.datums ?? longestReference(specs);
       if (labels.length === 0) throw invalidArgument("evaluate_gdt: alignment 'datums' needs datum labels: no characteristic refers to a datum (give alignment.datums)");
       const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples }, 1e-9 * diagonal);
-      if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l)) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
-      ({ samples, split, motion } = aligned);
+      if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l) && l.split('-').some((p) => !datums.has(p))) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
+      ({ samples, split } = aligned);
+      motion = compose(aligned.motion, motion);
       alignment = { method: 'datums', datums: labels, rounds: aligned.rounds, transform: toMatrix4(motion) };
     } else if (args.alignment) alignment = { method: 'transform', transform: toMatrix4(motion) };
     if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
