@@ -58,6 +58,7 @@ beforeAll(async () => {
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'plate', makeBox(oc, 100, 60, 10));
   addShapeBody(oc, engine.scene, 'block', makeDrilledBlock(oc, 4, 20, 15));
+  addShapeBody(oc, engine.scene, 'blockCopy', makeDrilledBlock(oc, 4, 20, 15));
   addShapeBody(oc, engine.scene, 'shaft', makeCylinder(oc, 10, 40));
   top = await faceOf(engine, 'plate', /plan/i, [50, 30, 10]);
   bottom = await faceOf(engine, 'block', /plan/i, [20, 15, 0]);
@@ -162,6 +163,36 @@ describe('evaluate_gdt', () => {
     expect(round!.pass).toBe(true);
     expect(dia!.actual).toBeCloseTo(20, 9);
     expect(dia!.pass).toBe(true);
+  });
+
+  it('a BREP body as the scan (the nominal itself): sampled over its exact faces, every characteristic passes, the diameter reads nominal', async () => {
+    // Its tessellation nodes lie mostly on edges (the border margin drops them): before, the bore was
+    // read from a dozen nodes and its diameter failed (issue 30 item 4).
+    const datums = [
+      { label: 'A', faces: [bottom] },
+      { label: 'B', faces: [side.x0] },
+      { label: 'C', faces: [side.y0] },
+    ];
+    const r = await evaluate({
+      actualBodyId: 'blockCopy',
+      nominalBodyId: 'block',
+      datums,
+      maxSamples: 20000,
+      characteristics: [
+        { kind: 'position', faces: [hole], tolerance: 0.01, zone: 'diameter', datums: ['A', 'B', 'C'] },
+        { kind: 'perpendicularity', faces: [hole], tolerance: 0.01, zone: 'diameter', datums: ['A'] },
+        { kind: 'cylindricity', faces: [hole], tolerance: 0.001 },
+        { kind: 'flatness', faces: [bottom], tolerance: 0.001 },
+        { kind: 'surfaceProfile', faces: [side.x0, side.y0], tolerance: 0.001, datums: ['A', 'B', 'C'] },
+        { kind: 'diameter', faces: [hole], nominal: 8, upper: 0, lower: -0.001 },
+      ],
+    });
+    for (const c of r.characteristics) {
+      expect(c.pass, c.kind).toBe(true);
+      expect(c.samples, c.kind).toBeGreaterThan(200);
+    }
+    expect(r.characteristics[5]!.actual).toBeCloseTo(8, 9);
+    for (const c of r.characteristics.slice(0, 5)) expect(c.actual!, c.kind).toBeLessThan(1e-9);
   });
 
   it('too few samples gives pass: null with the reason; unknown faces and ids are refused', async () => {

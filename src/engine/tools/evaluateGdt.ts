@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
-import { bodyPoints } from '../gdt/bodySamples';
+import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
 import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
 import { readPmi, type PmiResult } from '../gdt/pmi';
@@ -128,7 +128,8 @@ export const evaluateGdt = defineTool({
     if (specs.length === 0) warnings.push(warning('NO_CHARACTERISTICS', 'the nominal has no PMI to evaluate and none were given'));
 
     const nominal = nominalAccess(oc, nominalBody, ref);
-    let samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
+    // A BREP scan (a CAD model as the actual) is sampled over its exact surface like a mesh scan.
+    let samples = actual.kind === 'brep' ? brepScanSamples(oc, actual, args.maxSamples) : bodyPoints(undefined, actual, args.maxSamples);
     const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
     const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
     let motion: Rigid = IDENTITY;
