@@ -72,6 +72,20 @@ test('GD&T: the PMI tree of NIST CTC 1, a tolerance highlights its faces, Check 
     await expect.poll(async () => (await api.gdt()).highlight?.drawn?.color).toBe('#d7301f');
     await expect(page.locator(`[data-testid="gdt.row"][data-id="${failing.id}"] td.verdict`)).toHaveText('FAIL');
   }
+  // Read where it stands (no alignment proposed): the summary says so.
+  expect((await api.gdt()).check!.alignment).toBeNull();
+  await expect(page.getByTestId('gdt.summary')).toContainText('read where it stands');
+  // Fitted to the PMI's datums first: evaluate_gdt is sent alignment datums, A | B | C by default.
+  const onDatums = page.getByTestId('gdt.onDatums');
+  await expect(page.locator('.gdt-datums-option')).toContainText('Fit to the datums A | B | C first');
+  await onDatums.check();
+  await check.click();
+  await expect.poll(async () => (await api.gdt()).check?.status, { timeout: 400_000 }).toBe('done');
+  const fitted = (await api.gdt()).check!;
+  expect(fitted.alignment).toEqual({ method: 'datums', datums: ['A', 'B', 'C'] });
+  await expect(page.getByTestId('gdt.summary')).toContainText('fitted to the datums A | B | C');
+  for (const id of ['tolerance[0]', 'tolerance[1]', 'tolerance[4]', 'tolerance[5]']) expect(fitted.rows.find((r) => r.id === id)?.pass, id).toBe(true);
+  await page.screenshot({ path: '/tmp/gdt-datums-1440.png' });
   await page.setViewportSize({ width: 1024, height: 700 });
   // At 1024 px the table fits its panel: no column cut off or scrolled sideways, the verdict inside the page.
   const wrap = page.locator('.gdt-table-wrap');

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
-import { checkCharacteristics, gdtStore, highlightFaces, pmiBodyOf, toneOf, type CharacteristicRow } from './gdt';
+import { alignmentWords, checkAlignment, checkCharacteristics, gdtStore, highlightFaces, pmiBodyOf, toneOf, type CharacteristicRow } from './gdt';
 import { kindWords } from './PmiPanel';
 import { inspectStore, toolStore } from './stores';
 import { rolePairs } from './roles';
@@ -41,11 +41,17 @@ export function CharacteristicsTable() {
   const check = useStore(gdtStore, (s) => s.check);
   const highlight = useStore(gdtStore, (s) => s.highlight);
   const running = useStore(toolStore, (s) => s.running);
+  const onDatums = useStore(gdtStore, (s) => s.onDatums);
+  // Read so the hint follows a proposed alignment as it comes and goes.
+  useStore(inspectStore, (s) => s.alignment);
   const nominal = pmiBodyOf();
   const pair = rolePairs(bodies, mark).find((p) => p.nominal === nominal);
   const hasPmi = !!pmi?.result && pmi.bodyId === nominal && pmi.result.tolerances.length + pmi.result.dimensions.length > 0;
   if (!nominal || (!hasPmi && !check)) return null;
   const rows = check?.status === 'done' ? check.result!.characteristics : null;
+  // The longest datum reference of the PMI's tolerances (A | B | C): what "fit to the datums" fits.
+  const reference = hasPmi ? pmi.result!.tolerances.reduce<string[]>((best, t) => (t.datums.length > best.length ? t.datums : best), []) : [];
+  const proposed = pair ? checkAlignment(pair.actual, pair.nominal, false) : null;
   const counts = rows ? { pass: rows.filter((c) => c.pass === true).length, fail: rows.filter((c) => c.pass === false).length, none: rows.filter((c) => c.pass === null).length } : null;
   return (
     <section className="panel gdt-panel" aria-label="Characteristics" data-testid="gdt.panel">
@@ -58,8 +64,15 @@ export function CharacteristicsTable() {
       {!pair && <p className="hint">Load the scan of this part to check its PMI characteristics on it.</p>}
       {pair && !check && (
         <p className="hint">
-          Checks each PMI callout of {pair.nominal} on {pair.actual}, where {pair.actual} stands now: align it first.
+          Checks each PMI callout of {pair.nominal} on {pair.actual}
+          {proposed ? ', with the proposed alignment (not applied yet).' : `, where ${pair.actual} stands now: align it first.`}
         </p>
+      )}
+      {pair && reference.length > 0 && (
+        <label className="gdt-datums-option" title="evaluate_gdt fits the scan's datum reference frame onto the nominal's before checking (the datum alignment a CMM report assumes)">
+          <input type="checkbox" checked={onDatums} onChange={(e) => gdtStore.setState({ onDatums: e.target.checked })} data-testid="gdt.onDatums" />
+          Fit to the datums {reference.join(' | ')} first
+        </label>
       )}
       {check?.status === 'running' && <p className="hint">Checking the characteristics on {check.actualBodyId}…</p>}
       {check?.status === 'failed' && (
@@ -71,7 +84,7 @@ export function CharacteristicsTable() {
         <>
           <p className="gdt-summary" data-testid="gdt.summary">
             {check!.actualBodyId} against {check!.nominalBodyId}: <strong>{counts.pass} pass</strong>, <strong>{counts.fail} fail</strong>
-            {counts.none ? `, ${counts.none} not evaluated` : ''}. Lengths in mm, angles in degrees; click a row to see its faces.
+            {counts.none ? `, ${counts.none} not evaluated` : ''}; {alignmentWords(check!.result!)}. Lengths in mm, angles in degrees; click a row to see its faces.
           </p>
           <div className="gdt-table-wrap">
             <table className="result-table gdt-table" data-testid="gdt.table">

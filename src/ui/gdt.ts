@@ -23,9 +23,11 @@ export interface GdtState {
   check: { nominalBodyId: string; actualBodyId: string; status: 'running' | 'done' | 'failed'; result?: GdtResult; error?: ShownError } | null;
   /** The entry clicked last (a PMI id such as tolerance[2], or a datum label) and the nominal's faces it names. */
   highlight: { bodyId: string; key: string; faces: number[]; tone: HighlightTone } | null;
+  /** "Fit to the datums first": the check fits the scan's datum reference frame onto the nominal's (evaluate_gdt alignment datums). */
+  onDatums: boolean;
 }
 
-export const gdtStore = createStore<GdtState>(() => ({ pmi: null, check: null, highlight: null }));
+export const gdtStore = createStore<GdtState>(() => ({ pmi: null, check: null, highlight: null, onDatums: false }));
 
 export const HIGHLIGHT_COLOURS: Record<HighlightTone, string> = { pmi: '#00a3a3', pass: '#1a9850', fail: '#d7301f', unknown: '#9e9e9e' };
 
@@ -75,8 +77,31 @@ export async function checkCharacteristics(nominalBodyId: string, actualBodyId: 
   const pmi = gdtStore.getState().pmi;
   const ids = pmi?.bodyId === nominalBodyId && pmi.result ? [...pmi.result.tolerances.map((t) => t.id), ...pmi.result.dimensions.filter((d) => d.nominal !== null && d.kind !== 'location').map((d) => d.id)] : [];
   gdtStore.setState({ check: { nominalBodyId, actualBodyId, status: 'running' }, highlight: null });
-  const call = await runFromPanel('evaluate_gdt', { actualBodyId, nominalBodyId, ...(ids.length ? { characteristics: ids } : {}) });
+  const alignment = checkAlignment(actualBodyId, nominalBodyId, gdtStore.getState().onDatums);
+  const call = await runFromPanel('evaluate_gdt', { actualBodyId, nominalBodyId, ...(ids.length ? { characteristics: ids } : {}), ...(alignment ? { alignment } : {}) });
   if (!call.ok) gdtStore.setState({ check: { nominalBodyId, actualBodyId, status: 'failed', error: call.error } });
+}
+
+type CheckAlignmentArg = { method: 'transform'; transform: number[][] } | { method: 'datums'; transform?: number[][] };
+
+/**
+ * The page's current alignment as evaluate_gdt's `alignment`: an alignment of this pair proposed and
+ * not applied yet is sent as its transform (an applied one, or a share link's placement, is already
+ * in the scan's placement, which evaluate_gdt reads); with `onDatums` the datum fit starts from there.
+ */
+export function checkAlignment(actualBodyId: string, nominalBodyId: string, onDatums: boolean): CheckAlignmentArg | null {
+  const a = inspectStore.getState().alignment;
+  const proposed = a && a.origin !== 'link' && a.movingBodyId === actualBodyId && a.fixedBodyId === nominalBodyId && a.status === 'proposed' && a.result.outcome === 'aligned' ? a.result.transform : null;
+  if (onDatums) return { method: 'datums', ...(proposed ? { transform: proposed } : {}) };
+  return proposed ? { method: 'transform', transform: proposed } : null;
+}
+
+/** How the last check placed the scan, in words (its result's `alignment`). */
+export function alignmentWords(result: GdtResult): string {
+  const a = result.alignment;
+  if (!a) return 'read where it stands';
+  if (a.method === 'datums') return `fitted to the datums ${(a.datums ?? []).join(' | ')}`;
+  return 'read with the proposed alignment (not applied)';
 }
 
 /** evaluate_gdt finished (this button, its form, a share link, a session file): the table shows it. */

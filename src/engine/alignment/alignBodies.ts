@@ -4,12 +4,14 @@ import { apply, compose, IDENTITY, rotationAngle, rotationAxis, toMatrix4, type 
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
-import type { Body, SurfaceBody } from '../scene/Body';
+import type { Body, BrepBody, SurfaceBody } from '../scene/Body';
 import type { SurfaceMode } from '../deviation/defaults';
 import { Pacer } from '../deviation/pacer';
 import { meshBoxOf } from '../deviation/queries';
 import { exactOrNull } from '../deviation/structures';
-import { defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
+import { bodyDiagonal, defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
+import { faceSplitter, nominalAccess } from '../gdt/nominalAccess';
+import { requireKernel } from '../kernel';
 import { kernelFor, type ToolContext } from '../context';
 import { datumAlignment, parseFaceIds, type DatumSpec, type ConstraintResidual } from './datums';
 import { exactFoot, onFaces, triangleFoot } from './feet';
@@ -223,7 +225,9 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   if (result.starved) warn('OUT_OF_REACH', `fewer than 6 pairs within maxCorrespondenceDistance${localFaces ? ' on the chosen faces' : ''}: the fixed body is out of reach; the result is not an alignment`);
   let motion = result.motion;
   if (datums) {
-    const d = datumAlignment(points, motion, fine, exactRef!.geometry, datums, diagonal);
+    const fixedDiagonal = bodyDiagonal(oc, fixed);
+    const context = { nominal: nominalAccess(requireKernel(oc, 'align_bodies'), fixed as BrepBody, exactRef!), split: faceSplitter(exactRef!, fixedDiagonal), geometry: exactRef!.geometry, diagonal: fixedDiagonal };
+    const d = datumAlignment(points, motion, context, datums, method === 'datums' ? 'datums' : '3-2-1');
     motion = d.motion;
     constraints = d.residuals;
   } else if (localFaces) {

@@ -1,10 +1,14 @@
 import { BrepscopeError } from '../errors';
 import type { ExactGeometry } from '../exact/geometry';
-import { fitCylinder } from '../math/fitCylinder';
-import { apply, invert, rotate, type Rigid } from '../math/rigid';
-import { symmetricEigen3 } from '../math/symmetricEigen';
-import { cross, dot, normalize, type Vec3 } from '../math/vec3';
-import { createFoot, type NearestFoot } from './icp';
+import { applyToPoints, compose, type Rigid } from '../math/rigid';
+import { dot, type Vec3 } from '../math/vec3';
+import { select, type PointSet } from '../gdt/bodySamples';
+import { buildFrame, type DatumFeature } from '../gdt/datumFrame';
+import { alignToDatums, frameRigid } from '../gdt/datumAlignment';
+import { nominalFeature, samplesByFace } from '../gdt/datumSimulation';
+import { featureKind, type NominalAccess } from '../gdt/nominalFaces';
+import type { FaceSplit } from '../gdt/faceSplit';
+import { fitCylinder, fitPlane, fitSphere, radial } from '../gdt/leastSquares';
 
 /** A datum of a 3-2-1 alignment: a face of the fixed body and what it stands for. */
 export interface DatumSpec {
@@ -36,11 +40,6 @@ export interface ConstraintResidual {
   meanSigned: number | null;
 }
 
-/** Samples farther than this share of the diagonal from a datum face at the starting pose are not its. */
-const DATUM_REACH = 0.02;
-/** Robust refits: samples beyond this many (normal-equivalent) median absolute residuals of the fitted feature go. */
-const OUTLIER_MADS = 3;
-
 /** Checks face[N] ids against the fixed body's faces (SELECTION_NOT_FOUND beyond them). */
 export function parseFaceIds(ids: string[] | undefined, arg: string, faceCount: number | null): number[] {
   if (!ids || ids.length === 0) throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: ${arg} must name at least one face of the fixed body as face[N]`);
@@ -53,240 +52,162 @@ export function parseFaceIds(ids: string[] | undefined, arg: string, faceCount: 
   });
 }
 
-type Feature = { kind: 'plane'; normal: Vec3; point: Vec3 } | { kind: 'axis'; direction: Vec3; point: Vec3 } | { kind: 'point'; point: Vec3 };
+/** Robust refits of a 3-2-1's least-squares features: samples beyond this many (normal-equivalent) median absolute residuals go. */
+const OUTLIER_MADS = 3;
+/** A datum with fewer samples on its face cannot be simulated (evaluate_gdt's default minSamples: the same datums). */
+const MIN_SAMPLES = 12;
 
 const ROLES = ['primary', 'secondary', 'tertiary'] as const;
 
+/** The fixed body as the gdt domain reads it: its exact faces and nodes, and the face split evaluate_gdt uses. */
+export interface DatumContext {
+  nominal: NominalAccess;
+  split: (set: PointSet) => FaceSplit;
+  geometry: ExactGeometry;
+  /** The fixed body's diagonal (bodyDiagonal): convergence of the datum rounds. */
+  diagonal: number;
+}
+
 /**
- * A 3-2-1 (datum) alignment from a starting pose (where the samples correspond to the fixed body's
- * faces): for each datum face, the samples whose nearest point at the start lies inside it are
- * fitted (plane, cylinder axis, or point), the same construction is made from the nominal faces,
- * and the motion maps the fitted datum reference frame onto the nominal one, constrained in order:
- * the primary plane fixes three freedoms (its normal and its offset), the secondary two (the spin
- * about the primary normal and one position), the tertiary the last. Two passes: the samples are
- * attributed again from the first datum pose.
+ * A datum alignment from a starting pose (where the samples correspond to the fixed body's faces),
+ * on the datum features of src/engine/gdt (one fitting and frame code for both tools):
+ *
+ * - `datums` (ASME Y14.5 / ISO 5459, the same datums evaluate_gdt builds on the same faces): a plane
+ *   is the tangent plane at the high points in the minimum-zone orientation, a secondary or tertiary
+ *   plane constrained perpendicular to the earlier datums; an axis the least-squares cylinder's; the
+ *   scan moved until its datum reference frame lies on the nominal's (gdt/datumAlignment.ts).
+ * - `3-2-1` (a CMM's level, rotate, origin): each face's samples fitted by least squares (robust:
+ *   refits without samples beyond 3 median absolute residuals), the planes not constrained to each
+ *   other, so the origin is where the fitted faces meet; two passes, the samples split again at the
+ *   first pose.
+ *
+ * Both split the samples by the fixed body's faces as evaluate_gdt does (faceSplitter).
  */
 export function datumAlignment(
   points: Float64Array,
   start: Rigid,
-  nearest: NearestFoot,
-  geometry: ExactGeometry,
+  context: DatumContext,
   datums: (DatumSpec & { index: number })[],
-  diagonal: number,
+  method: '3-2-1' | 'datums',
 ): { motion: Rigid; residuals: ConstraintResidual[] } {
-  const nominal = datums.map((d, k) => nominalFeature(geometry, d, k));
+  datums.forEach((d, k) => checkKind(context.geometry, d, k));
+  const { nominal, split } = context;
+  const count = points.length / 3;
+  const at = (m: Rigid): PointSet => ({ points: applyToPoints(m, points), normals: undefined, count });
+  const faces = datums.map((d) => [d.index]);
+  const nominals = faces.map((f) => nominalFeature(nominal, f, featureKind(nominal, f)));
+  nominals.forEach((n, k) => {
+    if (!n) throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: the ${ROLES[k]} datum face[${datums[k]!.index}]: its nodes fit no ${featureKind(nominal, faces[k]!)}`, { face: `face[${datums[k]!.index}]` });
+  });
+  checkIndependent(nominals as DatumFeature[], datums);
   let pose = start;
-  let fitted: { feature: Feature; form: number; points: number; samples: Vec3[] }[] = [];
-  for (let pass = 0; pass < 2; pass++) {
-    const groups = attribute(points, pose, nearest, datums.map((d) => d.index), DATUM_REACH * diagonal);
-    fitted = datums.map((d, k) => {
-      const own = groups[k]!;
-      const feature = fitFeature(own.points, own.normals, nominal[k]!, pose, d);
-      return { ...feature, points: own.points.length, samples: own.points };
-    });
-    pose = frameMotion(
-      fitted.map((f) => f.feature),
-      nominal,
-    );
+  if (method === 'datums') {
+    const specs = datums.map((d, k) => ({ label: ROLES[k]!, faces: [d.index] }));
+    const aligned = alignToDatums(nominal, at(start), split, specs, specs.map((s) => s.label), { minSamples: MIN_SAMPLES }, 1e-9 * context.diagonal);
+    if (!aligned.ok) throw new BrepscopeError('NO_COVERAGE', `align_bodies: ${aligned.reason.replace(/^datum (primary|secondary|tertiary)/, 'the $1 datum')} (is the face scanned?)`);
+    pose = compose(aligned.motion, start);
+  } else {
+    for (let pass = 0; pass < 2; pass++) {
+      const set = at(pose);
+      const on = samplesByFace(set, split(set));
+      const fitted = datums.map((d, k) => robustFit(on(faces[k]!), nominals[k]!, d).feature);
+      pose = compose(frameRigid(buildFrame(fitted), buildFrame(nominals as DatumFeature[])), pose);
+    }
   }
+  // What each datum face's samples say at the final pose: their least-squares feature against the nominal one.
+  const set = at(pose);
+  const faceSplit = split(set);
+  const on = samplesByFace(set, faceSplit);
   const residuals = datums.map((d, k): ConstraintResidual => {
-    const f = fitted[k]!, n = nominal[k]!;
-    const moved = moveFeature(f.feature, pose);
-    const stats = signedStats(f.samples, pose, nearest, d.index);
-    return { role: ROLES[k]!, face: `face[${d.index}]`, kind: n.kind, points: f.points, form: f.form, ...offsetOf(moved, n, geometry, d.index), ...stats };
+    const own = on(faces[k]!);
+    const { feature, form } = robustFit(own, nominals[k]!, d);
+    const deviations: number[] = [];
+    for (let i = 0; i < faceSplit.face.length; i++) if (faceSplit.face[i] === d.index) deviations.push(faceSplit.deviation[i]!);
+    const rms = deviations.length ? Math.sqrt(deviations.reduce((s, v) => s + v * v, 0) / deviations.length) : null;
+    const meanSigned = deviations.length ? deviations.reduce((s, v) => s + v, 0) / deviations.length : null;
+    return { role: ROLES[k]!, face: `face[${d.index}]`, kind: nominals[k]!.kind, points: own.count, form, ...offsetOf(feature, nominals[k]!, context.geometry, d.index), rms, meanSigned };
   });
   return { motion: pose, residuals };
 }
 
-/** The nominal datum: the face's plane, axis or point (from its exact surface). */
-function nominalFeature(geometry: ExactGeometry, d: DatumSpec & { index: number }, k: number): Feature {
-  const face = geometry.faces[d.index]!;
-  const s = face.surface;
-  const F = 'frame' in s ? s.frame : null;
-  const o: Vec3 | null = F ? [F[0]!, F[1]!, F[2]!] : null;
-  const z: Vec3 | null = F ? [F[9]!, F[10]!, F[11]!] : null;
-  const want = d.kind ?? (s.kind === 'plane' ? 'plane' : s.kind === 'cylinder' ? 'axis' : s.kind === 'sphere' ? 'point' : null);
-  const bad = (what: string) =>
-    new BrepscopeError('INVALID_ARGUMENT', `align_bodies: the ${ROLES[k]} datum face[${d.index}] is a ${s.kind} face: ${what}`, { face: `face[${d.index}]`, surface: s.kind });
+/** The face's surface must suit the datum's kind (the primary a plane); INVALID_ARGUMENT otherwise. */
+function checkKind(geometry: ExactGeometry, d: DatumSpec & { index: number }, k: number): void {
+  const s = geometry.faces[d.index]!.surface.kind;
+  const want = d.kind ?? (s === 'plane' ? 'plane' : s === 'cylinder' ? 'axis' : s === 'sphere' ? 'point' : null);
+  const bad = (what: string) => new BrepscopeError('INVALID_ARGUMENT', `align_bodies: the ${ROLES[k]} datum face[${d.index}] is a ${s} face: ${what}`, { face: `face[${d.index}]`, surface: s });
   if (k === 0 && want !== 'plane') throw bad('the primary datum must be a planar face');
-  if (want === 'plane') {
-    if (s.kind !== 'plane') throw bad('a plane datum must be a planar face');
-    const n = normalize(cross([F![3]!, F![4]!, F![5]!], [F![6]!, F![7]!, F![8]!]));
-    return { kind: 'plane', normal: face.reversed ? [-n[0], -n[1], -n[2]] : n, point: o! };
-  }
-  if (want === 'axis') {
-    if (s.kind !== 'cylinder') throw bad('an axis datum must be a cylindrical face');
-    return { kind: 'axis', direction: normalize(z!), point: o! };
-  }
-  if (want === 'point') {
-    if (s.kind === 'sphere') return { kind: 'point', point: o! };
-    if (s.kind === 'cylinder') return { kind: 'axis', direction: normalize(z!), point: o! };
-    throw bad('a point datum must be a spherical face (its centre) or a cylindrical one (where its axis meets the primary plane)');
-  }
-  throw bad('a datum must be a plane, a cylinder or a sphere');
+  if (want === 'plane' && s !== 'plane') throw bad('a plane datum must be a planar face');
+  if (want === 'axis' && s !== 'cylinder') throw bad('an axis datum must be a cylindrical face');
+  if (want === 'point' && s !== 'sphere' && s !== 'cylinder') throw bad('a point datum must be a spherical face (its centre) or a cylindrical one (where its axis meets the primary plane)');
+  if (want === null) throw bad('a datum must be a plane, a cylinder or a sphere');
 }
 
-/** The samples whose nearest fixed point, at `pose`, lies inside each datum face (not on its edges), within `reach`. */
-function attribute(points: Float64Array, pose: Rigid, nearest: NearestFoot, faces: number[], reach: number): { points: Vec3[]; normals: Vec3[] }[] {
-  const groups = faces.map(() => ({ points: [] as Vec3[], normals: [] as Vec3[] }));
-  const back = invert(pose);
-  const foot = createFoot();
-  for (let i = 0; i < points.length; i += 3) {
-    const p: Vec3 = [points[i]!, points[i + 1]!, points[i + 2]!];
-    const [x, y, z] = apply(pose, p[0], p[1], p[2]);
-    if (!nearest(x, y, z, foot) || !foot.interior) continue;
-    const k = faces.indexOf(foot.face);
-    if (k < 0 || Math.hypot(x - foot.x, y - foot.y, z - foot.z) > reach) continue;
-    groups[k]!.points.push(p);
-    // The nominal normal there, in the moving body's coordinates: a cylinder fit's start.
-    groups[k]!.normals.push(rotate(back, foot.nx, foot.ny, foot.nz));
-  }
-  return groups;
-}
-
-/** The feature fitted to a datum's samples (moving body's coordinates), oriented like the nominal one seen from `pose`; robust (OUTLIER_MADS). */
-function fitFeature(points: Vec3[], normals: Vec3[], nominal: Feature, pose: Rigid, d: DatumSpec & { index: number }): { feature: Feature; form: number } {
-  const need = nominal.kind === 'plane' ? 3 : 6;
-  if (points.length < need) {
-    throw new BrepscopeError('NO_COVERAGE', `align_bodies: the datum face[${d.index}] holds ${points.length} samples of the moving body at the starting pose; fitting a ${nominal.kind} takes ${need} at least (is the face scanned?)`, { face: `face[${d.index}]` });
-  }
-  const back = invert(pose);
-  let kept = points.map((_, i) => i);
-  let result: { feature: Feature; form: number; residual: (p: Vec3) => number } | null = null;
-  for (let pass = 0; pass < 6; pass++) {
-    const pts = kept.map((i) => points[i]!);
-    if (nominal.kind === 'plane') {
-      const { normal, point, rms } = fitPlane(pts);
-      const expected = rotate(back, ...nominal.normal);
-      const n: Vec3 = dot(normal, expected) < 0 ? [-normal[0], -normal[1], -normal[2]] : normal;
-      result = { feature: { kind: 'plane', normal: n, point }, form: rms, residual: (p) => dot(sub(p, point), n) };
-    } else {
-      const c = fitCylinder(pts, kept.map((i) => normals[i]!));
-      if (!c) throw new BrepscopeError('NO_COVERAGE', `align_bodies: the samples of datum face[${d.index}] do not make a cylinder (too few, or all on a line)`, { face: `face[${d.index}]` });
-      const expected = rotate(back, ...(nominal.kind === 'axis' ? nominal.direction : ([0, 0, 1] as Vec3)));
-      const dir: Vec3 = dot(c.axis, expected) < 0 ? [-c.axis[0], -c.axis[1], -c.axis[2]] : c.axis;
-      result = {
-        feature: { kind: 'axis', direction: dir, point: c.origin },
-        form: c.rms,
-        residual: (p) => {
-          const w = sub(p, c.origin);
-          const along = dot(w, dir);
-          return Math.hypot(w[0] - along * dir[0], w[1] - along * dir[1], w[2] - along * dir[2]) - c.radius;
-        },
-      };
+/** Each plane after the primary must fix something the earlier datums leave free (not parallel to them). */
+function checkIndependent(nominals: DatumFeature[], datums: (DatumSpec & { index: number })[]): void {
+  const normals: Vec3[] = [];
+  nominals.forEach((n, k) => {
+    if (n.kind !== 'plane') return;
+    let rest = n.normal;
+    for (const m of normals) rest = sub(rest, scale(m, dot(rest, m)));
+    const left = Math.hypot(...rest);
+    if (k > 0 && left < 1e-6) {
+      throw new BrepscopeError('INVALID_ARGUMENT', `align_bodies: the ${ROLES[k]} datum face[${datums[k]!.index}] is parallel to an earlier datum plane: it fixes nothing more; choose a secondary and a tertiary that cross the primary and each other`, { face: `face[${datums[k]!.index}]` });
     }
+    normals.push(scale(rest, 1 / left));
+  });
+}
+
+/** The least-squares feature of a datum's samples (gdt/leastSquares), oriented like the nominal one; refitted without outliers (OUTLIER_MADS). */
+function robustFit(pts: PointSet, nominal: DatumFeature, d: DatumSpec & { index: number }): { feature: DatumFeature; form: number } {
+  const need = nominal.kind === 'plane' ? 3 : nominal.kind === 'axis' ? 6 : 4;
+  if (pts.count < need) {
+    throw new BrepscopeError('NO_COVERAGE', `align_bodies: the datum face[${d.index}] holds ${pts.count} samples of the moving body at the starting pose; fitting a ${nominal.kind} takes ${need} at least (is the face scanned?)`, { face: `face[${d.index}]` });
+  }
+  let kept = pts;
+  let result: { feature: DatumFeature; residual: (p: Vec3) => number } | null = null;
+  for (let pass = 0; pass < 6; pass++) {
+    result = fitFeature(kept, nominal);
+    if (!result) throw new BrepscopeError('NO_COVERAGE', `align_bodies: the samples of datum face[${d.index}] do not make a ${nominal.kind === 'axis' ? 'cylinder' : nominal.kind} (too few, or degenerate)`, { face: `face[${d.index}]` });
     // The median absolute residual, not the RMS: samples of a neighbouring face near the edge
     // (a tilted face's strip inside the part) are few but far, and would hold the RMS up.
-    const abs = kept.map((i) => Math.abs(result!.residual(points[i]!))).sort((a, b) => a - b);
-    const limit = OUTLIER_MADS * 1.4826 * abs[abs.length >> 1]!;
-    const next = kept.filter((i) => Math.abs(result!.residual(points[i]!)) <= limit);
-    if (next.length === kept.length || next.length < need) break;
-    kept = next;
+    const r = residualsOf(kept, result.residual);
+    const sorted = Float64Array.from(r, Math.abs).sort();
+    const limit = OUTLIER_MADS * 1.4826 * sorted[sorted.length >> 1]!;
+    const keep: number[] = [];
+    r.forEach((v, i) => Math.abs(v) <= limit && keep.push(i));
+    if (keep.length === kept.count || keep.length < need) break;
+    kept = select(kept, keep);
   }
-  return { feature: result!.feature, form: result!.form };
+  const r = residualsOf(kept, result!.residual);
+  return { feature: result!.feature, form: Math.sqrt(r.reduce((s, v) => s + v * v, 0) / r.length) };
 }
 
-/** Least-squares plane: the centroid and the covariance's least eigenvector. */
-export function fitPlane(points: Vec3[]): { normal: Vec3; point: Vec3; rms: number } {
-  const c: Vec3 = [0, 0, 0];
-  for (const p of points) for (let i = 0; i < 3; i++) c[i] = c[i]! + p[i]! / points.length;
-  const m = new Array<number>(9).fill(0);
-  for (const p of points) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[3 * i + j] = m[3 * i + j]! + (p[i]! - c[i]!) * (p[j]! - c[j]!);
-  const { values, vectors } = symmetricEigen3(m);
-  const normal = normalize(vectors[0]);
-  return { normal, point: c, rms: Math.sqrt(Math.max(0, values[0]) / points.length) };
+function residualsOf(set: PointSet, residual: (p: Vec3) => number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < set.count; i++) out.push(residual([set.points[3 * i]!, set.points[3 * i + 1]!, set.points[3 * i + 2]!]));
+  return out;
 }
 
-interface Frame {
-  /** Columns x, y, z. */
-  axes: [Vec3, Vec3, Vec3];
-  origin: Vec3;
-}
-
-/**
- * The datum reference frame of three features, constrained in order: z the primary plane's
- * normal; x the secondary plane's normal (or axis) projected onto the primary plane, or, for a
- * secondary axis across the primary plane, toward the tertiary; the origin on the primary plane,
- * then on the secondary (plane, or axis), then on the tertiary.
- */
-function datumFrame(features: Feature[]): Frame {
-  const [p, s, t] = features as [Extract<Feature, { kind: 'plane' }>, Feature | undefined, Feature | undefined];
-  const z = p.normal;
-  const onPrimary = (point: Vec3, dir: Vec3): Vec3 => {
-    const along = dot(sub(p.point, point), z) / dot(dir, z);
-    return add(point, scale(dir, along));
-  };
-  const project = (v: Vec3): Vec3 | null => {
-    const w = sub(v, scale(z, dot(v, z)));
-    const n = Math.hypot(...w);
-    return n > 1e-9 ? scale(w, 1 / n) : null;
-  };
-  const fallbackX = (): Vec3 => project([1, 0, 0]) ?? project([0, 1, 0])!;
-  // Origin constraints: rows n . o = d.
-  const rows: { n: Vec3; d: number }[] = [{ n: z, d: dot(z, p.point) }];
-  let x: Vec3 | null = null;
-  let origin: Vec3 | null = null;
-  if (s?.kind === 'plane') {
-    x = project(s.normal);
-    rows.push({ n: s.normal, d: dot(s.normal, s.point) });
-  } else if (s?.kind === 'axis' && Math.abs(dot(s.direction, z)) > Math.SQRT1_2) {
-    origin = onPrimary(s.point, s.direction);
-  } else if (s?.kind === 'axis') {
-    x = project(s.direction);
-    const y = cross(z, x!);
-    rows.push({ n: y, d: dot(y, s.point) });
-  } else if (s?.kind === 'point') {
-    origin = onPrimary(s.point, z);
+function fitFeature(pts: PointSet, nominal: DatumFeature): { feature: DatumFeature; residual: (p: Vec3) => number } | null {
+  const p = pts.points.subarray(0, 3 * pts.count);
+  if (nominal.kind === 'plane') {
+    const f = fitPlane(p);
+    if (!f) return null;
+    const n = dot(f.normal, nominal.normal) < 0 ? scale(f.normal, -1) : f.normal;
+    return { feature: { kind: 'plane', normal: n, point: f.origin }, residual: (q) => dot(sub(q, f.origin), n) };
   }
-  if (!x) {
-    // The secondary fixed a point on the primary plane: the tertiary gives the direction.
-    const toward = t ? (t.kind === 'plane' ? project(t.normal) : project(sub(t.kind === 'axis' ? onPrimary(t.point, t.direction) : t.point, origin ?? p.point))) : null;
-    x = toward ?? fallbackX();
-  } else if (!origin && t) {
-    if (t.kind === 'plane') rows.push({ n: t.normal, d: dot(t.normal, t.point) });
-    else {
-      const q = t.kind === 'axis' ? onPrimary(t.point, t.direction) : t.point;
-      rows.push({ n: x, d: dot(x, q) });
-    }
+  if (nominal.kind === 'axis') {
+    const c = fitCylinder(p);
+    if (!c) return null;
+    const dir = dot(c.axis, nominal.direction) < 0 ? scale(c.axis, -1) : c.axis;
+    return { feature: { kind: 'axis', direction: dir, point: c.origin }, residual: (q) => radial(q, c.origin, c.axis) - c.radius };
   }
-  const y = cross(z, x);
-  if (!origin) origin = solveOrigin(rows, x, y, p.point);
-  return { axes: [x, y, z], origin };
-}
-
-/** The point meeting the constraint rows; directions they leave free keep `fallback`'s coordinate. */
-function solveOrigin(rows: { n: Vec3; d: number }[], x: Vec3, y: Vec3, fallback: Vec3): Vec3 {
-  const all = [...rows];
-  for (const free of [x, y]) {
-    if (all.length >= 3) break;
-    all.push({ n: free, d: dot(free, fallback) });
-  }
-  const [a, b, c] = all as [{ n: Vec3; d: number }, { n: Vec3; d: number }, { n: Vec3; d: number }];
-  const det = dot(a.n, cross(b.n, c.n));
-  if (Math.abs(det) < 1e-9) throw new BrepscopeError('INVALID_ARGUMENT', 'align_bodies: the datums do not fix a point (two datum planes are parallel): choose a secondary and a tertiary that cross the primary and each other');
-  const v = add(add(scale(cross(b.n, c.n), a.d), scale(cross(c.n, a.n), b.d)), scale(cross(a.n, b.n), c.d));
-  return scale(v, 1 / det);
-}
-
-/** The motion that puts the fitted datum reference frame onto the nominal one. */
-function frameMotion(fitted: Feature[], nominal: Feature[]): Rigid {
-  const f = datumFrame(fitted), n = datumFrame(nominal);
-  // R = N F^T (columns are the frames' axes).
-  const r = new Array<number>(9).fill(0);
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) r[3 * i + j] = r[3 * i + j]! + n.axes[k]![i]! * f.axes[k]![j]!;
-  const ro = [0, 1, 2].map((i) => r[3 * i]! * f.origin[0] + r[3 * i + 1]! * f.origin[1] + r[3 * i + 2]! * f.origin[2]);
-  return { r, t: [n.origin[0] - ro[0]!, n.origin[1] - ro[1]!, n.origin[2] - ro[2]!] };
-}
-
-function moveFeature(f: Feature, m: Rigid): Feature {
-  const point = apply(m, ...f.point);
-  if (f.kind === 'plane') return { kind: 'plane', normal: rotate(m, ...f.normal), point };
-  if (f.kind === 'axis') return { kind: 'axis', direction: rotate(m, ...f.direction), point };
-  return { kind: 'point', point };
+  const s = fitSphere(p);
+  return s ? { feature: { kind: 'point', point: s.center }, residual: (q) => Math.hypot(...sub(q, s.center)) - s.radius } : null;
 }
 
 /** Angle and offset of a moved fitted feature from the nominal one (ConstraintResidual.distance). */
-function offsetOf(moved: Feature, nominal: Feature, geometry: ExactGeometry, face: number): { angleDegrees: number | null; distance: number | null } {
+function offsetOf(moved: DatumFeature, nominal: DatumFeature, geometry: ExactGeometry, face: number): { angleDegrees: number | null; distance: number | null } {
   const deg = (a: Vec3, b: Vec3) => (Math.acos(Math.min(1, Math.abs(dot(a, b)))) * 180) / Math.PI;
   if (moved.kind === 'plane' && nominal.kind === 'plane') {
     const at = faceCentroid(geometry, face) ?? nominal.point;
@@ -317,21 +238,5 @@ function faceCentroid(geometry: ExactGeometry, face: number): Vec3 | null {
   return c;
 }
 
-/** The samples' signed distances to the nominal face after the motion (those still nearest to it). */
-function signedStats(samples: Vec3[], m: Rigid, nearest: NearestFoot, face: number): { rms: number | null; meanSigned: number | null } {
-  const foot = createFoot();
-  let n = 0, s = 0, s2 = 0;
-  for (const p of samples) {
-    const [x, y, z] = apply(m, ...p);
-    if (!nearest(x, y, z, foot) || foot.face !== face) continue;
-    const d = (x - foot.x) * foot.nx + (y - foot.y) * foot.ny + (z - foot.z) * foot.nz;
-    n++;
-    s += d;
-    s2 += d * d;
-  }
-  return n ? { rms: Math.sqrt(s2 / n), meanSigned: s / n } : { rms: null, meanSigned: null };
-}
-
-const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const scale = (a: Vec3, k: number): Vec3 => [a[0] * k, a[1] * k, a[2] * k];

@@ -6,6 +6,9 @@ import type { FaceTessellation } from '../mesh/TriMesh';
 import type { Body, BrepBody } from '../scene/Body';
 import { displayDeflection, getTessellation } from '../scene/tessellation';
 import { parseEntityId } from '../scene/topology';
+import { createExactHit } from '../exact/ExactReference';
+import { exactReference } from '../deviation/structures';
+import { defaultDeflection, measuredSurface } from '../deviation/surfaces';
 
 /** Points to fit or evaluate, with unit normals where the body has them (else absent). */
 export interface PointSet {
@@ -109,4 +112,29 @@ function stride(set: PointSet, s: number): PointSet {
   const keep: number[] = [];
   for (let i = 0; i < set.count; i += s) keep.push(i);
   return select(set, keep);
+}
+
+/**
+ * A BREP body read as a scan (evaluate_gdt's actual): points spread over its surface by area (its
+ * tessellation sampled, as a mesh scan is) and each moved onto the exact face it lies on, with the
+ * exact normal there. Its tessellation nodes would not do: they lie mostly on edges (a border
+ * margin leaves them out) and a coarse face has a handful, so a noise-free copy of the nominal read
+ * its bores from a dozen points and failed them. The chords' sag (up to the deflection) is gone too.
+ */
+export function brepScanSamples(oc: OC, body: BrepBody, maxSamples: number): PointSet {
+  const s = measuredSurface(oc, body, defaultDeflection(oc, body));
+  const ref = exactReference(oc, body, (s.mesh as FaceTessellation).deflection);
+  const raw = sampleSurface(s.mesh, Math.max(1, maxSamples));
+  const points = new Float64Array(3 * raw.count), normals = new Float64Array(3 * raw.count);
+  const hit = createExactHit();
+  let n = 0;
+  for (let i = 0; i < raw.count; i++) {
+    ref.nearest(raw.points[3 * i]!, raw.points[3 * i + 1]!, raw.points[3 * i + 2]!, hit);
+    if (hit.face < 0) continue;
+    points.set([hit.x, hit.y, hit.z], 3 * n);
+    normals.set([hit.nx, hit.ny, hit.nz], 3 * n);
+    n++;
+  }
+  if (n === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no surface to sample`);
+  return { points: points.subarray(0, 3 * n), normals: normals.subarray(0, 3 * n), count: n };
 }

@@ -1,7 +1,8 @@
 import { applyToPoints, compose, IDENTITY, rotate, type Rigid } from '../math/rigid';
 import type { PointSet } from './bodySamples';
 import type { Frame } from './datumFrame';
-import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type NominalAccess } from './evaluate';
+import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions } from './datumSimulation';
+import type { NominalAccess } from './nominalFaces';
 import type { FaceSplit } from './faceSplit';
 
 /** The rigid motion that carries the actual datum frame onto the nominal one (datumFrame.ts frameMap as a matrix). */

@@ -47,9 +47,12 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
         const d = reject(f.normal, z);
         if (Math.hypot(...d) < 1e-9) continue; // parallel to the primary: it adds nothing
         x = normalize(d);
-        constrain(x, f.point);
+        // The origin lies on the plane itself: a plane leaning on the primary (a 3-2-1 of fitted
+        // planes) meets it where the faces meet, whichever of its points is given. A simulated
+        // secondary or tertiary is already perpendicular to the earlier datums (evaluate.ts).
+        constrain(f.normal, f.point);
       } else {
-        constrain(reject(reject(f.normal, z), x), f.point);
+        constrain(f.normal, f.point);
       }
     } else if (f.kind === 'axis') {
       if (!z) {

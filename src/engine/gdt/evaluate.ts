@@ -1,8 +1,12 @@
-import { createExactHit, type ExactReference } from '../exact/ExactReference';
+import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
-import { buildFrame, frameMap, type DatumFeature, type Frame } from './datumFrame';
+import { frameMap, type DatumFeature } from './datumFrame';
+import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
+import { featureKind, indicesOn, planeGroups, widthFeature, type NominalAccess } from './nominalFaces';
+import { coaxiality, runout, type Reading } from './revolution';
+import { symmetry } from './symmetry';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 
@@ -24,11 +28,6 @@ export interface CharacteristicSpec {
   size: { nominal: number; upper: number; lower: number } | null;
 }
 
-export interface DatumSpec {
-  label: string;
-  faces: number[];
-}
-
 export interface Characteristic {
   id: string;
   kind: string;
@@ -48,19 +47,12 @@ export interface Characteristic {
   samples: number;
   datums: string[];
   method: string;
+  /** A point on its nominal faces (the face node nearest their nodes' centroid) where a picture can label it; null without faces. */
+  anchor: [number, number, number] | null;
 }
 
-export interface NominalAccess {
-  ref: ExactReference;
-  /** Points on the nominal's exact faces (tessellation nodes), with normals. */
-  nodes(faces: number[]): PointSet;
-  /** Surface kind of face[N] (plane, cylinder, cone, sphere, torus, ...). */
-  surfaceKind(face: number): string;
-}
-
-export interface EvaluationOptions {
-  minSamples: number;
-}
+export type { DatumSpec, EvaluationOptions } from './datumSimulation';
+export type { NominalAccess } from './nominalFaces';
 
 export interface DatumReport {
   label: string;
@@ -75,11 +67,12 @@ const faceIds = (faces: number[]) => faces.map((f) => `face[${f}]`);
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
-const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
 const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
 
 const FORM = new Set(['flatness', 'straightness', 'roundness', 'cylindricity']);
 const ORIENTATION = new Set(['perpendicularity', 'parallelism', 'angularity']);
+/** Runout, coaxiality, concentricity, symmetry: read about a datum axis or plane only. */
+const DATUM_ONLY = new Set(['circularRunout', 'totalRunout', 'coaxiality', 'concentricity', 'symmetry']);
 const SIZES = new Set(['diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle']);
 
 /**
@@ -97,7 +90,7 @@ export function evaluateCharacteristics(
   const actualOn = samplesByFace(samples, split);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((spec) => evaluateOne(spec, nominal, actualOn(spec.faces), frames, options));
+  const characteristics = specs.map((spec) => ({ ...evaluateOne(spec, nominal, actualOn(spec.faces), frames, options), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -108,161 +101,19 @@ export function evaluateCharacteristics(
   return { characteristics, datums: datumReports };
 }
 
-/** The scan's samples on some nominal faces. */
-export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: number[]) => PointSet {
-  const byFace = new Map<number, number[]>();
-  for (let i = 0; i < samples.count; i++) {
-    const f = split.face[i]!;
-    if (f < 0) continue;
-    let list = byFace.get(f);
-    if (!list) byFace.set(f, (list = []));
-    list.push(i);
+/** The nominal faces' node nearest the centroid of their nodes: on the surface, near its middle. */
+function anchorOf(nominal: NominalAccess, faces: number[]): [number, number, number] | null {
+  if (faces.length === 0) return null;
+  const nodes = nominal.nodes(faces);
+  if (nodes.count === 0) return null;
+  const c: Vec3 = [0, 0, 0];
+  for (let i = 0; i < nodes.count; i++) for (let k = 0; k < 3; k++) c[k] = c[k]! + nodes.points[3 * i + k]! / nodes.count;
+  let best = 0, bestD = Infinity;
+  for (let i = 0; i < nodes.count; i++) {
+    const d = Math.hypot(nodes.points[3 * i]! - c[0], nodes.points[3 * i + 1]! - c[1], nodes.points[3 * i + 2]! - c[2]);
+    if (d < bestD) [best, bestD] = [i, d];
   }
-  return (faces) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
-}
-
-interface SimulatedDatum {
-  spec: DatumSpec;
-  nominal: DatumFeature | null;
-  actual: DatumFeature | null;
-  samples: number;
-  points?: PointSet;
-  reason?: string;
-}
-
-/** Datum reference frames by their labels in precedence order: nominal and actual, or why there is none. */
-export type FramesOf = (labels: string[]) => { nominal: Frame; actual: Frame } | string;
-
-/**
- * The datum features on the nominal (its exact nodes) and simulated on the scan, and the frames they
- * build. Shared by the evaluation and by evaluate_gdt's datum alignment.
- */
-export function simulateDatums(
-  nominal: NominalAccess,
-  actualOn: (faces: number[]) => PointSet,
-  datumSpecs: DatumSpec[],
-  options: EvaluationOptions,
-): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
-  // Datum features: on the nominal (its exact nodes) and simulated on the scan.
-  const datums = new Map<string, SimulatedDatum>();
-  for (const d of datumSpecs) {
-    if (d.faces.length === 0) {
-      datums.set(d.label, { spec: d, nominal: null, actual: null, samples: 0, reason: `datum ${d.label} has no faces` });
-      continue;
-    }
-    const kind = featureKind(nominal, d.faces);
-    const nom = nominalFeature(nominal, d.faces, kind);
-    const pts = actualOn(d.faces);
-    if (!nom) {
-      datums.set(d.label, { spec: d, nominal: null, actual: null, samples: pts.count, reason: `datum ${d.label}: its faces (${kind}) are not a plane, a cylinder or a sphere` });
-      continue;
-    }
-    if (pts.count < options.minSamples) {
-      datums.set(d.label, { spec: d, nominal: nom, actual: null, samples: pts.count, reason: `datum ${d.label}: ${pts.count} scan samples on its faces (at least ${options.minSamples} needed)` });
-      continue;
-    }
-    datums.set(d.label, { spec: d, nominal: nom, actual: simulateDatum(pts, nom), samples: pts.count, points: pts });
-  }
-
-  const frames = (labels: string[]): { nominal: Frame; actual: Frame } | string => {
-    const nom: DatumFeature[] = [], act: DatumFeature[] = [];
-    let z: Vec3 | null = null, x: Vec3 | null = null;
-    for (const l of labels) {
-      const d = datums.get(l);
-      if (!d) return `datum ${l} is not defined (no datum feature with that label)`;
-      if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
-      nom.push(d.nominal);
-      let a = orientLike([d.actual], [d.nominal])[0]!;
-      // A secondary or tertiary plane is simulated with the orientation the earlier datums leave it
-      // (perpendicular to them), touching its own high points (ASME Y14.5 4.11).
-      if (a.kind === 'plane' && d.points && z) {
-        let c = reject(a.normal, z);
-        if (x) c = reject(c, x);
-        if (Math.hypot(...c) > 1e-9) a = tangentPlane(d.points, normalize(c));
-      }
-      if (!z) z = a.kind === 'plane' ? a.normal : a.kind === 'axis' ? a.direction : null;
-      else if (!x && a.kind === 'plane') x = normalize(reject(a.normal, z));
-      act.push(a);
-    }
-    return { nominal: buildFrame(nom), actual: buildFrame(act) };
-  };
-  return { datums, frames };
-}
-
-function featureKind(nominal: NominalAccess, faces: number[]): string {
-  const kinds = new Set(faces.map((f) => nominal.surfaceKind(f)));
-  return kinds.size === 1 ? [...kinds][0]! : [...kinds].join('+');
-}
-
-/** The nominal datum feature: a plane (outward normal), an axis (direction as fitted), or a sphere's centre. */
-function nominalFeature(nominal: NominalAccess, faces: number[], kind: string): DatumFeature | null {
-  const pts = nominal.nodes(faces);
-  if (kind === 'plane') {
-    const f = fitPlane(pts.points);
-    if (!f) return null;
-    return { kind: 'plane', normal: outward(nominal, pts, f.normal), point: f.origin };
-  }
-  if (kind === 'cylinder' || kind === 'cone') {
-    const c = fitCylinder(pts.points, pts.normals);
-    return c ? { kind: 'axis', direction: c.axis, point: c.origin } : null;
-  }
-  if (kind === 'sphere') {
-    const s = fitSphere(pts.points);
-    return s ? { kind: 'point', point: s.center } : null;
-  }
-  return null;
-}
-
-/** The normal's sign that points out of the material (the nominal's exact normal at its points). */
-function outward(nominal: NominalAccess, pts: PointSet, n: Vec3): Vec3 {
-  const hit = createExactHit();
-  let s = 0;
-  for (let i = 0; i < pts.count; i += Math.max(1, Math.floor(pts.count / 50))) {
-    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
-    s += hit.nx * n[0] + hit.ny * n[1] + hit.nz * n[2];
-  }
-  return s < 0 ? scale(n, -1) : n;
-}
-
-/**
- * The datum feature simulated on the scan. A plane: the minimum-zone orientation, moved out to touch
- * the highest points (the tangent plane, ASME's datum feature simulator for a planar surface); an
- * axis: the least-squares cylinder's; a point: the least-squares sphere's centre.
- */
-function simulateDatum(pts: PointSet, nom: DatumFeature): DatumFeature | null {
-  if (nom.kind === 'plane') {
-    const z = flatnessZone(pts.points);
-    if (!z) return null;
-    const n = dot(z.normal, nom.normal) < 0 ? scale(z.normal, -1) : z.normal;
-    return tangentPlane(pts, n);
-  }
-  if (nom.kind === 'axis') {
-    const c = fitCylinder(pts.points, pts.normals);
-    if (!c) return null;
-    return { kind: 'axis', direction: dot(c.axis, nom.direction) < 0 ? scale(c.axis, -1) : c.axis, point: c.origin };
-  }
-  const s = fitSphere(pts.points);
-  return s ? { kind: 'point', point: s.center } : null;
-}
-
-function tangentPlane(pts: PointSet, n: Vec3): DatumFeature {
-  let best = -Infinity, point: Vec3 = [0, 0, 0];
-  for (let i = 0; i < pts.count; i++) {
-    const p = at(pts.points, i);
-    const h = dot(p, n);
-    if (h > best) [best, point] = [h, p];
-  }
-  return { kind: 'plane', normal: n, point };
-}
-
-/** The scan's datum features with the signs of the nominal's (normals outward, axes the same way). */
-function orientLike(actual: DatumFeature[], nominal: DatumFeature[]): DatumFeature[] {
-  return actual.map((a, i) => {
-    const n = nominal[i]!;
-    if (a.kind === 'plane' && n.kind === 'plane') return dot(a.normal, n.normal) < 0 ? { ...a, normal: scale(a.normal, -1) } : a;
-    if (a.kind === 'axis' && n.kind === 'axis') return dot(a.direction, n.direction) < 0 ? { ...a, direction: scale(a.direction, -1) } : a;
-    return a;
-  });
+  return [nodes.points[3 * best]!, nodes.points[3 * best + 1]!, nodes.points[3 * best + 2]!];
 }
 
 function result(spec: CharacteristicSpec, samples: number, method: string, extra: Partial<Characteristic>): Characteristic {
@@ -281,6 +132,7 @@ function result(spec: CharacteristicSpec, samples: number, method: string, extra
     samples,
     datums: spec.datums,
     method,
+    anchor: null,
     ...extra,
   };
 }
@@ -298,7 +150,7 @@ function evaluateOne(
   spec: CharacteristicSpec,
   nominal: NominalAccess,
   pts: PointSet,
-  frames: (labels: string[]) => { nominal: Frame; actual: Frame } | string,
+  frames: FramesOf,
   options: EvaluationOptions,
 ): Characteristic {
   const n = pts.count;
@@ -329,14 +181,27 @@ function evaluateOne(
 
   if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind);
 
-  const needsFrame = ORIENTATION.has(spec.kind) || spec.kind === 'position' || spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile';
+  const needsFrame = ORIENTATION.has(spec.kind) || DATUM_ONLY.has(spec.kind) || spec.kind === 'position' || spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile';
   if (!needsFrame) return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
-  if (ORIENTATION.has(spec.kind) && spec.datums.length === 0) return none('none', `${spec.kind} needs a datum`);
+  if ((ORIENTATION.has(spec.kind) || DATUM_ONLY.has(spec.kind)) && spec.datums.length === 0) return none('none', `${spec.kind} needs a datum`);
   const f = frames(spec.datums);
   if (typeof f === 'string') return none('none', f);
   const map = frameMap(f.actual, f.nominal);
   const mapped = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) mapped.set(map(at(pts.points, i)), 3 * i);
+
+  if (DATUM_ONLY.has(spec.kind)) {
+    let r: Reading;
+    if (spec.kind === 'circularRunout' || spec.kind === 'totalRunout') {
+      r = planar || kind === 'cylinder' || kind === 'cone' || kind === 'sphere' || kind === 'torus' ? runout(spec.kind, nominal, mapped, n, planar, f.nominal, f.features, options.minSamples) : { reason: `runout needs a surface of revolution or a face across the axis, these are ${kind}` };
+    } else if (spec.kind === 'symmetry') {
+      const width = widthFeature(nominal, spec.faces);
+      r = width ? symmetry(nominal, pts, mapped, width, f.features) : { reason: 'symmetry needs a width feature: faces on two parallel planes (a slot or a tab)' };
+    } else {
+      r = round || kind === 'sphere' ? coaxiality(spec.kind, mapped, n, f.nominal, f.features, options.minSamples) : { reason: `${spec.kind} needs a surface of revolution, these are ${kind}` };
+    }
+    return 'reason' in r ? none('none', r.reason) : verdict(spec, n, r.method, r.actual);
+  }
 
   if (spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile') {
     const hit = createExactHit();
@@ -430,14 +295,6 @@ function goldenMinimum(f: (x: number) => number, a: number, b: number): number {
     }
   }
   return f1 <= f2 ? x1 : x2;
-}
-
-/** A width feature (slot, tab): the faces on two parallel planes facing opposite ways. */
-function widthFeature(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
-  const groups = planeGroups(nominal, faces);
-  if (!groups) return null;
-  const na = fitPlane(nominal.nodes(groups[0]).points), nb = fitPlane(nominal.nodes(groups[1]).points);
-  return na && nb && Math.abs(dot(na.normal, nb.normal)) > 1 - 1e-9 ? groups : null;
 }
 
 /**
@@ -546,33 +403,6 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     return verdict(spec, n, 'mean distance of one side\'s samples from the other side\'s least-squares plane', Math.abs(s / b.count));
   }
   return none(`${spec.kind} is not evaluated yet`);
-}
-
-function planeGroups(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
-  const normals = faces.map((f) => fitPlane(nominal.nodes([f]).points)?.normal ?? null);
-  if (normals.some((x) => !x)) return null;
-  const first = normals[0]!;
-  const ga: number[] = [], gb: number[] = [];
-  faces.forEach((f, i) => (Math.abs(dot(normals[i]!, first)) > 1 - 1e-6 && onSamePlane(nominal, faces[0]!, f) ? ga : gb).push(f));
-  return gb.length ? [ga, gb] : null;
-}
-
-function onSamePlane(nominal: NominalAccess, a: number, b: number): boolean {
-  if (a === b) return true;
-  const pa = fitPlane(nominal.nodes([a]).points)!, pb = fitPlane(nominal.nodes([b]).points)!;
-  return Math.abs(dot(sub(pb.origin, pa.origin), pa.normal)) < 1e-6 * (1 + Math.hypot(...pa.origin));
-}
-
-/** Indices of samples (of a set already restricted to a characteristic's faces) whose nearest nominal face is in `faces`. */
-function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]): number[] {
-  const want = new Set(faces);
-  const hit = createExactHit();
-  const out: number[] = [];
-  for (let i = 0; i < pts.count; i++) {
-    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
-    if (want.has(hit.face)) out.push(i);
-  }
-  return out;
 }
 
 /**

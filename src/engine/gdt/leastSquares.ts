@@ -401,3 +401,71 @@ export function fitConeFrom(p: Points, axisGuess: Vec3): ConeFit | null {
   const apex = sub(origin, scale(axis, r0 / Math.tan(theta)));
   return { kind: 'cone', origin, axis, radius: r0, halfAngle: theta, apex };
 }
+
+/**
+ * Coaxial cylinders of their own radii sharing one axis (a common datum axis A-B over two diameters,
+ * ASME Y14.5 4.12 / ISO 5459 common datum): Levenberg-Marquardt over the axis tilt (2), shift (2)
+ * and one radius per set, started from the largest set's least-squares cylinder. Null when that
+ * start fails.
+ */
+export function fitCoaxial(sets: { points: Points; normals?: Points | undefined }[]): { origin: Vec3; axis: Vec3; radii: number[] } | null {
+  const largest = sets.reduce((a, b) => (count(b.points) > count(a.points) ? b : a));
+  const start = fitCylinder(largest.points, largest.normals);
+  if (!start) return null;
+  const all = new Float64Array(sets.reduce((s, x) => s + 3 * count(x.points), 0));
+  const owner: number[] = [];
+  let o = 0;
+  sets.forEach((x, k) => {
+    for (let i = 0; i < 3 * count(x.points); i++) all[o++] = x.points[i]!;
+    for (let i = 0; i < count(x.points); i++) owner.push(k);
+  });
+  const n = owner.length;
+  const [e1, e2] = frameOf(start.axis);
+  const decode = (q: number[]) => ({ ax: normalize(add(start.axis, add(scale(e1, q[0]!), scale(e2, q[1]!)))), o: add(start.origin, add(scale(e1, q[2]!), scale(e2, q[3]!))) });
+  const radii0 = sets.map((x) => meanRadial(x.points, start.origin, start.axis));
+  const q = levenbergMarquardt([0, 0, 0, 0, ...radii0], n, (q, out) => {
+    const { ax, o } = decode(q);
+    radialDistances(all, o, ax, out);
+    for (let i = 0; i < n; i++) out[i] = out[i]! - q[4 + owner[i]!]!;
+  });
+  const { ax, o: origin } = decode(q);
+  const c = centroid(all);
+  return { origin: add(origin, scale(ax, dot(sub(c, origin), ax))), axis: canonical(ax), radii: q.slice(4) };
+}
+
+/** Least-squares circle of 2-D points (u, v pairs): the algebraic (Kasa) fit, then geometric Gauss-Newton. Null below 3 points. */
+export function fitCircle2d(uv: ArrayLike<number>): { cu: number; cv: number; r: number } | null {
+  const n = Math.floor(uv.length / 2);
+  if (n < 3) return null;
+  // Kasa: u^2 + v^2 + D u + E v + F = 0 in least squares.
+  const A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], b = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const u = uv[2 * i]!, v = uv[2 * i + 1]!, row = [u, v, 1], rhs = -(u * u + v * v);
+    for (let a = 0; a < 3; a++) {
+      b[a]! += row[a]! * rhs;
+      for (let c = 0; c < 3; c++) A[a]![c]! += row[a]! * row[c]!;
+    }
+  }
+  const s = solveLinear(A, b);
+  if (!s) return null;
+  let cu = -s[0]! / 2, cv = -s[1]! / 2, r = Math.sqrt(Math.max(0, cu * cu + cv * cv - s[2]!));
+  for (let it = 0; it < 20; it++) {
+    const J = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], g = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const du = uv[2 * i]! - cu, dv = uv[2 * i + 1]! - cv, d = Math.hypot(du, dv);
+      if (!(d > 0)) continue;
+      const row = [-du / d, -dv / d, -1], res = d - r;
+      for (let a = 0; a < 3; a++) {
+        g[a]! -= row[a]! * res;
+        for (let c = 0; c < 3; c++) J[a]![c]! += row[a]! * row[c]!;
+      }
+    }
+    const step = solveLinear(J, g);
+    if (!step) break;
+    cu += step[0]!;
+    cv += step[1]!;
+    r += step[2]!;
+    if (Math.hypot(...step) < 1e-13 * (1 + r)) break;
+  }
+  return r > 0 ? { cu, cv, r } : null;
+}

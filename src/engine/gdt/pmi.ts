@@ -280,7 +280,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       value,
       zone: typeOfValue === 'Diameter' ? 'diameter' : typeOfValue === 'SphericalDiameter' ? 'sphericalDiameter' : 'width',
       modifiers,
-      datums: [...new Set(refs.map((r) => r.label))],
+      datums: datumReference(refs),
       faces: refShapes(l).first,
     });
   });
@@ -412,4 +412,18 @@ interface DimObject {
   HasQualifier(): boolean;
   GetQualifier(): unknown;
   GetModifiers(): { Length(): number; Value(i: number): unknown; delete(): void };
+}
+
+/**
+ * The datum reference in precedence order. Datums the reader gives the same position share one
+ * compartment: a common datum (STEP COMMON_DATUM_LIST, drawn A-B), labelled with its datums joined by '-'.
+ */
+function datumReference(refs: { label: string; position: number }[]): string[] {
+  const byPosition = new Map<number, string[]>();
+  for (const r of refs) {
+    const list = byPosition.get(r.position) ?? [];
+    if (!list.includes(r.label)) list.push(r.label);
+    byPosition.set(r.position, list);
+  }
+  return [...new Set([...byPosition.values()].map((labels) => labels.join('-')))];
 }

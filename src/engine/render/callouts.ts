@@ -11,6 +11,8 @@ export interface CalloutLabel {
   text: string;
   /** The label's signed value: its box gets a strip in the map's colour. */
   value?: number | undefined;
+  /** A strip in this CSS colour instead (a characteristic's verdict), when there is no value. */
+  strip?: string | undefined;
 }
 
 /** visible: the point is the nearest surface there; occluded: a surface hides it; outside: it projects off the picture. */
@@ -103,7 +105,7 @@ export function drawCallouts(
   const sizes = drawn.map(({ label }) => {
     const lines = label.text.split('\n');
     const textW = Math.max(...lines.map((l) => g.measureText(l).width));
-    const w = Math.ceil((label.value !== undefined ? strip + pad : pad) + badge + pad + textW + pad);
+    const w = Math.ceil((label.value !== undefined || label.strip ? strip + pad : pad) + badge + pad + textW + pad);
     const h = Math.max(badge + 2 * pad, lines.length * lineH + 2 * pad);
     return { lines, w: Math.min(w, bounds.width), h: Math.min(h, bounds.height) };
   });
@@ -174,8 +176,8 @@ export function drawCallouts(
     g.fillStyle = hidden ? 'rgba(255, 255, 255, 0.88)' : '#ffffff';
     g.fillRect(x, y, w, h);
     let cx = x + pad;
-    if (label.value !== undefined) {
-      g.fillStyle = cssColor(deviationColor(label.value, style.range, style.tolerance));
+    if (label.value !== undefined || label.strip) {
+      g.fillStyle = label.value !== undefined ? cssColor(deviationColor(label.value, style.range, style.tolerance)) : label.strip!;
       g.fillRect(x, y, strip, h);
       cx = x + strip + pad;
     }

@@ -70,7 +70,7 @@ export interface ReportData {
   sections: CrossSectionResult | null;
   sectionImages: (Uint8Array | null)[];
   /** evaluate_gdt's result when the report was asked for characteristics (else null). */
-  characteristics: { characteristics: Characteristic[]; warnings: ToolWarning[] } | null;
+  characteristics: { characteristics: Characteristic[]; warnings: ToolWarning[]; callouts?: Record<string, number> } | null;
   metrics: MetricsResult[];
 }
 
@@ -167,7 +167,7 @@ ${data.labels.length ? labelsTable(data.labels, d, w.candidate) : ''}
 ${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.map((w) => w.message).join('; ') || 'no histogram'}</p>`}
 <table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>
 ${data.sections ? sectionsPart(data.sections, data.sectionImages, d) : ''}
-${data.characteristics ? characteristicsTable(data.characteristics.characteristics, w.candidate, w.reference) : ''}
+${data.characteristics ? characteristicsTable(data.characteristics.characteristics, w.candidate, w.reference, data.characteristics.callouts ?? {}) : ''}
 ${metricsPart(data)}
 <script type="application/json" id="${REPORT_DATA_ID}">${raw(JSON.stringify(jsonData(data)).replace(/</g, '\\u003c'))}</script>
 </body></html>
@@ -320,13 +320,13 @@ function gdtTolerance(c: Characteristic): string {
 }
 
 /** evaluate_gdt's characteristics, one row each, in its order (docs/gdt.md). */
-function characteristicsTable(rows: Characteristic[], candidate: string, reference: string): Html {
+function characteristicsTable(rows: Characteristic[], candidate: string, reference: string, callouts: Record<string, number>): Html {
   const count = (p: boolean | null) => rows.filter((c) => c.pass === p).length;
   return html`<section><h2>Characteristics (GD&amp;T)</h2>
-<p>evaluate_gdt: each callout of the ${reference}'s PMI checked on the ${candidate} where it stands. <span data-field="characteristics.pass">${String(count(true))}</span> pass, <span data-field="characteristics.fail">${String(count(false))}</span> fail, <span data-field="characteristics.notEvaluated">${String(count(null))}</span> not evaluated.</p>
-<table><tr><th>id</th><th>characteristic</th><th>datums</th><th>faces</th><th>samples</th><th>nominal</th><th>actual</th><th>tolerance</th><th>verdict</th></tr>
+<p>evaluate_gdt: each callout of the ${reference}'s PMI checked on the ${candidate} where it stands. <span data-field="characteristics.pass">${String(count(true))}</span> pass, <span data-field="characteristics.fail">${String(count(false))}</span> fail, <span data-field="characteristics.notEvaluated">${String(count(null))}</span> not evaluated.${Object.keys(callouts).length ? ' On the heat maps each is labelled at its faces with its id and verdict (#: its callout number).' : ''}</p>
+<table><tr><th>#</th><th>id</th><th>characteristic</th><th>datums</th><th>faces</th><th>samples</th><th>nominal</th><th>actual</th><th>tolerance</th><th>verdict</th></tr>
 ${rows.map(
-  (c) => html`<tr data-characteristic="${c.id}"><td>${c.id}</td><td>${kindWords(c.kind)}</td><td>${c.datums.join(' | ') || EMPTY}</td><td class="num">${String(c.faces.length)}</td>${countCell(`characteristics.${c.id}.samples`, c.samples)}${gdtNumber(`characteristics.${c.id}.nominal`, c.nominal)}${gdtNumber(`characteristics.${c.id}.actual`, c.actual)}<td class="num">${gdtTolerance(c)}</td><td>${c.pass === null ? html`<span class="verdict none">not evaluated</span> ${c.reason ?? ''}` : html`<span class="verdict ${c.pass ? 'PASS' : 'FAIL'}">${c.pass ? 'PASS' : 'FAIL'}</span>`}</td></tr>`,
+  (c) => html`<tr data-characteristic="${c.id}">${callouts[c.id] === undefined ? html`<td class="num" data-field="characteristics.${c.id}.callout" data-value="">${EMPTY}</td>` : countCell(`characteristics.${c.id}.callout`, callouts[c.id]!)}<td>${c.id}</td><td>${kindWords(c.kind)}</td><td>${c.datums.join(' | ') || EMPTY}</td><td class="num">${String(c.faces.length)}</td>${countCell(`characteristics.${c.id}.samples`, c.samples)}${gdtNumber(`characteristics.${c.id}.nominal`, c.nominal)}${gdtNumber(`characteristics.${c.id}.actual`, c.actual)}<td class="num">${gdtTolerance(c)}</td><td>${c.pass === null ? html`<span class="verdict none">not evaluated</span> ${c.reason ?? ''}` : html`<span class="verdict ${c.pass ? 'PASS' : 'FAIL'}">${c.pass ? 'PASS' : 'FAIL'}</span>`}</td></tr>`,
 )}
 </table></section>`;
 }

@@ -3,8 +3,8 @@ import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import { addShapeBody } from '../scene/addShapeBody';
-import { PointsBody } from '../scene/Body';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { addCloud, faceOf } from '../../test/gdtFixtures';
 import { makeBox, makeCylinder, makeDrilledBlock } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
 
@@ -17,18 +17,6 @@ let engine: Engine;
 type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: string[] };
 const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
 const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string }) => e.code);
-
-function addCloud(bodyId: string, pts: number[]): void {
-  engine.scene.add(new PointsBody({ bodyId, name: bodyId, sourceFormat: 'xyz', source: undefined }, { positions: Float64Array.from(pts), count: pts.length / 3 }));
-}
-
-/** The face of a body whose surface type matches and whose centroid is nearest `near`. */
-async function faceOf(bodyId: string, type: RegExp, near: Vec3): Promise<string> {
-  const r = await engine.runJson('query_topology', { bodyId, entity: 'face' });
-  const faces = (r.result as unknown as { id: string; surfaceType: string; centroid: Vec3 }[]).filter((f) => type.test(f.surfaceType));
-  faces.sort((a, b) => Math.hypot(...a.centroid.map((v, k) => v - near[k]!)) - Math.hypot(...b.centroid.map((v, k) => v - near[k]!)));
-  return faces[0]!.id;
-}
 
 /** A rigid motion: rotation by `angle` about the unit axis u through the origin, then a translation. */
 function motion(u: Vec3, angle: number, t: Vec3): (p: Vec3) => Vec3 {
@@ -70,12 +58,13 @@ beforeAll(async () => {
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'plate', makeBox(oc, 100, 60, 10));
   addShapeBody(oc, engine.scene, 'block', makeDrilledBlock(oc, 4, 20, 15));
+  addShapeBody(oc, engine.scene, 'blockCopy', makeDrilledBlock(oc, 4, 20, 15));
   addShapeBody(oc, engine.scene, 'shaft', makeCylinder(oc, 10, 40));
-  top = await faceOf('plate', /plan/i, [50, 30, 10]);
-  bottom = await faceOf('block', /plan/i, [20, 15, 0]);
-  side = { x0: await faceOf('block', /plan/i, [0, 15, 10]), y0: await faceOf('block', /plan/i, [20, 0, 10]) };
-  hole = await faceOf('block', /cylind/i, [20, 15, 10]);
-  lateral = await faceOf('shaft', /cylind/i, [0, 0, 20]);
+  top = await faceOf(engine, 'plate', /plan/i, [50, 30, 10]);
+  bottom = await faceOf(engine, 'block', /plan/i, [20, 15, 0]);
+  side = { x0: await faceOf(engine, 'block', /plan/i, [0, 15, 10]), y0: await faceOf(engine, 'block', /plan/i, [20, 0, 10]) };
+  hole = await faceOf(engine, 'block', /cylind/i, [20, 15, 10]);
+  lateral = await faceOf(engine, 'shaft', /cylind/i, [0, 0, 20]);
 
   // The plate's top scanned with a bow of 0.05 along x: z = 10 + b (1 - ((x - 50) / 45)^2) over x in [5, 95].
   const plate: number[] = [];
@@ -83,10 +72,10 @@ beforeAll(async () => {
     const x = 5 + 2.5 * i, y = 5 + 2.5 * j;
     plate.push(x, y, 10 + 0.05 * (1 - ((x - 50) / 45) ** 2));
   }
-  addCloud('bowed', plate);
-  addCloud('bore', boreScan());
-  addCloud('boreTiltedB', boreScan(undefined, KAPPA));
-  addCloud('boreMoved', boreScan(motion([0.6, -0.48, 0.64], (0.3 * Math.PI) / 180, [0.12, -0.07, 0.05])));
+  addCloud(engine, 'bowed', plate);
+  addCloud(engine, 'bore', boreScan());
+  addCloud(engine, 'boreTiltedB', boreScan(undefined, KAPPA));
+  addCloud(engine, 'boreMoved', boreScan(motion([0.6, -0.48, 0.64], (0.3 * Math.PI) / 180, [0.12, -0.07, 0.05])));
   // The shaft scanned with three lobes of amplitude e = 0.01: r = 10 + e cos(3 t), z in [2, 38].
   const shaft: number[] = [];
   for (let z = 2; z <= 38 + 1e-9; z += 0.25)
@@ -94,7 +83,7 @@ beforeAll(async () => {
       const t = (k * Math.PI) / 90, r = 10 + 0.01 * Math.cos(3 * t);
       shaft.push(r * Math.cos(t), r * Math.sin(t), z);
     }
-  addCloud('lobed', shaft);
+  addCloud(engine, 'lobed', shaft);
 });
 
 describe('evaluate_gdt', () => {
@@ -174,6 +163,36 @@ describe('evaluate_gdt', () => {
     expect(round!.pass).toBe(true);
     expect(dia!.actual).toBeCloseTo(20, 9);
     expect(dia!.pass).toBe(true);
+  });
+
+  it('a BREP body as the scan (the nominal itself): sampled over its exact faces, every characteristic passes, the diameter reads nominal', async () => {
+    // Its tessellation nodes lie mostly on edges (the border margin drops them): before, the bore was
+    // read from a dozen nodes and its diameter failed (issue 30 item 4).
+    const datums = [
+      { label: 'A', faces: [bottom] },
+      { label: 'B', faces: [side.x0] },
+      { label: 'C', faces: [side.y0] },
+    ];
+    const r = await evaluate({
+      actualBodyId: 'blockCopy',
+      nominalBodyId: 'block',
+      datums,
+      maxSamples: 20000,
+      characteristics: [
+        { kind: 'position', faces: [hole], tolerance: 0.01, zone: 'diameter', datums: ['A', 'B', 'C'] },
+        { kind: 'perpendicularity', faces: [hole], tolerance: 0.01, zone: 'diameter', datums: ['A'] },
+        { kind: 'cylindricity', faces: [hole], tolerance: 0.001 },
+        { kind: 'flatness', faces: [bottom], tolerance: 0.001 },
+        { kind: 'surfaceProfile', faces: [side.x0, side.y0], tolerance: 0.001, datums: ['A', 'B', 'C'] },
+        { kind: 'diameter', faces: [hole], nominal: 8, upper: 0, lower: -0.001 },
+      ],
+    });
+    for (const c of r.characteristics) {
+      expect(c.pass, c.kind).toBe(true);
+      expect(c.samples, c.kind).toBeGreaterThan(200);
+    }
+    expect(r.characteristics[5]!.actual).toBeCloseTo(8, 9);
+    for (const c of r.characteristics.slice(0, 5)) expect(c.actual!, c.kind).toBeLessThan(1e-9);
   });
 
   it('too few samples gives pass: null with the reason; unknown faces and ids are refused', async () => {

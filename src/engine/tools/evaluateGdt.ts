@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
-import { bodyPoints, type PointSet } from '../gdt/bodySamples';
-import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec, type NominalAccess } from '../gdt/evaluate';
-import { borderSegments, splitByFaces } from '../gdt/faceSplit';
+import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
+import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
+import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
 import { readPmi, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
@@ -13,11 +13,11 @@ import { exactReference } from '../deviation/structures';
 import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
 import { bodyIdSchema } from './schemas';
 import { alignToDatums, movedSet } from '../gdt/datumAlignment';
-import { fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
+import { compose, fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
 
 const matrix4Schema = z.array(z.array(z.number()).length(4)).length(4);
 
-const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle'] as const;
+const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpendicularity', 'parallelism', 'angularity', 'position', 'surfaceProfile', 'lineProfile', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius', 'distance', 'thickness', 'angle', 'circularRunout', 'totalRunout', 'coaxiality', 'concentricity', 'symmetry'] as const;
 
 const faceList = z.array(z.string().min(1)).min(1);
 
@@ -28,7 +28,7 @@ const characteristicSchema = z.strictObject({
   tolerance: z.number().nonnegative().optional().describe('Geometric tolerance: zone size'),
   zone: z.enum(['width', 'diameter']).default('width').describe('width (two planes or surfaces) or diameter (a cylindrical zone). Default width'),
   modifiers: z.array(z.enum(['maximumMaterial', 'leastMaterial'])).default([]).describe('Material condition of the tolerance'),
-  datums: z.array(z.string().min(1)).default([]).describe('Datum labels in precedence order'),
+  datums: z.array(z.string().min(1)).default([]).describe('Datum labels in precedence order; A-B is the common datum of A and B'),
   nominal: z.number().optional().describe('Size: nominal value (mm, degrees for an angle)'),
   upper: z.number().optional().describe('Size: upper deviation'),
   lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
@@ -55,6 +55,7 @@ const schema = z.strictObject({
       z.strictObject({
         method: z.literal('datums'),
         datums: z.array(z.string().min(1)).min(1).optional().describe("Datum labels in precedence order. Default: the longest datum reference of the characteristics (e.g. A|B|C)"),
+        transform: matrix4Schema.optional().describe('4x4 rigid motion (rows) the datum fit starts from (e.g. a proposed alignment not applied yet). Default: the scan as placed'),
       }),
       z.strictObject({ method: z.literal('transform'), transform: matrix4Schema.describe('4x4 rigid motion (rows) applied to the scan') }),
     ])
@@ -126,24 +127,15 @@ export const evaluateGdt = defineTool({
     }
     if (specs.length === 0) warnings.push(warning('NO_CHARACTERISTICS', 'the nominal has no PMI to evaluate and none were given'));
 
-    const nodeCache = new Map<string, PointSet>();
-    const nominal: NominalAccess = {
-      ref,
-      nodes: (faces) => {
-        const key = [...faces].sort((a, b) => a - b).join(',');
-        let set = nodeCache.get(key);
-        if (!set) nodeCache.set(key, (set = bodyPoints(oc, nominalBody, 1e9, faces.map((f) => `face[${f}]`))));
-        return set;
-      },
-      surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
-    };
-    let samples = bodyPoints(actual.kind === 'brep' ? oc : undefined, actual, args.maxSamples);
-    const edges = borderSegments(ref.geometry);
-    const margin = args.borderMargin ?? 0.001 * diagonal;
-    const splitOf = (set: PointSet) => splitByFaces(ref, set, edges, margin, args.maxDistance ?? 0.02 * diagonal);
+    const nominal = nominalAccess(oc, nominalBody, ref);
+    // A BREP scan (a CAD model as the actual) is sampled over its exact surface like a mesh scan.
+    let samples = actual.kind === 'brep' ? brepScanSamples(oc, actual, args.maxSamples) : bodyPoints(undefined, actual, args.maxSamples);
+    const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
+    const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
     let motion: Rigid = IDENTITY;
-    if (args.alignment?.method === 'transform') {
-      const m = fromMatrix4(args.alignment.transform);
+    const start = args.alignment?.transform;
+    if (start) {
+      const m = fromMatrix4(start);
       if (typeof m === 'string') throw invalidArgument(`evaluate_gdt: alignment.transform: ${m}`);
       motion = m;
       samples = movedSet(samples, m);
@@ -154,8 +146,9 @@ export const evaluateGdt = defineTool({
       const labels = args.alignment.datums ?? longestReference(specs);
       if (labels.length === 0) throw invalidArgument("evaluate_gdt: alignment 'datums' needs datum labels: no characteristic refers to a datum (give alignment.datums)");
       const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples }, 1e-9 * diagonal);
-      if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l)) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
-      ({ samples, split, motion } = aligned);
+      if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l) && l.split('-').some((p) => !datums.has(p))) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
+      ({ samples, split } = aligned);
+      motion = compose(aligned.motion, motion);
       alignment = { method: 'datums', datums: labels, rounds: aligned.rounds, transform: toMatrix4(motion) };
     } else if (args.alignment) alignment = { method: 'transform', transform: toMatrix4(motion) };
     if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);

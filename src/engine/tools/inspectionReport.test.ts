@@ -247,8 +247,14 @@ describe('inspection_report', () => {
     // The flatness of A on the nominal's own surface: 0 and PASS.
     expect(direct.characteristics[1]).toMatchObject({ kind: 'flatness', pass: true });
     expect(direct.characteristics[1]!.actual!).toBeLessThan(1e-9);
-    const json = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { evaluate_gdt: { characteristics: Row[] } };
+    const json = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { evaluate_gdt: { characteristics: Row[] }; signed_deviation_heatmap: { images: { labels: { number: number; status: string }[] }[] } };
     expect(json.evaluate_gdt.characteristics.map((x) => [x.id, x.actual, x.pass])).toEqual(direct.characteristics.map((x) => [x.id, x.actual, x.pass]));
+    // Callouts on the heat map: one per characteristic at its faces (no deviation labels asked: numbered
+    // from 1), the number in the table's # column; the iso view sees the top face's flatness callout.
+    ids.forEach((id, i) => expect(c.get(`characteristics.${id}.callout`)!.value).toBe(i + 1));
+    const placed = json.signed_deviation_heatmap.images[0]!.labels;
+    expect(placed.map((l) => l.number)).toEqual([1, 2, 3]);
+    for (const l of placed) expect(['visible', 'occluded']).toContain(l.status);
     // A report not asked for them has no such section.
     const plain = join(dir, 'plain.html');
     await run('inspection_report', { fromBodyId: 'proud', referenceBodyId: 'ref', outputPath: plain, views: ['iso'], labels: false, maxSamples: 2000 });

@@ -15,6 +15,8 @@ import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
 import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { measureDeviation, type DeviationResult } from './measureDeviation';
 import { reportHtml, type ReportData } from '../report/reportHtml';
+import type { Characteristic } from '../gdt/evaluate';
+import type { CalloutLabel } from '../render/callouts';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 import { heatmapPictures, sizeSchema, viewsSchema } from './signedDeviationHeatmap';
 
@@ -151,11 +153,33 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
   const backward: HistogramResult = await run(deviationHistogram, { fromBodyId: args.referenceBodyId, referenceBodyId: args.fromBodyId, maxSamples: args.maxSamples, tolerance, ...common });
   const histogramPng = forward.imagePath ? await scratch.read(histogramPath) : null;
 
+  // Characteristics first: the heat maps label each at its faces (its id and verdict).
+  const calloutNumbers: Record<string, number> = {};
+  const characteristics: ReportData['characteristics'] = args.characteristics
+    ? await run(evaluateGdt, { actualBodyId: args.fromBodyId, nominalBodyId: args.referenceBodyId, ...(args.characteristics === true ? {} : { characteristics: args.characteristics }) })
+    : null;
+
   // The colours of the maps: never narrower than the tolerance band (colorSpan, the app's rule).
   const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface);
   const heatmap = await heatmapPictures(
     ctx,
-    { ...pair, views: args.views, size: args.size, deflection: args.deflection, tolerance, labels: args.labels === false ? undefined : args.labels, signMode: args.signMode, surface: args.surface },
+    {
+      ...pair,
+      views: args.views,
+      size: args.size,
+      deflection: args.deflection,
+      tolerance,
+      labels: args.labels === false ? undefined : args.labels,
+      signMode: args.signMode,
+      surface: args.surface,
+      callouts: characteristics
+        ? (first) => {
+            const callouts = characteristicCallouts(characteristics.characteristics, first);
+            for (const c of callouts) calloutNumbers[c.text.split('\n')[0]!] = c.number;
+            return callouts;
+          }
+        : undefined,
+    },
     field,
   );
 
@@ -166,9 +190,6 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     for (const s of sections.sections) sectionImages.push(s.imagePath ? await scratch.read(s.imagePath) : null);
   }
 
-  const characteristics: ReportData['characteristics'] = args.characteristics
-    ? await run(evaluateGdt, { actualBodyId: args.fromBodyId, nominalBodyId: args.referenceBodyId, ...(args.characteristics === true ? {} : { characteristics: args.characteristics }) })
-    : null;
 
   const bodies = [ctx.scene.get(args.fromBodyId), ctx.scene.get(args.referenceBodyId)];
   const metrics: MetricsResult[] = [];
@@ -205,9 +226,27 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     labels: heatmap.summary.labels ?? [],
     sections,
     sectionImages,
-    characteristics,
+    characteristics: characteristics && { ...characteristics, callouts: calloutNumbers },
     metrics,
   };
+}
+
+/** Verdict colours of the callouts' strips (the app's table: green PASS, red FAIL, grey not evaluated). */
+const VERDICT_STRIP = { pass: '#1a9850', fail: '#d7301f', none: '#9e9e9e' };
+
+/**
+ * One callout per characteristic with an anchor on its faces, numbered from `first` (after the
+ * deviation labels): its id and verdict, the strip in the verdict's colour.
+ */
+export function characteristicCallouts(rows: readonly Characteristic[], first: number): CalloutLabel[] {
+  return rows
+    .filter((c) => c.anchor !== null)
+    .map((c, i) => ({
+      number: first + i,
+      point: c.anchor!,
+      text: `${c.id}\n${c.pass === null ? 'not evaluated' : c.pass ? 'PASS' : 'FAIL'}`,
+      strip: c.pass === null ? VERDICT_STRIP.none : c.pass ? VERDICT_STRIP.pass : VERDICT_STRIP.fail,
+    }));
 }
 
 function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bodies'][number] {

@@ -148,6 +148,8 @@ export interface HeatmapPicturesInput {
   clamp?: number | undefined;
   tolerance?: number | undefined;
   labels?: LabelSelection | undefined;
+  /** More callouts (the report's characteristics), given the number after the deviation labels' last. */
+  callouts?: ((first: number) => CalloutLabel[]) | undefined;
   signMode: SignMode;
   surface: SurfaceMode;
 }
@@ -181,6 +183,7 @@ export async function heatmapPictures(
   const labels = args.labels ? (await computeLabels(ctx, { ...args.labels, fromBodyId: args.fromBodyId, referenceBodyId: args.referenceBodyId, tolerance, signMode: args.signMode, surface: args.surface }, field)).labels : undefined;
   const decimals = labelDecimals(range, tolerance);
   const callouts: CalloutLabel[] = (labels ?? []).map((l) => ({ number: l.number, point: l.point, text: labelText(l, decimals), ...(l.signed === null ? {} : { value: l.signed }) }));
+  if (args.callouts) callouts.push(...args.callouts(Math.max(0, ...callouts.map((c) => c.number)) + 1));
 
   const [width, height] = typeof args.size === 'number' ? [args.size, Math.max(MIN_IMAGE_SIZE, Math.round((args.size * 3) / 4))] : args.size;
   const from = ctx.scene.get(args.fromBodyId), reference = ctx.scene.get(args.referenceBodyId);

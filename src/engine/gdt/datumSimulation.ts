@@ -1,0 +1,212 @@
+import { createExactHit } from '../exact/ExactReference';
+import { dot, normalize, type Vec3 } from '../math/vec3';
+import { select, type PointSet } from './bodySamples';
+import { buildFrame, type DatumFeature, type Frame } from './datumFrame';
+import type { FaceSplit } from './faceSplit';
+import { fitCoaxial, fitCylinder, fitPlane, fitSphere } from './leastSquares';
+import { flatnessZone } from './minimumZone';
+import { featureKind, indicesOn, widthFeature, type NominalAccess } from './nominalFaces';
+
+export interface DatumSpec {
+  label: string;
+  faces: number[];
+}
+
+export interface EvaluationOptions {
+  minSamples: number;
+}
+
+export interface SimulatedDatum {
+  spec: DatumSpec;
+  nominal: DatumFeature | null;
+  actual: DatumFeature | null;
+  samples: number;
+  points?: PointSet;
+  /** A centre plane (of a width feature): not re-simulated as a tangent plane. */
+  derived?: boolean;
+  reason?: string;
+}
+
+/** Datum reference frames by their labels in precedence order: nominal and actual (and the nominal datum features), or why there is none. */
+export type FramesOf = (labels: string[]) => { nominal: Frame; actual: Frame; features: DatumFeature[] } | string;
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
+const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
+
+/** The scan's samples on some nominal faces. */
+export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: number[]) => PointSet {
+  const byFace = new Map<number, number[]>();
+  for (let i = 0; i < samples.count; i++) {
+    const f = split.face[i]!;
+    if (f < 0) continue;
+    let list = byFace.get(f);
+    if (!list) byFace.set(f, (list = []));
+    list.push(i);
+  }
+  return (faces) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+}
+
+/**
+ * The datum features on the nominal (its exact nodes) and simulated on the scan, and the frames they
+ * build. Shared by the evaluation, evaluate_gdt's datum alignment and align_bodies' method datums.
+ * A label `A-B` is the common datum of A and B (ASME Y14.5 4.12, ISO 5459): coaxial cylinders fitted
+ * together (one axis, a radius each), or coplanar planes simulated as one.
+ */
+export function simulateDatums(
+  nominal: NominalAccess,
+  actualOn: (faces: number[]) => PointSet,
+  datumSpecs: DatumSpec[],
+  options: EvaluationOptions,
+): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
+  const datums = new Map<string, SimulatedDatum>();
+  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options));
+
+  /** A datum by label: defined, or the common datum of defined ones (A-B), established once. */
+  const datumOf = (l: string): SimulatedDatum | string => {
+    const known = datums.get(l);
+    if (known) return known;
+    const parts = l.split('-').map((p) => p.trim());
+    if (parts.length < 2 || parts.some((p) => !datums.has(p))) return `datum ${l} is not defined (no datum feature with that label)`;
+    const common = establish(nominal, actualOn, l, parts.map((p) => datums.get(p)!.spec.faces), options);
+    datums.set(l, common);
+    return common;
+  };
+
+  const frames: FramesOf = (labels) => {
+    const nom: DatumFeature[] = [], act: DatumFeature[] = [];
+    let z: Vec3 | null = null, x: Vec3 | null = null;
+    for (const l of labels) {
+      const d = datumOf(l);
+      if (typeof d === 'string') return d;
+      if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
+      nom.push(d.nominal);
+      let a = orientLike(d.actual, d.nominal);
+      // A secondary or tertiary plane is simulated with the orientation the earlier datums leave it
+      // (perpendicular to them), touching its own high points (ASME Y14.5 4.11); a centre plane
+      // turns about its own point.
+      if (a.kind === 'plane' && d.points && z) {
+        let c = reject(a.normal, z);
+        if (x) c = reject(c, x);
+        if (Math.hypot(...c) > 1e-9) a = d.derived ? { kind: 'plane', normal: normalize(c), point: a.point } : tangentPlane(d.points, normalize(c));
+      }
+      if (!z) z = a.kind === 'plane' ? a.normal : a.kind === 'axis' ? a.direction : null;
+      else if (!x && a.kind === 'plane') x = normalize(reject(a.normal, z));
+      act.push(a);
+    }
+    return { nominal: buildFrame(nom), actual: buildFrame(act), features: nom };
+  };
+  return { datums, frames };
+}
+
+/** One datum feature from its faces (one group, or a group per datum of a common datum), on the nominal and on the scan. */
+function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, label: string, parts: number[][], options: EvaluationOptions): SimulatedDatum {
+  const faces = parts.flat();
+  const spec = { label, faces };
+  if (faces.length === 0) return { spec, nominal: null, actual: null, samples: 0, reason: `datum ${label} has no faces` };
+  const pts = actualOn(faces);
+  const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
+  const kinds = parts.map((p) => featureKind(nominal, p));
+  const width = parts.length === 1 ? widthFeature(nominal, faces) : null;
+  let nom: DatumFeature | null;
+  if (width) nom = centrePlane(nominal.nodes(width[0]), nominal.nodes(width[1]));
+  else if (parts.length === 1) nom = nominalFeature(nominal, faces, kinds[0]!);
+  else if (kinds.every((k) => k === 'cylinder' || k === 'cone')) {
+    const c = fitCoaxial(parts.map((p) => nominal.nodes(p)));
+    nom = c && { kind: 'axis', direction: c.axis, point: c.origin };
+  } else if (kinds.every((k) => k === 'plane')) nom = nominalFeature(nominal, faces, 'plane');
+  else return fail(`common datum ${label}: its datums are ${kinds.join(', ')}; a common datum of coaxial cylinders or of coplanar planes is supported`);
+  if (!nom) return fail(`datum ${label}: its faces (${kinds.join(', ')}) are not a plane, a width (two parallel planes), a cylinder or a sphere`);
+  if (pts.count < options.minSamples) return fail(`datum ${label}: ${pts.count} scan samples on its faces (at least ${options.minSamples} needed)`, nom);
+
+  let actual: DatumFeature | null;
+  if (width) {
+    const a = select(pts, indicesOn(pts, nominal, width[0])), b = select(pts, indicesOn(pts, nominal, width[1]));
+    if (a.count < options.minSamples || b.count < options.minSamples) return fail(`datum ${label}: each side of the width needs ${options.minSamples} scan samples (${a.count} and ${b.count})`, nom);
+    actual = centrePlane(a, b);
+  } else if (parts.length > 1 && nom.kind === 'axis') {
+    const sets = parts.map((p) => actualOn(p));
+    if (sets.some((s) => s.count < options.minSamples)) return fail(`common datum ${label}: each of its datums needs ${options.minSamples} scan samples (${sets.map((s) => s.count).join(', ')})`, nom);
+    const c = fitCoaxial(sets);
+    actual = c && { kind: 'axis', direction: c.axis, point: c.origin };
+  } else actual = simulateDatum(pts, nom);
+  return { spec, nominal: nom, actual, samples: pts.count, points: pts, ...(width ? { derived: true } : {}) };
+}
+
+/** The centre plane of two parallel sides: midway between their least-squares planes (a width datum, simulated by least squares). */
+function centrePlane(a: PointSet, b: PointSet): DatumFeature | null {
+  const pa = fitPlane(a.points), pb = fitPlane(b.points);
+  if (!pa || !pb) return null;
+  const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
+  return { kind: 'plane', normal: normalize(add(pa.normal, nb)), point: scale(add(pa.origin, pb.origin), 0.5) };
+}
+
+/** The nominal datum feature: a plane (outward normal), an axis (direction as fitted), or a sphere's centre. */
+export function nominalFeature(nominal: NominalAccess, faces: number[], kind: string): DatumFeature | null {
+  const pts = nominal.nodes(faces);
+  if (kind === 'plane') {
+    const f = fitPlane(pts.points);
+    if (!f) return null;
+    return { kind: 'plane', normal: outward(nominal, pts, f.normal), point: f.origin };
+  }
+  if (kind === 'cylinder' || kind === 'cone') {
+    const c = fitCylinder(pts.points, pts.normals);
+    return c ? { kind: 'axis', direction: c.axis, point: c.origin } : null;
+  }
+  if (kind === 'sphere') {
+    const s = fitSphere(pts.points);
+    return s ? { kind: 'point', point: s.center } : null;
+  }
+  return null;
+}
+
+/** The normal's sign that points out of the material (the nominal's exact normal at its points). */
+function outward(nominal: NominalAccess, pts: PointSet, n: Vec3): Vec3 {
+  const hit = createExactHit();
+  let s = 0;
+  for (let i = 0; i < pts.count; i += Math.max(1, Math.floor(pts.count / 50))) {
+    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
+    s += hit.nx * n[0] + hit.ny * n[1] + hit.nz * n[2];
+  }
+  return s < 0 ? scale(n, -1) : n;
+}
+
+/**
+ * The datum feature simulated on the scan. A plane: the minimum-zone orientation, moved out to touch
+ * the highest points (the tangent plane, ASME's datum feature simulator for a planar surface); an
+ * axis: the least-squares cylinder's; a point: the least-squares sphere's centre.
+ */
+function simulateDatum(pts: PointSet, nom: DatumFeature): DatumFeature | null {
+  if (nom.kind === 'plane') {
+    const z = flatnessZone(pts.points);
+    if (!z) return null;
+    const n = dot(z.normal, nom.normal) < 0 ? scale(z.normal, -1) : z.normal;
+    return tangentPlane(pts, n);
+  }
+  if (nom.kind === 'axis') {
+    const c = fitCylinder(pts.points, pts.normals);
+    if (!c) return null;
+    return { kind: 'axis', direction: dot(c.axis, nom.direction) < 0 ? scale(c.axis, -1) : c.axis, point: c.origin };
+  }
+  const s = fitSphere(pts.points);
+  return s ? { kind: 'point', point: s.center } : null;
+}
+
+function tangentPlane(pts: PointSet, n: Vec3): DatumFeature {
+  let best = -Infinity, point: Vec3 = [0, 0, 0];
+  for (let i = 0; i < pts.count; i++) {
+    const p = at(pts.points, i);
+    const h = dot(p, n);
+    if (h > best) [best, point] = [h, p];
+  }
+  return { kind: 'plane', normal: n, point };
+}
+
+/** The scan's datum feature with the sign of the nominal's (normal outward, axis the same way). */
+function orientLike(a: DatumFeature, n: DatumFeature): DatumFeature {
+  if (a.kind === 'plane' && n.kind === 'plane') return dot(a.normal, n.normal) < 0 ? { ...a, normal: scale(a.normal, -1) } : a;
+  if (a.kind === 'axis' && n.kind === 'axis') return dot(a.direction, n.direction) < 0 ? { ...a, direction: scale(a.direction, -1) } : a;
+  return a;
+}

@@ -1,0 +1,35 @@
+import type { ExactReference } from '../exact/ExactReference';
+import type { OC } from '../kernel';
+import type { BrepBody } from '../scene/Body';
+import { bodyPoints, type PointSet } from './bodySamples';
+import type { NominalAccess } from './nominalFaces';
+import { borderSegments, splitByFaces, type FaceSplit } from './faceSplit';
+
+/** Share of the nominal's diagonal: the default border margin of the face split (docs/gdt.md, rule 1). */
+export const BORDER_MARGIN = 0.001;
+/** Share of the nominal's diagonal: samples farther than this from the nominal are left out. */
+export const MAX_DISTANCE = 0.02;
+
+/** The nominal's exact faces and their nodes (cached per face set), as the evaluation and the datum simulation read them. */
+export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): NominalAccess {
+  const cache = new Map<string, PointSet>();
+  return {
+    ref,
+    nodes: (faces) => {
+      const key = [...faces].sort((a, b) => a - b).join(',');
+      let set = cache.get(key);
+      if (!set) cache.set(key, (set = bodyPoints(oc, body, 1e9, faces.map((f) => `face[${f}]`))));
+      return set;
+    },
+    surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
+  };
+}
+
+/**
+ * The face split evaluate_gdt and align_bodies' datum alignment both use: the same margins give the
+ * same samples on a datum's faces, hence the same datum. `diagonal` is the nominal's (bodyDiagonal).
+ */
+export function faceSplitter(ref: ExactReference, diagonal: number, margin = BORDER_MARGIN * diagonal, maxDistance = MAX_DISTANCE * diagonal): (set: PointSet) => FaceSplit {
+  const edges = borderSegments(ref.geometry);
+  return (set) => splitByFaces(ref, set, edges, margin, maxDistance);
+}

@@ -1,0 +1,58 @@
+import { createExactHit, type ExactReference } from '../exact/ExactReference';
+import { dot, type Vec3 } from '../math/vec3';
+import type { PointSet } from './bodySamples';
+import { fitPlane } from './leastSquares';
+
+/** The nominal as the evaluation reads it: its exact faces, their nodes and surface kinds. */
+export interface NominalAccess {
+  ref: ExactReference;
+  /** Points on the nominal's exact faces (tessellation nodes), with normals. */
+  nodes(faces: number[]): PointSet;
+  /** Surface kind of face[N] (plane, cylinder, cone, sphere, torus, ...). */
+  surfaceKind(face: number): string;
+}
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+
+/** The faces' surface kind, or the kinds joined with + when they differ. */
+export function featureKind(nominal: NominalAccess, faces: number[]): string {
+  const kinds = new Set(faces.map((f) => nominal.surfaceKind(f)));
+  return kinds.size === 1 ? [...kinds][0]! : [...kinds].join('+');
+}
+
+/** Planar faces in two groups: those on the first face's plane, and the rest (null when all are on one plane or one is not planar). */
+export function planeGroups(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
+  const normals = faces.map((f) => fitPlane(nominal.nodes([f]).points)?.normal ?? null);
+  if (normals.some((x) => !x)) return null;
+  const first = normals[0]!;
+  const ga: number[] = [], gb: number[] = [];
+  faces.forEach((f, i) => (Math.abs(dot(normals[i]!, first)) > 1 - 1e-6 && onSamePlane(nominal, faces[0]!, f) ? ga : gb).push(f));
+  return gb.length ? [ga, gb] : null;
+}
+
+function onSamePlane(nominal: NominalAccess, a: number, b: number): boolean {
+  if (a === b) return true;
+  const pa = fitPlane(nominal.nodes([a]).points)!, pb = fitPlane(nominal.nodes([b]).points)!;
+  return Math.abs(dot(sub(pb.origin, pa.origin), pa.normal)) < 1e-6 * (1 + Math.hypot(...pa.origin));
+}
+
+/** A width feature (slot, tab): the faces on two parallel planes. */
+export function widthFeature(nominal: NominalAccess, faces: number[]): [number[], number[]] | null {
+  if (featureKind(nominal, faces) !== 'plane') return null;
+  const groups = planeGroups(nominal, faces);
+  if (!groups) return null;
+  const na = fitPlane(nominal.nodes(groups[0]).points), nb = fitPlane(nominal.nodes(groups[1]).points);
+  return na && nb && Math.abs(dot(na.normal, nb.normal)) > 1 - 1e-9 ? groups : null;
+}
+
+/** Indices of samples (of a set already restricted to a characteristic's faces) whose nearest nominal face is in `faces`. */
+export function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]): number[] {
+  const want = new Set(faces);
+  const hit = createExactHit();
+  const out: number[] = [];
+  for (let i = 0; i < pts.count; i++) {
+    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
+    if (want.has(hit.face)) out.push(i);
+  }
+  return out;
+}
