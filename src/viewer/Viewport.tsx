@@ -1,10 +1,11 @@
-import { Canvas, useThree } from '@react-three/fiber';
-import { useEffect, useRef } from 'react';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { useEffect, useMemo, useRef } from 'react';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import type { ViewMesh } from './displayBuffers';
 import { BodyPoints } from './BodyPoints';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
+import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wantsOtherLevels } from './detail';
 import { Markers, type ViewMarkers } from './Overlays';
 
 export type { ViewBody } from './BodyMesh';
@@ -35,6 +36,8 @@ interface ViewportProps {
    * the frame that draws it, which headless Chromium renders in software for seconds).
    */
   holdFrames?: boolean;
+  /** Every triangle of every body drawn at rest (else big bodies are drawn at a level of detail the renderer keeps up with). */
+  fullDetail?: boolean;
 }
 
 /** A grid under the scene on its lowest z, in round steps, and the world axes at the origin. */
@@ -69,6 +72,40 @@ function ResumeFrames({ held }: { held: boolean }) {
   return null;
 }
 
+/**
+ * Renders each frame itself (a useFrame of priority 1 takes over from the canvas): picks each big
+ * body's level of detail for the frame (detail.ts), draws, and records what the frame cost the
+ * page's thread, up to a message posted as it was drawn: the message runs once the frame is on its
+ * way to the screen, which a software renderer holds up for as long as it draws (`gl.finish()` does
+ * not: Chromium answers it before SwiftShader has drawn). At rest, one or two more frames refine
+ * the view when the cost leaves room.
+ */
+function DetailFrames({ fullDetail }: { fullDetail: boolean }) {
+  const invalidate = useThree((s) => s.invalidate);
+  const channel = useMemo(() => new MessageChannel(), []);
+  useEffect(() => () => channel.port1.close(), [channel]);
+  useEffect(() => {
+    detail.fullDetail = fullDetail;
+    detail.refine = 2;
+    invalidate();
+  }, [fullDetail, invalidate]);
+  useFrame(({ gl, scene, camera }) => {
+    const budget = detail.moving ? MOVING_BUDGET_MS : REST_BUDGET_MS;
+    const items = applyLevels(budget);
+    const t0 = performance.now();
+    gl.render(scene, camera);
+    channel.port1.onmessage = () => {
+      recordFrame(performance.now() - t0, items);
+      if (!detail.moving && detail.refine > 0) {
+        detail.refine--;
+        if (wantsOtherLevels(REST_BUDGET_MS)) invalidate();
+      }
+    };
+    channel.port2.postMessage(null);
+  }, 1);
+  return null;
+}
+
 /** Bounds of the drawn meshes, recomputed only when the set of meshes changes (not on hover). */
 function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
   const cache = useRef<{ meshes: ViewMesh[]; bounds: ViewBounds | null } | null>(null);
@@ -82,7 +119,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames, fullDetail }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
@@ -108,6 +145,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />
+      <DetailFrames fullDetail={!!fullDetail} />
     </Canvas>
   );
 }
