@@ -1,5 +1,6 @@
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useMemo, useRef } from 'react';
+import { BufferAttribute, BufferGeometry, DoubleSide, Group, Mesh, MeshStandardMaterial, Points, PointsMaterial, type Material } from 'three';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import type { ViewMesh } from './displayBuffers';
 import { BodyPoints } from './BodyPoints';
@@ -106,6 +107,36 @@ function DetailFrames({ fullDetail }: { fullDetail: boolean }) {
   return null;
 }
 
+/**
+ * The bodies' shaders compiled when the view is made (at the page's first idle moment), not in the
+ * frame that first draws a scan: a software renderer takes 0.2 to 2.5 s to compile one here.
+ * Materials as BodyMesh and BodyPoints make them (flat for scans, smooth for BREP faces, with and
+ * without heat-map colours); kept alive while the view lives, since three.js frees a program when
+ * its last material goes. `compileAsync` does not hold the page's thread where the browser
+ * compiles in parallel (KHR_parallel_shader_compile).
+ */
+function WarmShaders() {
+  const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
+  useEffect(() => {
+    const g = new BufferGeometry();
+    for (const name of ['position', 'normal', 'color']) g.setAttribute(name, new BufferAttribute(new Float32Array(9), 3));
+    const materials: Material[] = [];
+    for (const flatShading of [true, false])
+      for (const vertexColors of [true, false]) materials.push(new MeshStandardMaterial({ flatShading, vertexColors, side: DoubleSide, metalness: 0.1, roughness: 0.65 }));
+    for (const vertexColors of [true, false]) materials.push(new PointsMaterial({ vertexColors, sizeAttenuation: false }));
+    const group = new Group();
+    for (const m of materials) group.add(m instanceof PointsMaterial ? new Points(g, m) : new Mesh(g, m));
+    void gl.compileAsync(group, camera, scene).catch(() => undefined);
+    return () => {
+      g.dispose();
+      for (const m of materials) m.dispose();
+    };
+  }, [gl, camera, scene]);
+  return null;
+}
+
 /** Bounds of the drawn meshes, recomputed only when the set of meshes changes (not on hover). */
 function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
   const cache = useRef<{ meshes: ViewMesh[]; bounds: ViewBounds | null } | null>(null);
@@ -146,6 +177,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />
       <DetailFrames fullDetail={!!fullDetail} />
+      <WarmShaders />
     </Canvas>
   );
 }
