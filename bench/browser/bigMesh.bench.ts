@@ -47,6 +47,11 @@ for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
     report(c.name, 'orbit', await orbitTasks(app, c.bodyId, testInfo));
     console.log(`bigMesh ${c.name} drawn after the orbit: ${JSON.stringify(await app.api.viewDetail())}`);
     const memory = await app.page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
-    console.log(`bigMesh ${c.name}: page JS heap ${Math.round(memory / 2 ** 20)} MiB`);
+    // The page's and its workers' memory as Chromium counts it (cross-origin isolated pages only: the app's server sends COOP and COEP).
+    const tab = await app.page.evaluate(async () => {
+      const measure = (performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> }).measureUserAgentSpecificMemory;
+      return measure ? (await measure.call(performance)).bytes : null;
+    });
+    console.log(`bigMesh ${c.name}: page JS heap ${Math.round(memory / 2 ** 20)} MiB; page and workers ${tab === null ? 'not measurable here' : `${Math.round(tab / 2 ** 20)} MiB`}`);
   });
 }
