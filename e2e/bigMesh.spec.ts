@@ -25,6 +25,22 @@ test('a 1M-triangle binary STL and a 2M-triangle binary PLY import and are drawn
   expect((await makeScan(app.page, 'bigply.ply', 708, 'ply')).triangles).toBe(2_005_056);
   await importBig(app, 'bigply', testInfo);
   expect((await app.api.bodies()).find((b) => b.bodyId === 'bigply')?.triangles).toBe(2_005_056);
+  // Issue 29.7: drawn at a level of detail (at most the 500k display level unless asked for all) ...
+  const drawn = (await app.api.viewDetail()).bodies.bigply;
+  expect(drawn?.level).toBeGreaterThanOrEqual(0);
+  expect(drawn?.count).toBeLessThanOrEqual(500_000);
+  // ... while the scan's own triangles are picked: the hovered triangle is one of the 2M.
+  await app.scene.setVisible('big', false);
+  await app.viewport.settled();
+  const p = await app.viewport.drawnPointNearCentre();
+  await app.page.mouse.move(p.x, p.y);
+  await expect.poll(() => app.api.hovered()).toMatchObject({ bodyId: 'bigply', entity: 'face' });
+  expect((await app.api.hovered())!.index).toBeLessThan(2_005_056);
+  // Full detail draws every triangle at rest.
+  await app.testId('view.full-detail').click();
+  await expect.poll(async () => (await app.api.viewDetail()).bodies.bigply).toEqual({ level: -1, count: 2_005_056 });
+  await app.testId('view.full-detail').click();
+  await expect.poll(async () => (await app.api.viewDetail()).bodies.bigply?.level).toBeGreaterThanOrEqual(0);
   app.expectNoConsoleErrors();
 });
 

@@ -30,6 +30,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const features = useStore(inspectStore, (s) => s.features);
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
   const holdFrames = useScene((s) => s.holdFrames);
+  const fullDetail = useScene((s) => s.fullDetail);
   const gdt = useStore(gdtStore, (s) => s.highlight);
 
   const viewBodies = useMemo<ViewBody[]>(
@@ -87,6 +88,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
     <>
       <Viewport
         holdFrames={holdFrames}
+        fullDetail={fullDetail}
         bodies={viewBodies}
         fitToken={fitToken}
         direction={direction}

@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { signed } from './Stat';
 import { hoverValueStore, inspectStore, type ViewDirection } from './stores';
 import { useScene, useUnits } from './useStores';
-import { fitView, toggleAxes, toggleEdges, toggleGrid } from './view';
+import { fitView, toggleAxes, toggleEdges, toggleFullDetail, toggleGrid } from './view';
 
 const VIEW_BUTTONS: { label: string; key: string; direction: ViewDirection }[] = [
   { label: 'Fit', key: 'F', direction: 'current' },
@@ -17,6 +17,9 @@ export function ViewToolbar() {
   const showGrid = useScene((s) => s.showGrid);
   const showAxes = useScene((s) => s.showAxes);
   const showEdges = useScene((s) => s.showEdges);
+  const fullDetail = useScene((s) => s.fullDetail);
+  // Offered when a body is big enough to be drawn at a level of detail.
+  const big = useScene((s) => s.bodies.some((b) => !!b.mesh?.viewer?.levels?.length));
   const hovered = useScene((s) => s.hovered);
   const hoverValue = useStore(hoverValueStore, (s) => s);
   const heat = useStore(inspectStore, (s) => s.heat);
@@ -38,6 +41,11 @@ export function ViewToolbar() {
         <button type="button" className="button small" aria-pressed={showEdges} onClick={toggleEdges} title="Edges (E)" aria-keyshortcuts="E">
           Edges
         </button>
+        {big && (
+          <button type="button" className="button small" aria-pressed={fullDetail} onClick={toggleFullDetail} title="Draw every triangle of big scans when the view is still (slow without a GPU)" data-testid="view.full-detail">
+            Full detail
+          </button>
+        )}
       </div>
       <div className="hover-readout" aria-live="off" data-testid="viewport.hover">
         {hovered ? `${hovered.bodyId} · ${hovered.entity}[${hovered.index}]` : 'Drag to orbit, right-drag to pan, wheel to zoom; click a face or an edge to pick it'}

@@ -168,6 +168,8 @@ export interface SceneState {
   showAxes: boolean;
   /** BREP edges drawn (and pickable). */
   showEdges: boolean;
+  /** Every triangle drawn at rest (else big scans are drawn at a level of detail: src/viewer/detail.ts). */
+  fullDetail: boolean;
   picked: PickedFace | null;
   /** The face or edge under the cursor. */
   hovered: HoveredEntity | null;
@@ -412,6 +414,7 @@ const initialScene = (): SceneState => ({
   showGrid: true,
   showAxes: true,
   showEdges: true,
+  fullDetail: false,
   picked: null,
   hovered: null,
   holdFrames: false,

@@ -2,6 +2,7 @@ import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
+import { detail } from '../viewer/detail';
 import { gdtStore } from './gdt';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
@@ -20,6 +21,8 @@ export interface BrepscopeTestApi {
   drawnBodies(): string[];
   /** Ids of the bodies whose geometry the viewport has built (a frame may not be drawn yet). */
   viewGeometries(): string[];
+  /** What the last frame drew of each body: its level of detail (-1 every triangle) and its triangles or points, and the measured cost per one. */
+  viewDetail(): { bodies: Record<string, { level: number; count: number }>; msPerItem: number | null; frames: { ms: number; items: number }[] };
   /** Files still being imported. */
   pendingImports(): string[];
   kernel(): KernelState;
@@ -125,6 +128,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     bodies: () => sceneStore.getState().bodies.map((b) => b.summary),
     drawnBodies: () => sceneStore.getState().bodies.filter((b) => b.mesh && b.visible).map((b) => b.bodyId),
     viewGeometries: () => [...drawnGeometries.keys()],
+    viewDetail: () => ({ bodies: Object.fromEntries(detail.drawn), msPerItem: detail.msPerItem ?? null, frames: [...detail.frames] }),
     pendingImports: () => sceneStore.getState().pending.map((p) => p.fileName),
     kernel: () => ({ ...kernelStore.getState() }),
     lastToolResult: () => {

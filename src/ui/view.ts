@@ -16,6 +16,11 @@ export function toggleAxes(): void {
   sceneStore.setState((s) => ({ showAxes: !s.showAxes }));
 }
 
+/** Big scans drawn with every triangle at rest, or at the level of detail the renderer keeps up with. */
+export function toggleFullDetail(): void {
+  sceneStore.setState((s) => ({ fullDetail: !s.fullDetail }));
+}
+
 /** Edges on or off; a hovered or picked edge goes with them (it could not be seen or clicked). */
 export function toggleEdges(): void {
   const { showEdges, hovered, picked } = sceneStore.getState();

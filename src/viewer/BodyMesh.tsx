@@ -1,9 +1,11 @@
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { useEffect, useMemo, useRef } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh } from 'three';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { BufferAttribute, BufferGeometry, DoubleSide, Triangle, Vector3, type Mesh, type Object3D } from 'three';
 import { acceleratedRaycast } from 'three-mesh-bvh';
 import type { DisplayEdges, DisplayMesh } from '../engine';
-import { viewGeometry, type ViewMesh } from './displayBuffers';
+import { gather } from './decimate';
+import { detail } from './detail';
+import { levelGeometry, viewGeometry, type ViewMesh } from './displayBuffers';
 import { EdgeLines, occluders } from './EdgeLines';
 import { interpolate } from './interpolate';
 
@@ -71,6 +73,51 @@ export function useDrawnGeometry(body: ViewBody, geometry: BufferGeometry): Floa
   return colors;
 }
 
+/**
+ * A body's levels of detail (src/viewer/detail.ts): their geometries, coloured like the body (each
+ * level vertex is a body vertex: its colour is read by index), and the body's entry in the chooser,
+ * which shows one of `full` and the level objects per frame. Every drawn body has an entry (a small
+ * one with no levels): its triangles count in the frame's cost.
+ */
+export function useLevels(body: ViewBody, geometry: BufferGeometry, colors: Float32Array | undefined, fullCount: number) {
+  const levels = body.mesh.viewer?.levels;
+  const geometries = useMemo(
+    () =>
+      (levels ?? []).map((l) => {
+        const g = levelGeometry(l);
+        // The body's sphere: not recomputed over the level's vertices on the page's thread.
+        if (geometry.boundingSphere) g.boundingSphere = geometry.boundingSphere.clone();
+        return g;
+      }),
+    [levels, geometry],
+  );
+  useEffect(() => () => geometries.forEach((g) => g.dispose()), [geometries]);
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => {
+    geometries.forEach((g, i) => {
+      if (colors) g.setAttribute('color', new BufferAttribute(gather(colors, levels![i]!.vertexIds), 3));
+      else g.deleteAttribute('color');
+    });
+    invalidate();
+  }, [geometries, levels, colors, invalidate]);
+
+  const full = useRef<Object3D | null>(null);
+  const objects = useRef<(Object3D | null)[]>([]);
+  useEffect(() => {
+    const f = full.current;
+    if (!f) return;
+    const entry = { full: f, fullCount, levels: geometries.map((g, i) => ({ object: objects.current[i]!, count: g.index ? g.index.count / 3 : g.getAttribute('position').count })) };
+    detail.bodies.set(body.bodyId, entry);
+    // A new body: the view may refine it once it has been drawn at the coarsest level.
+    detail.refine = 2;
+    invalidate();
+    return () => {
+      if (detail.bodies.get(body.bodyId) === entry) detail.bodies.delete(body.bodyId);
+    };
+  }, [body.bodyId, geometries, fullCount, invalidate]);
+  return { geometries, full, objects };
+}
+
 const triangle = new Triangle();
 const NONE: readonly number[] = [];
 const bary = new Vector3();
@@ -93,6 +140,12 @@ function faceOfTriangle(mesh: DisplayMesh, triangle: number): number {
   return mesh.faceIds ? (mesh.faceIds[triangle] ?? triangle) : triangle;
 }
 
+/** The corners of some faces' triangles, three a triangle: a highlight's own small buffer (a big scan's 24 MB of positions are not uploaded for it). */
+function facesPositions(mesh: DisplayMesh, faces: readonly number[]): Float32Array {
+  const index = facesIndex(mesh, faces);
+  return gather(mesh.positions, index);
+}
+
 /** The triangles of some faces, as an index buffer over the body's own positions. */
 function facesIndex(mesh: DisplayMesh, faces: readonly number[]): Uint32Array {
   if (!mesh.faceIds) {
@@ -109,16 +162,14 @@ function facesIndex(mesh: DisplayMesh, faces: readonly number[]): Uint32Array {
   return Uint32Array.from(out);
 }
 
-function FaceHighlight({ geometry, mesh, faces, color, opacity }: { geometry: BufferGeometry; mesh: DisplayMesh; faces: readonly number[]; color: string; opacity: number }) {
+function FaceHighlight({ mesh, faces, color, opacity }: { mesh: DisplayMesh; faces: readonly number[]; color: string; opacity: number }) {
   const key = faces.join(',');
   const highlight = useMemo(() => {
     const g = new BufferGeometry();
-    g.setAttribute('position', geometry.getAttribute('position'));
-    g.setAttribute('normal', geometry.getAttribute('normal'));
-    g.setIndex(new BufferAttribute(facesIndex(mesh, faces), 1));
+    g.setAttribute('position', new BufferAttribute(facesPositions(mesh, faces), 3));
     return g;
     // `key` stands for the faces' contents: a new array with the same faces is the same highlight.
-  }, [geometry, mesh, key]);
+  }, [mesh, key]);
   useEffect(() => () => highlight.dispose(), [highlight]);
   return (
     // Not pickable: the body under it answers the pointer.
@@ -191,6 +242,28 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
   }, [body.bodyId, body.mesh, gdt]);
 
   const transparent = body.opacity < 0.999;
+  const levels = useLevels(body, geometry, colors, body.mesh.indices.length / 3);
+  const material = (): ReactNode => (
+      <meshStandardMaterial
+        // Recreated when vertex colours come or go: the shader is compiled with or without them.
+        key={colors ? 'heat' : 'plain'}
+        vertexColors={!!colors}
+        color={colors ? '#ffffff' : body.color}
+        emissive={body.glow ? '#e07b00' : body.selected && !colors ? '#2a4d8f' : '#000000'}
+        emissiveIntensity={body.glow ? 0.45 : body.selected && !colors ? 0.25 : 0}
+        metalness={0.1}
+        roughness={0.65}
+        flatShading={body.kind === 'mesh'}
+        side={DoubleSide}
+        transparent={transparent}
+        opacity={body.opacity}
+        depthWrite={!transparent}
+        // Faces pushed back a little in depth, so the edge lines on them are not z-fighting.
+        polygonOffset
+        polygonOffsetFactor={1}
+        polygonOffsetUnits={1}
+      />
+  );
   const meshRef = useRef<Mesh | null>(null);
   useEffect(() => {
     // Opaque bodies hide the edges behind them from edge picking (their lines are hidden by depth).
@@ -212,31 +285,22 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
           onHoverValue?.(body.bodyId, null);
         }}
         name={body.bodyId}
+        // A body with levels waits for the chooser (detail.ts) to show it or one of them.
+        visible={levels.geometries.length === 0}
         ref={(m: Mesh | null) => {
           meshRef.current = m;
+          levels.full.current = m;
           if (m) m.raycast = acceleratedRaycast;
         }}
       >
-        <meshStandardMaterial
-          // Recreated when vertex colours come or go: the shader is compiled with or without them.
-          key={colors ? 'heat' : 'plain'}
-          vertexColors={!!colors}
-          color={colors ? '#ffffff' : body.color}
-          emissive={body.glow ? '#e07b00' : body.selected && !colors ? '#2a4d8f' : '#000000'}
-          emissiveIntensity={body.glow ? 0.45 : body.selected && !colors ? 0.25 : 0}
-          metalness={0.1}
-          roughness={0.65}
-          flatShading={body.kind === 'mesh'}
-          side={DoubleSide}
-          transparent={transparent}
-          opacity={body.opacity}
-          depthWrite={!transparent}
-          // Faces pushed back a little in depth, so the edge lines on them are not z-fighting.
-          polygonOffset
-          polygonOffsetFactor={1}
-          polygonOffsetUnits={1}
-        />
+        {material()}
       </mesh>
+      {levels.geometries.map((g, i) => (
+        // Drawn in the body's place at times (detail.ts); never picked: the body's own triangles are.
+        <mesh key={i} geometry={g} raycast={() => undefined} visible={false} ref={(m: Mesh | null) => void (levels.objects.current[i] = m)}>
+          {material()}
+        </mesh>
+      ))}
       {body.edges && (
         <EdgeLines
           bodyId={body.bodyId}
@@ -248,14 +312,14 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
           onHoverEdge={onHoverEdge}
         />
       )}
-      {gdt && gdt.faces.length > 0 && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={gdt.faces} color={gdt.color} opacity={0.8} />}
-      {selectedFeature.length > 0 && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={selectedFeature} color="#7b2cbf" opacity={0.7} />}
+      {gdt && gdt.faces.length > 0 && <FaceHighlight mesh={body.mesh} faces={gdt.faces} color={gdt.color} opacity={0.8} />}
+      {selectedFeature.length > 0 && <FaceHighlight mesh={body.mesh} faces={selectedFeature} color="#7b2cbf" opacity={0.7} />}
       {hoveredFeature.length > 0 && hoveredFeature.join() !== selectedFeature.join() && (
-        <FaceHighlight geometry={geometry} mesh={body.mesh} faces={hoveredFeature} color="#c77dff" opacity={0.6} />
+        <FaceHighlight mesh={body.mesh} faces={hoveredFeature} color="#c77dff" opacity={0.6} />
       )}
-      {body.pickedFace !== null && <FaceHighlight geometry={geometry} mesh={body.mesh} faces={[body.pickedFace]} color="#f28e2b" opacity={0.75} />}
+      {body.pickedFace !== null && <FaceHighlight mesh={body.mesh} faces={[body.pickedFace]} color="#f28e2b" opacity={0.75} />}
       {body.hoveredFace !== null && body.hoveredFace !== body.pickedFace && (
-        <FaceHighlight geometry={geometry} mesh={body.mesh} faces={[body.hoveredFace]} color="#ffd166" opacity={0.55} />
+        <FaceHighlight mesh={body.mesh} faces={[body.hoveredFace]} color="#ffd166" opacity={0.55} />
       )}
     </group>
   );

@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
-import { BufferAttribute, BufferGeometry, Sphere, Vector3 } from 'three';
-import { useDrawnGeometry, type ViewBody } from './BodyMesh';
+import { useMemo, type ReactNode } from 'react';
+import { BufferAttribute, BufferGeometry, Sphere, Vector3, type Points } from 'three';
+import { useDrawnGeometry, useLevels, type ViewBody } from './BodyMesh';
 
 /** Screen size of a drawn point, in pixels (constant with distance: a scan reads as a surface of dots at any zoom). */
 const POINT_PIXELS = 2.5;
@@ -24,8 +24,8 @@ export function BodyPoints({ body }: { body: ViewBody }) {
   const colors = useDrawnGeometry(body, geometry);
 
   const transparent = body.opacity < 0.999;
-  return (
-    <points geometry={geometry} name={body.bodyId} raycast={() => undefined}>
+  const levels = useLevels(body, geometry, colors, body.mesh.positions.length / 3);
+  const material = (): ReactNode => (
       <pointsMaterial
         key={colors ? 'heat' : 'plain'}
         vertexColors={!!colors}
@@ -36,6 +36,17 @@ export function BodyPoints({ body }: { body: ViewBody }) {
         opacity={body.opacity}
         depthWrite={!transparent}
       />
-    </points>
+  );
+  return (
+    <group>
+      <points geometry={geometry} name={body.bodyId} raycast={() => undefined} visible={levels.geometries.length === 0} ref={(p: Points | null) => void (levels.full.current = p)}>
+        {material()}
+      </points>
+      {levels.geometries.map((g, i) => (
+        <points key={i} geometry={g} raycast={() => undefined} visible={false} ref={(p: Points | null) => void (levels.objects.current[i] = p)}>
+          {material()}
+        </points>
+      ))}
+    </group>
   );
 }

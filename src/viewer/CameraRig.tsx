@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { PerspectiveCamera, Vector3 } from 'three';
 import { OrbitControls as ThreeOrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { ViewBounds } from './bounds';
+import { detail } from './detail';
 
 /** Standard views (z is up, as in most CAD files); `current` keeps the direction the user orbited to. */
 export type ViewDirection = 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
@@ -53,9 +54,21 @@ export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps
     // invalidate(frames) must not receive the event object as its frame count.
     const onChange = () => invalidate();
     c.addEventListener('change', onChange);
+    // While a drag moves the view, big bodies are drawn coarser (detail.ts); the frame after it, finer again.
+    const onStart = () => void (detail.moving = true);
+    const onEnd = () => {
+      detail.moving = false;
+      detail.refine = 2;
+      invalidate();
+    };
+    c.addEventListener('start', onStart);
+    c.addEventListener('end', onEnd);
     setControls(c);
     return () => {
       c.removeEventListener('change', onChange);
+      c.removeEventListener('start', onStart);
+      c.removeEventListener('end', onEnd);
+      detail.moving = false;
       c.dispose();
       setControls(null);
     };

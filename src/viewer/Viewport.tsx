@@ -1,10 +1,12 @@
-import { Canvas, useThree } from '@react-three/fiber';
-import { useEffect, useRef } from 'react';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { useEffect, useMemo, useRef } from 'react';
+import { BufferAttribute, BufferGeometry, DoubleSide, Group, Mesh, MeshStandardMaterial, Points, PointsMaterial, type Material } from 'three';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import type { ViewMesh } from './displayBuffers';
 import { BodyPoints } from './BodyPoints';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
+import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wantsOtherLevels } from './detail';
 import { Markers, type ViewMarkers } from './Overlays';
 
 export type { ViewBody } from './BodyMesh';
@@ -35,6 +37,8 @@ interface ViewportProps {
    * the frame that draws it, which headless Chromium renders in software for seconds).
    */
   holdFrames?: boolean;
+  /** Every triangle of every body drawn at rest (else big bodies are drawn at a level of detail the renderer keeps up with). */
+  fullDetail?: boolean;
 }
 
 /** A grid under the scene on its lowest z, in round steps, and the world axes at the origin. */
@@ -69,6 +73,70 @@ function ResumeFrames({ held }: { held: boolean }) {
   return null;
 }
 
+/**
+ * Renders each frame itself (a useFrame of priority 1 takes over from the canvas): picks each big
+ * body's level of detail for the frame (detail.ts), draws, and records what the frame cost the
+ * page's thread, up to a message posted as it was drawn: the message runs once the frame is on its
+ * way to the screen, which a software renderer holds up for as long as it draws (`gl.finish()` does
+ * not: Chromium answers it before SwiftShader has drawn). At rest, one or two more frames refine
+ * the view when the cost leaves room.
+ */
+function DetailFrames({ fullDetail }: { fullDetail: boolean }) {
+  const invalidate = useThree((s) => s.invalidate);
+  const channel = useMemo(() => new MessageChannel(), []);
+  useEffect(() => () => channel.port1.close(), [channel]);
+  useEffect(() => {
+    detail.fullDetail = fullDetail;
+    detail.refine = 2;
+    invalidate();
+  }, [fullDetail, invalidate]);
+  useFrame(({ gl, scene, camera }) => {
+    const budget = detail.moving ? MOVING_BUDGET_MS : REST_BUDGET_MS;
+    const items = applyLevels(budget);
+    const t0 = performance.now();
+    gl.render(scene, camera);
+    channel.port1.onmessage = () => {
+      recordFrame(performance.now() - t0, items);
+      if (!detail.moving && detail.refine > 0) {
+        detail.refine--;
+        if (wantsOtherLevels(REST_BUDGET_MS)) invalidate();
+      }
+    };
+    channel.port2.postMessage(null);
+  }, 1);
+  return null;
+}
+
+/**
+ * The bodies' shaders compiled when the view is made (at the page's first idle moment), not in the
+ * frame that first draws a scan: a software renderer takes 0.2 to 2.5 s to compile one here.
+ * Materials as BodyMesh and BodyPoints make them (flat for scans, smooth for BREP faces, with and
+ * without heat-map colours); kept alive while the view lives, since three.js frees a program when
+ * its last material goes. `compileAsync` does not hold the page's thread where the browser
+ * compiles in parallel (KHR_parallel_shader_compile).
+ */
+function WarmShaders() {
+  const gl = useThree((s) => s.gl);
+  const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
+  useEffect(() => {
+    const g = new BufferGeometry();
+    for (const name of ['position', 'normal', 'color']) g.setAttribute(name, new BufferAttribute(new Float32Array(9), 3));
+    const materials: Material[] = [];
+    for (const flatShading of [true, false])
+      for (const vertexColors of [true, false]) materials.push(new MeshStandardMaterial({ flatShading, vertexColors, side: DoubleSide, metalness: 0.1, roughness: 0.65 }));
+    for (const vertexColors of [true, false]) materials.push(new PointsMaterial({ vertexColors, sizeAttenuation: false }));
+    const group = new Group();
+    for (const m of materials) group.add(m instanceof PointsMaterial ? new Points(g, m) : new Mesh(g, m));
+    void gl.compileAsync(group, camera, scene).catch(() => undefined);
+    return () => {
+      g.dispose();
+      for (const m of materials) m.dispose();
+    };
+  }, [gl, camera, scene]);
+  return null;
+}
+
 /** Bounds of the drawn meshes, recomputed only when the set of meshes changes (not on hover). */
 function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
   const cache = useRef<{ meshes: ViewMesh[]; bounds: ViewBounds | null } | null>(null);
@@ -82,7 +150,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames, fullDetail }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
@@ -108,6 +176,8 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />
+      <DetailFrames fullDetail={!!fullDetail} />
+      <WarmShaders />
     </Canvas>
   );
 }

@@ -78,3 +78,34 @@ describe('viewer buffers built in the worker', () => {
     expect(boundsOf([{ ...empty, viewer: buffers }])).toBeNull();
   });
 });
+
+describe('levels of detail built with the viewer buffers', () => {
+  it('come for a mesh over 200k triangles, with normals read at their vertices, and move with the buffers', () => {
+    // A UV sphere of 2 * 330 * 330 = 217,800 triangles (poles included as slivers).
+    const rings = 330, segs = 330;
+    const positions = new Float32Array(3 * (rings + 1) * segs);
+    for (let i = 0, o = 0; i <= rings; i++)
+      for (let j = 0; j < segs; j++) {
+        const th = (Math.PI * i) / rings, ph = (2 * Math.PI * j) / segs;
+        positions[o++] = 9 * Math.sin(th) * Math.cos(ph);
+        positions[o++] = 9 * Math.sin(th) * Math.sin(ph);
+        positions[o++] = 9 * Math.cos(th);
+      }
+    const indices = new Uint32Array(6 * rings * segs);
+    for (let i = 0, o = 0; i < rings; i++)
+      for (let j = 0; j < segs; j++) {
+        const a = i * segs + j, b = (i + 1) * segs + j, c = (i + 1) * segs + ((j + 1) % segs), d = i * segs + ((j + 1) % segs);
+        indices.set([a, b, c, a, c, d], o);
+        o += 6;
+      }
+    const buffers = buildViewerBuffers({ positions, indices });
+    const levels = buffers.levels ?? [];
+    expect(levels.map((l) => l.indices.length / 3).every((n, i, all) => n <= 54_450 && (i === 0 || n < all[i - 1]!))).toBe(true);
+    expect(levels.length).toBeGreaterThan(0);
+    const first = levels[0]!;
+    const v = first.vertexIds[7]!;
+    expect(Array.from(first.normals!.slice(21, 24))).toEqual(Array.from(buffers.normals.slice(3 * v, 3 * v + 3)));
+    const moved = viewerTransferables(buffers);
+    for (const l of levels) expect(moved).toContain(l.indices.buffer);
+  });
+});

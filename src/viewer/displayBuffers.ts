@@ -1,6 +1,7 @@
 import { BufferAttribute, BufferGeometry, Sphere, Vector3 } from 'three';
 import { MeshBVH, type SerializedBVH } from 'three-mesh-bvh';
 import type { DisplayMesh } from '../engine';
+import { displayLevels, gather, type DisplayLevel } from './decimate';
 
 /**
  * What the viewport needs beyond a body's triangles, built where the triangles are made (the
@@ -16,7 +17,19 @@ export interface ViewerBuffers {
   box: { min: [number, number, number]; max: [number, number, number] } | null;
   /** MeshBVH.serialize without the index (the page has the mesh's own). */
   bvh: SerializedBVH;
+  /** Coarser copies to draw (finest first; none for a small mesh): src/viewer/detail.ts picks one per frame. */
+  levels?: ViewLevel[];
 }
+
+/** A level of detail as drawn: its vertices are the mesh's (`vertexIds`), normals read at them. */
+export type ViewLevel = DisplayLevel & { normals?: Float32Array<ArrayBuffer> };
+
+/**
+ * Levels for meshes and clouds over 200k triangles or points: the finest at most 500k (the display
+ * level, drawn at rest on a GPU), each next a quarter, the coarsest about 30k (drawn while a slow
+ * renderer moves the view).
+ */
+export const LEVEL_OPTIONS = { from: 200_000, finest: 500_000, coarsest: 30_000 };
 
 /** A display mesh as the viewport draws it: the engine's triangles, plus the buffers a worker prepared. */
 export type ViewMesh = DisplayMesh & { viewer?: ViewerBuffers };
@@ -38,8 +51,11 @@ export function buildViewerBuffers(mesh: DisplayMesh): ViewerBuffers {
   const bvh = new MeshBVH(g, { indirect: true });
   const serialized = MeshBVH.serialize(bvh, { cloneBuffers: false });
   const sphere = g.boundingSphere ?? new Sphere();
+  const normals = g.getAttribute('normal').array as Float32Array<ArrayBuffer>;
+  const levels: ViewLevel[] = displayLevels(mesh.positions, mesh.indices, LEVEL_OPTIONS).map((l) => (l.indices.length ? { ...l, normals: gather(normals, l.vertexIds) } : l));
   return {
-    normals: g.getAttribute('normal').array as Float32Array<ArrayBuffer>,
+    ...(levels.length ? { levels } : {}),
+    normals,
     sphere: { center: [sphere.center.x, sphere.center.y, sphere.center.z], radius: sphere.radius },
     box: b && !b.isEmpty() ? { min: [b.min.x, b.min.y, b.min.z], max: [b.max.x, b.max.y, b.max.z] } : null,
     // The version tells deserialize the format is current (else it "fixes up" the roots, a pass over them).
@@ -53,7 +69,17 @@ export function viewerTransferables(b: ViewerBuffers): ArrayBuffer[] {
   for (const root of b.bvh.roots) if (root instanceof ArrayBuffer) out.push(root);
   const indirect = b.bvh.indirectBuffer;
   if (indirect && indirect.buffer instanceof ArrayBuffer) out.push(indirect.buffer);
+  for (const l of b.levels ?? []) out.push(l.positions.buffer, l.indices.buffer, l.vertexIds.buffer, ...(l.normals ? [l.normals.buffer] : []));
   return out;
+}
+
+/** A level's geometry: its own positions, triangles and normals (a level's colours are gathered by its vertexIds). */
+export function levelGeometry(level: ViewLevel): BufferGeometry {
+  const g = new BufferGeometry();
+  g.setAttribute('position', new BufferAttribute(level.positions, 3));
+  if (level.indices.length) g.setIndex(new BufferAttribute(level.indices, 1));
+  if (level.normals) g.setAttribute('normal', new BufferAttribute(level.normals, 3));
+  return g;
 }
 
 /**
