@@ -45,7 +45,7 @@ const fakePlatform = () => {
   return { started, platform: { start: () => (started.push(new FakeWorker()), started[started.length - 1]!) } };
 };
 const job = (budgetMs: number): SelfCheckJob => ({ brep: new Uint8Array([1, 2, 3]), brepCheckValid: true, budgetMs });
-const crossing: ValidationIssue = { kind: 'selfIntersection', severity: 'error', message: 'faces cross', entities: ['face[0]', 'face[3]'] };
+const crossing: ValidationIssue = { kind: 'selfIntersection', severity: 'error', message: 'faces cross', entities: ['face[0]', 'face[3]'], count: 2 };
 /** Lets the host's awaits (the thread's ready) run. */
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
