@@ -13,6 +13,8 @@ export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, Sha
 export { createMeshThreadHost } from './meshThreads/host';
 export { runSelfCheckJob } from './scene/selfCheckJob';
 export type { SelfCheckAbandoned, SelfCheckAnswer, SelfCheckJob, SelfCheckThread } from './scene/selfCheckJob';
+export { createSelfCheckHost, serveSelfCheckJobs, STOP_GRACE_MS } from './scene/selfCheckHost';
+export type { SelfCheckHost, SelfCheckHostOptions, SelfCheckPlatform, SelfCheckPort, SelfCheckReply, SelfCheckRequest, SelfCheckWorker } from './scene/selfCheckHost';
 export type { ValidationIssue } from './scene/shapeIssues';
 export { meshThreadsFor } from './meshThreads/threadCount';
 export type { HostMeshWorkers, HostThread, ThreadPlatform } from './meshThreads/host';

@@ -100,6 +100,8 @@ export interface BrepscopeTestApi {
   /** The worker holds the answer of each run of `tool` (its work done) until releaseTool: a run a test can Cancel without timing it. */
   holdTool(tool: string): Promise<void>;
   releaseTool(tool: string): Promise<void>;
+  /** The worker's next self-intersection check spins before its first check, as a kernel call that never returns; false without a self-check worker. */
+  hangSelfCheck(): Promise<boolean>;
   /** Holds the viewport's frames (none drawn) or lets them go again. */
   holdFrames(): void;
   releaseFrames(): void;
@@ -259,6 +261,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     releaseTool: async (tool) => {
       await session().client().testHooks?.releaseTool(tool);
     },
+    hangSelfCheck: async () => (await session().client().testHooks?.hangSelfCheckForTest(0)) ?? false,
     holdFrames: () => sceneStore.setState({ holdFrames: true }),
     releaseFrames: () => sceneStore.setState({ holdFrames: false }),
     killWorker: () => session().replaceWorker(new WorkerLost('WORKER_CRASHED', 'the engine worker was terminated')),

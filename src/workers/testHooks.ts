@@ -1,5 +1,6 @@
 import type { Engine, EngineTrace } from '../engine';
 import { browserMeshWorkers } from './browserMeshWorkers';
+import { currentBrowserSelfCheckThread } from './browserSelfCheck';
 import { guarded, type GuardHost, type Progress } from './guarded';
 
 /** What a test build's worker adds to the engine: ways to break it, and counts of the work it did. */
@@ -17,6 +18,11 @@ export interface WorkerTestHooks {
   holdTool(tool: string): Promise<void>;
   /** Lets the held runs of `tool` answer, and later runs answer at once. */
   releaseTool(tool: string): Promise<void>;
+  /**
+   * The self-check worker's next job spins after `afterChecks` checks, as a kernel call that never
+   * returns would (browserSelfCheck.ts); false when the engine has no self-check worker.
+   */
+  hangSelfCheckForTest(afterChecks: number): Promise<boolean>;
 }
 
 // A type, not an interface: the page hands it to Playwright, whose serializable types want one.
@@ -72,6 +78,11 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
     async releaseTool(tool) {
       holds.get(tool)?.release();
       holds.delete(tool);
+    },
+    async hangSelfCheckForTest(afterChecks) {
+      const thread = currentBrowserSelfCheckThread();
+      thread?.hangNextJobForTest(afterChecks);
+      return thread !== null;
     },
   };
   const api = guarded(engine, host);

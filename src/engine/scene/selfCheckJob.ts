@@ -25,7 +25,8 @@ export interface SelfCheckAnswer {
 }
 
 /**
- * A thread that runs self-check jobs and can be abandoned (the Node host's worker thread). run
+ * A thread that runs self-check jobs and can be abandoned (Node's worker thread, the browser's nested
+ * web worker: both createSelfCheckHost, selfCheckHost.ts). run
  * resolves with the answer, or with `abandoned` when a kernel call was still running past the
  * job's budget: the thread is then stopped and the next job starts a new one. The thread's start
  * (its kernel) is not counted against the budget, as a host does not count the engine's kernel

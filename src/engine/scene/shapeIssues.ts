@@ -56,7 +56,7 @@ const STATUS_KIND: Record<string, string> = {
 /**
  * The self-intersection and interference checks, the slow part: a budget, checked between kernel
  * calls (one call can run past it: a pair of B-spline faces took 28 s on CAx-IF dm1-id-214.stp; the
- * Node hosts run the check in a thread they stop instead, selfCheckJob.ts), progress, and the results
+ * Node hosts and the browser app run the check in a thread they stop instead, selfCheckJob.ts), progress, and the results
  * of a completed check kept per shape.
  */
 export interface SelfCheckOptions {

@@ -40,7 +40,7 @@ const schema = z.strictObject({
     .number()
     .min(0)
     .default(DEFAULT_SELF_INTERSECTION_BUDGET_S)
-    .describe(`Seconds the self-intersection and interference checks of one body may take (default ${DEFAULT_SELF_INTERSECTION_BUDGET_S}); past it they stop (between kernel calls, or in the Node hosts by abandoning the call in its thread) and the body reports selfIntersection.completed: false with a selfIntersectionNotCompleted warning (never a verdict on what was not checked)`),
+    .describe(`Seconds the self-intersection and interference checks of one body may take (default ${DEFAULT_SELF_INTERSECTION_BUDGET_S}); past it they stop (between kernel calls, or in the Node hosts and the browser app by abandoning the call in its thread) and the body reports selfIntersection.completed: false with a selfIntersectionNotCompleted warning (never a verdict on what was not checked)`),
 });
 
 export const validateGeometry = defineTool({
