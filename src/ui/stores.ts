@@ -425,7 +425,8 @@ const initialInspect = (): InspectState => ({ heat: null, features: null, alignm
 
 const resets: (() => void)[] = [];
 
-function store<T>(initial: () => T): StoreApi<T> {
+/** A store reset with the others (resetStores). */
+export function store<T>(initial: () => T): StoreApi<T> {
   const s = createStore<T>()(initial);
   resets.push(() => s.setState(initial(), true));
   return s;
