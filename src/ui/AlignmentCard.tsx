@@ -205,8 +205,8 @@ export function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; 
         <Stat label="Translation" value={`${fig(Math.hypot(...r.translation))}${u}`} testId="deviation.align-translation" />
       </dl>
       <p className="hint" data-testid="deviation.align-detail">
-        {shift !== null && proposal ? `its centre moves ${fig(shift)}${u || ` ${units.length}`} · ` : ''}
-        {units.length} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'}
+        {shift !== null && proposal ? `its centre moves ${fig(shift)}${u} · ` : ''}
+        lengths in {units.length} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'}
       </p>
       {alignment.error && (
         <p className="error" role="alert">

@@ -36,8 +36,10 @@ function Step({ n, name, state, status, children }: { n: number; name: string; s
   );
 }
 
-/** Alignment warnings the card says in its own words (the outcome, the ambiguity). */
-const SAID_BY_THE_CARD: ReadonlySet<string> = new Set(['SYMMETRIC_PART', 'ALREADY_ALIGNED', 'NO_BETTER_POSE']);
+/** Alignment warnings the card says in its own words: the outcome, and the ambiguity when the pose stayed ambiguous. */
+function saidByTheCard(code: string, ambiguous: boolean): boolean {
+  return code === 'ALREADY_ALIGNED' || code === 'NO_BETTER_POSE' || (code === 'SYMMETRIC_PART' && ambiguous);
+}
 
 const KIND_WORDS: Record<BodyEntry['summary']['kind'], string> = { brep: 'CAD model', mesh: 'mesh', points: 'point cloud' };
 
@@ -76,7 +78,9 @@ export function InspectionSteps() {
   const heat = state.heat;
   const alignment = state.alignment;
   // An applied alignment is set through set_placement: its own card has the method and RMS.
-  const applied = alignment && alignment.origin !== 'link' && alignment.status === 'applied' && alignment.movingBodyId === actual?.bodyId ? alignment : null;
+  // (or the one applied before an answer that found nothing better, on show until it is dismissed).
+  const own = alignment && alignment.origin !== 'link' ? (alignment.status === 'applied' ? alignment : alignment.prior) : undefined;
+  const applied = own && own.status === 'applied' && own.movingBodyId === actual?.bodyId ? own : null;
   const placed = applied
     ? `aligned to ${applied.fixedBodyId}, RMS ${formatNumber(Number(applied.result.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(applied.result.rmsAfter.toPrecision(3)))}`
     : placementWords(actual);
@@ -109,7 +113,7 @@ export function InspectionSteps() {
       />
       <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
         {actual && pair && !(alignment?.status === 'proposed' || alignment?.status === 'applying') && <AlignControls pair={pair} running={running} />}
-        {alignWarnings.filter((w) => !SAID_BY_THE_CARD.has(w.code)).map((w) => (
+        {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
             {w.message}
           </p>

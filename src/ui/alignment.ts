@@ -33,7 +33,10 @@ export async function alignBodies(movingBodyId: string, fixedBodyId: string): Pr
 /** align_bodies finished (the button, its form): a proposal, or an applied alignment when the run applied it itself. */
 export function showAlignment(call: DoneCallOf<'align_bodies'>): void {
   const r = call.result;
-  inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r } });
+  const before = inspectStore.getState().alignment;
+  // Nothing better than an applied alignment: dismissing the answer shows the applied one again (with its Undo).
+  const prior = r.outcome !== 'aligned' && before && before.origin !== 'link' && before.status === 'applied' && before.movingBodyId === r.movingBodyId ? before : undefined;
+  inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r, ...(prior ? { prior } : {}) } });
   if (r.applied) follow(r.movingBodyId);
 }
 
@@ -53,7 +56,8 @@ export async function applyAlignment(): Promise<void> {
 }
 
 export function discardAlignment(): void {
-  if (inspectStore.getState().alignment?.status === 'proposed') inspectStore.setState({ alignment: null });
+  const a = inspectStore.getState().alignment;
+  if (a?.status === 'proposed') inspectStore.setState({ alignment: a.prior ?? null });
 }
 
 /**

@@ -295,6 +295,8 @@ export interface AlignmentState {
   /** The moving body's placement before the alignment was applied (Undo goes back to it); null: as read from its file. */
   previous?: number[][] | null;
   error?: ShownError;
+  /** The applied alignment this answer (nothing better found) was asked from: back on show when the user dismisses it. */
+  prior?: AlignmentState;
 }
 
 /**

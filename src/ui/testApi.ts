@@ -2,7 +2,7 @@ import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnAlignFaces, drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
-import { drawnGhosts } from '../viewer/Ghost';
+import { drawnGhosts, ghostCentre } from '../viewer/Ghost';
 import { alignSetupStore } from './alignSetup';
 import { gdtStore } from './gdt';
 import { session, WorkerLost } from './session';
@@ -224,7 +224,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         datums: { ...s.datums } as Record<string, number>,
         faces: [...s.faces],
         picking: s.picking,
-        ghost: ghost ? { bodyId: ghost[0], centre: [...ghost[1].centre], transform: ghost[1].transform.map((r) => [...r]) } : null,
+        ghost: ghost ? { bodyId: ghost[0], centre: ghostCentre(ghost[1]), transform: ghost[1].transform.map((r) => [...r]) } : null,
         highlighted: Object.fromEntries([...drawnAlignFaces].map(([id, h]) => [id, { faces: [...h.faces], colors: [...h.colors], triangles: h.triangles }])),
       };
     },

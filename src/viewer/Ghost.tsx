@@ -11,8 +11,18 @@ export interface ViewGhost {
   color: string;
 }
 
-/** The ghost on screen, for the test API: the body it shows and the centre of its box where it is drawn. */
-export const drawnGhosts = new Map<string, { centre: [number, number, number]; transform: number[][] }>();
+/** The ghost on screen, for the test API: the body it shows, its points and the motion it is drawn under. */
+export const drawnGhosts = new Map<string, { positions: Float32Array; transform: number[][] }>();
+
+/** The centre of the box of the ghost's points where it is drawn (the box of the moved points, as the body's own once moved). */
+export function ghostCentre(g: { positions: Float32Array; transform: number[][] }): [number, number, number] {
+  const m = matrixOf(g.transform);
+  const box = new Box3();
+  const v = new Vector3();
+  for (let i = 0; i < g.positions.length; i += 3) box.expandByPoint(v.set(g.positions[i]!, g.positions[i + 1]!, g.positions[i + 2]!).applyMatrix4(m));
+  const c = box.getCenter(v);
+  return [c.x, c.y, c.z];
+}
 
 /** Screen size of a ghost point, in pixels (a little larger than the body's, so it reads over it). */
 const GHOST_POINT_PIXELS = 3;
@@ -53,19 +63,13 @@ export function Ghost({ ghost, body }: { ghost: ViewGhost; body: ViewBody }) {
 
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
-    const box = new Box3();
-    const v = body.mesh.viewer?.box;
-    if (v) box.set(new Vector3(...v.min), new Vector3(...v.max));
-    else box.setFromBufferAttribute(geometry.getAttribute('position') as BufferAttribute);
-    // The corners moved, then their box: the moved box's centre is the moved centre (a rigid motion is affine).
-    const centre = box.getCenter(new Vector3()).applyMatrix4(matrix);
-    drawnGhosts.set(ghost.bodyId, { centre: [centre.x, centre.y, centre.z], transform: ghost.transform.map((r) => [...r]) });
+    drawnGhosts.set(ghost.bodyId, { positions: body.mesh.positions, transform: ghost.transform.map((r) => [...r]) });
     invalidate();
     return () => {
       drawnGhosts.delete(ghost.bodyId);
       invalidate();
     };
-  }, [ghost.bodyId, ghost.transform, matrix, geometry, body.mesh, invalidate]);
+  }, [ghost.bodyId, ghost.transform, matrix, body.mesh, invalidate]);
 
   return (
     <group matrixAutoUpdate={false} matrix={matrix} name={`ghost:${ghost.bodyId}`}>
