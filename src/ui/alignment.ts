@@ -34,8 +34,8 @@ export async function alignBodies(movingBodyId: string, fixedBodyId: string): Pr
 export function showAlignment(call: DoneCallOf<'align_bodies'>): void {
   const r = call.result;
   const before = inspectStore.getState().alignment;
-  // Nothing better than an applied alignment: dismissing the answer shows the applied one again (with its Undo).
-  const prior = r.outcome !== 'aligned' && before && before.origin !== 'link' && before.status === 'applied' && before.movingBodyId === r.movingBodyId ? before : undefined;
+  // An answer asked from an applied alignment: dismissing it shows the applied one again (with its Undo).
+  const prior = !r.applied && before && before.origin !== 'link' && before.status === 'applied' && before.movingBodyId === r.movingBodyId ? before : undefined;
   inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r, ...(prior ? { prior } : {}) } });
   if (r.applied) follow(r.movingBodyId);
 }
