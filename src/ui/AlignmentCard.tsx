@@ -18,6 +18,8 @@ import { useUnits } from './useStores';
  */
 
 const fig = (v: number) => formatNumber(Number(v.toPrecision(4)));
+/** Residuals in a narrow table: below a hundred-thousandth they read 0 (what is left of a constraint met exactly). */
+const small = (v: number, digits: number) => (Math.abs(v) < 0.5 * 10 ** -digits ? '0' : v.toFixed(digits));
 
 const METHODS: { method: SetupMethod; label: string; title: string }[] = [
   { method: 'bestFit', label: 'Best fit', title: 'The whole surface: global search, then ICP against the exact CAD faces' },
@@ -157,12 +159,12 @@ function Constraints({ r, unit }: { r: AlignResult; unit: string }) {
             <td>
               {c.role !== 'face' && <i className="swatch" style={{ background: DATUM_COLOURS[c.role] }} aria-hidden="true" />}
               {ROLE_SHORT[c.role] ? `${ROLE_SHORT[c.role]} ` : ''}
-              {c.face} <span className="hint">{c.kind}</span>
+              <span title={c.kind}>{c.face}</span>
             </td>
             <td>{formatCount(c.points)}</td>
-            <td>{c.form !== null ? fig(c.form) : c.rms !== null ? fig(c.rms) : '–'}</td>
-            <td>{c.angleDegrees !== null ? `${fig(c.angleDegrees)}°` : '–'}</td>
-            <td>{c.distance !== null ? fig(c.distance) : c.meanSigned !== null ? fig(c.meanSigned) : '–'}</td>
+            <td>{c.form !== null ? small(c.form, 4) : c.rms !== null ? small(c.rms, 4) : '–'}</td>
+            <td>{c.angleDegrees !== null ? `${small(c.angleDegrees, 3)}°` : '–'}</td>
+            <td>{c.distance !== null ? small(c.distance, 4) : c.meanSigned !== null ? small(c.meanSigned, 4) : '–'}</td>
           </tr>
         ))}
       </tbody>

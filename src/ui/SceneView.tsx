@@ -14,6 +14,9 @@ import { hoverValueStore, inspectStore } from './stores';
 import { useScene } from './useStores';
 import { ViewToolbar } from './ViewToolbar';
 
+/** The other bodies' opacity while faces of the nominal are picked (or stand picked) for an alignment. */
+const PICKING_OPACITY = 0.3;
+
 /** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
 export function SceneView({ empty = false }: { empty?: boolean }) {
   const bodies = useScene((s) => s.bodies);
@@ -39,6 +42,8 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   // The nominal (the body an alignment's datums are faces of) while an alignment method picks faces on it.
   const alignNominal = setup.method === 'bestFit' ? null : (inspectionPairs()[0]?.nominal ?? null);
   const alignFaces = useMemo(() => pickedAlignFaces(setup), [setup]);
+  // Datums being set up (picking, or picked and not aligned yet): the other bodies fade so the nominal's picked faces show.
+  const fadeOthers = !!alignNominal && (!!setup.picking || !alignment);
   // A proposal not applied yet: the moving body drawn where Apply would put it.
   const ghost = useMemo<ViewGhost | null>(
     () =>
@@ -73,12 +78,13 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
             ...(gdt?.bodyId === b.bodyId ? { gdtFaces: { faces: gdt.faces, color: HIGHLIGHT_COLOURS[gdt.tone] } } : {}),
             ...(alignNominal === b.bodyId && alignFaces.length ? { alignFaces } : {}),
-            // While faces of the nominal are picked, the scan over it lets the clicks through.
+            // While faces of the nominal are picked, the scan over it lets the clicks through and fades, so the picked faces show.
             ...(setup.picking && alignNominal ? (b.bodyId === alignNominal ? { pickEdges: false } : { pickable: false }) : {}),
+            ...(fadeOthers && b.bodyId !== alignNominal ? { opacity: Math.min(b.opacity, PICKING_OPACITY) } : {}),
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt, alignNominal, alignFaces, setup.picking],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt, alignNominal, alignFaces, setup.picking, fadeOthers],
   );
 
   const markers = useMemo<ViewMarkers>(() => {
