@@ -18,7 +18,7 @@ import { useUnits } from './useStores';
  */
 
 const fig = (v: number) => formatNumber(Number(v.toPrecision(4)));
-/** Residuals in a narrow table: below a hundred-thousandth they read 0 (what is left of a constraint met exactly). */
+/** Residuals in a narrow table (full values in the JSON): below half the last digit they read 0 (a constraint met exactly). */
 const small = (v: number, digits: number) => (Math.abs(v) < 0.5 * 10 ** -digits ? '0' : v.toFixed(digits));
 
 const METHODS: { method: SetupMethod; label: string; title: string }[] = [
@@ -150,7 +150,7 @@ function Constraints({ r, unit }: { r: AlignResult; unit: string }) {
           <th title="scan samples attributed to the face">pts</th>
           <th title={datum ? 'RMS of the samples about the feature fitted to them' : 'RMS of the samples against the face'}>{datum ? 'form' : 'RMS'}</th>
           <th title="angle of the fitted feature to the nominal one">angle</th>
-          <th title="where the fitted feature stands off the nominal one (a plane: along its normal)">offset{unit}</th>
+          <th title="where the fitted feature stands off the nominal one (a plane: along its normal)">off{unit}</th>
         </tr>
       </thead>
       <tbody>
@@ -158,13 +158,12 @@ function Constraints({ r, unit }: { r: AlignResult; unit: string }) {
           <tr key={c.role + c.face} data-testid="align.constraint" data-role={c.role} data-face={c.face}>
             <td>
               {c.role !== 'face' && <i className="swatch" style={{ background: DATUM_COLOURS[c.role] }} aria-hidden="true" />}
-              {ROLE_SHORT[c.role] ? `${ROLE_SHORT[c.role]} ` : ''}
-              <span title={c.kind}>{c.face}</span>
+              <span title={`${c.kind}${ROLE_SHORT[c.role] ? `, datum ${ROLE_SHORT[c.role]}` : ''}`}>{c.face}</span>
             </td>
             <td>{formatCount(c.points)}</td>
-            <td>{c.form !== null ? small(c.form, 4) : c.rms !== null ? small(c.rms, 4) : '–'}</td>
-            <td>{c.angleDegrees !== null ? `${small(c.angleDegrees, 3)}°` : '–'}</td>
-            <td>{c.distance !== null ? small(c.distance, 4) : c.meanSigned !== null ? small(c.meanSigned, 4) : '–'}</td>
+            <td>{c.form !== null ? small(c.form, 3) : c.rms !== null ? small(c.rms, 3) : '–'}</td>
+            <td>{c.angleDegrees !== null ? `${small(c.angleDegrees, 2)}°` : '–'}</td>
+            <td>{c.distance !== null ? small(c.distance, 3) : c.meanSigned !== null ? small(c.meanSigned, 3) : '–'}</td>
           </tr>
         ))}
       </tbody>

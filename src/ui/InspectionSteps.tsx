@@ -112,13 +112,15 @@ export function InspectionSteps() {
         status={actual ? `${actual.bodyId} · ${KIND_WORDS[actual.summary.kind]}${actual.summary.lengthUnit ? `, ${actual.summary.lengthUnit}` : units.note ? `, read in ${units.length} (no unit in its file)` : ''}` : 'drop the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)'}
       />
       <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
-        {actual && pair && !(alignment?.status === 'proposed' || alignment?.status === 'applying') && <AlignControls pair={pair} running={running} />}
+        {/* Method and Align first while there is no answer; under an applied one (its figures and Undo stay in view). */}
+        {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
             {w.message}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
+        {actual && pair && alignment && (alignment.status === 'applied' || alignment.status === 'failed') && <AlignControls pair={pair} running={running} />}
       </Step>
       <Step n={4} name="Compare" state={!pair ? 'todo' : heat?.status === 'done' ? 'done' : 'active'} status={heat ? <CompareStatus heat={heat} /> : pair ? 'set the tolerance, then Compare' : 'waiting for both bodies'}>
         {pair && <CompareControls unitText={units.length} aligned={!!placed} running={running} />}
