@@ -145,6 +145,21 @@ async function datumFaces(app: App): Promise<{ top: number; front: number; right
   return { top: big(2, 1), front: big(1, -1), right: big(0, 1) };
 }
 
+/** Viewport pixels in the datum colours (blue primary, teal secondary, magenta tertiary; the body is orange, the background grey). */
+function datumPixels(app: App): Promise<{ blue: number; teal: number; magenta: number }> {
+  return app.page.evaluate(() => {
+    const px = window.__viewportPixels?.();
+    let blue = 0, teal = 0, magenta = 0;
+    for (let i = 0; px && i < px.data.length; i += 4) {
+      const r = px.data[i]!, g = px.data[i + 1]!, b = px.data[i + 2]!;
+      if (b > r + 80 && b > g + 30) blue++;
+      else if (g > r + 60 && b > r + 40 && Math.abs(g - b) < 40) teal++;
+      else if (r > g + 60 && b > g + 40) magenta++;
+    }
+    return { blue, teal, magenta };
+  });
+}
+
 /** From a standard view (its key), hovers a grid over the view until `face` of the part is under the cursor, and clicks it. */
 async function clickPartFace(app: App, viewKey: string, face: number): Promise<void> {
   await app.viewport.moveAway();
@@ -194,6 +209,14 @@ test('3-2-1: datums picked on the part highlight, the alignment lists their resi
   expect(new Set(highlighted.colors).size).toBe(3);
   expect(highlighted.triangles).toBeGreaterThan(3);
   await app.page.keyboard.press('0');
+  // The three faces show in their colours (the scan hidden: it stands over the top face): pixels, not only the state.
+  await app.page.getByLabel('Show scan').uncheck();
+  await app.viewport.settled();
+  const shown = await datumPixels(app);
+  expect(shown.blue).toBeGreaterThan(2000);
+  expect(shown.teal).toBeGreaterThan(2000);
+  expect(shown.magenta).toBeGreaterThan(1000);
+  await app.page.getByLabel('Show scan').check();
   await atBothSizes(app, 'align-5-datums-picked', ['align.slot-primary', 'align.slot-secondary', 'align.slot-tertiary', 'deviation.align'], testInfo);
 
   await app.review.alignButton.click();

@@ -129,7 +129,17 @@ function FaceHighlight({ geometry, mesh, faces, color, opacity }: { geometry: Bu
     return g;
     // `key` stands for the faces' contents: a new array with the same faces is the same highlight.
   }, [geometry, mesh, key]);
-  useEffect(() => () => highlight.dispose(), [highlight]);
+  useEffect(
+    () => () => {
+      // The position and normal attributes are the body's own: disposing them with the highlight
+      // would delete the GPU buffers every other highlight of the body draws from (a hover that
+      // moves on would blank the picked datums). Only the highlight's index goes.
+      highlight.deleteAttribute('position');
+      highlight.deleteAttribute('normal');
+      highlight.dispose();
+    },
+    [highlight],
+  );
   return (
     // Not pickable: the body under it answers the pointer.
     <mesh geometry={highlight} raycast={() => undefined} renderOrder={2}>
