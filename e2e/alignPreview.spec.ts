@@ -240,4 +240,23 @@ test('3-2-1: datums picked on the part highlight, the alignment lists their resi
   await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, home)).toBeLessThan(0.5);
   await atBothSizes(app, 'align-7-datums-applied', ['align.constraints', 'deviation.align-undo'], testInfo);
+
+  // Local fit on two picked faces, from the moved pose again: one residual row per face.
+  await app.review.alignControl('undo').click();
+  await expect(app.review.alignment).toHaveCount(0);
+  await app.page.getByTestId('align.method-localBestFit').click();
+  await expect(app.page.getByTestId('align.slot-faces')).toHaveClass(/picking/);
+  await clickPartFace(app, '7', faces.top);
+  await clickPartFace(app, '3', faces.right);
+  await expect(app.page.getByTestId('align.slot-faces')).toHaveAttribute('data-faces', `${faces.top},${faces.right}`);
+  await expect.poll(async () => (await app.api.alignPreview()).highlighted.part?.faces ?? []).toEqual([faces.top, faces.right]);
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', 'proposed', { timeout: 180_000 });
+  expect((await app.api.lastToolResult())!.args).toMatchObject({ method: 'localBestFit', faces: [`face[${faces.top}]`, `face[${faces.right}]`] });
+  expect(await app.page.getByTestId('align.constraint').evaluateAll((r) => r.map((e) => [e.getAttribute('data-role'), e.getAttribute('data-face')]))).toEqual([
+    ['face', `face[${faces.top}]`],
+    ['face', `face[${faces.right}]`],
+  ]);
+  expect(Math.abs((await app.api.alignment())!.rotationAngleDegrees - ANGLE)).toBeLessThan(0.5);
+  await atBothSizes(app, 'align-8-local-preview', ['align.constraints', 'deviation.align-rms-after', 'deviation.align-apply'], testInfo);
 });
