@@ -1,13 +1,14 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { alignBodies, applyAlignment, discardAlignment, undoAlignment } from './alignment';
+import { alignBodies } from './alignment';
+import { AlignControls, AlignmentCard } from './AlignmentCard';
+
+export { AlignButton } from './AlignmentCard';
 import { alignRoles, compareBodies, comparePairs, downloadReport, inspectionPairs, markNominal, printReport, setColorOn, setPassShare, setTitleField, setTolerance } from './deviationReview';
-import { Stat } from './Stat';
 import { formatCount, formatNumber } from './format';
 import { LinkPlacementCard } from './LinkPlacementCard';
 import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
-import { inspectStore, toolStore, type AlignmentState, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
-import { MODEL_UNITS } from './units';
+import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
 
 /**
@@ -33,6 +34,11 @@ function Step({ n, name, state, status, children }: { n: number; name: string; s
       {children && <div className="step-body">{children}</div>}
     </li>
   );
+}
+
+/** Alignment warnings the card says in its own words: the outcome, and the ambiguity when the pose stayed ambiguous. */
+function saidByTheCard(code: string, ambiguous: boolean): boolean {
+  return code === 'ALREADY_ALIGNED' || code === 'NO_BETTER_POSE' || (code === 'SYMMETRIC_PART' && ambiguous);
 }
 
 const KIND_WORDS: Record<BodyEntry['summary']['kind'], string> = { brep: 'CAD model', mesh: 'mesh', points: 'point cloud' };
@@ -72,7 +78,9 @@ export function InspectionSteps() {
   const heat = state.heat;
   const alignment = state.alignment;
   // An applied alignment is set through set_placement: its own card has the method and RMS.
-  const applied = alignment && alignment.origin !== 'link' && alignment.status === 'applied' && alignment.movingBodyId === actual?.bodyId ? alignment : null;
+  // (or the one applied before an answer that found nothing better, on show until it is dismissed).
+  const own = alignment && alignment.origin !== 'link' ? (alignment.status === 'applied' ? alignment : alignment.prior) : undefined;
+  const applied = own && own.status === 'applied' && own.movingBodyId === actual?.bodyId ? own : null;
   const placed = applied
     ? `aligned to ${applied.fixedBodyId}, RMS ${formatNumber(Number(applied.result.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(applied.result.rmsAfter.toPrecision(3)))}`
     : placementWords(actual);
@@ -104,13 +112,15 @@ export function InspectionSteps() {
         status={actual ? `${actual.bodyId} · ${KIND_WORDS[actual.summary.kind]}${actual.summary.lengthUnit ? `, ${actual.summary.lengthUnit}` : units.note ? `, read in ${units.length} (no unit in its file)` : ''}` : 'drop the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)'}
       />
       <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
-        {actual && pair && <AlignButton pair={pair} running={running} testId="deviation.align" />}
-        {alignWarnings.map((w) => (
+        {/* Method and Align first while there is no answer; under an applied one (its figures and Undo stay in view). */}
+        {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
+        {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
             {w.message}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
+        {actual && pair && alignment && (alignment.status === 'applied' || alignment.status === 'failed') && <AlignControls pair={pair} running={running} />}
       </Step>
       <Step n={4} name="Compare" state={!pair ? 'todo' : heat?.status === 'done' ? 'done' : 'active'} status={heat ? <CompareStatus heat={heat} /> : pair ? 'set the tolerance, then Compare' : 'waiting for both bodies'}>
         {pair && <CompareControls unitText={units.length} aligned={!!placed} running={running} />}
@@ -312,85 +322,3 @@ function ReportControls({ heat, running }: { heat: HeatState; running: boolean }
     </>
   );
 }
-
-/** align_bodies' answer: RMS before and after, the motion, warnings; Apply / Discard, then Undo. */
-function AlignmentCard({ alignment, busy }: { alignment: AlignmentState; busy: boolean }) {
-  const r = alignment.result;
-  const shift = Math.hypot(...r.translation);
-  const units = useUnits([alignment.movingBodyId, alignment.fixedBodyId]);
-  const u = units.short === MODEL_UNITS.short ? '' : ` ${units.short}`;
-  return (
-    <div className="alignment-card" data-testid="deviation.alignment" data-status={alignment.status}>
-      <p>
-        <strong>{alignment.movingBodyId}</strong> to <strong>{alignment.fixedBodyId}</strong>
-        {alignment.status === 'applied' ? ' · applied' : alignment.status === 'proposed' ? ' · not applied yet' : ''}
-      </p>
-      <dl>
-        <Stat label="RMS before" value={`${formatNumber(Number(r.rmsBefore.toPrecision(4)))}${u}`} testId="deviation.align-rms-before" />
-        <Stat label="RMS after" value={`${formatNumber(Number(r.rmsAfter.toPrecision(4)))}${u}`} testId="deviation.align-rms-after" />
-        <Stat label="Rotation" value={`${formatNumber(Number(r.rotationAngleDegrees.toPrecision(4)))}°`} testId="deviation.align-rotation" />
-        <Stat label="Translation" value={`${formatNumber(Number(shift.toPrecision(4)))}${u}`} testId="deviation.align-translation" />
-      </dl>
-      <p className="hint">
-        {units.length} · {r.iterations} ICP iterations{r.converged ? '' : ' (not converged)'} · {(r.overlap * 100).toFixed(0)} % of {formatCount(r.samples)} samples paired ·{' '}
-        {r.surface === 'exact' ? 'against the exact surface' : 'against the triangles'}
-      </p>
-      {alignment.error && (
-        <p className="error" role="alert">
-          <code>{alignment.error.code}</code> {alignment.error.message}
-        </p>
-      )}
-      {r.outcome !== 'aligned' && (
-        <p className="hint" data-testid="deviation.align-outcome" data-outcome={r.outcome}>
-          {r.outcome === 'alreadyAligned' ? 'Already aligned: the best fit is where the actual stands. Nothing to apply.' : 'No better pose found than where the actual stands. Nothing to apply.'}
-        </p>
-      )}
-      {r.ambiguous && (
-        <p className="warning" data-testid="deviation.align-ambiguous">
-          Ambiguous: {r.equivalentPoses.length} poses fit equally well (a symmetric part); the one nearest where the actual stood was taken. Check the result, or align on datums.
-        </p>
-      )}
-      <div className="row">
-        {(alignment.status === 'proposed' || alignment.status === 'applying') && r.outcome !== 'aligned' && (
-          <button type="button" className="button small" onClick={() => discardAlignment()} data-testid="deviation.align-discard">
-            OK
-          </button>
-        )}
-        {(alignment.status === 'proposed' || alignment.status === 'applying') && r.outcome === 'aligned' && (
-          <>
-            <button type="button" className="button small primary" disabled={busy || alignment.status === 'applying'} onClick={() => void applyAlignment()} data-testid="deviation.align-apply">
-              {r.warnings.length ? 'Apply anyway' : 'Apply alignment'}
-            </button>
-            <button type="button" className="button small" disabled={alignment.status === 'applying'} onClick={() => discardAlignment()} data-testid="deviation.align-discard">
-              Discard
-            </button>
-          </>
-        )}
-        {alignment.status === 'applied' && (
-          <button type="button" className="button small" disabled={busy} onClick={() => void undoAlignment()} data-testid="deviation.align-undo" title="set_placement without a transform: back where the file put it">
-            Undo alignment
-          </button>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** "Align <actual> to <nominal>": the actual (a mesh, a cloud or a second CAD) moves, after the user confirms. */
-export function AlignButton({ pair, running, testId }: { pair: { from: string; to: string }; running: boolean; testId: string }) {
-  const { moving, fixed } = alignRoles(pair);
-  return (
-    <button
-      type="button"
-      className="button small"
-      disabled={running}
-      onClick={() => void alignBodies(moving, fixed)}
-      data-testid={testId}
-      data-moving={moving}
-      title="align_bodies: pre-alignment on principal axes, then ICP against the exact surface; you confirm before the actual moves"
-    >
-      Align {moving} to {fixed}
-    </button>
-  );
-}
-

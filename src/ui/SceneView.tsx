@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import { boundsOf, Viewport, type ViewBody, type ViewMarkers } from '../viewer/Viewport';
+import { boundsOf, Viewport, type ViewBody, type ViewGhost, type ViewMarkers } from '../viewer/Viewport';
+import { alignSetupStore, GHOST_COLOUR, pickAlignFace, pickedAlignFaces } from './alignSetup';
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
 import { HeatOverlay } from './DeviationPanel';
-import { addLabel } from './deviationReview';
+import { addLabel, inspectionPairs } from './deviationReview';
 import { highlightedFeatureFaces } from './features';
 import { gdtStore, HIGHLIGHT_COLOURS } from './gdt';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
@@ -12,6 +13,9 @@ import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
 import { useScene } from './useStores';
 import { ViewToolbar } from './ViewToolbar';
+
+/** The other bodies' opacity while faces of the nominal are picked (or stand picked) for an alignment. */
+const PICKING_OPACITY = 0.3;
 
 /** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
 export function SceneView({ empty = false }: { empty?: boolean }) {
@@ -32,6 +36,23 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const holdFrames = useScene((s) => s.holdFrames);
   const fullDetail = useScene((s) => s.fullDetail);
   const gdt = useStore(gdtStore, (s) => s.highlight);
+  const alignment = useStore(inspectStore, (s) => s.alignment);
+  const setup = useStore(alignSetupStore);
+  // Roles follow the nominal the user marks (the faces to pick are the nominal's).
+  useStore(inspectStore, (s) => s.nominalMark);
+  // The nominal (the body an alignment's datums are faces of) while an alignment method picks faces on it.
+  const alignNominal = setup.method === 'bestFit' ? null : (inspectionPairs()[0]?.nominal ?? null);
+  const alignFaces = useMemo(() => pickedAlignFaces(setup), [setup]);
+  // Datums being set up (picking, or picked and not aligned yet): the other bodies fade so the nominal's picked faces show.
+  const fadeOthers = !!alignNominal && (!!setup.picking || !alignment);
+  // A proposal not applied yet: the moving body drawn where Apply would put it.
+  const ghost = useMemo<ViewGhost | null>(
+    () =>
+      setup.preview && alignment && alignment.origin !== 'link' && (alignment.status === 'proposed' || alignment.status === 'applying') && alignment.result.outcome === 'aligned'
+        ? { bodyId: alignment.movingBodyId, transform: alignment.result.transform, color: GHOST_COLOUR }
+        : null,
+    [alignment, setup.preview],
+  );
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
@@ -57,10 +78,14 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             glow: !!assembly?.hovered && assembly.bodyId === b.bodyId,
             ...(features?.bodyId === b.bodyId ? { featureFaces: highlightedFeatureFaces(b.bodyId) } : {}),
             ...(gdt?.bodyId === b.bodyId ? { gdtFaces: { faces: gdt.faces, color: HIGHLIGHT_COLOURS[gdt.tone] } } : {}),
+            ...(alignNominal === b.bodyId && alignFaces.length ? { alignFaces } : {}),
+            // While faces of the nominal are picked, the scan over it lets the clicks through and fades, so the picked faces show.
+            ...(setup.picking && alignNominal ? (b.bodyId === alignNominal ? { pickEdges: false } : { pickable: false }) : {}),
+            ...(fadeOthers && b.bodyId !== alignNominal ? { opacity: Math.min(b.opacity, PICKING_OPACITY) } : {}),
           },
         ];
       }),
-    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt],
+    [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt, alignNominal, alignFaces, setup.picking, fadeOthers],
   );
 
   const markers = useMemo<ViewMarkers>(() => {
@@ -99,6 +124,10 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
             addLabel([point[0], point[1], point[2]]);
             return;
           }
+          if (setup.picking && bodyId === alignNominal) {
+            pickAlignFace(face);
+            return;
+          }
           selectBody(bodyId);
           void pickFace(bodyId, face);
         }}
@@ -111,6 +140,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
         onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
         markers={markers}
         flyTo={flyTo}
+        ghost={ghost}
         onMiss={clearPick}
       />
       {!empty && <ViewToolbar />}

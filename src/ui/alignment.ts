@@ -1,3 +1,4 @@
+import { alignSetupStore, methodArgs } from './alignSetup';
 import { redrawMovedBody } from './bodies';
 import { clearHeatmap } from './deviationReview';
 import { session } from './session';
@@ -15,18 +16,27 @@ function setAlignment(patch: Partial<AlignmentState>): void {
   inspectStore.setState((s) => (s.alignment && s.alignment.origin !== 'link' ? { alignment: { ...s.alignment, ...patch } } : s));
 }
 
+/**
+ * align_bodies with the method the Align step is set to (its datums or faces); a method whose faces
+ * are not picked yet falls back to best fit (the Align button waits for them; "Align first" does not).
+ */
 export async function alignBodies(movingBodyId: string, fixedBodyId: string): Promise<void> {
   if (toolStore.getState().running) return;
+  const method = methodArgs(alignSetupStore.getState());
+  alignSetupStore.setState({ picking: null });
   selectTool('align_bodies');
   setFormValue('align_bodies', 'movingBodyId', movingBodyId);
   setFormValue('align_bodies', 'fixedBodyId', fixedBodyId);
-  await runFromPanel('align_bodies', { movingBodyId, fixedBodyId }, { reveal: false });
+  await runFromPanel('align_bodies', { movingBodyId, fixedBodyId, ...(method.ok ? method.args : {}) }, { reveal: false });
 }
 
 /** align_bodies finished (the button, its form): a proposal, or an applied alignment when the run applied it itself. */
 export function showAlignment(call: DoneCallOf<'align_bodies'>): void {
   const r = call.result;
-  inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r } });
+  const before = inspectStore.getState().alignment;
+  // An answer asked from an applied alignment: dismissing it shows the applied one again (with its Undo).
+  const prior = !r.applied && before && before.origin !== 'link' && before.status === 'applied' && before.movingBodyId === r.movingBodyId ? before : undefined;
+  inspectStore.setState({ alignment: { movingBodyId: r.movingBodyId, fixedBodyId: r.fixedBodyId, status: r.applied ? 'applied' : 'proposed', result: r, ...(prior ? { prior } : {}) } });
   if (r.applied) follow(r.movingBodyId);
 }
 
@@ -46,7 +56,8 @@ export async function applyAlignment(): Promise<void> {
 }
 
 export function discardAlignment(): void {
-  if (inspectStore.getState().alignment?.status === 'proposed') inspectStore.setState({ alignment: null });
+  const a = inspectStore.getState().alignment;
+  if (a?.status === 'proposed') inspectStore.setState({ alignment: a.prior ?? null });
 }
 
 /**

@@ -297,6 +297,8 @@ export interface AlignmentState {
   /** The moving body's placement before the alignment was applied (Undo goes back to it); null: as read from its file. */
   previous?: number[][] | null;
   error?: ShownError;
+  /** The applied alignment this answer (nothing better found) was asked from: back on show when the user dismisses it. */
+  prior?: AlignmentState;
 }
 
 /**
@@ -428,7 +430,8 @@ const initialInspect = (): InspectState => ({ heat: null, features: null, alignm
 
 const resets: (() => void)[] = [];
 
-function store<T>(initial: () => T): StoreApi<T> {
+/** A store reset with the others (resetStores). */
+export function store<T>(initial: () => T): StoreApi<T> {
   const s = createStore<T>()(initial);
   resets.push(() => s.setState(initial(), true));
   return s;

@@ -1,8 +1,10 @@
 import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
-import { drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
+import { drawnAlignFaces, drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { detail } from '../viewer/detail';
+import { drawnGhosts, ghostCentre } from '../viewer/Ghost';
+import { alignSetupStore } from './alignSetup';
 import { gdtStore } from './gdt';
 import { session, WorkerLost } from './session';
 import { shareLink } from './shareLinks';
@@ -68,6 +70,19 @@ export interface BrepscopeTestApi {
   } | null;
   /** Align scan to part: the proposal or applied alignment shown, or null. */
   alignment(): { status: string; movingBodyId: string; fixedBodyId: string; rmsBefore: number; rmsAfter: number; rotationAngleDegrees: number; transform: number[][]; warnings: ToolWarning[] } | null;
+  /**
+   * The Align step's setup (method, datums, faces, the slot being picked) and what the viewport
+   * draws for it: the ghost of a proposal (its body, the centre of its box where it is drawn) and
+   * the picked faces highlighted on the nominal.
+   */
+  alignPreview(): {
+    method: string;
+    datums: Record<string, number>;
+    faces: number[];
+    picking: string | null;
+    ghost: { bodyId: string; centre: number[]; transform: number[][] } | null;
+    highlighted: Record<string, { faces: number[]; colors: string[]; triangles: number }>;
+  };
   /** A placement a share link set, shown in the alignment's place (alignment() is then null), or null. */
   linkPlacement(): { status: string; movingBodyId: string; previous: number[][] | null } | null;
   /** The centre of each drawn body's triangles (its position attribute's box), by bodyId. */
@@ -206,6 +221,18 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       if (!a || a.origin === 'link') return null;
       const r = a.result;
       return { status: a.status, movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rmsBefore: r.rmsBefore, rmsAfter: r.rmsAfter, rotationAngleDegrees: r.rotationAngleDegrees, transform: r.transform.map((row) => [...row]), warnings: r.warnings.map((w) => ({ ...w })) };
+    },
+    alignPreview: () => {
+      const s = alignSetupStore.getState();
+      const ghost = [...drawnGhosts][0];
+      return {
+        method: s.method,
+        datums: { ...s.datums } as Record<string, number>,
+        faces: [...s.faces],
+        picking: s.picking,
+        ghost: ghost ? { bodyId: ghost[0], centre: ghostCentre(ghost[1]), transform: ghost[1].transform.map((r) => [...r]) } : null,
+        highlighted: Object.fromEntries([...drawnAlignFaces].map(([id, h]) => [id, { faces: [...h.faces], colors: [...h.colors], triangles: h.triangles }])),
+      };
     },
     linkPlacement: () => {
       const a = inspectStore.getState().alignment;

@@ -39,7 +39,16 @@ export interface ViewBody {
   featureFaces?: { hovered: readonly number[]; selected: readonly number[] } | undefined;
   /** Faces of a PMI entry or a checked characteristic (GD&T), in its colour. */
   gdtFaces?: { faces: readonly number[]; color: string } | undefined;
+  /** Faces picked as alignment datums or as a local fit's region, each in its slot's colour. */
+  alignFaces?: readonly { face: number; color: string }[] | undefined;
+  /** false: clicks and hover pass through (another body's faces are being picked behind it). */
+  pickable?: boolean | undefined;
+  /** false: the edge lines are drawn but clicks reach the faces under them (picking alignment datums). */
+  pickEdges?: boolean | undefined;
 }
+
+/** Alignment faces on screen by bodyId (faces in pick order, triangles drawn), for the test API. */
+export const drawnAlignFaces = new Map<string, { faces: number[]; colors: string[]; triangles: number }>();
 
 /** GD&T highlights on screen by bodyId (faces, triangles drawn and colour), for the test API. */
 export const drawnGdtHighlights = new Map<string, { faces: number; triangles: number; color: string }>();
@@ -120,6 +129,7 @@ export function useLevels(body: ViewBody, geometry: BufferGeometry, colors: Floa
 
 const triangle = new Triangle();
 const NONE: readonly number[] = [];
+const NO_ALIGN_FACES: readonly { face: number; color: string }[] = [];
 const bary = new Vector3();
 
 interface BodyMeshProps {
@@ -241,6 +251,15 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
     };
   }, [body.bodyId, body.mesh, gdt]);
 
+  const alignFaces = body.alignFaces ?? NO_ALIGN_FACES;
+  useEffect(() => {
+    if (alignFaces.length === 0) return;
+    drawnAlignFaces.set(body.bodyId, { faces: alignFaces.map((a) => a.face), colors: alignFaces.map((a) => a.color), triangles: facesIndex(body.mesh, alignFaces.map((a) => a.face)).length / 3 });
+    return () => {
+      drawnAlignFaces.delete(body.bodyId);
+    };
+  }, [body.bodyId, body.mesh, alignFaces]);
+
   const transparent = body.opacity < 0.999;
   const levels = useLevels(body, geometry, colors, body.mesh.indices.length / 3);
   const material = (): ReactNode => (
@@ -290,7 +309,7 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
         ref={(m: Mesh | null) => {
           meshRef.current = m;
           levels.full.current = m;
-          if (m) m.raycast = acceleratedRaycast;
+          if (m) m.raycast = body.pickable === false ? () => undefined : acceleratedRaycast;
         }}
       >
         {material()}
@@ -310,9 +329,13 @@ export function BodyMesh({ body, onPick, onHover, onHoverValue, onPickEdge, onHo
           pickedEdge={body.pickedEdge ?? null}
           onPickEdge={onPickEdge}
           onHoverEdge={onHoverEdge}
+          pickable={body.pickEdges !== false}
         />
       )}
       {gdt && gdt.faces.length > 0 && <FaceHighlight mesh={body.mesh} faces={gdt.faces} color={gdt.color} opacity={0.8} />}
+      {alignFaces.map((a) => (
+        <FaceHighlight key={`align${a.face}`} mesh={body.mesh} faces={[a.face]} color={a.color} opacity={0.8} />
+      ))}
       {selectedFeature.length > 0 && <FaceHighlight mesh={body.mesh} faces={selectedFeature} color="#7b2cbf" opacity={0.7} />}
       {hoveredFeature.length > 0 && hoveredFeature.join() !== selectedFeature.join() && (
         <FaceHighlight mesh={body.mesh} faces={hoveredFeature} color="#c77dff" opacity={0.6} />

@@ -127,10 +127,12 @@ interface EdgeLinesProps {
   pickedEdge: number | null;
   onPickEdge?: ((bodyId: string, edge: number) => void) | undefined;
   onHoverEdge?: ((bodyId: string, edge: number | null) => void) | undefined;
+  /** false: the lines are drawn but not picked (clicks reach the faces: picking alignment datums). */
+  pickable?: boolean | undefined;
 }
 
 /** A BREP body's edges as thin dark lines, pickable within a few pixels; the hovered and picked edge drawn wide. */
-export function EdgeLines({ bodyId, edges, radius, hoveredEdge, pickedEdge, onPickEdge, onHoverEdge }: EdgeLinesProps) {
+export function EdgeLines({ bodyId, edges, radius, hoveredEdge, pickedEdge, onPickEdge, onHoverEdge, pickable = true }: EdgeLinesProps) {
   const size = useThree((s) => s.size);
   const height = useRef(size.height);
   height.current = size.height;
@@ -157,7 +159,7 @@ export function EdgeLines({ bodyId, edges, radius, hoveredEdge, pickedEdge, onPi
     <>
       <lineSegments
         geometry={geometry}
-        raycast={raycast}
+        raycast={pickable ? raycast : () => undefined}
         renderOrder={1}
         onClick={(e: ThreeEvent<MouseEvent>) => {
           if (e.delta > 4) return;

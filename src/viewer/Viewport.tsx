@@ -7,11 +7,13 @@ import { BodyPoints } from './BodyPoints';
 import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
 import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wantsOtherLevels } from './detail';
+import { Ghost, type ViewGhost } from './Ghost';
 import { Markers, type ViewMarkers } from './Overlays';
 
 export type { ViewBody } from './BodyMesh';
 export type { FlyTarget, ViewDirection } from './CameraRig';
 export type { StationPlanes, ViewMarkers } from './Overlays';
+export type { ViewGhost } from './Ghost';
 export { boundsOf } from './bounds';
 
 /** The viewport background; e2e tests count pixels that differ from it. */
@@ -32,6 +34,8 @@ interface ViewportProps {
   onHoverValue?: (bodyId: string, value: number | 'noData' | null) => void;
   markers?: ViewMarkers;
   flyTo?: FlyTarget | null;
+  /** A body drawn translucent at a proposed pose (an alignment's preview), beside the body itself. */
+  ghost?: ViewGhost | null;
   /**
    * No frame is drawn while true (test builds: a long-task measurement of an import apart from
    * the frame that draws it, which headless Chromium renders in software for seconds).
@@ -150,8 +154,9 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames, fullDetail }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, ghost, holdFrames, fullDetail }: ViewportProps) {
   const bounds = useBounds(bodies);
+  const ghostBody = ghost ? bodies.find((b) => b.bodyId === ghost.bodyId) : undefined;
   return (
     <Canvas
       frameloop={holdFrames ? 'never' : 'demand'}
@@ -173,6 +178,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
           <BodyMesh key={b.bodyId} body={b} onPick={onPick} onHover={onHover} onHoverValue={onHoverValue} onPickEdge={onPickEdge} onHoverEdge={onHoverEdge} />
         ),
       )}
+      {ghost && ghostBody && <Ghost ghost={ghost} body={ghostBody} />}
       {markers && <Markers markers={markers} bounds={bounds} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />
