@@ -13,7 +13,8 @@ import type { CloudPositions } from '../points/cloudPositions';
  * 1. Candidates: every point up to CANDIDATES_PER_SAMPLE x maxSamples, else every stride-th
  *    (a stride keeps the density's shape: the estimate below is relative).
  * 2. A candidate's area: the squared distance to its AREA_NEIGHBOURS-th nearest other candidate
- *    (pi r^2 / k is the area the k nearest points cover on a surface; the constant cancels).
+ *    (pi r^2 / k is the area the k nearest points cover on a surface; the constant cancels), asked
+ *    of at most DENSITY_PROBES candidates spread through the k-d tree (neighbourAreas).
  * 3. N = min(maxSamples, candidates) samples by systematic sampling over the cumulative area in
  *    file order (mesh/sampleSurface.ts, rule 1): a candidate gets round(N C(i+1) / A) -
  *    round(N C(i) / A) copies, C(i) the area before it. A sparse patch's points are repeated, a
@@ -24,17 +25,19 @@ import type { CloudPositions } from '../points/cloudPositions';
  */
 export const CANDIDATES_PER_SAMPLE = 4;
 export const AREA_NEIGHBOURS = 10;
+/** At most this many points ask for their neighbours (neighbourAreas). */
+export const DENSITY_PROBES = 250_000;
 
 /** `ownTree`: the cloud's k-d tree over all its points (cached on the body), used when every point is a candidate. */
-export function cloudAreaSamples(body: PointsBody, maxSamples: number, ownTree: () => PointTree): SurfaceSamples {
-  return body.cache.get(`areaSamples:${maxSamples}`, () => {
+export function cloudAreaSamples(body: PointsBody, maxSamples: number, ownTree: () => PointTree, probes = DENSITY_PROBES): SurfaceSamples {
+  return body.cache.get(`areaSamples:${maxSamples}:${probes}`, () => {
     const { positions, normals, count } = body.cloud;
     const stride = Math.max(1, Math.ceil(count / (CANDIDATES_PER_SAMPLE * maxSamples)));
     const m = Math.ceil(count / stride);
     // All points: the cloud's own tree (kept for the part-against-cloud direction); else the candidates'.
     const candidates = stride === 1 ? positions : strided(positions, m, stride);
     const tree = stride === 1 ? ownTree() : new PointTree(candidates, m);
-    const weights = neighbourAreas(tree, candidates, m);
+    const weights = neighbourAreas(tree, candidates, m, probes);
     let total = 0;
     for (let i = 0; i < m; i++) total += weights[i]!;
     if (!(total > 0) || !Number.isFinite(total)) {
@@ -76,18 +79,33 @@ function strided(p: CloudPositions, m: number, stride: number): Float64Array {
   return out;
 }
 
-/** Squared distance from each point to its AREA_NEIGHBOURS-th nearest other point (rule 2). */
-function neighbourAreas(tree: PointTree, p: CloudPositions, m: number): Float64Array {
+/**
+ * Squared distance from each point to its AREA_NEIGHBOURS-th nearest other point (rule 2), asked at
+ * most `probes` times: at every s-th point in the tree's order (s = ceil(m / probes)), the points
+ * between taking the value of the probe before them. The tree's order keeps a subtree's points
+ * together, so they lie in one small patch where the density hardly changes; 5M queries would cost
+ * 10 s of CPU on the every-point bench case, 250,000 cost 0.5 s.
+ */
+function neighbourAreas(tree: PointTree, p: CloudPositions, m: number, probes: number): Float64Array {
   const areas = new Float64Array(m);
   const k = Math.min(AREA_NEIGHBOURS, m - 1);
   if (k < 1) return areas;
   const near = new Uint32Array(k);
-  for (let i = 0; i < m; i++) {
-    const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
-    const found = tree.kNearest(x, y, z, k, near, i);
-    const j = near[found - 1]!;
-    const dx = p[3 * j]! - x, dy = p[3 * j + 1]! - y, dz = p[3 * j + 2]! - z;
-    areas[i] = dx * dx + dy * dy + dz * dz;
+  const step = Math.max(1, Math.ceil(m / probes));
+  // In the tree's order, each query starts near the last one's points: memory stays warm (4 times
+  // fewer cycles than in file order on 5M points).
+  const order = tree.order;
+  let area = 0;
+  for (let o = 0; o < m; o++) {
+    const i = order[o]!;
+    if (o % step === 0) {
+      const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
+      const found = tree.kNearest(x, y, z, k, near, i);
+      const j = near[found - 1]!;
+      const dx = p[3 * j]! - x, dy = p[3 * j + 1]! - y, dz = p[3 * j + 2]! - z;
+      area = dx * dx + dy * dy + dz * dz;
+    }
+    areas[i] = area;
   }
   return areas;
 }
