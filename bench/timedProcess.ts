@@ -40,7 +40,8 @@ export function runProcess(command: string, args: string[], env: Record<string, 
         peakRssMb = maxKb! / 1024;
         rmSync(statsFile, { force: true });
       }
-      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
+      // stdout carries a CLI's coded error (TIMEOUT, FILE_TOO_LARGE ...): both streams say why.
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`));
       else resolve({ wallMs, cpuMs, peakRssMb, stdout, stderr });
     });
   });

@@ -14,7 +14,7 @@ export const CLOUD_CELL_DIAGONAL = 0.02;
 /**
  * What the moving body is aligned by: its samples (deterministic) and the moments its principal
  * frames come from. A surface: its feature-dense samples (featureSamples.ts) and its area-weighted moments. A point
- * cloud: its points, stride-subsampled to `sampleCount` as the deviation tools do, and the moments
+ * cloud: its points, stride-subsampled to `sampleCount` (as the spec words it), and the moments
  * of its points thinned on a voxel grid (cloudMoments: a cloud has no area to weigh by).
  */
 export function movingSamples(oc: OC | undefined, moving: Body, deflection: number, sampleCount: number, diagonal: number): MovingSamples {

@@ -10,6 +10,7 @@ import type { CloudPositions } from '../points/cloudPositions';
 import { referenceBody } from '../scene/pointsBody';
 import { pairKey } from '../scene/Scene';
 import type { ToolContext } from '../context';
+import { cloudAreaSamples } from './cloudAreaSamples';
 import { DEFLECTION_RATIO, type SurfaceMode } from './defaults';
 import { measureDirected, type DirectedDeviation } from './measure';
 import { Pacer } from './pacer';
@@ -77,8 +78,10 @@ export function cloudTree(body: PointsBody): PointTree {
 }
 
 /**
- * The cloud's points as deviation samples: all of them up to maxSamples, else every stride-th
- * (stride = ceil(n / maxSamples)), as the spec subsamples. A sample's normal is the file's normal
+ * The cloud's points stride-subsampled: all of them up to maxSamples, else every stride-th
+ * (stride = ceil(n / maxSamples)), as the spec subsamples: the points a heat map colours (display_mesh
+ * draws every stride-th point) and alignment's ICP samples. The deviation figures take
+ * density-compensated samples instead (cloudAreaSamples.ts). A sample's normal is the file's normal
  * (normalized) when the cloud has them, else zero.
  */
 export function cloudSamples(body: PointsBody, maxSamples: number): SurfaceSamples {
@@ -115,7 +118,13 @@ export function cloudSignMode(body: PointsBody, requested: SignMode): SignMode {
   return body.cloud.normals ? requested : 'nearest';
 }
 
-/** The cloud's points (stride-subsampled) against the part's surface: the fromToTo direction. */
+/**
+ * Which of a cloud's points are measured: `area` the density-compensated samples every figure is
+ * computed from (cloudAreaSamples.ts), `display` the stride-subsampled points a heat map colours.
+ */
+export type CloudSampling = 'area' | 'display';
+
+/** The cloud's points against the part's surface: the fromToTo direction. */
 export async function cloudToSurface(
   ctx: Pick<ToolContext, 'signal' | 'progress' | 'trace'>,
   c: CloudComparison,
@@ -124,11 +133,12 @@ export async function cloudToSurface(
   surface: SurfaceMode,
   label: string,
   pacer: Pacer = new Pacer(ctx),
+  sampling: CloudSampling = 'area',
 ): Promise<DirectedDeviation> {
-  const key = pairKey(c.reference, `deviation:cloud>${c.refSurface.key}:${maxSamples}:${mode}:${surface}`);
+  const key = pairKey(c.reference, `deviation:cloud>${c.refSurface.key}:${maxSamples}:${mode}:${surface}:${sampling}`);
   const cached = c.from.cache.peek<DirectedDeviation>(key);
   if (cached) return cached;
-  const samples = cloudSamples(c.from, maxSamples);
+  const samples = sampling === 'area' ? cloudAreaSamples(c.from, maxSamples, () => cloudTree(c.from)) : cloudSamples(c.from, maxSamples);
   const ref = deviationTarget(c.oc, c.refSurface, surface);
   ctx.trace?.({ kind: 'deviation', what: `${c.from.bodyId}>${c.reference.bodyId}:${key}` });
   return c.from.cache.set(key, await measureDirected(samples, ref, cloudSignMode(c.from, mode), pacer, label));

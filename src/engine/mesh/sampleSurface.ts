@@ -88,9 +88,10 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
 
 /**
  * Points per triangle by systematic sampling over the cumulative area (rule 1), into `inside`;
- * returns their sum, which is n (the last cumulative area is the total itself).
+ * returns their sum, which is n (the last cumulative area is the total itself). Any non-negative
+ * weights serve (a cloud's points by the area each stands for: deviation/cloudAreaSamples.ts).
  */
-function systematicCounts(areas: Float64Array, area: number, n: number, inside: Uint32Array): number {
+export function systematicCounts(areas: Float64Array, area: number, n: number, inside: Uint32Array): number {
   let cumulative = 0;
   let before = 0;
   let total = 0;

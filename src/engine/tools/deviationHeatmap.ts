@@ -240,7 +240,7 @@ function drawnMesh(display: MeasuredSurface): DisplayMesh {
  * displayStride-th of the cloud), measured as measure_deviation measures the cloud's points.
  */
 async function cloudHeatmapData(ctx: ToolContext, c: CloudComparison, signMode: SignMode, surface: SurfaceMode, maxDistanceArg: number | undefined, maxSamples: number): Promise<HeatmapData> {
-  const d = await cloudToSurface(ctx, c, DISPLAY_POINT_LIMIT, signMode, surface, 'heat map');
+  const d = await cloudToSurface(ctx, c, DISPLAY_POINT_LIMIT, signMode, surface, 'heat map', undefined, 'display');
   const diagonal = cloudDiagonal(c.from);
   // The statistics' samples decide the default search distance, so the colours and the figures agree.
   const maxDistance = maxDistanceArg ?? directedCoverage(await cloudToSurface(ctx, c, maxSamples, signMode, surface, 'fromToTo'), undefined, diagonal, `${c.from.bodyId} against ${c.reference.bodyId}`).maxDistance;

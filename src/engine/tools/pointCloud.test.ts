@@ -54,10 +54,10 @@ describe('a point cloud against its part (issue 22 evidence)', () => {
   it('fromToTo signedMean within 2% of b at default settings; toToFrom about -b with the whole part covered', async () => {
     const r = await run<DeviationResult>('measure_deviation', { fromBodyId: 'nutScan', toBodyId: 'nut' });
     const f = r.fromToTo;
-    // Every point is a sample up to maxSamples (20000), stride-subsampled.
+    // Exactly maxSamples (20000) samples, by the area each point stands for (cloudAreaSamples.ts).
     const n = scanPoints.length / 3;
     expect(n).toBeGreaterThan(40000);
-    expect(f.samples + f.noDataSamples).toBe(Math.ceil(n / Math.ceil(n / 20000)));
+    expect(f.samples + f.noDataSamples).toBe(20000);
     expect(f.ambiguousFraction).toBeLessThan(0.001);
     expect(Math.abs(f.signedMean! - B)).toBeLessThan(0.02 * B);
     expect(f.signedMin!).toBeGreaterThan(B - 5 * SIGMA);
@@ -205,7 +205,7 @@ describe('other tools with a cloud', () => {
     expect(all.bodies.map((b) => b.bodyId)).not.toContain('corners');
   });
 
-  it('maxSamples strides a cloud as the spec says; a cloud with normals uses them in the robust rule', async () => {
+  it('maxSamples caps a cloud\'s samples; a cloud with normals uses them in the robust rule', async () => {
     const random = seededRandom(5);
     const p = cylinderCloud(10.05, 1, 39, 0.5);
     const n = p.length / 3;
@@ -216,8 +216,8 @@ describe('other tools with a cloud', () => {
     }
     await load('withNormals.xyz', writePointText(p, { normals }));
     const r = await run<DeviationResult>('measure_deviation', { fromBodyId: 'withNormals', toBodyId: 'cyl', maxSamples: 1000 });
-    const stride = Math.ceil(n / 1000);
-    expect(r.fromToTo.samples).toBe(Math.ceil(n / stride));
+    expect(n).toBeGreaterThan(1000);
+    expect(r.fromToTo.samples).toBe(1000);
     expect(r.fromToTo.signedMean).toBeCloseTo(0.05, 5);
     expect(r.fromToTo.ambiguousSamples).toBe(0);
   });
