@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { MISALIGNED, MISALIGNED_ANGLE } from './fixtures/motions';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type App, type TestInfo } from './fixtures/fixtures';
@@ -12,16 +13,7 @@ import { expect, test, type App, type TestInfo } from './fixtures/fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-const DEG = Math.PI / 180;
-const ANGLE = 25;
-const c = Math.cos(ANGLE * DEG), s = Math.sin(ANGLE * DEG);
-/** 25 degrees about z, then a shift. */
-const MISALIGNED = [
-  [c, -s, 0, 3],
-  [s, c, 0, -2],
-  [0, 0, 1, 1],
-  [0, 0, 0, 1],
-];
+const ANGLE = MISALIGNED_ANGLE;
 
 const SIZES = [
   { width: 1440, height: 900 },

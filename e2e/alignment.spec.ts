@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures/fixtures';
+import { MISALIGNED, MISALIGNED_ANGLE } from './fixtures/motions';
 
 /**
  * Align scan to part: the demo's scan is moved off the part by a known motion (set_placement from
@@ -7,16 +8,7 @@ import { expect, test } from './fixtures/fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-const DEG = Math.PI / 180;
-const ANGLE = 25;
-const c = Math.cos(ANGLE * DEG), s = Math.sin(ANGLE * DEG);
-/** 25 degrees about z, then a shift. */
-const MISALIGNED = [
-  [c, -s, 0, 3],
-  [s, c, 0, -2],
-  [0, 0, 1, 1],
-  [0, 0, 0, 1],
-];
+const ANGLE = MISALIGNED_ANGLE;
 
 /** Equal to rounding (a placement's rotation is made exactly orthonormal). */
 function expectMatrix(actual: number[][], expected: number[][]): void {

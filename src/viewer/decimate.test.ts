@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { uvSphere } from '../test/uvSphere';
 import { decimateMesh, displayLevels, gather, thinPoints } from './decimate';
 
 const R = 40;
 
-/** A closed UV sphere of radius R about (5, -3, 2): 2 * rings * (segs) triangles less the poles' slivers. */
+/** A closed UV sphere of radius R about (5, -3, 2). */
 function sphere(rings: number): { positions: Float32Array; indices: Uint32Array } {
-  const segs = 2 * rings;
-  const positions: number[] = [];
-  for (let i = 0; i <= rings; i++)
-    for (let j = 0; j < segs; j++) {
-      const th = (Math.PI * i) / rings, ph = (2 * Math.PI * j) / segs;
-      positions.push(5 + R * Math.sin(th) * Math.cos(ph), -3 + R * Math.sin(th) * Math.sin(ph), 2 + R * Math.cos(th));
-    }
-  const v = (i: number, j: number) => i * segs + (j % segs);
-  const indices: number[] = [];
-  for (let i = 0; i < rings; i++)
-    for (let j = 0; j < segs; j++) {
-      if (i < rings - 1) indices.push(v(i, j), v(i + 1, j), v(i + 1, j + 1));
-      if (i > 0) indices.push(v(i, j), v(i + 1, j + 1), v(i, j + 1));
-    }
-  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
+  return uvSphere(rings, 2 * rings, R, [5, -3, 2]);
 }
 
 /** Signed volume enclosed by triangles (divergence theorem), about (5, -3, 2). */

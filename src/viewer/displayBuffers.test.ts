@@ -2,26 +2,13 @@ import { DoubleSide, Mesh, MeshBasicMaterial, Ray, Raycaster, Vector3 } from 'th
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh';
 import { describe, expect, it } from 'vitest';
 import type { DisplayMesh } from '../engine';
+import { uvSphere } from '../test/uvSphere';
 import { boundsOf } from './bounds';
 import { buildViewerBuffers, geometryOf, viewerTransferables, viewGeometry } from './displayBuffers';
 
 /** A closed sphere of 2 * 48 * 23 triangles, as display_mesh sends it, off centre so the box and sphere are not trivial. */
 function sphereMesh(): DisplayMesh {
-  const segs = 48, rings = 24, r = 7, c = [3, -2, 11];
-  const positions: number[] = [];
-  for (let i = 0; i <= rings; i++)
-    for (let j = 0; j < segs; j++) {
-      const th = (Math.PI * i) / rings, ph = (2 * Math.PI * j) / segs;
-      positions.push(c[0]! + r * Math.sin(th) * Math.cos(ph), c[1]! + r * Math.sin(th) * Math.sin(ph), c[2]! + r * Math.cos(th));
-    }
-  const v = (i: number, j: number) => i * segs + (j % segs);
-  const indices: number[] = [];
-  for (let i = 0; i < rings; i++)
-    for (let j = 0; j < segs; j++) {
-      if (i < rings - 1) indices.push(v(i, j), v(i + 1, j), v(i + 1, j + 1));
-      if (i > 0) indices.push(v(i, j), v(i + 1, j + 1), v(i, j + 1));
-    }
-  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
+  return uvSphere(24, 48, 7, [3, -2, 11]);
 }
 
 /** What a ray hits on a geometry through three-mesh-bvh: the triangle (faceIndex) and distance. */

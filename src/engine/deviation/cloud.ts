@@ -10,7 +10,7 @@ import type { CloudPositions } from '../points/cloudPositions';
 import { referenceBody } from '../scene/pointsBody';
 import { pairKey } from '../scene/Scene';
 import type { ToolContext } from '../context';
-import { cloudAreaSamples } from './cloudAreaSamples';
+import { cloudAreaSamples, copyCloudPoint } from './cloudAreaSamples';
 import { DEFLECTION_RATIO, type SurfaceMode } from './defaults';
 import { measureDirected, type DirectedDeviation } from './measure';
 import { Pacer } from './pacer';
@@ -91,20 +91,7 @@ export function cloudSamples(body: PointsBody, maxSamples: number): SurfaceSampl
     const n = Math.ceil(count / stride);
     const points = new Float64Array(3 * n);
     const nrm = new Float64Array(3 * n);
-    for (let j = 0, i = 0; j < n; j++, i += stride) {
-      points[3 * j] = positions[3 * i]!;
-      points[3 * j + 1] = positions[3 * i + 1]!;
-      points[3 * j + 2] = positions[3 * i + 2]!;
-      if (normals) {
-        const x = normals[3 * i]!, y = normals[3 * i + 1]!, z = normals[3 * i + 2]!;
-        const len = Math.hypot(x, y, z);
-        if (len > 0) {
-          nrm[3 * j] = x / len;
-          nrm[3 * j + 1] = y / len;
-          nrm[3 * j + 2] = z / len;
-        }
-      }
-    }
+    for (let j = 0, i = 0; j < n; j++, i += stride) copyCloudPoint(positions, normals, i, points, nrm, j);
     return { count: n, points, normals: nrm, candidates: count, stride, vertexCandidates: count, area: 0 };
   });
 }

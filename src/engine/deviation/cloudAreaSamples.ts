@@ -50,23 +50,25 @@ export function cloudAreaSamples(body: PointsBody, maxSamples: number, ownTree: 
     const nrm = new Float64Array(3 * n);
     for (let c = 0, s = 0; c < m; c++) {
       const i = c * stride;
-      for (let k = copies[c]!; k > 0; k--, s++) {
-        points[3 * s] = positions[3 * i]!;
-        points[3 * s + 1] = positions[3 * i + 1]!;
-        points[3 * s + 2] = positions[3 * i + 2]!;
-        if (normals) {
-          const x = normals[3 * i]!, y = normals[3 * i + 1]!, z = normals[3 * i + 2]!;
-          const len = Math.hypot(x, y, z);
-          if (len > 0) {
-            nrm[3 * s] = x / len;
-            nrm[3 * s + 1] = y / len;
-            nrm[3 * s + 2] = z / len;
-          }
-        }
-      }
+      for (let k = copies[c]!; k > 0; k--, s++) copyCloudPoint(positions, normals, i, points, nrm, s);
     }
     return { count: n, points, normals: nrm, candidates: m, stride, vertexCandidates: 0, area: 0 };
   });
+}
+
+/** Point `i` of the cloud into sample `s`: its position, and its normal (unit length) where the file has one. */
+export function copyCloudPoint(positions: CloudPositions, normals: ArrayLike<number> | null | undefined, i: number, points: Float64Array, nrm: Float64Array, s: number): void {
+  points[3 * s] = positions[3 * i]!;
+  points[3 * s + 1] = positions[3 * i + 1]!;
+  points[3 * s + 2] = positions[3 * i + 2]!;
+  if (!normals) return;
+  const x = normals[3 * i]!, y = normals[3 * i + 1]!, z = normals[3 * i + 2]!;
+  const len = Math.hypot(x, y, z);
+  if (len > 0) {
+    nrm[3 * s] = x / len;
+    nrm[3 * s + 1] = y / len;
+    nrm[3 * s + 2] = z / len;
+  }
 }
 
 function strided(p: CloudPositions, m: number, stride: number): Float64Array {
