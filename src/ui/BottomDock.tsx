@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { colorSpan, cssColor, deviationColor } from './heatColors';
-import { focusStation } from './sections';
+import { focusStation, worstSigned } from './sections';
 import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './Stat';
 import type { Units } from './units';
@@ -147,14 +147,15 @@ function SectionStrip() {
   return (
     <figure className="dock-card sections-card" data-testid="dock.section-strip">
       <figcaption>
-        Cross sections · {r.sections.length} stations · worst {r.worstStation ?? '–'} ({signed(r.maxAbsSignedSection)} {units.length})
+        Cross sections · {r.sections.length} stations · worst #{r.worstStation ?? '–'} (mean {signed(worstSigned(r))} {units.length})
+        {r.whiskers ? ` · whiskers ×${formatNumber(r.whiskers.scale)}, grey within ±${formatNumber(r.whiskers.tolerance)} ${units.length}` : ''}
       </figcaption>
       <div className="sections-body">
         {focused && (
           <div className="section-focus" data-testid="dock.section-focus" data-station={focused.station}>
             <StationImage sections={sections} station={focused.station} />
             <p className="hint">
-              station {focused.station} at {short(focused.axisCoord)} {units.length}: mean {signed(focused.signedMean)}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)} {units.length}, area ratio{' '}
+              station {focused.station} at {short(focused.axisCoord)} {units.length}: mean {signed(focused.signedMean)} {units.length}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)} {units.length}, area ratio{' '}
               {focused.areaRatio === null ? '–' : focused.areaRatio.toFixed(3)}
             </p>
           </div>
