@@ -36,7 +36,8 @@ export async function cutSections(axis: Vec3, stations: number): Promise<void> {
   setFormValue('cross_section_compare', 'stations', String(stations));
   setFormValue('cross_section_compare', 'outputDir', SECTIONS_DIR);
   setFormValue('cross_section_compare', 'tolerance', String(tolerance));
-  await runFromPanel('cross_section_compare', args);
+  // Like Compare, a journey action: the steps stay in view (the strip below shows the result).
+  await runFromPanel('cross_section_compare', args, { reveal: false });
 }
 
 /** cross_section_compare finished (its button, its form, a link): its stations with the images the run wrote. */
