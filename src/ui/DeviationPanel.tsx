@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import type { DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
@@ -12,7 +12,6 @@ import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { MODEL_UNITS, type Units } from './units';
 import { useCompactView } from './useCompactView';
 import { useScene, useUnits } from './useStores';
-import { insetOf, viewInsetStore } from './viewInset';
 
 function percent(share: number | null | undefined): string {
   // Two decimals, as the report: 99.99 % must not read 100.0 % on one and FAIL on the other.
@@ -294,30 +293,6 @@ export function DeviationPanel() {
  * point. Folded, it keeps the colour bar and the worst point; it starts folded when the view is
  * compact (a small window), so the part stays in sight, until the user opens or folds it.
  */
-/** Keeps viewInsetStore at what the overlay covers of the viewport (the camera draws the scene beside it), 0 once it goes. */
-function useOverlayInset(ref: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
-    const el = ref.current;
-    const view = el?.parentElement;
-    if (!el || !view) return;
-    const measure = () => {
-      const next = insetOf(el.getBoundingClientRect(), view.getBoundingClientRect());
-      const cur = viewInsetStore.getState();
-      // Whole pixels: a sub-pixel layout wobble must not re-project the scene.
-      const r = Math.round(next.right), b = Math.round(next.bottom);
-      if (r !== cur.right || b !== cur.bottom) viewInsetStore.setState({ right: r, bottom: b });
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    observer.observe(view);
-    return () => {
-      observer.disconnect();
-      viewInsetStore.setState({ right: 0, bottom: 0 });
-    };
-  }, [ref]);
-}
-
 export function HeatOverlay() {
   const heat = useStore(inspectStore, (s) => s.heat);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -331,7 +306,6 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
   const ref = useRef<HTMLElement>(null);
   const compact = useCompactView(ref);
   const shown = open ?? !compact;
-  useOverlayInset(ref);
   return (
     <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">

@@ -11,7 +11,6 @@ import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
 import { useScene } from './useStores';
-import { viewInsetStore } from './viewInset';
 import { ViewToolbar } from './ViewToolbar';
 
 /** The 3D view: the scene's bodies as the stores describe them, heat colours, markers, picking. */
@@ -32,9 +31,6 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
   const holdFrames = useScene((s) => s.holdFrames);
   const gdt = useStore(gdtStore, (s) => s.highlight);
-  const insetRight = useStore(viewInsetStore, (s) => s.right);
-  const insetBottom = useStore(viewInsetStore, (s) => s.bottom);
-  const inset = useMemo(() => ({ right: insetRight, bottom: insetBottom }), [insetRight, insetBottom]);
 
   const viewBodies = useMemo<ViewBody[]>(
     () =>
@@ -113,7 +109,6 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
         onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
         markers={markers}
         flyTo={flyTo}
-        inset={inset}
         onMiss={clearPick}
       />
       {!empty && <ViewToolbar />}

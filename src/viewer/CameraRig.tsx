@@ -33,17 +33,14 @@ interface CameraRigProps {
   /** Changing this number fits the camera to `bounds` again, looking along `direction`. */
   fitToken: number;
   direction: ViewDirection;
-  /** CSS pixels a panel covers from the view's right and bottom edges (the heat legend): the scene is drawn in the rest. */
-  inset?: { right: number; bottom: number } | undefined;
 }
 
 /**
  * Orbit controls (three's OrbitControls: left drag orbits, right drag pans, wheel zooms; no damping
  * so the demand frame loop stays idle) and a camera fit to the bounds whenever `fitToken` changes.
  */
-export function CameraRig({ bounds, fitToken, direction, flyTo, inset }: CameraRigProps) {
+export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps) {
   const camera = useThree((s) => s.camera);
-  const size = useThree((s) => s.size);
   const domElement = useThree((s) => s.gl.domElement);
   const invalidate = useThree((s) => s.invalidate);
   const [controls, setControls] = useState<ThreeOrbitControls | null>(null);
@@ -87,29 +84,6 @@ export function CameraRig({ bounds, fitToken, direction, flyTo, inset }: CameraR
     // Fit on request only (fitToken) or with new controls: new bounds alone, e.g. a body hidden,
     // must not move the camera.
   }, [fitToken, controls]);
-
-  // A panel over the view (the heat legend) takes a strip on the right or at the bottom: the picture is
-  // shifted into the rest and scaled so what filled the view fills the rest. A projection offset, not a
-  // camera move: the orbit centre, picking and the user's view stay as they are.
-  const right = inset?.right ?? 0;
-  const bottom = inset?.bottom ?? 0;
-  useEffect(() => {
-    if (!(camera instanceof PerspectiveCamera)) return;
-    const { width: w, height: h } = size;
-    // The strip that leaves the larger square: beside the panel, or above it.
-    const beside = Math.min(w - right, h), above = Math.min(w, h - bottom);
-    const useRight = right > 0 && (bottom <= 0 || beside >= above);
-    const dx = useRight ? right : 0, dy = useRight || bottom <= 0 ? 0 : bottom;
-    if (!(w > 0 && h > 0) || (dx <= 0 && dy <= 0)) {
-      camera.clearViewOffset();
-      camera.zoom = 1;
-    } else {
-      camera.zoom = Math.min(1, Math.max(0.3, Math.min(w - dx, h - dy) / Math.min(w, h)));
-      camera.setViewOffset(w, h, dx / 2, dy / 2, w, h);
-    }
-    camera.updateProjectionMatrix();
-    invalidate();
-  }, [camera, size.width, size.height, right, bottom, invalidate]);
 
   // Flies to the point: the view keeps its direction and closes in to a quarter of the scene's radius.
   useEffect(() => {

@@ -30,8 +30,6 @@ interface ViewportProps {
   onHoverValue?: (bodyId: string, value: number | 'noData' | null) => void;
   markers?: ViewMarkers;
   flyTo?: FlyTarget | null;
-  /** CSS pixels a panel covers from the right and bottom edges: the scene is drawn beside or above it. */
-  inset?: { right: number; bottom: number } | undefined;
   /**
    * No frame is drawn while true (test builds: a long-task measurement of an import apart from
    * the frame that draws it, which headless Chromium renders in software for seconds).
@@ -84,7 +82,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, inset, holdFrames }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, holdFrames }: ViewportProps) {
   const bounds = useBounds(bodies);
   return (
     <Canvas
@@ -108,7 +106,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
         ),
       )}
       {markers && <Markers markers={markers} bounds={bounds} />}
-      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} inset={inset} />
+      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
       <ResumeFrames held={!!holdFrames} />
     </Canvas>
   );
