@@ -66,6 +66,10 @@ export type { GraphQueryResult } from './graph/graphSqlite';
 export type { GraphExportResult } from './tools/graphExport';
 export type { Vec3 } from './math/vec3';
 
+// The CAD's general tolerance from its PMI (the app's tolerance default, issue 29.3).
+export { generalTolerance } from './gdt/generalTolerance';
+export type { GeneralTolerance } from './gdt/generalTolerance';
+
 // The deviation colour map and heat-map pictures (src/engine/render): the app's viewer and legend use the same map.
 export { AMBIGUOUS, NEUTRAL, NO_DATA, colorVertices, colorRange, colorSpan, cssColor, defaultTolerance, deviationColor, deviationColorInto, maxAbsValue } from './render/heatColors';
 export type { Rgb } from './render/heatColors';

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { colorSpan, cssColor, deviationColor } from './heatColors';
-import { focusStation } from './sections';
+import { focusStation, worstSigned } from './sections';
 import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './Stat';
 import type { Units } from './units';
@@ -31,19 +31,21 @@ const short = (v: number) => formatNumber(Number(v.toPrecision(3)));
 function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   const h = heat.histogram;
   if (!h || h.buckets.length === 0) return null;
-  const lo = h.buckets[0]!.lo;
-  const hi = h.buckets[h.buckets.length - 1]!.hi;
+  const tol = heat.tolerance;
+  const m = colorSpan(heat.range, heat.tolerance);
+  // The axis spans at least the colour range (never narrower than twice the band), symmetric about 0: a
+  // scan 0.1 out with sigma 0.002 drew one bar at the right edge of a chart that was all tolerance band.
+  const lo = Math.min(h.buckets[0]!.lo, -m);
+  const hi = Math.max(h.buckets[h.buckets.length - 1]!.hi, m);
   const maxCount = Math.max(1, ...h.buckets.map((b) => b.count));
   const x = (v: number) => PAD.left + ((v - lo) / (hi - lo || 1)) * (W - PAD.left - PAD.right);
   const y = (c: number) => H - PAD.bottom - (c / maxCount) * (H - PAD.top - PAD.bottom);
-  const tol = heat.tolerance;
-  const m = colorSpan(heat.range, heat.tolerance);
   return (
     <figure className="dock-card" data-testid="dock.histogram">
       <figcaption>
         Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : short(h.std)}
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(lo)} to ${short(hi)} ${units.length}`}>
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(h.buckets[0]!.lo)} to ${short(h.buckets[h.buckets.length - 1]!.hi)} ${units.length}`}>
         {tol > 0 && <rect x={x(Math.max(lo, -tol))} y={PAD.top} width={Math.max(0, x(Math.min(hi, tol)) - x(Math.max(lo, -tol)))} height={H - PAD.top - PAD.bottom} fill="#2ca02c" opacity={0.12} />}
         {h.buckets.map((b, i) => {
           const c = (b.lo + b.hi) / 2;
@@ -147,14 +149,15 @@ function SectionStrip() {
   return (
     <figure className="dock-card sections-card" data-testid="dock.section-strip">
       <figcaption>
-        Cross sections · {r.sections.length} stations · worst {r.worstStation ?? '–'} ({signed(r.maxAbsSignedSection)} {units.length})
+        Cross sections · {r.sections.length} stations · worst #{r.worstStation ?? '–'} (mean {signed(worstSigned(r))} {units.length})
+        {r.whiskers ? ` · whiskers ×${formatNumber(r.whiskers.scale)}, grey within ±${formatNumber(r.whiskers.tolerance)} ${units.length}` : ''}
       </figcaption>
       <div className="sections-body">
         {focused && (
           <div className="section-focus" data-testid="dock.section-focus" data-station={focused.station}>
             <StationImage sections={sections} station={focused.station} />
             <p className="hint">
-              station {focused.station} at {short(focused.axisCoord)} {units.length}: mean {signed(focused.signedMean)}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)} {units.length}, area ratio{' '}
+              station {focused.station} at {short(focused.axisCoord)} {units.length}: mean {signed(focused.signedMean)} {units.length}, max |d| {focused.maxAbs === null ? '–' : short(focused.maxAbs)} {units.length}, area ratio{' '}
               {focused.areaRatio === null ? '–' : focused.areaRatio.toFixed(3)}
             </p>
           </div>

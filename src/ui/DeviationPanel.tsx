@@ -198,7 +198,7 @@ function SectionControls() {
           <option value="z">z</option>
         </select>
         <label htmlFor={countId}>Stations</label>
-        <input id={countId} type="number" min={2} max={200} value={count} onChange={(e) => setCount(e.target.value)} className="short" />
+        <input id={countId} type="number" min={2} max={200} value={count} onChange={(e) => setCount(e.target.value)} className="short" data-testid="deviation.section-count" />
       </div>
       <div className="row">
         <button type="button" className="button small" disabled={!!running || !ok} onClick={() => void plotDeviationSections(AXES[axis]!, n)} data-testid="deviation.plot-sections">

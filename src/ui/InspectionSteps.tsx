@@ -7,6 +7,8 @@ export { AlignButton } from './AlignmentCard';
 import { alignRoles, compareBodies, comparePairs, downloadReport, inspectionPairs, markNominal, printReport, setColorOn, setPassShare, setTitleField, setTolerance } from './deviationReview';
 import { formatCount, formatNumber } from './format';
 import { LinkPlacementCard } from './LinkPlacementCard';
+import { gdtStore } from './gdt';
+import { nominalGeneralTolerance } from './pmiTolerance';
 import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
@@ -162,7 +164,15 @@ function CompareControls({ unitText, aligned, running }: { unitText: string; ali
   const roles = inspectionPairs()[0];
   const pair = comparePairs()[0];
   const nominalOk = roles ? canColorNominal(bodies, roles) : false;
-  const sourceWords = { default: 'stated default', pmi: "the CAD's general tolerance", user: 'yours', link: 'from the link or session' }[tolerance.source];
+  // Re-read when the nominal's PMI arrives: it may hold the general tolerance (pmiTolerance.ts).
+  useStore(gdtStore, (s) => s.pmi);
+  const general = nominalGeneralTolerance();
+  const sourceWords = {
+    default: general === null ? "stated default; the CAD's PMI has no general tolerance" : 'stated default',
+    pmi: general ? `from the CAD's PMI: ${general.id}, surface profile ${formatNumber(general.zone)} ${general.reason === 'allOver' ? 'all over' : 'on every face'}` : "from the CAD's PMI",
+    user: general ? `yours; the CAD's PMI says ±${formatNumber(general.value)}` : 'yours',
+    link: 'from the link or session',
+  }[tolerance.source];
   const compare = () => {
     if (!pair) return;
     if (!aligned && !heat && !gate) {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { dropGdtOfRemoved, gdtStore, highlightFaces, loadPmi, pmiBodyOf, type PmiResult } from './gdt';
+import { adoptPmiTolerance } from './pmiTolerance';
 import { inspectStore } from './stores';
 import { useScene } from './useStores';
 
@@ -83,7 +84,9 @@ export function PmiPanel() {
   const bodyId = pmiBodyOf();
   useEffect(() => {
     dropGdtOfRemoved(new Set(bodies.map((b) => b.bodyId)));
-    if (bodyId) void loadPmi(bodyId);
+    // The tolerance field follows the nominal's general tolerance, when its PMI has one (pmiTolerance.ts).
+    if (bodyId) void loadPmi(bodyId).then(adoptPmiTolerance);
+    else adoptPmiTolerance();
   }, [bodies, bodyId]);
   if (!bodyId || !pmi || pmi.bodyId !== bodyId) return null;
   const r = pmi.result;

@@ -276,7 +276,7 @@ export async function plotDeviationSections(axis: Vec3, sections: number): Promi
   selectTool('measure_deviation');
   setFormValue('measure_deviation', 'sectionAxis', [String(axis[0]), String(axis[1]), String(axis[2])]);
   setFormValue('measure_deviation', 'sections', String(sections));
-  await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, ...settings, sectionAxis: axis, sections });
+  await runFromPanel('measure_deviation', { fromBodyId: pair.from, toBodyId: pair.to, ...settings, sectionAxis: axis, sections }, { reveal: false });
 }
 
 let labelRun = 0;

@@ -1,6 +1,6 @@
 import type { OutputFile } from '../engine';
-import { asVec3, objectArgs, reviewedPair } from './deviationReview';
-import { inspectStore, toolStore, type DoneCallOf, type Vec3 } from './stores';
+import { asVec3, inspectionPairs, objectArgs } from './deviationReview';
+import { inspectStore, toolStore, type DoneCallOf, type HeatState, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /** Cross sections of the reviewed pair: cross_section_compare's stations, planes and overlay images. */
@@ -8,17 +8,36 @@ import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 /** Where cross_section_compare writes its PNGs in the worker when run from the review. */
 export const SECTIONS_DIR = 'sections';
 
+/**
+ * The pair sections are cut for: the actual as candidate against the nominal as reference whenever the
+ * review knows its roles, whichever surface the heat map colours. So every station's signed mean reads
+ * actual minus nominal and the whiskers stand on the nominal's outline. Cutting the review's pair as it
+ * was measured printed +0.1038 for a station whose actual-minus-nominal mean is -0.1038 when the heat
+ * map coloured the nominal (issue 29).
+ */
+export function sectionPair(heat: Pick<HeatState, 'fromBodyId' | 'toBodyId' | 'nominalBodyId'> | null, offered: { from: string; to: string } | null): { from: string; to: string } | null {
+  if (!heat) return offered;
+  if (heat.nominalBodyId === heat.fromBodyId) return { from: heat.toBodyId, to: heat.fromBodyId };
+  return { from: heat.fromBodyId, to: heat.toBodyId };
+}
+
 export async function cutSections(axis: Vec3, stations: number): Promise<void> {
-  const pair = reviewedPair();
+  const heat = inspectStore.getState().heat;
+  const roles = inspectionPairs()[0];
+  const pair = sectionPair(heat, roles ? { from: roles.actual, to: roles.nominal } : null);
   if (!pair || toolStore.getState().running) return;
-  const args = { fromBodyId: pair.from, referenceBodyId: pair.to, axis, stations, outputDir: SECTIONS_DIR };
+  // The user's tolerance colours the whiskers as it colours the map.
+  const tolerance = heat?.tolerance ?? inspectStore.getState().tolerance.value;
+  const args = { fromBodyId: pair.from, referenceBodyId: pair.to, axis, stations, outputDir: SECTIONS_DIR, tolerance };
   selectTool('cross_section_compare');
   setFormValue('cross_section_compare', 'fromBodyId', pair.from);
   setFormValue('cross_section_compare', 'referenceBodyId', pair.to);
   setFormValue('cross_section_compare', 'axis', [String(axis[0]), String(axis[1]), String(axis[2])]);
   setFormValue('cross_section_compare', 'stations', String(stations));
   setFormValue('cross_section_compare', 'outputDir', SECTIONS_DIR);
-  await runFromPanel('cross_section_compare', args);
+  setFormValue('cross_section_compare', 'tolerance', String(tolerance));
+  // Like Compare, a journey action: the steps stay in view (the strip below shows the result).
+  await runFromPanel('cross_section_compare', args, { reveal: false });
 }
 
 /** cross_section_compare finished (its button, its form, a link): its stations with the images the run wrote. */
@@ -40,6 +59,15 @@ export function showSections(call: DoneCallOf<'cross_section_compare'>): void {
       focused: result.worstStation,
     },
   });
+}
+
+/**
+ * The worst station's signed mean as its header prints it: the station's own signed value (the
+ * result's maxAbsSignedSection is its magnitude, and printed with a sign it read +0.1038 for -0.1038).
+ */
+export function worstSigned(result: { worstStation: number | null; sections: readonly { station: number; signedMean: number | null }[] }): number | null {
+  if (result.worstStation === null) return null;
+  return result.sections.find((s) => s.station === result.worstStation)?.signedMean ?? null;
 }
 
 export function focusStation(station: number | null): void {

@@ -41,6 +41,9 @@ interface RadialEnvelope {
   radius: Float64Array;
   /** |cos| of the angle between the ray and the normal of the segment it met farthest out. */
   cosine: Float64Array;
+  /** That segment's unit normal, turned to face away from the centre (the outline's outward normal there). */
+  normalX: Float64Array;
+  normalY: Float64Array;
 }
 
 /**
@@ -52,6 +55,8 @@ interface RadialEnvelope {
 export function radialEnvelope(segments: Float64Array, cx: number, cy: number, bins = ENVELOPE_BINS): RadialEnvelope {
   const radius = new Float64Array(bins).fill(Number.NaN);
   const cosine = new Float64Array(bins).fill(Number.NaN);
+  const normalX = new Float64Array(bins).fill(Number.NaN);
+  const normalY = new Float64Array(bins).fill(Number.NaN);
   const step = (2 * Math.PI) / bins;
   for (let s = 0; s < segments.length; s += 4) {
     const ax = segments[s]! - cx, ay = segments[s + 1]! - cy;
@@ -87,11 +92,15 @@ export function radialEnvelope(segments: Float64Array, cx: number, cy: number, b
       const old = radius[k]!;
       if (!(r <= old)) {
         radius[k] = r;
-        cosine[k] = Math.abs(nx * dx + ny * dy);
+        const c = nx * dx + ny * dy;
+        cosine[k] = Math.abs(c);
+        const out = c < 0 ? -1 : 1;
+        normalX[k] = out * nx;
+        normalY[k] = out * ny;
       }
     }
   }
-  return { radius, cosine };
+  return { radius, cosine, normalX, normalY };
 }
 
 /**
@@ -260,8 +269,9 @@ export class SegmentGrid {
  * farther from the station centre than its nearest reference point, and a sample whose nearest
  * reference point is an end of the open path is left out (it lies beyond what the reference
  * covers, like the far side of a part a scan saw from one side). NaN marks a left-out sample.
+ * With `nearest` (2 per sample), each sample's nearest reference point is written there.
  */
-export function profileDistances(samples: Float64Array, reference: Polyline2, grid: SegmentGrid, cx: number, cy: number): Float64Array {
+export function profileDistances(samples: Float64Array, reference: Polyline2, grid: SegmentGrid, cx: number, cy: number, nearest?: Float64Array): Float64Array {
   const n = samples.length / 2;
   const out = new Float64Array(n);
   const hit: SegmentHit = { distance: Infinity, x: 0, y: 0, segment: -1 };
@@ -271,6 +281,10 @@ export function profileDistances(samples: Float64Array, reference: Polyline2, gr
   for (let i = 0; i < n; i++) {
     const px = samples[2 * i]!, py = samples[2 * i + 1]!;
     grid.nearest(px, py, hit);
+    if (nearest) {
+      nearest[2 * i] = hit.x;
+      nearest[2 * i + 1] = hit.y;
+    }
     let sign: number;
     if (reference.closed) {
       sign = insideLoop(reference, px, py) ? -1 : 1;

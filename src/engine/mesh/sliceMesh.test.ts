@@ -149,6 +149,9 @@ describe('profile comparison primitives', () => {
       const c = Math.max(Math.abs(Math.cos(t)), Math.abs(Math.sin(t)));
       expect(env.radius[k]).toBeCloseTo(2 / c, 10);
       expect(env.cosine[k]).toBeCloseTo(c, 10);
+      // The outward normal of the side the ray meets: +-x where |cos| wins, +-y where |sin| does.
+      const onX = Math.abs(Math.cos(t)) > Math.abs(Math.sin(t));
+      expect([env.normalX[k], env.normalY[k]]).toEqual(onX ? [Math.sign(Math.cos(t)), expect.closeTo(0, 12)] : [expect.closeTo(0, 12), Math.sign(Math.sin(t))]);
     }
   });
 

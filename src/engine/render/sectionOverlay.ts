@@ -1,10 +1,12 @@
 import { createSurface, type Context2D } from './canvas';
+import { cssColor, deviationColor } from './heatColors';
 
 /**
  * The overlay of two section profiles at one station: reference and candidate in two colours that
  * stay distinct under the common colour-vision deficiencies (Okabe-Ito blue and vermillion), one
  * uniform scale on both plot axes, a title with the station and its figures, a legend and a scale
- * bar in model units. Layout in docs/cross-sections.md.
+ * bar in the bodies' unit; on the reference's outline, deviation whiskers (issue 29: a 0.1 mm error
+ * cannot be seen at full scale). Layout in docs/cross-sections.md.
  */
 
 export const SECTION_IMAGE_WIDTH = 800;
@@ -14,7 +16,7 @@ export const REFERENCE_COLOR = '#0072B2';
 /** Okabe-Ito vermillion. */
 export const CANDIDATE_COLOR = '#D55E00';
 
-const HEADER = 84;
+const HEADER = 104;
 const FOOTER = 64;
 const SIDE = 24;
 /** The drawing area of the profiles: [x0, y0, x1, y1] in pixels (tests look for both colours in it). */
@@ -28,7 +30,7 @@ export interface OverlayPolyline {
 
 export interface SectionOverlay {
   title: string;
-  /** Up to two lines of figures under the title. */
+  /** Up to three lines of figures under the title. */
   lines: string[];
   reference: OverlayPolyline[];
   candidate: OverlayPolyline[];
@@ -38,6 +40,42 @@ export interface SectionOverlay {
   centre?: readonly [number, number] | undefined;
   /** Footer note, e.g. the plane's u and v directions in world coordinates. */
   note?: string | undefined;
+  /** The length unit of the scale bar. Default model units. */
+  unit?: string | undefined;
+  whiskers?: Whiskers | undefined;
+}
+
+/**
+ * Deviation whiskers: short lines normal to the reference's outline, of length `magnification` times the
+ * signed deviation there (outward when the candidate is proud), coloured by the heat map's rule: grey
+ * within +/-tolerance (the map's neutral beige would vanish on white), red proud, blue shy, saturated at `span`.
+ */
+export interface Whiskers {
+  /** Five numbers per whisker: base x, y on the reference outline, its outward unit normal nx, ny, the signed deviation d. */
+  data: ArrayLike<number>;
+  magnification: number;
+  tolerance: number;
+  span: number;
+}
+
+/** Whiskers within the tolerance band. */
+export const WHISKER_WITHIN_COLOR = '#8c8c8c';
+const WHISKER_RAMP_START = 1 / 3;
+/** Whiskers closer than this many pixels along the outline to the last drawn one are left out (a 0.5 degree envelope is denser than the eye). */
+const WHISKER_SPACING_PX = 3;
+/** The automatic magnification draws the larger of the tolerance and the 95th percentile of |d| this share of the median profile size long. */
+const WHISKER_SHARE = 0.08;
+
+/**
+ * A round magnification (1, 2 or 5 times a power of ten, never below 1) that draws `reach` (the larger of
+ * the tolerance and the deviations' 95th percentile) about 8 % of `size` (a typical profile's extent) long.
+ */
+export function whiskerMagnification(size: number, deviations: ArrayLike<number>, tolerance: number): number {
+  const abs = Float64Array.from(deviations, Math.abs).filter((x) => Number.isFinite(x)).sort();
+  const p95 = abs.length ? abs[Math.min(abs.length - 1, Math.round(0.95 * (abs.length - 1)))]! : 0;
+  const reach = Math.max(tolerance, p95);
+  if (!(reach > 0) || !(size > 0)) return 1;
+  return Math.max(1, niceLength((WHISKER_SHARE * size) / reach));
 }
 
 export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uint8Array> {
@@ -54,13 +92,14 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
   g.fillText(overlay.title, SIDE, 30, SECTION_IMAGE_WIDTH - 2 * SIDE);
   g.font = '14px sans-serif';
   g.fillStyle = '#333333';
-  overlay.lines.slice(0, 2).forEach((line, i) => g.fillText(line, SIDE, 54 + 19 * i, SECTION_IMAGE_WIDTH - 2 * SIDE));
+  overlay.lines.slice(0, 3).forEach((line, i) => g.fillText(line, SIDE, 54 + 19 * i, SECTION_IMAGE_WIDTH - 2 * SIDE));
 
   g.strokeStyle = '#d0d0d0';
   g.lineWidth = 1;
   g.strokeRect(px0 + 0.5, py0 + 0.5, px1 - px0 - 1, py1 - py0 - 1);
 
   const all = [...overlay.reference, ...overlay.candidate];
+  if (overlay.whiskers) all.push({ points: whiskerTips(overlay.whiskers), closed: false });
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const line of all) {
     const p = line.points;
@@ -100,6 +139,8 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
     // The reference wide underneath, the candidate narrow on top: where they coincide both show.
     drawCurves(g, overlay.reference, toX, toY, REFERENCE_COLOR, 4);
     drawCurves(g, overlay.candidate, toX, toY, CANDIDATE_COLOR, 2);
+    // Whiskers on top: at full scale a 0.1 mm error hides inside the strokes.
+    if (overlay.whiskers) drawWhiskers(g, overlay.whiskers, toX, toY);
     g.restore();
   } else {
     g.fillStyle = '#777777';
@@ -149,7 +190,7 @@ export async function renderSectionOverlay(overlay: SectionOverlay): Promise<Uin
     g.font = '13px sans-serif';
     // Right-aligned: a short bar must not push its label off the image.
     g.textAlign = 'right';
-    g.fillText(`${formatLength(length)} (model units)`, right, by - 10);
+    g.fillText(`${formatLength(length)} ${overlay.unit ?? 'model units'}`, right, by - 10);
     g.textAlign = 'left';
   }
   return surface.toPng();
@@ -167,6 +208,51 @@ function drawCurves(g: Context2D, lines: readonly OverlayPolyline[], toX: (x: nu
     g.moveTo(toX(p[0]!), toY(p[1]!));
     for (let i = 2; i + 1 < p.length; i += 2) g.lineTo(toX(p[i]!), toY(p[i + 1]!));
     if (line.closed) g.closePath();
+    g.stroke();
+  }
+}
+
+function whiskerTips(w: Whiskers): Float64Array {
+  const d = w.data;
+  const n = Math.floor(d.length / 5);
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const o = 5 * i, len = w.magnification * d[o + 4]!;
+    out[2 * i] = d[o]! + len * d[o + 2]!;
+    out[2 * i + 1] = d[o + 1]! + len * d[o + 3]!;
+  }
+  return out;
+}
+
+/**
+ * A whisker's colour: grey within the band; beyond it the heat map's arm, entered a third of the way
+ * along so the lightest tint still shows on white.
+ */
+export function whiskerColor(v: number, span: number, tolerance: number): string {
+  const a = Math.abs(v);
+  if (!(a > tolerance)) return WHISKER_WITHIN_COLOR;
+  const width = span - tolerance;
+  const t = width > 0 ? Math.min(1, (a - tolerance) / width) : 1;
+  const shifted = tolerance + (WHISKER_RAMP_START + (1 - WHISKER_RAMP_START) * t) * Math.max(width, 0);
+  return cssColor(deviationColor(Math.sign(v) * (width > 0 ? shifted : span + 1), span, tolerance));
+}
+
+function drawWhiskers(g: Context2D, w: Whiskers, toX: (x: number) => number, toY: (y: number) => number): void {
+  const d = w.data;
+  g.lineWidth = 1.5;
+  g.lineCap = 'butt';
+  let lastX = NaN, lastY = NaN;
+  for (let o = 0; o + 4 < d.length; o += 5) {
+    const x = toX(d[o]!), y = toY(d[o + 1]!);
+    if (Math.hypot(x - lastX, y - lastY) < WHISKER_SPACING_PX) continue;
+    lastX = x;
+    lastY = y;
+    const v = d[o + 4]!;
+    const len = w.magnification * v;
+    g.strokeStyle = whiskerColor(v, w.span, w.tolerance);
+    g.beginPath();
+    g.moveTo(x, y);
+    g.lineTo(toX(d[o]! + len * d[o + 2]!), toY(d[o + 1]! + len * d[o + 3]!));
     g.stroke();
   }
 }

@@ -166,7 +166,7 @@ ${data.labels.length ? labelsTable(data.labels, d, w.candidate) : ''}
 <section><h2>Histogram (${w.forward}, signed)</h2>
 ${data.histogramPng ? html`<figure><img src="${pngSrc(data.histogramPng)}" alt="Histogram of the signed deviation"></figure>` : html`<p>${h.warnings.map((w) => w.message).join('; ') || 'no histogram'}</p>`}
 <table><tr><th>mean</th><th>std</th><th>median</th><th>signed samples</th></tr><tr>${numberCell('histogram.mean', h.mean, d)}${numberCell('histogram.std', h.std, d)}${numberCell('histogram.median', h.median, d)}${countCell('histogram.signedSamples', h.signedSamples)}</tr></table></section>
-${data.sections ? sectionsPart(data.sections, data.sectionImages, d) : ''}
+${data.sections ? sectionsPart(data.sections, data.sectionImages, d, data.unit.length) : ''}
 ${data.characteristics ? characteristicsTable(data.characteristics.characteristics, w.candidate, w.reference, data.characteristics.callouts ?? {}) : ''}
 ${metricsPart(data)}
 <script type="application/json" id="${REPORT_DATA_ID}">${raw(JSON.stringify(jsonData(data)).replace(/</g, '\\u003c'))}</script>
@@ -279,8 +279,10 @@ ${labels.map(
 </table></section>`;
 }
 
-function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number): Html {
-  return html`<section><h2>Sections (cross_section_compare, ${r.referenceMode})</h2>
+function sectionsPart(r: CrossSectionResult, images: (Uint8Array | null)[], d: number, unit: string): Html {
+  const w = r.whiskers;
+  return html`<section><h2>Sections (cross_section_compare, ${r.referenceMode}, ${unit})</h2>
+${w ? html`<p class="meta" data-testid="sections.whiskers">Whiskers on the reference outline: deviation \u00d7 ${String(w.scale)} (drawn ${String(w.scale)} times its size), grey within \u00b1${w.tolerance.toFixed(d)} ${unit}, red proud, blue shy.</p>` : ''}
 ${r.warnings.length ? html`<p>${r.warnings.map((w) => w.message).join('; ')}</p>` : ''}
 <table><tr><th>station</th><th>axis coordinate</th><th>signed mean</th><th>rms</th><th>max |signed|</th><th>area ratio</th></tr>
 ${r.sections.map(

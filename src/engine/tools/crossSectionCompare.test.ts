@@ -9,7 +9,7 @@ import { withKernel, type OC } from '../kernel';
 import { box, mergeMeshes } from '../mesh/generators';
 import { tessellateShape } from '../mesh/tessellate';
 import type { TriMesh } from '../mesh/TriMesh';
-import { CANDIDATE_COLOR, REFERENCE_COLOR, SECTION_IMAGE_HEIGHT, SECTION_IMAGE_WIDTH, SECTION_PLOT_AREA } from '../render/sectionOverlay';
+import { CANDIDATE_COLOR, REFERENCE_COLOR, SECTION_IMAGE_HEIGHT, SECTION_IMAGE_WIDTH, SECTION_PLOT_AREA, WHISKER_WITHIN_COLOR, whiskerColor, whiskerMagnification } from '../render/sectionOverlay';
 import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
 import { nodeKernel } from '../../node/nodeEngine';
@@ -328,9 +328,10 @@ describe('cross_section_compare: overlay PNGs', () => {
       for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) < 30) n++;
       return n;
     };
-    // Each circle is about 2 pi 10 / 21 model units x 35 px per unit long and 2-4 px wide.
-    expect(count(REFERENCE_COLOR)).toBeGreaterThan(1000);
-    expect(count(CANDIDATE_COLOR)).toBeGreaterThan(1000);
+    // Each circle is about 2 pi 10 model units x 25 px per unit (the plot also holds the whisker tips at r 11) = 1600 px
+    // long and 2-4 px wide; the whiskers cross both strokes every few pixels.
+    expect(count(REFERENCE_COLOR)).toBeGreaterThan(700);
+    expect(count(CANDIDATE_COLOR)).toBeGreaterThan(700);
   });
 
   it('the default prefix is section; a registration-smell station still gets its image', async () => {
@@ -338,6 +339,105 @@ describe('cross_section_compare: overlay PNGs', () => {
     const r = await compare({ fromBodyId: 'boxA', referenceBodyId: 'gapped', axis: [0, 0, 1], stations: 5, outputDir: dir });
     expect((await readdir(dir)).sort()).toEqual(['section_00.png', 'section_01.png', 'section_02.png', 'section_03.png', 'section_04.png']);
     expect(r.sections[2]!.imagePath).toBe(`${dir}/section_02.png`);
+  });
+});
+
+/** The RGB of every pixel of a PNG, with a lookup by position. */
+async function pixels(path: string): Promise<(x: number, y: number) => [number, number, number]> {
+  const image = await loadImage(await readFile(path));
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(image.width, image.height);
+  const g = canvas.getContext('2d');
+  g.drawImage(image, 0, 0);
+  const data = g.getImageData(0, 0, image.width, image.height).data;
+  return (x, y) => {
+    const o = 4 * (Math.round(y) * image.width + Math.round(x));
+    return [data[o]!, data[o + 1]!, data[o + 2]!];
+  };
+}
+
+const rgbOf = (css: string): [number, number, number] =>
+  css.startsWith('#') ? ([1, 3, 5].map((i) => parseInt(css.slice(i, i + 2), 16)) as [number, number, number]) : (css.match(/\d+/g)!.map(Number) as [number, number, number]);
+
+/**
+ * The share of pixels on a circle of model radius `r` about the profile centre that have `css`'s colour.
+ * The plot is fitted to the profiles and the whisker tips (tips at `reach`): one scale, centred.
+ */
+function ringShare(at: (x: number, y: number) => [number, number, number], r: number, reach: number, css: string): number {
+  const [x0, y0, x1, y1] = SECTION_PLOT_AREA;
+  const span = 2 * reach;
+  const scale = Math.min((x1 - x0) / (span * 1.12), (y1 - y0) / (span * 1.12));
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const want = rgbOf(css);
+  let hits = 0;
+  const n = 2000;
+  for (let i = 0; i < n; i++) {
+    const t = (2 * Math.PI * i) / n;
+    const [r0, g0, b0] = at(cx + r * scale * Math.cos(t), cy - r * scale * Math.sin(t));
+    if (Math.abs(r0 - want[0]) + Math.abs(g0 - want[1]) + Math.abs(b0 - want[2]) < 40) hits++;
+  }
+  return hits / n;
+}
+
+describe('cross_section_compare: deviation whiskers on the reference outline', () => {
+  it('r 10.2 against r 10, tolerance 0.1: magnification 5 (0.08 x 20 / 0.2), whiskers from r 10 out to r 11 in the saturated proud colour, none inside', async () => {
+    const dir = join(outDir, 'whiskers');
+    const r = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'cyl10', axis: [0, 0, 1], stations: 1, outputDir: dir, tolerance: 0.1 });
+    expect(r.whiskers).toEqual({ scale: 5, tolerance: 0.1, unit: 'model units' });
+    const at = await pixels(r.sections[0]!.imagePath!);
+    // d = +0.2 everywhere, span = max(range 0.2, 2 x 0.1): |d| at the range end, the arm's darkest stop.
+    const proud = whiskerColor(0.2, 0.2, 0.1);
+    expect(rgbOf(proud)).toEqual([103, 0, 31]);
+    // Whiskers run from r 10 to r 10 + 5 x 0.2 = 11; between the candidate's stroke (10.2) and the tips they alone are drawn,
+    // 1.5 px wide at least 3 px apart (anti-aliased: a ring of pixels meets their exact colour about an eighth of the time).
+    expect(ringShare(at, 10.6, 11, proud)).toBeGreaterThan(0.08);
+    expect(ringShare(at, 10.9, 11, proud)).toBeGreaterThan(0.08);
+    expect(ringShare(at, 11.15, 11, proud)).toBe(0);
+    expect(ringShare(at, 9.6, 11, proud)).toBe(0);
+  });
+
+  it('the pair swapped: shy whiskers drawn inward from r 10.2 to 9.2; the signed mean in the header reads -0.2', async () => {
+    const dir = join(outDir, 'whiskers-in');
+    const r = await compare({ fromBodyId: 'cyl10', referenceBodyId: 'cyl102', axis: [0, 0, 1], stations: 1, outputDir: dir, tolerance: 0.1 });
+    expect(r.sections[0]!.signedMean!).toBeCloseTo(-0.2, 3);
+    expect(r.whiskers?.scale).toBe(5);
+    const at = await pixels(r.sections[0]!.imagePath!);
+    const shy = whiskerColor(-0.2, 0.2, 0.1);
+    expect(rgbOf(shy)).toEqual([5, 48, 97]);
+    expect(ringShare(at, 9.6, 10.2, shy)).toBeGreaterThan(0.08);
+    expect(ringShare(at, 10.6, 10.2, shy)).toBe(0);
+    expect(ringShare(at, 9.0, 10.2, shy)).toBe(0);
+  });
+
+  it('a tolerance wider than the deviation: every whisker grey; a given whiskerScale is used as given', async () => {
+    const dir = join(outDir, 'whiskers-grey');
+    const r = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'cyl10', axis: [0, 0, 1], stations: 1, outputDir: dir, tolerance: 0.3, whiskerScale: 10 });
+    expect(r.whiskers).toEqual({ scale: 10, tolerance: 0.3, unit: 'model units' });
+    const at = await pixels(r.sections[0]!.imagePath!);
+    // Tips at 10 + 10 x 0.2 = 12.
+    expect(ringShare(at, 11.2, 12, WHISKER_WITHIN_COLOR)).toBeGreaterThan(0.08);
+    expect(ringShare(at, 11.2, 12, whiskerColor(0.2, 0.6, 0.1))).toBe(0);
+  });
+
+  it('profile mode draws whiskers too; without outputDir there are none', async () => {
+    const dir = join(outDir, 'whiskers-profile');
+    const r = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'cyl10', axis: [0, 0, 1], stations: 1, outputDir: dir, tolerance: 0.1, outerEnvelope: false });
+    expect(r.whiskers?.scale).toBe(5);
+    const at = await pixels(r.sections[0]!.imagePath!);
+    expect(ringShare(at, 10.6, 11, whiskerColor(0.2, 0.2, 0.1))).toBeGreaterThan(0.08);
+    const bare = await compare({ fromBodyId: 'cyl102', referenceBodyId: 'cyl10', axis: [0, 0, 1], stations: 1 });
+    expect(bare.whiskers).toBeNull();
+  });
+
+  it('whiskerMagnification: a round factor (1-2-5, at least 1) drawing the larger of tolerance and p95 |d| 8 % of the size', () => {
+    expect(whiskerMagnification(20, [0.2, -0.2], 0.1)).toBe(5);
+    expect(whiskerMagnification(100, [0.01], 0.1)).toBe(50);
+    expect(whiskerMagnification(100, [], 0)).toBe(1);
+    expect(whiskerMagnification(10, [5], 0)).toBe(1);
+    // 95th percentile of |d| over 100 values 0.001..0.1 is 0.095 (one outlier of 5 does not set it).
+    const d = Array.from({ length: 100 }, (_, i) => (i + 1) / 1000);
+    d[99] = 5;
+    expect(whiskerMagnification(100, d, 0)).toBe(50);
   });
 });
 

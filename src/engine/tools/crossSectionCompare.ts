@@ -18,11 +18,13 @@ import {
 } from '../mesh/profileCompare';
 import { chainPolylines, chainSegments, type SectionCurves } from '../mesh/sliceChain';
 import { meshExtent, planeFrame, sliceMesh, type PlaneFrame } from '../mesh/sliceMesh';
-import { renderSectionOverlay } from '../render/sectionOverlay';
+import { renderSectionOverlay, whiskerMagnification } from '../render/sectionOverlay';
+import { colorRange, colorSpan, defaultTolerance } from '../render/heatColors';
+import { pairUnit } from '../scene/pairUnit';
 import type { Body, SurfaceBody } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
 import { getTessellation } from '../scene/tessellation';
-import { defineTool } from './defineTool';
+import { defineTool, type ToolContext } from './defineTool';
 import type { SurfaceMode } from '../deviation/defaults';
 import { bodyExtent as deviationBodyExtent } from '../deviation/samples';
 import { surfaceSchema } from '../deviation/schemas';
@@ -69,6 +71,18 @@ const schema = z.strictObject({
     .describe('File name prefix of station PNGs (<prefix>_NN.png). Default section'),
   overwrite: overwriteSchema,
   surface: surfaceSchema,
+  tolerance: z
+    .number()
+    .min(0)
+    .finite()
+    .optional()
+    .describe("Tolerance band of the images' deviation whiskers (grey within it, heat-map colours beyond). Default the heat map's default band (about a tenth of the colour range)"),
+  whiskerScale: z
+    .number()
+    .positive()
+    .finite()
+    .optional()
+    .describe('Magnification of the deviation whiskers drawn on the reference outline in the images. Default a round factor that draws the larger of the tolerance and the 95th percentile of |deviation| about 8 % of a profile\'s size'),
 });
 
 /** One station of the result (spec: cross-section station record). */
@@ -102,6 +116,17 @@ export interface CrossSectionResult {
   worstAxisCoord: number | null;
   warnings: ToolWarning[];
   sections: SectionStation[];
+  /** The images' deviation whiskers: their magnification, tolerance band and unit; null without outputDir. */
+  whiskers: { scale: number; tolerance: number; unit: string } | null;
+}
+
+/** What a station's image needs, kept until every station is measured (the whiskers share one magnification). */
+interface PendingImage {
+  record: SectionStation;
+  from: SectionProfile;
+  ref: SectionProfile;
+  centre: [number, number];
+  whiskers: Float64Array;
 }
 
 export const crossSectionCompare = defineTool({
@@ -159,6 +184,7 @@ export const crossSectionCompare = defineTool({
     const openStations: number[] = [];
     const recentred: number[] = [];
     const sections: SectionStation[] = [];
+    const pending: PendingImage[] = [];
     const digits = Math.max(2, String(levels.length - 1).length);
     for (let k = 0; k < levels.length; k++) {
       checkCancelled(ctx, TOOL);
@@ -169,29 +195,32 @@ export const crossSectionCompare = defineTool({
       if (centre.moved) recentred.push(k);
       const tally: GapTally = { outOfPlane: 0, noData: 0 };
       const check = probe ? { probe, frame, slack, tally } : null;
-      const record = compareStation(k, levels[k]!, lo, fromProfile, refProfile, centre.xy, mode, check);
+      const { record, whiskers } = compareStation(k, levels[k]!, lo, fromProfile, refProfile, centre.xy, mode, check);
       if (tally.outOfPlane) outOfPlane.push(`${k} (${tally.outOfPlane})`);
       if (tally.noData) noData.push(`${k} (${tally.noData})`);
       if (record.registrationSmell) smells.push(k);
       else if (!fromProfile.main) uncut.push(k);
       else if (record.signedMean === null) incomparable.push(k);
       if (record.openProfile) openStations.push(k);
-      if (args.outputDir !== undefined) {
-        const path = `${trimSlash(args.outputDir)}/${args.imagePrefix}_${String(k).padStart(digits, '0')}.png`;
-        const png = await renderSectionOverlay({
-          title: `Station ${k} (${k + 1} of ${levels.length}) \u00b7 axis ${fmt(record.axisCoord)} (offset ${fmt(record.offset)} in [0, ${fmt(hi - lo)}])`,
-          lines: figureLines(record, mode, fromProfile, refProfile),
-          reference: allCurves(refProfile),
-          candidate: allCurves(fromProfile),
-          referenceLabel: `reference: ${reference.bodyId}`,
-          candidateLabel: `candidate: ${from.bodyId}`,
-          centre: centre.xy,
-          note: `seen from +axis [${axis.map(fmtDir).join(', ')}]; u = [${frame.u.map(fmtDir).join(', ')}], v = [${frame.v.map(fmtDir).join(', ')}]`,
-        });
-        await ctx.files.write(path, png);
-        record.imagePath = path;
-      }
+      if (args.outputDir !== undefined) pending.push({ record, from: fromProfile, ref: refProfile, centre: centre.xy, whiskers });
       sections.push(record);
+    }
+    let whiskers: CrossSectionResult['whiskers'] = null;
+    if (args.outputDir !== undefined) {
+      whiskers = await writeImages(ctx, pending, {
+        dir: args.outputDir,
+        prefix: args.imagePrefix,
+        digits,
+        stations: levels.length,
+        overlapLength: hi - lo,
+        mode,
+        unit: pairUnit(from, reference).length,
+        tolerance: args.tolerance,
+        scale: args.whiskerScale,
+        referenceLabel: `reference: ${reference.bodyId}`,
+        candidateLabel: `candidate: ${from.bodyId}`,
+        note: `seen from +axis [${axis.map(fmtDir).join(', ')}]; u = [${frame.u.map(fmtDir).join(', ')}], v = [${frame.v.map(fmtDir).join(', ')}]`,
+      });
     }
     ctx.progress?.(1);
 
@@ -228,9 +257,82 @@ export const crossSectionCompare = defineTool({
       worstAxisCoord: worst ? worst.axisCoord : null,
       warnings,
       sections,
+      whiskers,
     };
   },
 });
+
+interface ImageSettings {
+  dir: string;
+  prefix: string;
+  digits: number;
+  stations: number;
+  overlapLength: number;
+  mode: 'envelope' | 'profile';
+  unit: string;
+  tolerance: number | undefined;
+  scale: number | undefined;
+  referenceLabel: string;
+  candidateLabel: string;
+  note: string;
+}
+
+/**
+ * One overlay PNG per station, all with one whisker magnification and colour scale (the stations
+ * compare at a glance): the colour range is the heat map's rule over every station's deviations.
+ */
+async function writeImages(ctx: ToolContext, pending: PendingImage[], o: ImageSettings): Promise<{ scale: number; tolerance: number; unit: string }> {
+  let count = 0;
+  for (const p of pending) count += p.whiskers.length / 5;
+  const all = new Float64Array(count);
+  let n = 0;
+  for (const p of pending) for (let i = 4; i < p.whiskers.length; i += 5) all[n++] = p.whiskers[i]!;
+  const m = colorRange(all);
+  const tolerance = o.tolerance ?? defaultTolerance(m);
+  const span = colorSpan(m, tolerance);
+  const sizes = pending.map((p) => profileSize(p.ref)).filter((x) => x > 0).sort((a, b) => a - b);
+  const scale = o.scale ?? whiskerMagnification(sizes.length ? sizes[Math.floor(sizes.length / 2)]! : 0, all, tolerance);
+  const u = o.unit;
+  for (const p of pending) {
+    const r = p.record;
+    const k = r.station;
+    const path = `${trimSlash(o.dir)}/${o.prefix}_${String(k).padStart(o.digits, '0')}.png`;
+    const png = await renderSectionOverlay({
+      title: `Station ${k} (${k + 1} of ${o.stations}) \u00b7 axis ${fmt(r.axisCoord)} ${u} (offset ${fmt(r.offset)} in [0, ${fmt(o.overlapLength)}])`,
+      lines: [...figureLines(r, o.mode, p.from, p.ref, u), whiskerLine(scale, tolerance, u, o.tolerance === undefined)],
+      reference: allCurves(p.ref),
+      candidate: allCurves(p.from),
+      referenceLabel: o.referenceLabel,
+      candidateLabel: o.candidateLabel,
+      centre: p.centre,
+      note: o.note,
+      unit: u,
+      whiskers: { data: p.whiskers, magnification: scale, tolerance, span },
+    });
+    await ctx.files.write(path, png);
+    r.imagePath = path;
+  }
+  return { scale, tolerance, unit: u };
+}
+
+function whiskerLine(scale: number, tolerance: number, unit: string, defaultBand: boolean): string {
+  return `whiskers on the reference: deviation \u00d7 ${fmt(scale)} \u00b7 grey within \u00b1${fig(tolerance)} ${unit}${defaultBand ? ' (default band)' : ''} \u00b7 red proud, blue shy`;
+}
+
+/** The larger side of a profile's box (its main profile's when it has one). */
+function profileSize(p: SectionProfile): number {
+  const lines = p.main ? [p.main] : allCurves(p);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const l of lines) {
+    for (let i = 0; i + 1 < l.points.length; i += 2) {
+      minX = Math.min(minX, l.points[i]!);
+      maxX = Math.max(maxX, l.points[i]!);
+      minY = Math.min(minY, l.points[i + 1]!);
+      maxY = Math.max(maxY, l.points[i + 1]!);
+    }
+  }
+  return Number.isFinite(minX) ? Math.max(maxX - minX, maxY - minY) : 0;
+}
 
 /** Station levels: the overlap inset by 2 % at both ends, then evenly spaced with both ends included; one station sits in the middle. */
 export function stationLevels(lo: number, hi: number, stations: number): number[] {
@@ -249,7 +351,7 @@ function compareStation(
   centre: [number, number],
   mode: 'envelope' | 'profile',
   check: { probe: SurfaceProbe; frame: PlaneFrame; slack: number; tally: GapTally } | null,
-): SectionStation {
+): { record: SectionStation; whiskers: Float64Array } {
   const record: SectionStation = {
     station: k,
     axisCoord: level,
@@ -268,10 +370,11 @@ function compareStation(
     registrationSmell: (from.main === null) !== (ref.main === null),
     imagePath: null,
   };
-  if (!from.main || !ref.main) return record;
+  if (!from.main || !ref.main) return { record, whiskers: new Float64Array(0) };
 
   const gap = check ? gapChecker(check.probe, check.frame, level, check.slack, check.tally) : null;
-  const d = mode === 'envelope' ? envelopeDifferences(from, ref, centre, gap) : profileDifferences(from, ref, centre);
+  const whiskers: number[] = [];
+  const d = mode === 'envelope' ? envelopeDifferences(from, ref, centre, gap, whiskers) : profileDifferences(from, ref, centre, whiskers);
   if (d.length) {
     let sum = 0, sq = 0, max = 0;
     for (const x of d) {
@@ -300,7 +403,7 @@ function compareStation(
   const start = bothClosed && cf && cr ? [cf[0] - cr[0], cf[1] - cr[1]] : [0, 0];
   const fit = bestFitResidual(refPoints, grid, start[0]!, start[1]!);
   if (Number.isFinite(fit.rms)) record.shapeL2 = fit.rms;
-  return record;
+  return { record, whiskers: Float64Array.from(whiskers) };
 }
 
 /**
@@ -308,8 +411,15 @@ function compareStation(
  * gap between the candidate's and the reference's outermost crossings, projected on the
  * reference's normal there (a flat side offset by t gives t at every angle, not t / cos), then
  * checked in 3D at the candidate's crossing (`gap`: the in-plane gap, the 3D distance, or no data).
+ * Each difference also goes into `whiskers` at the reference's crossing with its outward normal.
  */
-function envelopeDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number], gap: ((x: number, y: number, inPlane: number) => number | null) | null): number[] {
+function envelopeDifferences(
+  from: SectionProfile,
+  ref: SectionProfile,
+  [cx, cy]: [number, number],
+  gap: ((x: number, y: number, inPlane: number) => number | null) | null,
+  whiskers: number[],
+): number[] {
   const a = radialEnvelope(segmentsOf(allCurves(from)), cx, cy, ENVELOPE_BINS);
   const b = radialEnvelope(segmentsOf(allCurves(ref)), cx, cy, ENVELOPE_BINS);
   const d: number[] = [];
@@ -318,23 +428,39 @@ function envelopeDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]
     const ra = a.radius[k]!, rb = b.radius[k]!;
     if (Number.isNaN(ra) || Number.isNaN(rb)) continue;
     const inPlane = (ra - rb) * b.cosine[k]!;
-    if (!gap) {
-      d.push(inPlane);
-      continue;
-    }
     const theta = (k + 0.5) * step;
-    const checked = gap(cx + ra * Math.cos(theta), cy + ra * Math.sin(theta), inPlane);
-    if (checked !== null) d.push(checked);
+    const c = Math.cos(theta), s = Math.sin(theta);
+    const value = gap ? gap(cx + ra * c, cy + ra * s, inPlane) : inPlane;
+    if (value === null) continue;
+    d.push(value);
+    whiskers.push(cx + rb * c, cy + rb * s, b.normalX[k]!, b.normalY[k]!, value);
   }
   return d;
 }
 
-/** Profile mode: every candidate curve sampled evenly by arc length, signed distance to the reference's main profile. */
-function profileDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number]): number[] {
+/**
+ * Profile mode: every candidate curve sampled evenly by arc length, signed distance to the reference's
+ * main profile; each also a whisker at its nearest reference point, along the line to the sample
+ * (outward when the sample is outside).
+ */
+function profileDifferences(from: SectionProfile, ref: SectionProfile, [cx, cy]: [number, number], whiskers: number[]): number[] {
   const main = ref.main!;
   const samples = resample(allCurves(from), PROFILE_SAMPLES);
   const grid = new SegmentGrid(segmentsOf([main]));
-  return Array.from(profileDistances(samples, main, grid, cx, cy)).filter((d) => !Number.isNaN(d));
+  const nearest = new Float64Array(samples.length);
+  const all = profileDistances(samples, main, grid, cx, cy, nearest);
+  const d: number[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const v = all[i]!;
+    if (Number.isNaN(v)) continue;
+    d.push(v);
+    const bx = nearest[2 * i]!, by = nearest[2 * i + 1]!;
+    const ex = samples[2 * i]! - bx, ey = samples[2 * i + 1]! - by;
+    const len = Math.hypot(ex, ey);
+    const sign = v < 0 ? -1 : 1;
+    if (len > 0) whiskers.push(bx, by, (sign * ex) / len, (sign * ey) / len, v);
+  }
+  return d;
 }
 
 /**
@@ -408,8 +534,8 @@ function fig(x: number | null, signed = false): string {
   return signed && x > 0 ? `+${s}` : s;
 }
 
-function figureLines(r: SectionStation, mode: string, from: SectionProfile, ref: SectionProfile): string[] {
-  const first = `signedMean ${fig(r.signedMean, true)} \u00b7 rms ${fig(r.rms)} \u00b7 maxAbs ${fig(r.maxAbs)} \u00b7 areaRatio ${fig(r.areaRatio)} \u00b7 shapeL2 ${fig(r.shapeL2)} \u00b7 centroidOffset ${fig(r.centroidOffset)}`;
+function figureLines(r: SectionStation, mode: string, from: SectionProfile, ref: SectionProfile, unit: string): string[] {
+  const first = `signedMean ${fig(r.signedMean, true)} \u00b7 rms ${fig(r.rms)} \u00b7 maxAbs ${fig(r.maxAbs)} \u00b7 shapeL2 ${fig(r.shapeL2)} \u00b7 centroidOffset ${fig(r.centroidOffset)} (${unit}) \u00b7 areaRatio ${fig(r.areaRatio)}`;
   const count = (p: SectionProfile) => `${p.curves.loops.length} closed, ${p.curves.paths.length} open`;
   let second = `${mode} mode \u00b7 reference ${count(ref)} \u00b7 candidate ${count(from)}`;
   if (r.registrationSmell) second += ` \u00b7 REGISTRATION SMELL: only the ${from.main ? 'candidate' : 'reference'} is cut`;

@@ -17,6 +17,7 @@ import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
 import type { Body } from '../scene/Body';
 import { reportUnit, type InspectionReportResult } from './inspectionReport';
+import type { CrossSectionResult } from './crossSectionCompare';
 import type { DeviationResult } from './measureDeviation';
 import { REPORT_DATA_ID } from '../report/reportHtml';
 
@@ -128,6 +129,14 @@ describe('inspection_report', () => {
       expect(doc.querySelector(`tr[data-role="${role}"]`)!.text).toContain(file);
     }
     expect(r.sha256.from).toBe(c.get('candidate.sha256')!.text);
+
+    // The sections carry deviation whiskers at the report's tolerance, with the magnification the tool chose on its own.
+    const cut = await run<CrossSectionResult>('cross_section_compare', { fromBodyId: 'scan', referenceBodyId: 'part', axis: [0, 0, 1], stations: 2, tolerance: 0.1, outputDir: join(dir, 'sections') });
+    expect(cut.whiskers).toMatchObject({ tolerance: 0.1, unit: 'model units' });
+    const whiskers = doc.querySelector('[data-testid="sections.whiskers"]')!.text;
+    expect(whiskers).toContain(`deviation \u00d7 ${cut.whiskers!.scale} `);
+    expect(whiskers).toContain('grey within \u00b1' + (0.1).toFixed(decimals) + ' model units');
+    for (const s of cut.sections) expectCell(`sections.${s.station}.signedMean`, s.signedMean);
 
     // The data block holds the tool results as they came.
     const data = JSON.parse(doc.getElementById(REPORT_DATA_ID)!.text) as { measure_deviation: DeviationResult; deviation_labels: unknown; settings: { maxSamples: number } };

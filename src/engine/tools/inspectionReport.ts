@@ -5,6 +5,7 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import { memoryFiles } from '../files';
 import type { Body } from '../scene/Body';
 import { placementSummary } from '../scene/describeBody';
+import { pairUnit } from '../scene/pairUnit';
 import { computeMetrics, type MetricsResult } from './computeMetrics';
 import { crossSectionCompare, type CrossSectionResult } from './crossSectionCompare';
 import { defineTool, type ToolContext } from './defineTool';
@@ -186,7 +187,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
   let sections: CrossSectionResult | null = null;
   const sectionImages: (Uint8Array | null)[] = [];
   if (args.sections) {
-    sections = await run(crossSectionCompare, { ...pair, ...args.sections, deflection: args.deflection, surface: args.surface, outputDir: 'sections' });
+    sections = await run(crossSectionCompare, { ...pair, ...args.sections, deflection: args.deflection, surface: args.surface, outputDir: 'sections', ...(tolerance !== undefined ? { tolerance } : {}) });
     for (const s of sections.sections) sectionImages.push(s.imagePath ? await scratch.read(s.imagePath) : null);
   }
 
@@ -203,7 +204,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     title: args.title ?? `Inspection report: ${part ?? bodies[0]!.name} against ${bodies[1]!.name}`,
     roles,
     titleBlock: { ...(part !== undefined ? { part } : {}), ...titleRest, date: args.titleBlock.date ?? generatedAt.slice(0, 10) },
-    unit: reportUnit(bodies[0]!, bodies[1]!),
+    unit: pairUnit(bodies[0]!, bodies[1]!),
     version: packageJson.version,
     generatedAt,
     verdict,
@@ -265,16 +266,8 @@ function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bod
   };
 }
 
-/**
- * The unit of the report's lengths (issue 29.4): the bodies' declared unit when one declares it and
- * none another (a mesh or cloud without a unit takes its nominal's, said in a note); else model units.
- */
-export function reportUnit(candidate: Body, reference: Body): { length: string; note: string | null } {
-  const units = [...new Set([candidate, reference].flatMap((b) => (b.lengthUnit ? [b.lengthUnit.unit] : [])))];
-  if (units.length !== 1) return { length: 'model units', note: units.length > 1 ? 'the bodies declare different units' : null };
-  const without = [candidate, reference].filter((b) => !b.lengthUnit).map((b) => b.name);
-  return { length: units[0]!, note: without.length ? `${without.join(', ')} declares no unit and is read in ${units[0]}` : null };
-}
+/** The unit of the report's lengths (issue 29.4): pairUnit, shared with cross_section_compare's images. */
+export const reportUnit = pairUnit;
 
 /** The body's placement in words: the motion, and what set it (an alignment with its RMS before and after). */
 function placementText(body: Body): string | null {

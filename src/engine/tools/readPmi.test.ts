@@ -5,6 +5,7 @@ import { createNodeEngine } from '../../node/nodeEngine';
 import { dataPath } from '../../test/data';
 import type { PrimitiveResult } from '../gdt/fitPrimitives';
 import type { PmiResult } from '../gdt/pmi';
+import { generalTolerance } from '../gdt/generalTolerance';
 
 /**
  * read_pmi on NIST MBE PMI test cases (public domain, test-data/README.md). Expected kinds, counts
@@ -113,6 +114,33 @@ describe('read_pmi', () => {
       expect(r.warnings[0]!.code).toBe(code);
     }
     expect(await run('read_pmi', { bodyId: 'nope' }).then(() => 'resolved', (e: { code: string }) => e.code)).toBe('BODY_NOT_FOUND');
+  });
+});
+
+describe('the general tolerance from PMI (the app\'s tolerance default, docs/gdt.md)', () => {
+  const faceCount = async (bodyId: string) => (await run<{ bodies: { bodyId: string; faces: number }[] }>('list_bodies', {})).bodies.find((b) => b.bodyId === bodyId)!.faces;
+
+  it('CTC 1, CTC 3 and a STEP without PMI carry none (profiles all around one outline or on some faces only): the stated default stands', async () => {
+    for (const id of ['ctc1', 'ctc3', 'plain']) expect(generalTolerance(await pmi(id), await faceCount(id)), id).toBeNull();
+  });
+
+  it('a surface profile all over, or on every face, is one: half its zone; the tightest of several; never another kind', async () => {
+    const r = await pmi('ctc1');
+    const faces = await faceCount('ctc1');
+    const all = Array.from({ length: faces }, (_, i) => `face[${i}]`);
+    const allAround = r.tolerances.find((t) => t.modifiers.includes('allAround'))!;
+    const wide = r.tolerances.find((t) => t.kind === 'surfaceProfile' && t.value === 1.25)!;
+    const edit = (changes: Record<string, object>) => ({ tolerances: r.tolerances.map((t) => ({ ...t, ...changes[t.id] })) });
+    // The 0.5 all-around profile read as all over: +-0.25.
+    expect(generalTolerance(edit({ [allAround.id]: { modifiers: ['allOver'] } }), faces)).toEqual({ value: 0.25, id: allAround.id, zone: 0.5, reason: 'allOver' });
+    // The 1.25 profile on every face of the part: +-0.625.
+    expect(generalTolerance(edit({ [wide.id]: { faces: all } }), faces)).toEqual({ value: 0.625, id: wide.id, zone: 1.25, reason: 'allFaces' });
+    // Both: the tighter.
+    expect(generalTolerance(edit({ [allAround.id]: { modifiers: ['allOver'] }, [wide.id]: { faces: all } }), faces)?.value).toBe(0.25);
+    // A flatness on every face is not a profile; a profile without a value gives nothing.
+    const flat = r.tolerances.find((t) => t.kind === 'flatness')!;
+    expect(generalTolerance(edit({ [flat.id]: { faces: all } }), faces)).toBeNull();
+    expect(generalTolerance(edit({ [allAround.id]: { modifiers: ['allOver'], value: null } }), faces)).toBeNull();
   });
 });
 
