@@ -3,7 +3,8 @@ import { createExactHit, type ExactReference } from '../exact/ExactReference';
 import type { OC } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import { closestPoint, createHit } from '../mesh/closestPoint';
-import type { Body, PointsBody, SurfaceBody } from '../scene/Body';
+import { triangleSetGap } from '../mesh/meshGap';
+import type { Body, MeshBody, PointsBody, SurfaceBody } from '../scene/Body';
 import { cloudTree } from './cloud';
 import type { ToolContext } from '../context';
 import { Pacer } from './pacer';
@@ -98,4 +99,20 @@ async function cloudToSurface(pacer: Pacer, oc: OC | undefined, cloud: PointsBod
   }
   const point: Vec3 = [p[3 * bi]!, p[3 * bi + 1]!, p[3 * bi + 2]!];
   return { distance: best, pointOnFrom: cloudIsTo ? foot : point, pointOnTo: cloudIsTo ? point : foot };
+}
+
+/**
+ * The minimum gap between two STL bodies' facet shells (what BRepExtrema gives for them), found on
+ * their triangles without the kernel: the smaller mesh's triangles search the larger one's tree.
+ * 0 where they touch or cross; a shell inside another is as far as their nearest facets.
+ */
+export async function meshGap(ctx: Pick<ToolContext, 'signal' | 'progress'>, from: MeshBody, to: MeshBody): Promise<CloudGap> {
+  for (const b of [from, to]) {
+    if (b.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `measure_distance: body '${b.bodyId}' has no triangles`);
+  }
+  const pacer = new Pacer(ctx);
+  const swap = from.mesh.indices.length > to.mesh.indices.length;
+  const [a, b] = swap ? [to, from] : [from, to];
+  const gap = await triangleSetGap(a.mesh, meshBvh(surfaceOf(b)), (done, total) => pacer.tick(done, total, 'measure_distance'));
+  return { distance: gap.distance, pointOnFrom: swap ? gap.pointOnB : gap.pointOnA, pointOnTo: swap ? gap.pointOnA : gap.pointOnB };
 }

@@ -3,7 +3,7 @@ import { BrepscopeError } from '../errors';
 import { withKernel } from '../kernel';
 import type { Vec3 } from '../math/vec3';
 import { locationFreeShape } from '../scene/locationFreeShape';
-import { cloudGap } from '../deviation/cloudGap';
+import { cloudGap, meshGap } from '../deviation/cloudGap';
 import { defineTool } from './defineTool';
 import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
@@ -25,7 +25,7 @@ export interface ContactPair {
 export const measureDistance = defineTool({
   name: 'measure_distance',
   description:
-    'Minimum gap between two bodies (BRepExtrema_DistShapeShape on the exact geometry; an STL counts as its facet shell; a point cloud by its points: the smallest distance from one of them to the other body, one contact pair). About 0 when they touch or overlap, including one solid inside the other; it does not measure the amount of overlap and is not a surface deviation. computeContacts adds up to 32 closest-point pairs.',
+    'Minimum gap between two bodies (BRepExtrema_DistShapeShape on the exact geometry; an STL counts as its facet shell (two STLs are measured on their triangles, one contact pair); a point cloud by its points: the smallest distance from one of them to the other body, one contact pair). About 0 when they touch or overlap, including one solid inside the other; it does not measure the amount of overlap and is not a surface deviation. computeContacts adds up to 32 closest-point pairs.',
   category: 'scene',
   schema,
   async run(args, ctx) {
@@ -33,6 +33,11 @@ export const measureDistance = defineTool({
     const to = ctx.scene.get(args.toBodyId);
     if (from.kind === 'points' || to.kind === 'points') {
       const gap = await cloudGap(ctx, await kernelFor(ctx, [from, to]), from, to);
+      return args.computeContacts ? { distance: gap.distance, contacts: [{ pointOnFrom: gap.pointOnFrom, pointOnTo: gap.pointOnTo }] } : { distance: gap.distance };
+    }
+    if (from.kind === 'mesh' && to.kind === 'mesh') {
+      // Two facet shells: measured on the triangles, so a mesh-only call never starts the kernel.
+      const gap = await meshGap(ctx, from, to);
       return args.computeContacts ? { distance: gap.distance, contacts: [{ pointOnFrom: gap.pointOnFrom, pointOnTo: gap.pointOnTo }] } : { distance: gap.distance };
     }
     const oc = await ctx.kernel();
