@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import type { DirectedRecord } from '../engine';
+import { figureText, shareText, type DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
@@ -15,7 +15,7 @@ import { useScene, useUnits } from './useStores';
 
 function percent(share: number | null | undefined): string {
   // Two decimals, as the report: 99.99 % must not read 100.0 % on one and FAIL on the other.
-  return share === null || share === undefined ? '–' : `${(share * 100).toFixed(2)} %`;
+  return share === null || share === undefined ? '–' : shareText(share);
 }
 
 /** The colour bar's CSS gradient over [-m, m]: both arms sampled, the tolerance band one flat neutral. */
@@ -144,9 +144,9 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
     <div className="stats-card" data-testid="heat.stats">
       <dl>
         <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
-        <Stat label="Sigma" value={h.std === null ? '–' : formatNumber(Number(h.std.toPrecision(4)))} testId="heat.stat-sigma" />
-        <Stat label="p95 |d|" value={formatNumber(Number(h.p95.toPrecision(4)))} testId="heat.stat-p95" />
-        <Stat label="Max |d|" value={formatNumber(Number(h.maxAbs.toPrecision(4)))} testId="heat.stat-max" />
+        <Stat label="Sigma" value={h.std === null ? '–' : figureText(h.std)} testId="heat.stat-sigma" />
+        <Stat label="p95 |d|" value={figureText(h.p95)} testId="heat.stat-p95" />
+        <Stat label="Max |d|" value={figureText(h.maxAbs)} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />

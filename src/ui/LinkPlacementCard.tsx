@@ -1,7 +1,8 @@
 import { undoAlignment } from './alignment';
 import { formatFigure } from './format';
 import type { LinkPlacement } from './stores';
-import { useScene } from './useStores';
+import { MODEL_UNITS } from './units';
+import { useScene, useUnits } from './useStores';
 
 /**
  * A placement a share link set, in the alignment card's place: the body stands where the link's
@@ -10,6 +11,10 @@ import { useScene } from './useStores';
  */
 export function LinkPlacementCard({ placement, busy }: { placement: LinkPlacement; busy: boolean }) {
   const summary = useScene((s) => s.bodies.find((b) => b.bodyId === placement.movingBodyId)?.summary.placement ?? null);
+  // The motion is in the scene's unit: mm when a body declares it (a scan without a unit placed on a
+  // STEP part is read in mm, as the comparison does); "model units" only when none does.
+  const ids = useScene((s) => s.bodies.map((b) => b.bodyId).join('\n'));
+  const units = useUnits(ids.split('\n'));
   return (
     <div className="alignment-card" data-testid="deviation.alignment" data-status={placement.status} data-origin="link">
       <p>
@@ -23,11 +28,11 @@ export function LinkPlacementCard({ placement, busy }: { placement: LinkPlacemen
           </div>
           <div className="stat">
             <dt>Translation</dt>
-            <dd data-testid="deviation.align-translation">{formatFigure(Math.hypot(...summary.translation))}</dd>
+            <dd data-testid="deviation.align-translation">{formatFigure(Math.hypot(...summary.translation))}{units === MODEL_UNITS ? '' : ` ${units.short}`}</dd>
           </div>
         </dl>
       )}
-      <p className="hint">model units · from {placement.previous ? 'where it stood before the link' : "its file's position"} · the link's exact motion, not a new alignment</p>
+      <p className="hint">{units.length} · from {placement.previous ? 'where it stood before the link' : "its file's position"} · the link's exact motion, not a new alignment</p>
       {placement.error && (
         <p className="error" role="alert">
           <code>{placement.error.code}</code> {placement.error.message}

@@ -1,10 +1,9 @@
-import { formatNumber } from './format';
+import { figureText } from '../engine';
 
-/** A deviation in its unit, 4 significant digits, with an explicit sign. */
+/** A deviation in its unit, 4 significant digits, with an explicit sign: the report's text (figureText). */
 export function signed(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  const s = Number(v.toPrecision(4));
-  return `${s > 0 ? '+' : s < 0 ? '−' : ''}${formatNumber(Math.abs(s))}`;
+  return figureText(v, true);
 }
 
 /** One figure of a card: its label and its value (test id on the value). */

@@ -4,7 +4,7 @@ import { ResultView } from './ResultView';
 import { SchemaForm } from './SchemaForm';
 import { argsOf, fieldsNamedIn, fieldsOf, type FieldSpec, type FormValues } from './schemaForm';
 import { engineStore, toolStore, type BodyEntry } from './stores';
-import { cancelTool, loadManifests, runSelected, selectTool, setFormValue } from './toolRuns';
+import { cancelTool, loadManifests, runSelected, sceneTools, selectTool, setFormValue } from './toolRuns';
 import { useScene } from './useStores';
 
 /**
@@ -79,7 +79,7 @@ export function ToolPanel() {
     loadManifests().catch((e: unknown) => setLoadError(e instanceof Error ? e.message : String(e)));
   }, []);
 
-  const tools = manifests.filter((m) => m.category === 'scene');
+  const tools = useMemo(() => sceneTools(manifests), [manifests]);
   const manifest = tools.find((m) => m.name === selected);
   const fields = useMemo(() => (manifest ? fieldsOf(manifest.inputSchema) : []), [manifest]);
   const values = useMemo(

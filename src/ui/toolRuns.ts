@@ -7,13 +7,28 @@ import { sceneStore, toolStore, type DoneCallOf, type DoneRun, type FailedRun, t
 
 let manifestsLoading: Promise<ToolManifest[]> | undefined;
 
+/**
+ * The tools a new user reaches for first (the facts of a part, its validity, the comparison), then
+ * the registry's order; the ones that move or change the scene (set_placement's "4x4 row-major")
+ * come last, after every other tool (issue 29).
+ */
+const FIRST: readonly string[] = ['compute_metrics', 'validate_geometry', 'measure_deviation', 'inspection_report', 'recognize_features', 'read_pmi'];
+const LAST: readonly string[] = ['set_placement'];
+
+/** The scene tools the panel offers, in the order it lists them. */
+export function sceneTools(manifests: readonly ToolManifest[]): ToolManifest[] {
+  const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) - FIRST.length : LAST.includes(name) ? 1 + LAST.indexOf(name) : 0);
+  // Array.prototype.sort is stable: tools of equal rank keep the registry's order.
+  return manifests.filter((m) => m.category === 'scene').sort((a, b) => rank(a.name) - rank(b.name));
+}
+
 /** The registry's tools (name, description, category, JSON Schema), asked once from the worker. */
 export function loadManifests(): Promise<ToolManifest[]> {
   manifestsLoading ??= session()
     .call((c) => c.tools())
     .then(
       (manifests) => {
-        toolStore.setState((s) => ({ manifests, selected: s.selected ?? manifests.find((m) => m.category === 'scene')?.name ?? null }));
+        toolStore.setState((s) => ({ manifests, selected: s.selected ?? sceneTools(manifests)[0]?.name ?? null }));
         return manifests;
       },
       (e: unknown) => {

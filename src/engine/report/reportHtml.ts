@@ -2,6 +2,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { ToolWarning } from '../warnings';
 import type { CalloutStatus } from '../render/callouts';
 import { decimalsFor } from '../render/format';
+import { figureText, shareText } from './figures';
 import type { MetricsResult } from '../tools/computeMetrics';
 import type { CrossSectionResult } from '../tools/crossSectionCompare';
 import type { HistogramResult } from '../tools/deviationHistogram';
@@ -93,7 +94,7 @@ function numberCell(field: string, v: number | null | undefined, decimals: numbe
   if (v === null || v === undefined || !Number.isFinite(v)) return html`<td class="num" data-field="${field}" data-value="">${EMPTY}</td>`;
   return html`<td class="num" data-field="${field}" data-value="${String(v)}">${v.toFixed(decimals).replace(/^-/, '\u2212')}${suffix}</td>`;
 }
-const percentText = (v: number) => `${(100 * v).toFixed(2)} %`;
+const percentText = shareText;
 const percentCell = (field: string, v: number | null | undefined): Html =>
   v === null || v === undefined ? html`<td class="num" data-field="${field}" data-value="">${EMPTY}</td>` : html`<td class="num" data-field="${field}" data-value="${String(v)}">${percentText(v)}</td>`;
 const countCell = (field: string, v: number, suffix = ''): Html => html`<td class="num" data-field="${field}" data-value="${String(v)}">${v.toLocaleString('en-US')}${suffix}</td>`;
@@ -197,7 +198,8 @@ function summaryCard(data: ReportData, d: number): Html {
   const unit = data.unit.length;
   const item = (label: string, field: string, value: number | null, text: string) =>
     html`<div><dt>${label}</dt><dd data-field="${field}" data-value="${value === null ? '' : String(value)}">${text}</dd></div>`;
-  const num = (v: number | null, signed = false) => (v === null ? EMPTY : `${signed && v > 0 ? '+' : ''}${v.toFixed(d).replace(/^-/, '\u2212')}`);
+  // The stats card's own text (figureText, shareText), so the report reads what the screen read.
+  const num = (v: number | null, signed = false) => (v === null ? EMPTY : figureText(v, signed));
   const noDataShare = h.noDataSamples / Math.max(1, h.samples + h.noDataSamples);
   return html`<section><h2>Result (${words(data).forward}, ${unit})</h2><dl class="summary">
 ${item('Signed mean', 'summary.mean', h.mean, num(h.mean, true))}

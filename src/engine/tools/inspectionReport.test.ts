@@ -16,6 +16,7 @@ import { makeSphere } from '../../test/kernelShapes';
 import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
 import type { Body } from '../scene/Body';
+import { figureText, shareText } from '../report/figures';
 import { reportUnit, type InspectionReportResult } from './inspectionReport';
 import type { CrossSectionResult } from './crossSectionCompare';
 import type { DeviationResult } from './measureDeviation';
@@ -214,6 +215,13 @@ describe('inspection_report', () => {
     expect(c.get('summary.mean')!.value).toBe(forward.mean);
     expect(c.get('summary.p95')!.value).toBe(forward.p95);
     expect(c.get('summary.withinTolerance')!.value).toBe(forward.withinTolerance);
+    // The text the stats card prints (issue 29: the same function, so the same digits): 4 significant digits.
+    for (const [field, v, sign] of [['summary.mean', forward.mean!, true], ['summary.std', forward.std!, false], ['summary.p95', forward.p95, false], ['summary.maxAbs', forward.maxAbs, false]] as const) {
+      const text = c.get(field)!.text;
+      expect(text, field).toBe(figureText(v, sign));
+      expect(Number(text.replace('\u2212', '-').replace(/,/g, '')), field).toBe(Number(v.toPrecision(4)));
+    }
+    expect(c.get('summary.withinTolerance')!.text).toBe(shareText(forward.withinTolerance!));
     expect(c.get('summary.noDataShare')!.value).toBe(forward.noDataSamples / (forward.samples + forward.noDataSamples));
     expect(c.get('passShare')!.value).toBe(0.99);
     expect(r.verdict).toBe(forward.withinTolerance! >= 0.99 ? 'PASS' : 'FAIL');
