@@ -178,10 +178,13 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
       return fixed.cache.get(key, () => nearSymmetries(fixedSamples(fixedSurface), axis, fixedMoments.centroid, coarse, diagonal, fixed.kind === 'brep' ? deflection : 0));
     };
     const global = await globalStep({ movingMoments: moments, fixedMoments, even, coarse, settings, diagonal, pacer });
-    start = global.motion;
-    tiedStarts = global.tied;
     preAlignment = global.summary;
     symmetryTurns = symmetries();
+    tiedStarts = global.tied;
+    // With turns about an axis, the fine fit starts from the best residual (a start in a wrong turn
+    // of a keyed part can leave the keyway's coverage undecided) and the symmetry resolution takes
+    // the nearest of all tied families' poses; without, the tied start nearest the current pose.
+    start = symmetryTurns.length > 0 ? global.motion : global.tied[0]!;
   }
   const tick = (iteration: number) => pacer.tick(iteration, settings.maxIterations, 'fine ICP');
   const fineSettings: IcpSettings = { ...settings, offset: true };

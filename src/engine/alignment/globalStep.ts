@@ -33,7 +33,7 @@ const FINALIST_ITERATIONS = 40;
 export const AMBIGUOUS_RATIO = 1.5;
 /**
  * Finalists within this factor of the best residual cannot be told apart by the shape (a nut and
- * the nut turned over: 0.039649 against 0.039651): the one nearest the current pose is taken. Wider
+ * the nut turned over: 0.039649 against 0.039651): alignBodies takes the one nearest the current pose. Wider
  * than the noise of a short ICP on the same samples, far narrower than AMBIGUOUS_RATIO, which a
  * one-sided chamfer may stay within.
  */
@@ -56,7 +56,7 @@ export interface GlobalStepInput {
 }
 
 export interface GlobalStepResult {
-  /** The start of the fine fit: of the poses that tie (TIE_RATIO), the one nearest the current pose. */
+  /** The lowest residual's pose. */
   motion: Rigid;
   /** Every distinct pose that ties, nearest the current pose first (`motion` first): a part symmetric in two ways (a nut: about its axis and turned over) ties in both families. */
   tied: Rigid[];
@@ -68,8 +68,8 @@ export interface GlobalStepResult {
  * every principal-axes candidate, and spins about an axis of near rotational symmetry. Each gets
  * a short trimmed ICP against the fixed tessellation; the best distinct poses (every one within
  * AMBIGUOUS_RATIO of the best, at least four, at most MAX_FINALISTS) a longer one; the lowest
- * residual wins, and of those that tie with it (TIE_RATIO) the one nearest the current pose (least
- * rotation, then least shift of the centroid). Which of a symmetric part's equally good poses is
+ * residual wins; the poses that tie with it (TIE_RATIO) are listed nearest the current pose first
+ * (least rotation, then least shift of the centroid). Which of a symmetric part's equally good poses is
  * meant is decided after the fine fit (symmetries.ts).
  */
 export async function globalStep(input: GlobalStepInput): Promise<GlobalStepResult> {
@@ -120,7 +120,7 @@ export async function globalStep(input: GlobalStepInput): Promise<GlobalStepResu
     .map((e) => e.motion);
   if (tied.length === 0) tied.push(best.motion);
   return {
-    motion: tied[0]!,
+    motion: best.motion,
     tied,
     summary: {
       candidates: candidates.length,
