@@ -60,3 +60,20 @@ export function planarFaceIds(geometry: ExactGeometry): Record<string, string> {
   });
   return ids;
 }
+
+/**
+ * A plain nut for alignment tests: a hexagonal prism (corners at radius 14 on +-x and every 60
+ * degrees, 10 thick, z from -5 to 5) with a bore of radius 6 on the z axis. Twelve poses: the six
+ * turns by 60 k degrees about z, and the same turned over (half turns about axes in z = 0).
+ */
+export function makeNut(oc: OC): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const polygon = own(new oc.BRepBuilderAPI_MakePolygon_1());
+    for (let k = 0; k < 6; k++) polygon.Add_1(own(new oc.gp_Pnt_3(14 * Math.cos((k * Math.PI) / 3), 14 * Math.sin((k * Math.PI) / 3), -5)));
+    polygon.Close();
+    const face = own(own(new oc.BRepBuilderAPI_MakeFace_15(own(polygon.Wire()), true)).Face());
+    const prism = own(own(new oc.BRepPrimAPI_MakePrism_1(face, own(new oc.gp_Vec_4(0, 0, 10)), false, true)).Shape());
+    const bore = own(own(new oc.BRepPrimAPI_MakeCylinder_3(own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(0, 0, -10)), own(new oc.gp_Dir_4(0, 0, 1)))), 6, 20)).Shape());
+    return own(new oc.BRepAlgoAPI_Cut_3(prism, bore, own(new oc.Message_ProgressRange_1()))).Shape();
+  });
+}

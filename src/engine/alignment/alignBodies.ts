@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../errors';
 import { warning, type ToolWarning, type WarningCode } from '../warnings';
-import { apply, compose, IDENTITY, rotationAngle, rotationAxis, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
+import { apply, compose, IDENTITY, rotationAngle, rotationAxis, rotationDistance, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
@@ -109,6 +109,11 @@ export interface AlignResult extends PoseSummary {
   warnings: AlignWarning[];
 }
 
+/** Other families of tied poses (a nut turned over) fitted and listed besides the fine fit's. */
+const MAX_OTHER_FAMILIES = 3;
+/** A tied start within this of a pose of a family already listed belongs to it (a family's poses are 30 degrees or more apart). */
+const SAME_FAMILY_DEGREES = 10;
+
 /** Samples of the fixed body its own symmetries are found with. */
 const SYMMETRY_SAMPLES = 1500;
 /** Residual above this share of the fixed diagonal: probably not a match. */
@@ -161,6 +166,7 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   let preAlignment: PreAlignment | null = null;
   let equivalents: ScoredPose[] = [];
   let symmetryTurns: Turn[] = [];
+  let tiedStarts: Rigid[] = [];
   if (args.mode !== 'fine') {
     const fixedMoments = surfaceMoments(fixedSurface.mesh);
     const symmetries = (): Turn[] => {
@@ -172,9 +178,13 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
       return fixed.cache.get(key, () => nearSymmetries(fixedSamples(fixedSurface), axis, fixedMoments.centroid, coarse, diagonal, fixed.kind === 'brep' ? deflection : 0));
     };
     const global = await globalStep({ movingMoments: moments, fixedMoments, even, coarse, settings, diagonal, pacer });
-    start = global.motion;
     preAlignment = global.summary;
     symmetryTurns = symmetries();
+    tiedStarts = global.tied;
+    // With turns about an axis, the fine fit starts from the best residual (a start in a wrong turn
+    // of a keyed part can leave the keyway's coverage undecided) and the symmetry resolution takes
+    // the nearest of all tied families' poses; without, the tied start nearest the current pose.
+    start = symmetryTurns.length > 0 ? global.motion : global.tied[0]!;
   }
   const tick = (iteration: number) => pacer.tick(iteration, settings.maxIterations, 'fine ICP');
   const fineSettings: IcpSettings = { ...settings, offset: true };
@@ -202,12 +212,28 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   // where they tie, the one nearest where the body stands.
   if (symmetryTurns.length > 0 && args.mode === 'bestFit' && !result.starved) {
     await pacer.tick(0, 1, 'symmetric poses');
-    const resolved = await resolveSymmetry(points, result.motion, symmetryTurns, localFaces ? onFaces(fine, new Set(localFaces)) : fine, settings, diagonal, moments.centroid);
+    const near = localFaces ? onFaces(coarse, new Set(localFaces)) : coarse;
+    const nearFine = localFaces ? onFaces(fine, new Set(localFaces)) : fine;
+    // A part symmetric in a second way (a nut turned over): the global step's tied starts that are
+    // no turn of the fine fit's pose are other families; each gets its own fine fit and turns.
+    const bases = [result.motion];
+    const listed = (m: Rigid) => bases.some((b) => [b, ...symmetryTurns.map((t) => compose(t.motion, b))].some((f) => (rotationDistance(f.r, m.r) * 180) / Math.PI < SAME_FAMILY_DEGREES));
+    let extraIterations = 0;
+    for (const m of tiedStarts) {
+      if (bases.length > MAX_OTHER_FAMILIES) break;
+      if (listed(m)) continue;
+      const other = await fit(m, near, nearFine);
+      extraIterations += other.iterations;
+      if (!other.starved && !listed(other.motion)) bases.push(other.motion);
+    }
+    const resolved = await resolveSymmetry(points, bases, symmetryTurns, nearFine, settings, diagonal, moments.centroid);
     if (resolved.length > 1) equivalents = resolved;
     if (!samePose(resolved[0]!.motion, result.motion, moments.centroid, diagonal)) {
-      const iterations = result.iterations;
-      result = await fit(resolved[0]!.motion, localFaces ? onFaces(coarse, new Set(localFaces)) : coarse, localFaces ? onFaces(fine, new Set(localFaces)) : fine);
+      const iterations = result.iterations + extraIterations;
+      result = await fit(resolved[0]!.motion, near, nearFine);
       result.iterations += iterations;
+    } else {
+      result.iterations += extraIterations;
     }
   }
   const nearlySymmetric = preAlignment !== null && preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO;

@@ -1,4 +1,4 @@
-import { axisAngle, compose, IDENTITY, type Rigid } from '../math/rigid';
+import { apply, axisAngle, compose, IDENTITY, rotationAngle, type Rigid } from '../math/rigid';
 import type { Vec3 } from '../math/vec3';
 import type { Pacer } from '../deviation/pacer';
 import { icp, type IcpSettings, type NearestFoot } from './icp';
@@ -31,6 +31,13 @@ const FINALIST_SAMPLES = 500;
 const FINALIST_ITERATIONS = 40;
 /** A different pose within this factor of the best residual makes the global step ambiguous. */
 export const AMBIGUOUS_RATIO = 1.5;
+/**
+ * Finalists within this factor of the best residual cannot be told apart by the shape (a nut and
+ * the nut turned over: 0.039649 against 0.039651): alignBodies takes the one nearest the current pose. Wider
+ * than the noise of a short ICP on the same samples, far narrower than AMBIGUOUS_RATIO, which a
+ * one-sided chamfer may stay within.
+ */
+export const TIE_RATIO = 1.05;
 /** Spins about an axis of near rotational symmetry, in degrees: the 90-degree steps of the principal frames miss a 6-hole bolt circle's poses. */
 const SPIN_STEP_DEGREES = 10;
 /** Two principal variances within this share of the largest: the part is nearly a solid of revolution about the third axis. */
@@ -49,7 +56,10 @@ export interface GlobalStepInput {
 }
 
 export interface GlobalStepResult {
+  /** The lowest residual's pose. */
   motion: Rigid;
+  /** Every distinct pose that ties, nearest the current pose first (`motion` first): a part symmetric in two ways (a nut: about its axis and turned over) ties in both families. */
+  tied: Rigid[];
   summary: PreAlignment;
 }
 
@@ -58,8 +68,9 @@ export interface GlobalStepResult {
  * every principal-axes candidate, and spins about an axis of near rotational symmetry. Each gets
  * a short trimmed ICP against the fixed tessellation; the best distinct poses (every one within
  * AMBIGUOUS_RATIO of the best, at least four, at most MAX_FINALISTS) a longer one; the lowest
- * residual wins (ties: the earlier candidate, the current pose first). Which of a symmetric part's
- * equally good poses is meant is decided after the fine fit (symmetries.ts).
+ * residual wins; the poses that tie with it (TIE_RATIO) are listed nearest the current pose first
+ * (least rotation, then least shift of the centroid). Which of a symmetric part's equally good poses is
+ * meant is decided after the fine fit (symmetries.ts).
  */
 export async function globalStep(input: GlobalStepInput): Promise<GlobalStepResult> {
   const { movingMoments, fixedMoments, even, settings, diagonal, pacer } = input;
@@ -102,8 +113,15 @@ export async function globalStep(input: GlobalStepInput): Promise<GlobalStepResu
   const runnerUp = byResidual.find((e) => e !== best && !same(e, best));
   const runnerUpResidual = runnerUp && Number.isFinite(runnerUp.residual) ? runnerUp.residual : null;
   const nearlyEqual = byResidual.filter((e) => Number.isFinite(e.residual) && e.residual + floor <= AMBIGUOUS_RATIO * (best.residual + floor)).length;
+  const tied = byResidual
+    .filter((e) => Number.isFinite(e.residual) && e.residual + floor <= TIE_RATIO * (best.residual + floor))
+    .map((e) => ({ motion: e.motion, d: distanceFromStart(e.motion, c), index: e.index }))
+    .sort((a, b) => a.d.angle - b.d.angle || a.d.shift - b.d.shift || a.index - b.index)
+    .map((e) => e.motion);
+  if (tied.length === 0) tied.push(best.motion);
   return {
     motion: best.motion,
+    tied,
     summary: {
       candidates: candidates.length,
       bestResidual: best.residual,
@@ -157,6 +175,12 @@ interface Candidate {
   motion: Rigid;
   residual: number;
   index: number;
+}
+
+/** How far a motion is from the current pose: its rotation angle and how far it moves `centroid`. */
+export function distanceFromStart(m: Rigid, centroid: Vec3): { angle: number; shift: number } {
+  const p = apply(m, centroid[0], centroid[1], centroid[2]);
+  return { angle: rotationAngle(m.r), shift: Math.hypot(p[0] - centroid[0], p[1] - centroid[1], p[2] - centroid[2]) };
 }
 
 /** Lowest residual first; ties: the earlier candidate (deterministic). */

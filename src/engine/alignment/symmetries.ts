@@ -1,6 +1,6 @@
-import { apply, axisAngle, compose, rotationAngle, type Rigid } from '../math/rigid';
+import { apply, axisAngle, compose, type Rigid } from '../math/rigid';
 import type { Vec3 } from '../math/vec3';
-import { strided } from './globalStep';
+import { distanceFromStart, strided } from './globalStep';
 import { createFoot, icp, type IcpSettings, type NearestFoot } from './icp';
 import { featureScores } from './poseScores';
 
@@ -75,16 +75,18 @@ const SCORE_TIE = 0.06;
 const RESIDUAL_TIE = 1.05;
 
 /**
- * Which of a symmetric part's poses the scan is in. `pose` (the fine fit) and `pose` turned by each
- * near symmetry of the fixed body are polished on the fine surface (a few untrimmed point-to-plane
- * iterations: a turn off shows first on the samples of holes and slots, which trimming would drop),
- * then scored by how the samples spread over the fixed body's faces (featureScores): a keyway's
- * faces are bare at every pose but the right one. Poses that tie on coverage and residual are
- * equivalent, and the one nearest where the body stands (the identity) comes first: it wins.
+ * Which of a symmetric part's poses the scan is in. Each of `bases` (the fine fit first, then the
+ * fine fits of any other family of poses the global step found tied: a nut turned over) and each
+ * base turned by each near symmetry of the fixed body are polished on the fine surface (a few
+ * untrimmed point-to-plane iterations: a turn off shows first on the samples of holes and slots,
+ * which trimming would drop), then scored by how the samples spread over the fixed body's faces
+ * (featureScores): a keyway's faces are bare at every pose but the right one. Poses that tie on
+ * coverage and residual are equivalent, and the one nearest where the body stands (the identity)
+ * comes first: it wins.
  */
 export async function resolveSymmetry(
   samples: Float64Array,
-  pose: Rigid,
+  bases: Rigid[],
   symmetries: Turn[],
   fine: NearestFoot,
   settings: IcpSettings,
@@ -93,25 +95,27 @@ export async function resolveSymmetry(
 ): Promise<ScoredPose[]> {
   const polishSamples = strided(samples, POLISH_SAMPLES);
   const polish: IcpSettings = { ...settings, maxIterations: POLISH_ITERATIONS, offset: true, overlap: 1, maxDistance: Math.min(settings.maxDistance, POLISH_REACH * diagonal) };
-  const poses: Rigid[] = [pose];
-  for (const s of symmetries) poses.push((await icp(polishSamples, compose(s.motion, pose), fine, polish)).motion);
+  // Pose k is base floor(k / n) turned by symmetry k % n (0: not turned).
+  const poses: Rigid[] = [];
+  for (const base of bases) {
+    poses.push(base);
+    for (const s of symmetries) poses.push((await icp(polishSamples, compose(s.motion, base), fine, polish)).motion);
+  }
   const scores = featureScores(strided(samples, SCORING_SAMPLES), poses, fine, settings.overlap, diagonal);
   const top = Math.max(...scores.map((s) => s.featureScore));
   const covered = scores.map((s, k) => ({ s, k })).filter(({ s }) => s.featureScore >= top - SCORE_TIE);
   const floor = 1e-4 * diagonal;
   const bestResidual = Math.min(...covered.map(({ s }) => s.residual));
-  const distance = (m: Rigid) => {
-    const p = apply(m, centroid[0], centroid[1], centroid[2]);
-    return { angle: rotationAngle(m.r), shift: Math.hypot(p[0] - centroid[0], p[1] - centroid[1], p[2] - centroid[2]) };
-  };
   const tied = new Set(covered.filter(({ s }) => s.residual + floor <= RESIDUAL_TIE * (bestResidual + floor)).map(({ k }) => k));
   // The coverage of poses equal by an exact symmetry differs only by the scan's sampling (a mesh's
-  // facets on small faces): those are equivalent to a tied pose whatever their score.
+  // facets on small faces): those are equivalent to a tied pose whatever their score. Poses of
+  // different families are equivalent only when they tie themselves.
   const n = symmetries.length + 1;
-  const exactApart = (a: number, b: number) => a === b || symmetries[(((a - b) % n) + n) % n - 1]?.exact === true;
+  const exactApart = (a: number, b: number) =>
+    a === b || (Math.floor(a / n) === Math.floor(b / n) && symmetries[((((a % n) - (b % n)) % n) + n) % n - 1]?.exact === true);
   const equivalent = scores.map((s, k) => ({ s, k })).filter(({ k }) => [...tied].some((t) => exactApart(k, t)));
   return equivalent
-    .map(({ s, k }) => ({ motion: poses[k]!, residual: s.residual, featureScore: s.featureScore, d: distance(poses[k]!), k }))
+    .map(({ s, k }) => ({ motion: poses[k]!, residual: s.residual, featureScore: s.featureScore, d: distanceFromStart(poses[k]!, centroid), k }))
     .sort((a, b) => a.d.angle - b.d.angle || a.d.shift - b.d.shift || a.k - b.k)
     .map(({ motion, residual, featureScore }) => ({ motion, residual, featureScore }));
 }
