@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { progressLine } from './progress';
 import { batchKeyOf, runQueuedBatch } from './queueBatch';
 import { openResults, readResults } from './resultsFile';
 import { testRoot } from '../test/testEngine';
+import { freePort } from '../test/freePort';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
@@ -262,16 +262,6 @@ describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function waitFor(check: () => boolean, ms: number, message: string): Promise<void> {
   const end = Date.now() + ms;

@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
 import { dataPath } from '../test/data';
+import { freePort } from '../test/freePort';
 
 // Issue 35, the fault test: Redis stopped for 30 s mid-batch, a worker and the collector killed with
 // SIGKILL; every job has exactly one result, with no step by hand: the collector is started again with
@@ -185,13 +185,3 @@ describe('queue batch faults: Redis away for 30 s mid-batch, a worker and the co
   }, 600_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as { port: number };
-      server.close(() => resolve(p));
-    });
-    server.on('error', reject);
-  });
-}

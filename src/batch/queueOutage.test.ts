@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { dataPath } from '../test/data';
 import { readManifest } from './manifest';
 import { batchKeyOf, runQueuedBatch, stallTimings, startQueueWorker, type QueueWorker } from './queueBatch';
 import { readResults } from './resultsFile';
+import { freePort } from '../test/freePort';
 
 // Issue 35, item 5: the queue collector exited on a 5 s Redis outage (QUEUE_UNAVAILABLE) and needed
 // a manual --resume. It now waits the outage out, reconnects, and every job gets its result once.
@@ -129,16 +129,6 @@ describe('stalled jobs: back in the queue within --stall-check', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as { port: number };
-      server.close(() => resolve(p));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Polls `check` every 100 ms, at most 600 times (a bound on the count, not a timing budget). */
 async function waitFor(check: () => boolean, message: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { hypot3 } from '../math/hypot3';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
-import { R2_A, R2_B, triangleAreas, type SurfaceSamples } from '../mesh/sampleSurface';
+import { r2Barycentric, triangleAreas, type SurfaceSamples } from '../mesh/sampleSurface';
 import type { TriMesh } from '../mesh/TriMesh';
 
 /**
@@ -67,6 +67,7 @@ export function featureDenseSamples(mesh: TriMesh, maxSamples: number, pseudoNor
     s++;
   }
 
+  const uv = new Float64Array(2);
   let ordinal = V; // candidate number of the current triangle's first inside point
   for (let t = 0; t < T; t++) {
     const k = inside[t]!;
@@ -81,17 +82,9 @@ export function featureDenseSamples(mesh: TriMesh, maxSamples: number, pseudoNor
     pn.faceNormal(t, n3);
     const nx = n3[0]!, ny = n3[1]!, nz = n3[2]!;
     for (; j < k; j += stride) {
-      let u: number, v: number;
-      if (k === 1) {
-        u = v = 1 / 3;
-      } else {
-        u = (0.5 + (j + 1) * R2_A) % 1;
-        v = (0.5 + (j + 1) * R2_B) % 1;
-        if (u + v > 1) {
-          u = 1 - u;
-          v = 1 - v;
-        }
-      }
+      if (k === 1) uv.fill(1 / 3);
+      else r2Barycentric(j + 1, uv);
+      const u = uv[0]!, v = uv[1]!;
       points[3 * s] = ax + u * ux + v * vx;
       points[3 * s + 1] = ay + u * uy + v * vy;
       points[3 * s + 2] = az + u * uz + v * vz;

@@ -55,6 +55,7 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
   const points = new Float64Array(3 * count);
   const normals = new Float64Array(3 * count);
 
+  const uv = new Float64Array(2);
   let s = 0;
   for (let t = 0; t < T; t++) {
     const k = inside[t]!;
@@ -67,12 +68,8 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
     const nx = n3[0]!, ny = n3[1]!, nz = n3[2]!;
     for (let j = 0; j < k; j++) {
       // The R2 point of the sample's own number: uniform inside its triangle whatever the allotment.
-      let u = (0.5 + (s + 1) * R2_A) % 1;
-      let v = (0.5 + (s + 1) * R2_B) % 1;
-      if (u + v > 1) {
-        u = 1 - u;
-        v = 1 - v;
-      }
+      r2Barycentric(s + 1, uv);
+      const u = uv[0]!, v = uv[1]!;
       points[3 * s] = ax + u * ux + v * vx;
       points[3 * s + 1] = ay + u * uy + v * vy;
       points[3 * s + 2] = az + u * uz + v * vz;
@@ -91,6 +88,21 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
  * returns their sum, which is n (the last cumulative area is the total itself). Any non-negative
  * weights serve (a cloud's points by the area each stands for: deviation/cloudAreaSamples.ts).
  */
+/**
+ * The R2 sequence's point number `n` folded into the unit triangle, as barycentric (u, v) into `uv`:
+ * low-discrepancy and deterministic, so samples spread evenly over a triangle whatever their count.
+ */
+export function r2Barycentric(n: number, uv: Float64Array): void {
+  let u = (0.5 + n * R2_A) % 1;
+  let v = (0.5 + n * R2_B) % 1;
+  if (u + v > 1) {
+    u = 1 - u;
+    v = 1 - v;
+  }
+  uv[0] = u;
+  uv[1] = v;
+}
+
 export function systematicCounts(areas: Float64Array, area: number, n: number, inside: Uint32Array): number {
   let cumulative = 0;
   let before = 0;
