@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { test } from '../../e2e/fixtures/fixtures';
 import { importBig, makeCloud, makeScan, orbitTasks } from '../../e2e/fixtures/bigScans';
 
@@ -10,6 +13,8 @@ import { importBig, makeCloud, makeScan, orbitTasks } from '../../e2e/fixtures/b
  * Chromium draws WebGL in software (SwiftShader), which is what the draw and orbit figures weigh.
  *
  * BREPSCOPE_BENCH_BIG picks the cases (comma-separated names below; default: the first three).
+ * BREPSCOPE_BENCH_TRACE=<folder> also records a Chromium performance trace of each orbit there
+ * (`<case>-orbit.json`, open it in DevTools' Performance panel): what a frame's time is made of.
  */
 
 const BUDGET_MS = 200;
@@ -34,6 +39,40 @@ function report(what: string, phase: string, tasks: { duration: number }[]): voi
   console.log(`bigMesh ${what} ${phase}: longest page task ${longest} ms, ${over} over ${BUDGET_MS} ms, ${tasks.length} over 50 ms (load ${loadavg()[0]!.toFixed(1)})`);
 }
 
+const TRACE_DIR = process.env.BREPSCOPE_BENCH_TRACE;
+
+/** The timeline, JS samples and the GPU command buffer's waits, as DevTools records them. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink',
+  'cc',
+  'gpu',
+  'viz',
+  'toplevel',
+];
+
+/** Runs `body` with a Chromium trace recorded into `file` (when a trace folder is given). */
+async function traced<T>(page: Page, file: string | null, body: () => Promise<T>): Promise<T> {
+  if (!file) return body();
+  const cdp = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => void events.push(...e.value));
+  const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: TRACE_CATEGORIES } });
+  try {
+    return await body();
+  } finally {
+    await cdp.send('Tracing.end');
+    await done;
+    writeFileSync(file, JSON.stringify({ traceEvents: events }));
+    await cdp.detach();
+  }
+}
+
 test.use({ trace: 'off' });
 
 for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
@@ -44,7 +83,8 @@ for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
     report(c.name, 'drop', phases.drop);
     report(c.name, 'first frame', phases.frame);
     console.log(`bigMesh ${c.name} drawn at rest: ${JSON.stringify(await app.api.viewDetail())}`);
-    report(c.name, 'orbit', await orbitTasks(app, c.bodyId, testInfo));
+    const traceFile = TRACE_DIR ? join(TRACE_DIR, `${c.name}-orbit.json`) : null;
+    report(c.name, 'orbit', await traced(app.page, traceFile, () => orbitTasks(app, c.bodyId, testInfo)));
     console.log(`bigMesh ${c.name} drawn after the orbit: ${JSON.stringify(await app.api.viewDetail())}`);
     const memory = await app.page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
     // The page's and its workers' memory as Chromium counts it (cross-origin isolated pages only: the app's server sends COOP and COEP).

@@ -9,6 +9,7 @@ import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
 import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wantsOtherLevels } from './detail';
 import { Ghost, type ViewGhost } from './Ghost';
 import { Markers, type ViewMarkers } from './Overlays';
+import { softwareRenderer } from './renderer';
 
 export type { ViewBody } from './BodyMesh';
 export type { FlyTarget, ViewDirection } from './CameraRig';
@@ -162,7 +163,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       frameloop={holdFrames ? 'never' : 'demand'}
       dpr={[1, 2]}
       camera={{ fov: 40, position: [100, -130, 90], near: 0.1, far: 10_000 }}
-      gl={{ antialias: true, preserveDrawingBuffer: true }}
+      gl={{ antialias: !softwareRenderer(), preserveDrawingBuffer: true }}
       onPointerMissed={() => onMiss?.()}
       data-testid="viewport.canvas"
     >
