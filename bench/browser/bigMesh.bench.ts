@@ -14,7 +14,8 @@ import { importBig, makeCloud, makeScan, orbitTasks } from '../../e2e/fixtures/b
  *
  * BREPSCOPE_BENCH_BIG picks the cases (comma-separated names below; default: the first three).
  * BREPSCOPE_BENCH_TRACE=<folder> also records a Chromium performance trace of each orbit there
- * (`<case>-orbit.json`, open it in DevTools' Performance panel): what a frame's time is made of.
+ * (`<case>-drop.json`: the drop and first frame; `<case>-orbit.json`; open them in DevTools'
+ * Performance panel): what a frame's time is made of. Tracing slows the page: figures from a run without it.
  */
 
 const BUDGET_MS = 200;
@@ -79,7 +80,7 @@ for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
   test(`big scan ${c.name}: page tasks while it is dropped, drawn and orbited`, async ({ app }, testInfo) => {
     test.setTimeout(1_200_000);
     await c.make(app);
-    const phases = await importBig(app, c.bodyId, testInfo);
+    const phases = await traced(app.page, TRACE_DIR ? join(TRACE_DIR, `${c.name}-drop.json`) : null, () => importBig(app, c.bodyId, testInfo));
     report(c.name, 'drop', phases.drop);
     report(c.name, 'first frame', phases.frame);
     console.log(`bigMesh ${c.name} drawn at rest: ${JSON.stringify(await app.api.viewDetail())}`);

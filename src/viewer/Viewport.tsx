@@ -1,6 +1,6 @@
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useMemo, useRef } from 'react';
-import { BufferAttribute, BufferGeometry, DoubleSide, Group, Mesh, MeshStandardMaterial, Points, PointsMaterial, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial, OrthographicCamera, Points, PointsMaterial, Scene, type Material } from 'three';
 import { BodyMesh, type ViewBody } from './BodyMesh';
 import type { ViewMesh } from './displayBuffers';
 import { BodyPoints } from './BodyPoints';
@@ -115,30 +115,57 @@ function DetailFrames({ fullDetail }: { fullDetail: boolean }) {
 /**
  * The bodies' shaders compiled when the view is made (at the page's first idle moment), not in the
  * frame that first draws a scan: a software renderer takes 0.2 to 2.5 s to compile one here.
- * Materials as BodyMesh and BodyPoints make them (flat for scans, smooth for BREP faces, with and
- * without heat-map colours); kept alive while the view lives, since three.js frees a program when
- * its last material goes. `compileAsync` does not hold the page's thread where the browser
- * compiles in parallel (KHR_parallel_shader_compile).
+ * Materials as BodyMesh, BodyPoints and the grid and axes make them (flat for scans, smooth for BREP
+ * faces, with and without heat-map colours; lines with vertex colours); kept alive while the view
+ * lives, since three.js frees a program when its last material goes. `compileAsync` does not hold
+ * the page's thread where the browser compiles in parallel (KHR_parallel_shader_compile). Then each
+ * is drawn once into one pixel of the canvas (the next frame clears it): SwiftShader builds its
+ * pipeline for a program at its first draw, not at compile (a trace of a scan's first frame showed
+ * the page's thread waiting for the GPU process through it).
  */
 function WarmShaders() {
   const gl = useThree((s) => s.gl);
   const camera = useThree((s) => s.camera);
   const scene = useThree((s) => s.scene);
+  const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
+    // One triangle over the whole view of an orthographic camera looking down -z.
     const g = new BufferGeometry();
-    for (const name of ['position', 'normal', 'color']) g.setAttribute(name, new BufferAttribute(new Float32Array(9), 3));
+    g.setAttribute('position', new BufferAttribute(new Float32Array([-3, -3, -1, 3, -3, -1, 0, 3, -1]), 3));
+    g.setAttribute('normal', new BufferAttribute(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]), 3));
+    g.setAttribute('color', new BufferAttribute(new Float32Array(9).fill(1), 3));
     const materials: Material[] = [];
     for (const flatShading of [true, false])
-      for (const vertexColors of [true, false]) materials.push(new MeshStandardMaterial({ flatShading, vertexColors, side: DoubleSide, metalness: 0.1, roughness: 0.65 }));
+      for (const vertexColors of [true, false]) materials.push(new MeshStandardMaterial({ flatShading, vertexColors, side: DoubleSide, metalness: 0.1, roughness: 0.65, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
     for (const vertexColors of [true, false]) materials.push(new PointsMaterial({ vertexColors, sizeAttenuation: false }));
+    // GridHelper's and AxesHelper's material.
+    materials.push(new LineBasicMaterial({ vertexColors: true, toneMapped: false }));
     const group = new Group();
-    for (const m of materials) group.add(m instanceof PointsMaterial ? new Points(g, m) : new Mesh(g, m));
-    void gl.compileAsync(group, camera, scene).catch(() => undefined);
+    for (const m of materials) group.add(m instanceof PointsMaterial ? new Points(g, m) : m instanceof LineBasicMaterial ? new LineSegments(g, m) : new Mesh(g, m));
+    let live = true;
+    void gl
+      .compileAsync(group, camera, scene)
+      .then(() => {
+        if (!live) return;
+        const view = new OrthographicCamera(-1, 1, 1, -1, 0, 2);
+        const lights = scene.children.filter((c) => (c as { isLight?: boolean }).isLight);
+        const warm = new Scene();
+        // The scene's lights (their number is part of a program's key), borrowed for one draw.
+        for (const l of lights) warm.add(l.clone());
+        warm.add(group);
+        gl.setScissorTest(true);
+        gl.setScissor(0, 0, 1, 1);
+        gl.render(warm, view);
+        gl.setScissorTest(false);
+        invalidate();
+      })
+      .catch(() => undefined);
     return () => {
+      live = false;
       g.dispose();
       for (const m of materials) m.dispose();
     };
-  }, [gl, camera, scene]);
+  }, [gl, camera, scene, invalidate]);
   return null;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DisplayMesh } from '../engine';
 import { uvSphere } from '../test/uvSphere';
 import { boundsOf } from './bounds';
-import { buildViewerBuffers, geometryOf, viewerTransferables, viewGeometry } from './displayBuffers';
+import { buildViewerBuffers, geometryOf, LEVEL_OPTIONS, viewerTransferables, viewGeometry } from './displayBuffers';
 
 /** A closed sphere of 2 * 48 * 23 triangles, as display_mesh sends it, off centre so the box and sphere are not trivial. */
 function sphereMesh(): DisplayMesh {
@@ -88,7 +88,9 @@ describe('levels of detail built with the viewer buffers', () => {
     const buffers = buildViewerBuffers({ positions, indices });
     const levels = buffers.levels ?? [];
     expect(levels.map((l) => l.indices.length / 3).every((n, i, all) => n <= 54_450 && (i === 0 || n < all[i - 1]!))).toBe(true);
-    expect(levels.length).toBeGreaterThan(0);
+    // 54,450 (a quarter), then 15,000 (the coarsest; a quarter would be 13,612), which ends the list.
+    expect(levels.length).toBe(2);
+    expect(levels[1]!.indices.length / 3).toBeLessThanOrEqual(2 * LEVEL_OPTIONS.coarsest);
     const first = levels[0]!;
     const v = first.vertexIds[7]!;
     expect(Array.from(first.normals!.slice(21, 24))).toEqual(Array.from(buffers.normals.slice(3 * v, 3 * v + 3)));

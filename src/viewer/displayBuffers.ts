@@ -26,10 +26,12 @@ export type ViewLevel = DisplayLevel & { normals?: Float32Array<ArrayBuffer> };
 
 /**
  * Levels for meshes and clouds over 200k triangles or points: the finest at most 500k (the display
- * level, drawn at rest on a GPU), each next a quarter, the coarsest about 30k (drawn while a slow
- * renderer moves the view).
+ * level, drawn at rest on a GPU), each next a quarter, the coarsest about 15k (drawn while a
+ * software renderer moves the view: a 30k-triangle frame took 75 to 90 ms in SwiftShader here at
+ * low load, twice that under load). Half, not a quarter, of the 30k level: the chooser predicts a
+ * finer level's cost from the drawn one's in proportion, which over-predicts less on a short step.
  */
-export const LEVEL_OPTIONS = { from: 200_000, finest: 500_000, coarsest: 30_000 };
+export const LEVEL_OPTIONS = { from: 200_000, finest: 500_000, coarsest: 15_000 };
 
 /** A display mesh as the viewport draws it: the engine's triangles, plus the buffers a worker prepared. */
 export type ViewMesh = DisplayMesh & { viewer?: ViewerBuffers };
