@@ -32,6 +32,15 @@ test('a 1M-triangle binary STL and a 2M-triangle binary PLY import and are drawn
   // ... while the scan's own triangles are picked: the hovered triangle is one of the 2M.
   await app.scene.setVisible('big', false);
   await app.viewport.settled();
+  // The app with the 2M-triangle scan alone at a laptop's and a small window's size (levels drawn, nothing cut off).
+  for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+    await app.page.setViewportSize({ width, height });
+    await app.viewport.settled();
+    await app.viewport.expectDrawn(0.02);
+    await app.shot(testInfo, `big-scan-${width}x${height}`);
+  }
+  await app.page.setViewportSize({ width: 1400, height: 860 });
+  await app.viewport.settled();
   const p = await app.viewport.drawnPointNearCentre();
   await app.page.mouse.move(p.x, p.y);
   await expect.poll(() => app.api.hovered()).toMatchObject({ bodyId: 'bigply', entity: 'face' });
