@@ -16,6 +16,8 @@ import { importBig, makeCloud, makeScan, orbitTasks } from '../../e2e/fixtures/b
  * BREPSCOPE_BENCH_TRACE=<folder> also records a Chromium performance trace of each orbit there
  * (`<case>-drop.json`: the drop and first frame; `<case>-orbit.json`; open them in DevTools'
  * Performance panel): what a frame's time is made of. Tracing slows the page: figures from a run without it.
+ * The orbit's CPU time of the renderer and GPU processes is printed too: SwiftShader draws in the GPU
+ * process, on threads of its own, while the page's thread waits for it.
  */
 
 const BUDGET_MS = 200;
@@ -74,6 +76,18 @@ async function traced<T>(page: Page, file: string | null, body: () => Promise<T>
   }
 }
 
+/** CPU seconds so far of the browser's renderer and GPU processes (Chromium's own count; the wall time of a loaded machine is mostly waiting). */
+async function processCpu(page: Page): Promise<{ renderer: number; gpu: number }> {
+  const cdp = await page.context().browser()!.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
+    const sum = (type: string) => processInfo.filter((p) => p.type === type).reduce((t, p) => t + p.cpuTime, 0);
+    return { renderer: sum('renderer'), gpu: sum('GPU') };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 test.use({ trace: 'off' });
 
 for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
@@ -85,7 +99,10 @@ for (const c of CASES.filter((k) => PICKED.includes(k.name))) {
     report(c.name, 'first frame', phases.frame);
     console.log(`bigMesh ${c.name} drawn at rest: ${JSON.stringify(await app.api.viewDetail())}`);
     const traceFile = TRACE_DIR ? join(TRACE_DIR, `${c.name}-orbit.json`) : null;
+    const cpu0 = await processCpu(app.page);
     report(c.name, 'orbit', await traced(app.page, traceFile, () => orbitTasks(app, c.bodyId, testInfo)));
+    const cpu1 = await processCpu(app.page);
+    console.log(`bigMesh ${c.name} orbit CPU: renderer ${Math.round((cpu1.renderer - cpu0.renderer) * 1000)} ms, GPU process ${Math.round((cpu1.gpu - cpu0.gpu) * 1000)} ms`);
     console.log(`bigMesh ${c.name} drawn after the orbit: ${JSON.stringify(await app.api.viewDetail())}`);
     const memory = await app.page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
     // The page's and its workers' memory as Chromium counts it (cross-origin isolated pages only: the app's server sends COOP and COEP).
