@@ -41,7 +41,12 @@ export interface TriangleBvh {
 export type SlotCorners = Float32Array | Float64Array;
 
 export interface BvhBuildOptions {
-  /** Largest triangle count a leaf may hold. Default 4. */
+  /**
+   * Largest triangle count a leaf may hold. Default 16: a leaf's corners are one sequential read
+   * the processor prefetches, where every node level is a dependent fetch from memory, so on a
+   * 1M-4M triangle reference the closest point, radius and winding queries all ran faster with 16
+   * than with 4 (docs/scaling.md, "Queries beside Open3D"), with 3.5 times fewer nodes.
+   */
   maxLeafSize?: number;
   /**
    * Most candidate planes per axis a large node's SAH chooses among (cell layers of its grid;
@@ -65,7 +70,7 @@ const MAX_BINS = 64;
  * hold at most maxLeafSize triangles, which bounds a query's work per leaf.
  */
 export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): TriangleBvh {
-  const maxLeafSize = options.maxLeafSize ?? 4;
+  const maxLeafSize = options.maxLeafSize ?? 16;
   const bins = options.bins ?? 32;
   if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
   if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
@@ -139,7 +144,7 @@ function depthFirstLayout(nodes: BuildNodes, shared: boolean): { nodeBounds: Flo
 }
 
 /**
- * Node boxes from the slots' float64 corners: a leaf's box is its corners' box rounded outward to
+ * Node boxes from the slots' corners (exact doubles either way): a leaf's box is its corners' box rounded outward to
  * float32, an inner node's the union of its children's (float32 already, so exact). Children
  * follow their parent in depth-first order, so a reverse sweep is bottom-up.
  */
