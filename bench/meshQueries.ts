@@ -210,6 +210,21 @@ async function queriesBesideOpen3d(millions: 1 | 4): Promise<Figures> {
   };
   const plain = await deviation('nearest');
   const robust = await deviation('robust');
+  // The robust sign's cost in CPU time, the two modes alternated (best of 3 each): the wall-time
+  // ratio above swings with the machine's load.
+  const signedCpuMs = { nearest: Infinity, robust: Infinity };
+  const signedTarget = createSignedDeviation();
+  for (let r = 0; r < 3; r++) {
+    for (const mode of ['nearest', 'robust'] as const) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < Q; i++) {
+        const o = 3 * i;
+        signedDeviation(ref, points[o]!, points[o + 1]!, points[o + 2]!, normals[o]!, normals[o + 1]!, normals[o + 2]!, mode, signedTarget);
+      }
+      const c = process.cpuUsage(c0);
+      signedCpuMs[mode] = Math.min(signedCpuMs[mode], (c.user + c.system) / 1000);
+    }
+  }
   const figures: Figures = {
     triangles,
     loadAverage: round(load, 2),
@@ -220,6 +235,7 @@ async function queriesBesideOpen3d(millions: 1 | 4): Promise<Figures> {
     signedNearestPerSec: perSecond(Q, plain.medianMs),
     signedRobustPerSec: perSecond(Q, robust.medianMs),
     robustOverPlain: round(robust.medianMs / plain.medianMs, 3),
+    robustOverPlainCpu: round(signedCpuMs.robust / signedCpuMs.nearest, 3),
     peakRssMb: peakRssMb(),
   };
   if (!hasOpen3d()) return { ...figures, open3d: 'python3-open3d not installed' };
