@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildBvh } from './TriangleBvh';
+import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
+import { buildBvh, SMALL_TREE } from './TriangleBvh';
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { closestCompatiblePoint, closestPoint, createHit, createNearestTriangles, kNearestTriangles } from './closestPoint';
 import { mergeMeshes, randomSoup, seededRandom, uvSphere } from './generators';
@@ -42,8 +43,8 @@ describe('float32 slot corners', () => {
     expect(buildBvh(almost).slotCorners).toBeInstanceOf(Float64Array);
   });
 
-  it('hold the same values, and give the same hits bit for bit, as float64 corners', () => {
-    const narrow = buildBvh(stl), wide = buildBvh(stl, { float64Corners: true });
+  it.each([4, 16])('hold the same values, and give the same hits bit for bit, as float64 corners (leaves of %i)', (maxLeafSize) => {
+    const narrow = buildBvh(stl, { maxLeafSize }), wide = buildBvh(stl, { maxLeafSize, float64Corners: true });
     expect(Array.from(narrow.slotCorners)).toEqual(Array.from(wide.slotCorners));
     const a = createHit(), b = createHit();
     const ka = createNearestTriangles(5), kb = createNearestTriangles(5);
@@ -61,5 +62,23 @@ describe('float32 slot corners', () => {
       kNearestTriangles(wide, px, py, pz, kb);
       expect(Array.from(ka.distanceSq)).toEqual(Array.from(kb.distanceSq));
     }
+  });
+});
+
+describe('default leaf size', () => {
+  const largestLeaf = (mesh: TriMesh) => {
+    const bvh = buildBvh(mesh);
+    let most = 0;
+    for (let n = 0; n < bvh.nodeCount; n++) most = Math.max(most, bvh.nodeLinks[NODE_STRIDE * n + LINK_OFFSET + 1]!);
+    return most;
+  };
+
+  it('is 4 below SMALL_TREE triangles and 16 from there', () => {
+    const small = uvSphere(5, 100, 50), large = uvSphere(5, 160, 160);
+    expect(small.indices.length / 3).toBeLessThan(SMALL_TREE);
+    expect(large.indices.length / 3).toBeGreaterThanOrEqual(SMALL_TREE);
+    expect(largestLeaf(small)).toBe(4);
+    expect(largestLeaf(large)).toBeGreaterThan(4);
+    expect(largestLeaf(large)).toBeLessThanOrEqual(16);
   });
 });

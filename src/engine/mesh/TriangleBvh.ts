@@ -42,10 +42,12 @@ export type SlotCorners = Float32Array | Float64Array;
 
 export interface BvhBuildOptions {
   /**
-   * Largest triangle count a leaf may hold. Default 16: a leaf's corners are one sequential read
-   * the processor prefetches, where every node level is a dependent fetch from memory, so on a
-   * 1M-4M triangle reference the closest point, radius and winding queries all ran faster with 16
-   * than with 4 (docs/scaling.md, "Queries beside Open3D"), with 3.5 times fewer nodes.
+   * Largest triangle count a leaf may hold. Default 4 below SMALL_TREE triangles, 16 from there:
+   * a tree that fits in the processor's caches is bound by arithmetic, and small leaves test fewer
+   * triangles; a larger one is bound by memory, where a leaf's corners are one sequential read the
+   * processor prefetches and every node level a dependent fetch, so fewer, larger leaves win
+   * (closest point per CPU second, leaves of 4 against 16: 1.14M / 0.95M at 10k triangles, about
+   * even at 40k, 0.49M / 0.53M at 100k, 189k / 222k at 1M; docs/scaling.md, "Queries beside Open3D").
    */
   maxLeafSize?: number;
   /**
@@ -60,6 +62,8 @@ export interface BvhBuildOptions {
 }
 
 const MAX_BINS = 64;
+/** Trees below this many triangles default to leaves of 4, larger ones to 16 (maxLeafSize). */
+export const SMALL_TREE = 50_000;
 
 /**
  * Builds a BVH by the surface area heuristic (SAH): every split is the plane that minimises
@@ -70,14 +74,14 @@ const MAX_BINS = 64;
  * hold at most maxLeafSize triangles, which bounds a query's work per leaf.
  */
 export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): TriangleBvh {
-  const maxLeafSize = options.maxLeafSize ?? 16;
-  const bins = options.bins ?? 32;
-  if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
-  if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
   const idx = mesh.indices;
   const pos = mesh.positions;
   if (idx.length % 3 !== 0) throw new Error('BVH: indices length must be a multiple of 3.');
   const T = idx.length / 3;
+  const maxLeafSize = options.maxLeafSize ?? (T < SMALL_TREE ? 4 : 16);
+  const bins = options.bins ?? 32;
+  if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
+  if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
   const shared = options.shared === true;
   const narrow = options.float64Corners !== true && float32Exact(pos);
   // 72 bytes a triangle: the build's scratch, then the float64 corners where the mesh needs them.
