@@ -137,6 +137,7 @@ describe('buildBvh', () => {
     const rnd = seededRandom(2);
     const soup = randomSoup(3000, 10, rnd);
     checkStructure(buildBvh(soup), soup, 4);
+    checkStructure(buildBvh(soup, { maxLeafSize: 16 }), soup, 16);
     const sphere = uvSphere(3, 40, 20, [0.1, 1e3 / 3, -7.7]); // coordinates that float32 cannot hold
     checkStructure(buildBvh(sphere, { maxLeafSize: 8, bins: 8 }), sphere, 8);
     // All triangles identical: no plane separates them, the build must still terminate.

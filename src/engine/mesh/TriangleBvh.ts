@@ -25,16 +25,30 @@ export interface TriangleBvh {
    * [first slot, slot count > 0] and an inner node [right child, 0] (left child = node + 1).
    */
   readonly nodeLinks: Uint32Array;
-  /** ax ay az bx by bz cx cy cz per slot. Costs 72 bytes per triangle; buys contiguous leaf reads. */
-  readonly slotCorners: Float64Array;
+  /**
+   * ax ay az bx by bz cx cy cz per slot; buys contiguous leaf reads. Float32Array (36 bytes a
+   * triangle) when every coordinate of the mesh is exactly a float32 (an STL, a float PLY), so the
+   * values are the mesh's own and every distance is the same as from float64 corners; Float64Array
+   * (72 bytes) otherwise. Queries specialise on the type (nearestSearch.ts).
+   */
+  readonly slotCorners: SlotCorners;
   /** Slot -> triangle index in the source mesh. */
   readonly slotTriangle: Uint32Array;
   /** Deepest node depth (root = 0): sizes traversal stacks. */
   readonly maxDepth: number;
 }
 
+export type SlotCorners = Float32Array | Float64Array;
+
 export interface BvhBuildOptions {
-  /** Largest triangle count a leaf may hold. Default 4. */
+  /**
+   * Largest triangle count a leaf may hold. Default 4 below SMALL_TREE triangles, 16 from there:
+   * a tree that fits in the processor's caches is bound by arithmetic, and small leaves test fewer
+   * triangles; a larger one is bound by memory, where a leaf's corners are one sequential read the
+   * processor prefetches and every node level a dependent fetch, so fewer, larger leaves win
+   * (closest point per CPU second, leaves of 4 against 16: 1.14M / 0.95M at 10k triangles, about
+   * even at 40k, 0.49M / 0.53M at 100k, 189k / 222k at 1M; docs/scaling.md, "Queries beside Open3D").
+   */
   maxLeafSize?: number;
   /**
    * Most candidate planes per axis a large node's SAH chooses among (cell layers of its grid;
@@ -43,9 +57,13 @@ export interface BvhBuildOptions {
   bins?: number;
   /** Allocate the arrays in SharedArrayBuffers, so that another thread can query the tree without a copy. */
   shared?: boolean;
+  /** Keep float64 corners even where float32 would hold them exactly (a reference to compare against). */
+  float64Corners?: boolean;
 }
 
 const MAX_BINS = 64;
+/** Trees below this many triangles default to leaves of 4, larger ones to 16 (maxLeafSize). */
+export const SMALL_TREE = 50_000;
 
 /**
  * Builds a BVH by the surface area heuristic (SAH): every split is the plane that minimises
@@ -56,18 +74,21 @@ const MAX_BINS = 64;
  * hold at most maxLeafSize triangles, which bounds a query's work per leaf.
  */
 export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): TriangleBvh {
-  const maxLeafSize = options.maxLeafSize ?? 4;
-  const bins = options.bins ?? 32;
-  if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
-  if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
   const idx = mesh.indices;
   const pos = mesh.positions;
   if (idx.length % 3 !== 0) throw new Error('BVH: indices length must be a multiple of 3.');
   const T = idx.length / 3;
+  const maxLeafSize = options.maxLeafSize ?? (T < SMALL_TREE ? 4 : 16);
+  const bins = options.bins ?? 32;
+  if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
+  if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
   const shared = options.shared === true;
-  // 72 bytes a triangle: the build's scratch first.
-  const slotCorners = shared ? new Float64Array(new SharedArrayBuffer(72 * T)) : new Float64Array(9 * T);
-  const built = buildTree(pos, idx, slotCorners.buffer, maxLeafSize, bins);
+  const narrow = options.float64Corners !== true && float32Exact(pos);
+  // 72 bytes a triangle: the build's scratch, then the float64 corners where the mesh needs them.
+  // Float32 corners get an array of their own, allocated after the build so the scratch can go first.
+  const wide = narrow ? undefined : shared ? new Float64Array(new SharedArrayBuffer(72 * T)) : new Float64Array(9 * T);
+  const built = buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(72 * T), maxLeafSize, bins);
+  const slotCorners: SlotCorners = wide ?? (shared ? new Float32Array(new SharedArrayBuffer(36 * T)) : new Float32Array(9 * T));
   const nodes = built.nodes;
   let slotTriangle: Uint32Array = built.slotTriangle;
   if (shared) {
@@ -127,11 +148,11 @@ function depthFirstLayout(nodes: BuildNodes, shared: boolean): { nodeBounds: Flo
 }
 
 /**
- * Node boxes from the slots' float64 corners: a leaf's box is its corners' box rounded outward to
+ * Node boxes from the slots' corners (exact doubles either way): a leaf's box is its corners' box rounded outward to
  * float32, an inner node's the union of its children's (float32 already, so exact). Children
  * follow their parent in depth-first order, so a reverse sweep is bottom-up.
  */
-function nodeBoxes(box: Float32Array, links: Uint32Array, tri: Float64Array, nodeCount: number): void {
+function nodeBoxes(box: Float32Array, links: Uint32Array, tri: SlotCorners, nodeCount: number): void {
   for (let n = nodeCount - 1; n >= 0; n--) {
     const o = NODE_STRIDE * n;
     const count = links[o + LINK_OFFSET + 1]!;
@@ -202,8 +223,18 @@ function f32Above(f: number): number {
   return f32[0]!;
 }
 
+/** Whether every value is exactly a float32 (then float32 corners hold the mesh exactly). */
+function float32Exact(values: ArrayLike<number>): boolean {
+  if (values instanceof Float32Array) return true;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Math.fround(v) !== v) return false;
+  }
+  return true;
+}
+
 /** Copies each slot's corners: the leaves' contiguous reads. */
-function gatherCorners(mesh: TriMesh, slotTriangle: Uint32Array, tri: Float64Array): void {
+function gatherCorners(mesh: TriMesh, slotTriangle: Uint32Array, tri: SlotCorners): void {
   const idx = mesh.indices;
   const pos = mesh.positions;
   for (let s = 0, c = 0; s < slotTriangle.length; s++, c += 9) {

@@ -2,7 +2,8 @@ import { hypot3 } from '../math/hypot3';
 import { closestPointOnTriangle, type Feature } from './closestPointOnTriangle';
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
 import { depthFirst, nearestFirst, type BvhQuery } from './bvhTraversal';
-import { nodeDistanceSq, type TriangleBvh } from './TriangleBvh';
+import { nearestSlotIn } from './nearestSearch';
+import { nodeDistanceSq, type SlotCorners, type TriangleBvh } from './TriangleBvh';
 
 /** The nearest point found on a mesh. `triangle` is -1 (and distance Infinity) when nothing qualified. */
 export interface MeshHit {
@@ -45,7 +46,7 @@ export function closestPoint(
   options: NearestOptions = {},
 ): MeshHit {
   const max = options.maxDistance ?? Infinity;
-  const slot = nearestSlot(bvh, px, py, pz, max * max, false, 0, 0, 0, target.slot);
+  const slot = nearestSlotIn(bvh, px, py, pz, max * max, target.slot);
   return writeHit(bvh, slot, px, py, pz, target);
 }
 
@@ -100,7 +101,7 @@ class NearestSlot implements BvhQuery {
   bound = Infinity;
   slot = -1;
   bvh: TriangleBvh | undefined;
-  tri: Float64Array = NO_CORNERS;
+  tri: SlotCorners = NO_CORNERS;
   cones: Int8Array | undefined;
   px = 0;
   py = 0;
@@ -174,7 +175,7 @@ function nearestSlot(
 }
 
 /** Whether the triangle's (unnormalised) normal has a strictly positive dot with n. */
-function faces(tri: Float64Array, o: number, nx: number, ny: number, nz: number): boolean {
+function faces(tri: SlotCorners, o: number, nx: number, ny: number, nz: number): boolean {
   const ax = tri[o]!, ay = tri[o + 1]!, az = tri[o + 2]!;
   const ux = tri[o + 3]! - ax, uy = tri[o + 4]! - ay, uz = tri[o + 5]! - az;
   const vx = tri[o + 6]! - ax, vy = tri[o + 7]! - ay, vz = tri[o + 8]! - az;

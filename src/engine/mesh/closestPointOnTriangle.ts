@@ -22,7 +22,7 @@ export type Feature = (typeof Feature)[keyof typeof Feature];
  * products, so the feature reported is the one whose region holds p.
  */
 export function closestPointOnTriangle(
-  tri: Float64Array,
+  tri: Float32Array | Float64Array,
   o: number,
   px: number,
   py: number,
@@ -90,7 +90,7 @@ function put(out: Float64Array, x: number, y: number, z: number, feature: number
 
 const edgeScratch = new Float64Array(4);
 
-function closestOnDegenerate(tri: Float64Array, o: number, px: number, py: number, pz: number, out: Float64Array): number {
+function closestOnDegenerate(tri: Float32Array | Float64Array, o: number, px: number, py: number, pz: number, out: Float64Array): number {
   let best = Infinity;
   const edges: readonly (readonly [number, number, number])[] = [
     [0, 3, Feature.edgeAB],
@@ -110,7 +110,7 @@ function closestOnDegenerate(tri: Float64Array, o: number, px: number, py: numbe
   return best;
 }
 
-function closestOnSegment(tri: Float64Array, i: number, j: number, px: number, py: number, pz: number, out: Float64Array): number {
+function closestOnSegment(tri: Float32Array | Float64Array, i: number, j: number, px: number, py: number, pz: number, out: Float64Array): number {
   const ax = tri[i]!, ay = tri[i + 1]!, az = tri[i + 2]!;
   const ex = tri[j]! - ax, ey = tri[j + 1]! - ay, ez = tri[j + 2]! - az;
   const len2 = ex * ex + ey * ey + ez * ez;

@@ -1,7 +1,7 @@
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { NODE_STRIDE } from './bvhLayout';
 import { nearestFirst, type BvhQuery } from './bvhTraversal';
-import type { TriangleBvh } from './TriangleBvh';
+import type { SlotCorners, TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
 /** The smallest distance between two triangle sets and a pair of points that gives it. */
@@ -79,7 +79,7 @@ export async function triangleSetGap(mesh: TriMesh, bvh: TriangleBvh, tick: (don
 }
 
 /** Squared distance between `box` (min xyz, max xyz) and the box of the triangle at `o` in `c`. */
-function boxGapSq(box: Float64Array, c: Float64Array, o: number): number {
+function boxGapSq(box: SlotCorners, c: SlotCorners, o: number): number {
   let d = 0;
   for (let k = 0; k < 3; k++) {
     const lo = Math.min(c[o + k]!, c[o + 3 + k]!, c[o + 6 + k]!);
@@ -96,7 +96,7 @@ function boxGapSq(box: Float64Array, c: Float64Array, o: number): number {
  * Squared distance between triangle `a` (at 0) and triangle `b` (at ob), when below `limit`; the
  * pair of points is left in `seg` (on a, then on b). Otherwise returns Infinity.
  */
-function trianglePairSq(a: Float64Array, b: Float64Array, ob: number, limit: number): number {
+function trianglePairSq(a: SlotCorners, b: SlotCorners, ob: number, limit: number): number {
   let best = limit;
   for (let k = 0; k < 3; k++) {
     // A corner of a against b, and a corner of b against a.
@@ -134,7 +134,7 @@ const pa = new Float64Array(3);
 const pb = new Float64Array(3);
 
 /** Squared distance between segments p1q1 and p2q2 (Ericson 5.1.9); the closest points in pa, pb. */
-function segmentSegmentSq(A: Float64Array, p1: number, B: Float64Array, q1: number, C: Float64Array, p2: number, D: Float64Array, q2: number): number {
+function segmentSegmentSq(A: SlotCorners, p1: number, B: SlotCorners, q1: number, C: SlotCorners, p2: number, D: SlotCorners, q2: number): number {
   const d1x = B[q1]! - A[p1]!, d1y = B[q1 + 1]! - A[p1 + 1]!, d1z = B[q1 + 2]! - A[p1 + 2]!;
   const d2x = D[q2]! - C[p2]!, d2y = D[q2 + 1]! - C[p2 + 1]!, d2z = D[q2 + 2]! - C[p2 + 2]!;
   const rx = A[p1]! - C[p2]!, ry = A[p1 + 1]! - C[p2 + 1]!, rz = A[p1 + 2]! - C[p2 + 2]!;
@@ -179,7 +179,7 @@ function clamp01(v: number): number {
 const hit = new Float64Array(3);
 
 /** Whether segment E[p]E[q] meets triangle T (at o) in its interior or boundary; the point in `hit`. */
-function edgeCrosses(E: Float64Array, p: number, q: number, T: Float64Array, o: number): boolean {
+function edgeCrosses(E: SlotCorners, p: number, q: number, T: SlotCorners, o: number): boolean {
   const ox = E[p]!, oy = E[p + 1]!, oz = E[p + 2]!;
   const dx = E[q]! - ox, dy = E[q + 1]! - oy, dz = E[q + 2]! - oz;
   const e1x = T[o + 3]! - T[o]!, e1y = T[o + 4]! - T[o + 1]!, e1z = T[o + 5]! - T[o + 2]!;

@@ -1,6 +1,6 @@
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
 import { depthFirst, type BvhQuery } from './bvhTraversal';
-import type { TriangleBvh } from './TriangleBvh';
+import type { SlotCorners, TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
 const FOUR_PI = 4 * Math.PI;
@@ -186,7 +186,7 @@ const shift = new Float64Array(3);
 const moments = { nx: 0, ny: 0, nz: 0, cx: 0, cy: 0, cz: 0 };
 
 /** Twice-area normal (cross product) and centroid of the slot triangle at t. Build-time only. */
-function triangleMoments(tri: Float64Array, t: number): typeof moments {
+function triangleMoments(tri: SlotCorners, t: number): typeof moments {
   const ax = tri[t]!, ay = tri[t + 1]!, az = tri[t + 2]!;
   const ux = tri[t + 3]! - ax, uy = tri[t + 4]! - ay, uz = tri[t + 5]! - az;
   const vx = tri[t + 6]! - ax, vy = tri[t + 7]! - ay, vz = tri[t + 8]! - az;
@@ -262,7 +262,7 @@ export function windingNumber(fw: FastWinding, qx: number, qy: number, qz: numbe
 class WindingSum implements BvhQuery {
   readonly bound = Infinity;
   data: Float64Array = NO_DATA;
-  tri: Float64Array = NO_DATA;
+  tri: SlotCorners = NO_DATA;
   beta2 = 0;
   order = 3;
   qx = 0;
