@@ -2,7 +2,7 @@ import { hypot3 } from '../math/hypot3';
 import { weldVertexIds } from './weld';
 import { Feature } from './closestPointOnTriangle';
 import type { MeshHit } from './closestPoint';
-import type { TriMesh } from './TriMesh';
+import type { Positions, TriMesh } from './TriMesh';
 
 /**
  * Angle-weighted pseudo-normals (Baerentzen & Aanaes, "Signed distance computation using the angle
@@ -30,19 +30,19 @@ export class PseudoNormals {
   readonly triangleVertices: Uint32Array;
   /** Number of welded vertices. */
   readonly vertexCount: number;
-  readonly positions: Float64Array;
+  readonly positions: Positions;
   readonly indices: Uint32Array;
   /** Triangles at each welded vertex: cornerTriangles[cornerStart[w] .. cornerStart[w + 1]), ascending, once per corner. */
   private cornerStart: Uint32Array | undefined;
   private cornerTriangles: Uint32Array | undefined;
   /**
-   * Normals computed so far, and which are (1): a tie band asks for a vertex once per triangle
-   * around it, an edge from both its triangles, and a later query or a heat map's vertices for the
-   * same features again. Zeroed memory the system hands out page by page as it is written, so an
-   * untouched part of a large mesh costs nothing; the whole-mesh getters fill them all.
+   * Vertex normals computed so far, and which are (1): a tie band asks for a vertex once per
+   * triangle around it, and a later query or a heat map's vertices for the same ones again.
+   * Zeroed memory the system hands out page by page as it is written, so an untouched part of a
+   * large mesh costs nothing; the whole-mesh getter fills them all. Face normals are not kept (25
+   * bytes a triangle): one is a cross product of the stored corners, computed again each time it is
+   * asked for, to the same bits.
    */
-  private readonly faces: Float64Array;
-  private readonly faceKnown: Uint8Array;
   private readonly vertices: Float64Array;
   private readonly vertexKnown: Uint8Array;
   /** Whether every face and vertex normal is known (computeAll). */
@@ -63,32 +63,22 @@ export class PseudoNormals {
       this.triangleVertices = tv;
       this.vertexCount = weld.count;
     }
-    const T = idx.length / 3;
-    this.faces = new Float64Array(3 * T);
-    this.faceKnown = new Uint8Array(T);
     this.vertices = new Float64Array(3 * this.vertexCount);
     this.vertexKnown = new Uint8Array(this.vertexCount);
   }
 
   /** Unit normal of triangle t into out[o..o+2]; zero for a zero-area triangle. */
   faceNormal(t: number, out: Float64Array, o = 0): Float64Array {
-    const faces = this.faces;
-    if (this.faceKnown[t] !== 1) {
-      const len = this.frame(t);
-      let nx = 0, ny = 0, nz = 0;
-      if (len > 0) {
-        nx = frame[0]! / len;
-        ny = frame[1]! / len;
-        nz = frame[2]! / len;
-      }
-      faces[3 * t] = nx;
-      faces[3 * t + 1] = ny;
-      faces[3 * t + 2] = nz;
-      this.faceKnown[t] = 1;
+    const len = this.frame(t);
+    let nx = 0, ny = 0, nz = 0;
+    if (len > 0) {
+      nx = frame[0]! / len;
+      ny = frame[1]! / len;
+      nz = frame[2]! / len;
     }
-    out[o] = faces[3 * t]!;
-    out[o + 1] = faces[3 * t + 1]!;
-    out[o + 2] = faces[3 * t + 2]!;
+    out[o] = nx;
+    out[o + 1] = ny;
+    out[o + 2] = nz;
     return out;
   }
 
@@ -247,10 +237,21 @@ export class PseudoNormals {
     }
   }
 
-  /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all. Built once. */
+  /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all: a new array each time. */
   get faceNormals(): Float64Array {
-    this.computeAll();
-    return this.faces;
+    const T = this.indices.length / 3;
+    const faces = new Float64Array(3 * T);
+    for (let t = 0; t < T; t++) this.faceNormal(t, faces, 3 * t);
+    return faces;
+  }
+
+  /**
+   * The typed arrays held now (the corner lists once built; triangleVertices may be the mesh's own
+   * indices), for memory accounting (meshMemory.ts).
+   */
+  heldArrays(): ArrayBufferView[] {
+    const lists = this.cornerStart && this.cornerTriangles ? [this.cornerStart, this.cornerTriangles] : [];
+    return [this.triangleVertices, this.vertices, this.vertexKnown, ...lists];
   }
 
   /** Per welded vertex, the angle-weighted sum of incident unit face normals, for tools that read them all. Built once. */
@@ -260,14 +261,14 @@ export class PseudoNormals {
   }
 
   /**
-   * Every face and vertex normal in one pass over the triangles, into the memos (the sums in the
+   * Every vertex normal in one pass over the triangles, into the memo (the sums in the
    * same order as vertexNormal's, so those already there are written again with the same values).
    */
   private computeAll(): void {
     if (this.all) return;
     const T = this.indices.length / 3;
     const tv = this.triangleVertices;
-    const faces = this.faces, vertices = this.vertices;
+    const vertices = this.vertices;
     vertices.fill(0);
     for (let t = 0; t < T; t++) {
       const len = this.frame(t);
@@ -276,9 +277,6 @@ export class PseudoNormals {
       const angleB = this.cornerAngleAt(t, 1);
       const angleC = this.cornerAngleAt(t, 2);
       const nx = frame[0]! / len, ny = frame[1]! / len, nz = frame[2]! / len;
-      faces[3 * t] = nx;
-      faces[3 * t + 1] = ny;
-      faces[3 * t + 2] = nz;
       let w = tv[3 * t]! * 3;
       vertices[w] = vertices[w]! + angleA * nx;
       vertices[w + 1] = vertices[w + 1]! + angleA * ny;
@@ -292,8 +290,6 @@ export class PseudoNormals {
       vertices[w + 1] = vertices[w + 1]! + angleC * ny;
       vertices[w + 2] = vertices[w + 2]! + angleC * nz;
     }
-    // A zero-area triangle's normal stays zero, as faceNormal would leave it.
-    this.faceKnown.fill(1);
     this.vertexKnown.fill(1);
     this.all = true;
   }
