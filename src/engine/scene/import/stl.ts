@@ -43,17 +43,19 @@ export interface FilePieces {
 }
 
 /**
- * parseStl for a file that streams by: a binary STL is welded piece by piece as it arrives
- * (BinaryStlReader), so the file is never whole in memory; an ASCII STL (or a file that is no STL)
- * is gathered whole and given to parseStl. The same mesh parseStl makes from the whole file.
+ * A binary STL that streams by, welded piece by piece as it arrives (BinaryStlReader): the same
+ * mesh parseStl makes from the whole file, which is never whole in memory. Anything else (an
+ * ASCII STL, a file that is no STL whatever its name) is gathered whole and returned as bytes, for
+ * the importer to read as it reads any file.
  */
-export async function parseStlPieces(file: FilePieces, name = 'STL', options: { shared?: boolean } = {}): Promise<TriMesh> {
+export async function readStlPieces(file: FilePieces, name = 'STL', options: { shared?: boolean } = {}): Promise<{ mesh: TriMesh } | { bytes: Uint8Array }> {
   const iterator = file.pieces[Symbol.asyncIterator]();
   try {
     const head = new Uint8Array(Math.min(file.size, HEADER_BYTES));
     let filled = 0;
     let rest: Uint8Array | undefined;
-    while (filled < head.length) {
+    // At least one piece is asked for, so that a file source starts (and closes its file) even when empty.
+    for (let asked = false; !asked || filled < head.length; asked = true) {
       const next = await iterator.next();
       if (next.done) break;
       const take = Math.min(head.length - filled, next.value.byteLength);
@@ -67,9 +69,9 @@ export async function parseStlPieces(file: FilePieces, name = 'STL', options: { 
       reader.push(head);
       if (rest) reader.push(rest);
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) reader.push(next.value);
-      return reader.finish();
+      return { mesh: reader.finish() };
     }
-    // Not a binary STL of this size: parsed whole, as parseStl reads it.
+    // Not a binary STL of this size: read whole.
     const whole = new Uint8Array(file.size);
     whole.set(head.subarray(0, filled));
     let at = filled;
@@ -80,7 +82,7 @@ export async function parseStlPieces(file: FilePieces, name = 'STL', options: { 
     };
     if (rest) append(rest);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) append(next.value);
-    return parseStl(whole.subarray(0, at), name, options);
+    return { bytes: whole.subarray(0, at) };
   } finally {
     await iterator.return?.();
   }
