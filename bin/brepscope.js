@@ -2,8 +2,7 @@
 // Runs the CLI from dist-cli/ (built on npm install by scripts/buildCli.mjs) while that bundle is
 // current, else from the TypeScript sources through tsx, so `brepscope` works right after
 // `npm install` and always runs the code in src/.
-import { constants, readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -45,46 +44,6 @@ if (argv[0] === 'tool' && availableParallelism() < 4) setFlagsFromString('--no-c
 const workerData = { warmMeshThreads: argv[0] === 'tool' };
 const engineThread = helpOnly || ownCeiling ? undefined : new Worker(threadEntry, { name: 'brepscope-engine', stdout: true, workerData });
 
-// A `tool` command's STL files start loading from disk now, while the command line's code loads
-// (src/cli/earlyStl.ts parses them as soon as both are there). Any failure is the engine's to report.
-const earlyReads = new Map();
-if (argv[0] === 'tool') {
-  argv.forEach((arg, i) => {
-    const spec = arg === '--body' ? argv[i + 1] : arg.startsWith('--body=') ? arg.slice(7) : undefined;
-    const path = spec?.slice(spec.indexOf('=') + 1);
-    if (path && /\.stl$/i.test(path) && !earlyReads.has(path)) {
-      const read = readWhole(path);
-      read.catch(() => undefined);
-      earlyReads.set(path, read);
-    }
-  });
-}
-
-/**
- * A file in one read call off this thread (readFile reads 512 KB at a time, each chunk waiting for
- * this thread's event loop, which is busy loading the CLI's code: a 50 MB STL took 0.1 s instead of 0.03 s).
- */
-async function readWhole(path) {
-  // O_NONBLOCK: a FIFO's open would otherwise wait for a writer forever (and hold a file-system thread).
-  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await file.stat();
-    // Not a file, or over the engine's import limit (MAX_IMPORT_BYTES): the engine reads it and says so.
-    if (!info.isFile() || info.size > 512 * 2 ** 20) throw new Error('left to the engine');
-    const size = info.size;
-    const bytes = Buffer.allocUnsafeSlow(size);
-    let done = 0;
-    while (done < size) {
-      const { bytesRead } = await file.read(bytes, done, size - done, done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return done === size ? bytes : bytes.subarray(0, done);
-  } finally {
-    await file.close();
-  }
-}
-
 let main;
 if (bundle) ({ main } = await import(bundle.href));
 else {
@@ -92,6 +51,6 @@ else {
   register();
   ({ main } = await import('../src/cli/main.ts'));
 }
-const code = await main(argv, undefined, process.env, engineThread, { exitsAfter: true, earlyReads });
+const code = await main(argv, undefined, process.env, engineThread, { exitsAfter: true });
 // The kernel's glue keeps listeners alive; leave explicitly once stdout has drained.
 process.stdout.write('', () => process.exit(code));

@@ -1,41 +1,65 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { MAX_IMPORT_BYTES, parseStl } from '../engine/hostFacts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { importLimit, readStlPieces } from '../engine/hostFacts';
 import type { TriMesh } from '../engine';
 
+/** One piece of the file in memory at a time (src/node/nodeFiles.ts reads the same way). */
+const PIECE_BYTES = 4 * 2 ** 20;
+
 /**
- * An STL file read and parsed on the CLI's own thread while the engine thread is still loading its
- * code (a few hundred milliseconds): the engine then gets the bytes and the mesh instead of reading
- * and parsing the file after it started (ImportRequest.stlMesh). With the same parser, so the body
- * is the same. Anything that goes wrong here (no such file, not an STL, too large) is left to the
- * engine, which reads the file itself and reports it as always: undefined. `started`: the read
- * bin/brepscope.js began before the CLI's code loaded.
+ * A binary STL read and parsed on the CLI's own thread while the engine thread is still loading its
+ * code (a few hundred milliseconds): the engine then gets the mesh instead of reading and parsing
+ * the file after it started (LoadRequest.stlMesh). The file streams by in fixed-size pieces, welded
+ * as they arrive (readStlPieces), so it is never whole in memory and the body keeps no copy of it.
+ * Anything else (no such file, an ASCII STL, not an STL, too large) is left to the engine, which
+ * reads the file itself and reports it as always: undefined.
  */
-export async function readStlEarly(path: string, started?: Promise<Uint8Array>): Promise<{ bytes: Uint8Array; stlMesh: TriMesh } | undefined> {
+export async function readStlEarly(path: string): Promise<{ stlMesh: TriMesh; fileBytes: number } | undefined> {
   if (!/\.stl$/i.test(path)) return undefined;
+  let handle: FileHandle | undefined;
   try {
-    const buffer = await (started ?? readRegularFile(resolve(path)));
-    if (buffer.byteLength === 0 || buffer.byteLength > MAX_IMPORT_BYTES) return undefined;
-    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    // Opened without waiting (a FIFO's open would wait for a writer forever, holding one of the
+    // process's few file-system threads) and refused unless a regular file within the memory budget.
+    handle = await open(resolve(path), constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    const budget = 0.75 * Math.min(totalmem(), process.constrainedMemory?.() || Infinity);
+    if (!info.isFile() || info.size === 0 || info.size > importLimit('stl', budget)) return undefined;
     // In shared memory: the engine thread and its mesh thread read the same arrays, copied nowhere.
-    return { bytes, stlMesh: parseStl(bytes, path, { shared: true }) };
+    const read = await readStlPieces({ size: info.size, pieces: pieces(handle) }, path, { shared: true });
+    collectGarbage();
+    return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: info.size } : undefined;
   } catch {
     return undefined;
+  } finally {
+    await handle?.close();
   }
 }
 
+let gc: (() => void) | undefined;
+
 /**
- * A regular file's bytes, or a throw: opened without waiting (a FIFO's open would wait for a writer
- * forever, holding one of the process's few file-system threads) and refused unless a regular file.
+ * A full garbage collection of this thread now: the weld's hash table and vertex store (about 20
+ * bytes a triangle) are garbage once the mesh is made, but this thread allocates almost nothing
+ * after it, so V8 would keep them for the whole command.
  */
-async function readRegularFile(path: string): Promise<Uint8Array> {
-  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await file.stat();
-    if (!info.isFile() || info.size > MAX_IMPORT_BYTES) throw new Error('left to the engine');
-    return await file.readFile();
-  } finally {
-    await file.close();
+function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
+
+async function* pieces(handle: FileHandle): AsyncGenerator<Uint8Array> {
+  const buffer = new Uint8Array(PIECE_BYTES);
+  for (let at = 0; ; ) {
+    const { bytesRead } = await handle.read(buffer, 0, PIECE_BYTES, at);
+    if (bytesRead === 0) return;
+    at += bytesRead;
+    yield buffer.subarray(0, bytesRead);
   }
 }

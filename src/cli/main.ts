@@ -33,14 +33,13 @@ interface LimitFlags {
  * while the command line is parsed); ended if the command needs none or sets its own memory ceiling.
  * `exitsAfter`: the caller ends the process once this returns (bin/brepscope.js), so the engine
  * thread is told to stop but not waited for (tens of milliseconds to free its heaps, for nothing).
- * `earlyReads`: files the caller started reading before this module loaded, by path (earlyStl.ts).
  */
 export async function main(
   argv: string[],
   io: CliIo = defaultIo,
   env: NodeJS.ProcessEnv = process.env,
   engineThread?: Worker,
-  options: { exitsAfter?: boolean; earlyReads?: ReadonlyMap<string, Promise<Uint8Array>> } = {},
+  options: { exitsAfter?: boolean } = {},
 ): Promise<number> {
   let exitCode = 0;
   let host: EngineHost | undefined;
@@ -106,7 +105,7 @@ export async function main(
     const early = bodies.map(({ path, format }) => {
       if (format || readEarly.has(path)) return undefined;
       readEarly.add(path);
-      return readStlEarly(path, options.earlyReads?.get(path));
+      return readStlEarly(path);
     });
     await engine.validate(toolName, args);
     // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.

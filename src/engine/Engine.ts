@@ -6,6 +6,8 @@ import type { TriMesh } from './mesh/TriMesh';
 import type { PlacementRecord, SourceFormat } from './scene/Body';
 import { placeBody } from './scene/placement';
 import { importBody } from './scene/import/importBody';
+import { readForImport, type ImportInput } from './scene/import/readForImport';
+import type { FilePieces } from './scene/import/stl';
 import { Scene } from './scene/Scene';
 import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
 import type { MeshWorkers } from './deviation/meshWorkers';
@@ -42,7 +44,8 @@ export interface KeptBody {
   bodyId: string;
   /** The name the file was read by; given back to the new engine under the same name. */
   path: string;
-  bytes: Uint8Array;
+  /** The file's content; absent for a mesh body a Node host read from disk (restored by reading `path` again). */
+  bytes?: Uint8Array | undefined;
   /** Default: detected again from the bytes and the name. */
   format?: SourceFormat | undefined;
   /** read_brep without allowInvalid. */
@@ -71,8 +74,12 @@ export interface LoadRequest {
   path: string;
   /** The file's content when the host has it already (a restore); else read from `path`. */
   bytes?: Uint8Array | undefined;
-  /** With `bytes` of an STL: the mesh the host already parsed from them with parseStl (ImportRequest.stlMesh). */
+  /**
+   * The STL the host already parsed (ImportRequest.stlMesh): with `bytes`, parsed from them by
+   * parseStl; without, read as the file streamed by (readStlPieces), and `fileBytes` is its size.
+   */
   stlMesh?: TriMesh | undefined;
+  fileBytes?: number | undefined;
   bodyId?: string | undefined;
   format?: SourceFormat | undefined;
   /** read_brep semantics: an invalid shape is refused (INVALID_GEOMETRY). */
@@ -100,8 +107,10 @@ export class Engine {
     this.trace = options.trace;
     this.meshWorkers = options.meshWorkers;
     this.selfCheckThread = options.selfCheckThread;
+    const stream = this.host.stream?.bind(this.host);
     this.files = {
       read: async (path) => this.given.get(path) ?? this.readHost(path),
+      ...(stream ? { stream: async (path: string) => (this.given.has(path) ? onePiece(this.given.get(path)!) : stream(path)) } : {}),
       write: (path, bytes, options) => this.host.write(path, bytes, options),
     };
   }
@@ -158,10 +167,15 @@ export class Engine {
    * computed): what a host does before running a tool on the bodies. Returns the bodyId.
    */
   async load(request: LoadRequest): Promise<string> {
-    const bytes = request.bytes ?? (await this.files.read(request.path));
+    const { bytes, stlMesh, fileBytes } = request;
+    const input: ImportInput = bytes
+      ? { bytes, ...(stlMesh ? { stlMesh } : {}) }
+      : stlMesh && fileBytes !== undefined
+        ? // Parsed by the host as the file streamed by: the body keeps no bytes (read again by path).
+          { stlMesh, fileBytes, keepBytes: false }
+        : await readForImport(this.files, request.path, request.format, this.meshWorkers !== undefined);
     const body = await importBody(this.context(this.files, {}), {
-      bytes,
-      ...(request.bytes && request.stlMesh ? { stlMesh: request.stlMesh } : {}),
+      ...input,
       fileName: request.path,
       format: request.format,
       bodyId: request.bodyId,
@@ -191,7 +205,7 @@ export class Engine {
   async restore(snapshot: SceneSnapshot, options: { giveFiles?: boolean } = {}): Promise<RestoreReport> {
     const outcomes = await Promise.all(
       snapshot.bodies.map(async (kept) => {
-        if (options.giveFiles !== false) this.putFile(kept.path, kept.bytes);
+        if (options.giveFiles !== false && kept.bytes) this.putFile(kept.path, kept.bytes);
         return { bodyId: kept.bodyId, outcome: await settle(this.loadPlaced(kept)) };
       }),
     );
@@ -263,4 +277,14 @@ export class Engine {
       throw e;
     }
   }
+}
+
+/** Bytes in memory as a file of one piece. */
+function onePiece(bytes: Uint8Array): FilePieces {
+  return {
+    size: bytes.byteLength,
+    pieces: (async function* () {
+      yield bytes;
+    })(),
+  };
 }

@@ -4,6 +4,7 @@ import type { OC } from './kernel';
 import type { Body } from './scene/Body';
 import type { SelfCheckThread } from './scene/selfCheckJob';
 import type { Scene } from './scene/Scene';
+import type { FilePieces } from './scene/import/stl';
 
 // What a tool runs with: the scene, files, the kernel on demand, and the host's controls. Engine
 // domains (deviation, alignment, gdt) take it without depending on tools/.
@@ -19,6 +20,11 @@ export interface WriteOptions {
 /** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
 export interface FileAccess {
   read(path: string): Promise<Uint8Array>;
+  /**
+   * The file in fixed-size pieces, never whole in memory (Node). A host without it (the browser,
+   * whose files are in memory already) is read whole.
+   */
+  stream?(path: string): Promise<FilePieces>;
   write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
   /** The name two spellings of one file share (Node: the absolute path); default: the name as given. */
   canonical?(path: string): string;

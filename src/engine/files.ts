@@ -44,6 +44,7 @@ export function recordingFiles(files: FileAccess, policy: WritePolicy): { files:
   return {
     files: {
       read: (path) => files.read(path),
+      ...(files.stream ? { stream: files.stream.bind(files) } : {}),
       async write(path, bytes) {
         const again = written.has(path);
         const loaded = again ? undefined : policy.loadedAs(path);

@@ -10,7 +10,7 @@ export type { ErrorCode, ErrorPayload, Outcome } from './errors';
 export { resultJson } from './json';
 export { jsonChunks } from './graph/jsonChunks';
 // The CLI reads an STL on its own thread while the engine thread starts (src/cli/earlyStl.ts).
-export { parseStl } from './scene/import/stl';
+export { parseStl, readStlPieces } from './scene/import/stl';
 export { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, importLimit, tooLargeMessage } from './scene/import/importLimits';
 export { formatFromExtension } from './scene/import/detectFormat';
 // The engine thread's entry picks its mesh threads before the engine loads (src/node/meshThreadStart.ts).

@@ -333,7 +333,7 @@ export class EngineHost {
   /** The kernel heap and the kept files, read without waiting for a running call. */
   memory(): EngineMemory {
     let keptBytes = 0;
-    for (const { body } of this.kept.values()) keptBytes += body.bytes.byteLength;
+    for (const { body } of this.kept.values()) keptBytes += body.bytes?.byteLength ?? 0;
     return { wasmBytes: wasmBytes(this.thread.cells), keptBodies: this.kept.size, keptBytes };
   }
 
@@ -469,7 +469,7 @@ export class EngineHost {
     const thread = (this.thread = this.spawn());
     const failed = this.lostOnRestore;
     this.lostOnRestore = [];
-    const bodies = [...this.kept.values()].map(({ body }) => ({ ...body, bytes: body.bytes.slice() }));
+    const bodies = [...this.kept.values()].map(({ body }) => ({ ...body, bytes: body.bytes?.slice() }));
     this.restoring = bodies.length === 0 ? Promise.resolve(this.restarted(reason, { restored: [], failed })) : this.restoreInto(thread, { bodies }, reason);
   }
 

@@ -67,15 +67,9 @@ function kernelInUseBytes(oc: OC): number {
   return heapBytes(oc) - blocks.length * PROBE_BLOCK;
 }
 
-/** Stamps by file bytes: a body keeps its bytes object for life, another file under the same id has others. */
-const stamps = new WeakMap<Uint8Array, number>();
-let nextStamp = 0;
+/** Stamps by body: a body's uid is unique in the process, so another file under the same id has another. */
 function sceneIndex(): SceneEntry[] {
-  return engine.snapshot().bodies.map((b) => {
-    let stamp = stamps.get(b.bytes);
-    if (stamp === undefined) stamps.set(b.bytes, (stamp = ++nextStamp));
-    return { bodyId: b.bodyId, stamp };
-  });
+  return engine.scene.list().flatMap((b) => (b.origin ? [{ bodyId: b.bodyId, stamp: b.uid }] : []));
 }
 
 interface CallContext extends RunOptions {

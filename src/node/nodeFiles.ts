@@ -44,30 +44,44 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
       { roots: [...allowed] },
     );
   };
+  /** The file opened and checked (confined, regular, within its limit): its handle and size; the caller closes it. */
+  const openChecked = async (path: string): Promise<{ handle: FileHandle; size: number }> => {
+    const full = resolve(path);
+    // A first check by path keeps the open itself from touching anything outside (a device's open has effects).
+    confine(intendedRealPath(full, path), path, 'read');
+    let handle: FileHandle;
+    try {
+      handle = await open(full, READ_FLAGS);
+    } catch (e) {
+      throw fileError(e, path);
+    }
+    try {
+      // The check that holds: the file this descriptor reads, whatever its path points at now.
+      confine(await descriptorPath(handle, full, path), path, 'read');
+      const info = await handle.stat();
+      refuseSpecial(info, path);
+      // Kernel formats stop at the kernel's heap; mesh files at the memory budget (importLimits.ts).
+      const format = formatFromExtension(path);
+      const limit = importLimit(format, memoryBudget());
+      if (info.size > limit) throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(path, info.size, limit, format));
+      return { handle, size: info.size };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  };
   return {
     async read(path) {
-      const full = resolve(path);
-      // A first check by path keeps the open itself from touching anything outside (a device's open has effects).
-      confine(intendedRealPath(full, path), path, 'read');
-      let handle: FileHandle;
+      const { handle, size } = await openChecked(path);
       try {
-        handle = await open(full, READ_FLAGS);
-      } catch (e) {
-        throw fileError(e, path);
-      }
-      try {
-        // The check that holds: the file this descriptor reads, whatever its path points at now.
-        confine(await descriptorPath(handle, full, path), path, 'read');
-        const info = await handle.stat();
-        refuseSpecial(info, path);
-        // Kernel formats stop at the kernel's heap; mesh files at the memory budget (importLimits.ts).
-        const format = formatFromExtension(path);
-        const limit = importLimit(format, memoryBudget());
-        if (info.size > limit) throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(path, info.size, limit, format));
-        return await readAll(handle, info.size, path);
+        return await readAll(handle, size, path);
       } finally {
         await handle.close();
       }
+    },
+    async stream(path) {
+      const { handle, size } = await openChecked(path);
+      return { size, pieces: readPieces(handle, path) };
     },
     async write(path, bytes, options = {}) {
       const target = intendedRealPath(resolve(path), path);
@@ -160,6 +174,32 @@ function refuseSpecial(info: Stats, path: string): void {
 /** What this process may spend on one file's body: three quarters of the memory it can have. */
 function memoryBudget(): number {
   return 0.75 * Math.min(totalmem(), process.constrainedMemory?.() || Infinity);
+}
+
+/** One piece of a streamed file: big enough that a read call costs nothing beside its parsing, small beside any mesh. */
+export const PIECE_BYTES = 4 * 2 ** 20;
+
+/**
+ * The file's bytes in pieces of PIECE_BYTES, all in one buffer reused (a piece is valid until the
+ * next is asked for); the handle is closed at the end, or when the reader stops early.
+ */
+export async function* readPieces(handle: FileHandle, path: string): AsyncGenerator<Uint8Array> {
+  const buffer = new Uint8Array(PIECE_BYTES);
+  try {
+    for (let at = 0; ; ) {
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(buffer, 0, PIECE_BYTES, at));
+      } catch (e) {
+        throw fileError(e, path);
+      }
+      if (bytesRead === 0) return;
+      at += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readAll(handle: FileHandle, size: number, path: string): Promise<Uint8Array> {

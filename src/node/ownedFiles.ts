@@ -49,6 +49,7 @@ function claim(output: string, owner: string): string {
 export function ownedFiles(files: FileAccess, owner: () => string | undefined): FileAccess {
   return {
     read: (path) => files.read(path),
+    ...(files.stream ? { stream: files.stream.bind(files) } : {}),
     ...(files.canonical ? { canonical: (path: string) => files.canonical!(path) } : {}),
     async write(path, bytes, options = {}) {
       const job = owner();

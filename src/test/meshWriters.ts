@@ -166,7 +166,7 @@ export function write3mf(objects: ThreeMfObject[], unit = 'millimeter'): Uint8Ar
 }
 
 /** A text point file: one `x y z [nx ny nz]` line per point. */
-export function writePointText(positions: Float64Array, options: { normals?: Float32Array; separator?: string; header?: string } = {}): Uint8Array {
+export function writePointText(positions: Float64Array | Float32Array, options: { normals?: Float32Array; separator?: string; header?: string } = {}): Uint8Array {
   const sep = options.separator ?? ' ';
   const lines: string[] = options.header ? [options.header] : [];
   for (let i = 0; i < positions.length / 3; i++) {

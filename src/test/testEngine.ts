@@ -39,6 +39,7 @@ export function testFiles(dir: string = testRoot()): FileAccess {
   const files = nodeFilesIn(dir);
   return {
     read: (path) => files.read(path),
+    stream: (path) => files.stream!(path),
     async write(path, bytes, options) {
       const full = resolve(dir, path);
       // The checkout may itself lie in the temp folder (CI clones into one): it is refused by name.

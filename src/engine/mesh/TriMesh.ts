@@ -1,11 +1,17 @@
 /**
+ * Vertex coordinates: float32 where every coordinate of the file is a float32 (a binary STL, a PLY
+ * of floats), float64 otherwise (a kernel tessellation, text files). Either way each stored value
+ * is exactly the file's, and every computation reads it into a float64 (a JavaScript number).
+ */
+export type Positions = Float64Array | Float32Array;
+
+/**
  * A triangle mesh as flat typed arrays: the engine's currency for everything mesh-shaped (STL
- * bodies, BREP tessellations). Positions are float64 so that an STL's float32 coordinates and a
- * kernel tessellation's doubles are both held exactly.
+ * bodies, BREP tessellations).
  */
 export interface TriMesh {
   /** x, y, z per vertex. */
-  positions: Float64Array;
+  positions: Positions;
   /** Three vertex indices per triangle, counter-clockwise seen from outside. */
   indices: Uint32Array;
   /**
@@ -35,4 +41,22 @@ export function triangleCount(mesh: TriMesh): number {
 
 export function vertexCount(mesh: TriMesh): number {
   return mesh.positions.length / 3;
+}
+
+/**
+ * The coordinates as float32 when every one of them is exactly a float32 (half the memory, the same
+ * values), else the array itself. -0 stays -0 (Math.fround keeps it).
+ */
+export function compactPositions(positions: Positions): Positions {
+  if (positions instanceof Float32Array) return positions;
+  for (let i = 0; i < positions.length; i++) {
+    if (Math.fround(positions[i]!) !== positions[i]!) return positions;
+  }
+  return positions.buffer instanceof SharedArrayBuffer ? sharedFloat32(positions) : Float32Array.from(positions);
+}
+
+function sharedFloat32(positions: Float64Array): Float32Array {
+  const out = new Float32Array(new SharedArrayBuffer(4 * positions.length));
+  out.set(positions);
+  return out;
 }

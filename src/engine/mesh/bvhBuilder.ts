@@ -61,7 +61,7 @@ interface Ranges {
  * Records for mesh triangles into `rec`: float32 boxes rounded to nearest (they only steer the
  * splits), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
  */
-function triangleRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array): Float64Array {
+function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array): Float64Array {
   const T = indices.length / 3;
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
@@ -110,7 +110,7 @@ export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
  * lends it the memory of the slot corners it fills next, which saves touching 64 fresh bytes a
  * triangle (page faults cost as much as a pass over the records).
  */
-export function buildTree(positions: Float64Array, indices: Uint32Array, scratch: ArrayBufferLike, maxLeaf: number, bins: number): BuiltTree {
+export function buildTree(positions: Float64Array | Float32Array, indices: Uint32Array, scratch: ArrayBufferLike, maxLeaf: number, bins: number): BuiltTree {
   const T = indices.length / 3;
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
   const first = new Float32Array(scratch, 0, REC * T);

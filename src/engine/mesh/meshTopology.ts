@@ -1,5 +1,5 @@
 import { buildEdgeMap } from './edgeMap';
-import type { TriMesh } from './TriMesh';
+import type { Positions, TriMesh } from './TriMesh';
 
 /** Facet-shell topology of a triangle mesh, as the spec counts it for an STL body. */
 export interface MeshTopology {
@@ -63,7 +63,7 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
 }
 
 /** Whether the cross product of the edges from a is exactly zero (the test Math.hypot(cross) === 0 made, without its cost). */
-function zeroArea(p: Float64Array, a: number, b: number, c: number): boolean {
+function zeroArea(p: Positions, a: number, b: number, c: number): boolean {
   const ux = p[b * 3]! - p[a * 3]!, uy = p[b * 3 + 1]! - p[a * 3 + 1]!, uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
   const wx = p[c * 3]! - p[a * 3]!, wy = p[c * 3 + 1]! - p[a * 3 + 1]!, wz = p[c * 3 + 2]! - p[a * 3 + 2]!;
   return uy * wz - uz * wy === 0 && uz * wx - ux * wz === 0 && ux * wy - uy * wx === 0;

@@ -2,7 +2,7 @@ import { hypot3 } from '../math/hypot3';
 import { weldVertexIds } from './weld';
 import { Feature } from './closestPointOnTriangle';
 import type { MeshHit } from './closestPoint';
-import type { TriMesh } from './TriMesh';
+import type { Positions, TriMesh } from './TriMesh';
 
 /**
  * Angle-weighted pseudo-normals (Baerentzen & Aanaes, "Signed distance computation using the angle
@@ -25,28 +25,32 @@ import type { TriMesh } from './TriMesh';
  * was computed (pseudoNormals.lazy.test.ts). Tools that want every vertex's normal (a heat map of
  * a display mesh) read the whole arrays, built once.
  */
+/** The vertex-normal memo's first size (slots; it doubles when half full). */
+const MEMO_START = 1024;
+
 export class PseudoNormals {
   /** Per triangle: welded vertex id of corners a, b, c (the mesh's own indices when its positions are distinct). */
   readonly triangleVertices: Uint32Array;
   /** Number of welded vertices. */
   readonly vertexCount: number;
-  readonly positions: Float64Array;
+  readonly positions: Positions;
   readonly indices: Uint32Array;
   /** Triangles at each welded vertex: cornerTriangles[cornerStart[w] .. cornerStart[w + 1]), ascending, once per corner. */
   private cornerStart: Uint32Array | undefined;
   private cornerTriangles: Uint32Array | undefined;
   /**
-   * Normals computed so far, and which are (1): a tie band asks for a vertex once per triangle
-   * around it, an edge from both its triangles, and a later query or a heat map's vertices for the
-   * same features again. Zeroed memory the system hands out page by page as it is written, so an
-   * untouched part of a large mesh costs nothing; the whole-mesh getters fill them all.
+   * Vertex normals computed so far: a tie band asks for a vertex once per triangle around it, and
+   * a later query for the same ones again. A deviation asks for a few thousand of a scan's
+   * millions, so they are kept in a small table (vertex -> its normal, open addressing) that grows
+   * with use, not in an array over every vertex (12.5 bytes a triangle); the whole-mesh getter
+   * builds that array (`all`). Face normals are not kept either (25 bytes a triangle): one is a
+   * cross product of the stored corners, computed again each time it is asked for, to the same bits.
    */
-  private readonly faces: Float64Array;
-  private readonly faceKnown: Uint8Array;
-  private readonly vertices: Float64Array;
-  private readonly vertexKnown: Uint8Array;
-  /** Whether every face and vertex normal is known (computeAll). */
-  private all = false;
+  private memoKeys = new Int32Array(MEMO_START).fill(-1);
+  private memoNormals = new Float64Array(3 * MEMO_START);
+  private memoCount = 0;
+  /** Every vertex normal (computeAll), once a tool asked for them all. */
+  private all: Float64Array | undefined;
 
   constructor(mesh: TriMesh) {
     const idx = mesh.indices;
@@ -63,39 +67,34 @@ export class PseudoNormals {
       this.triangleVertices = tv;
       this.vertexCount = weld.count;
     }
-    const T = idx.length / 3;
-    this.faces = new Float64Array(3 * T);
-    this.faceKnown = new Uint8Array(T);
-    this.vertices = new Float64Array(3 * this.vertexCount);
-    this.vertexKnown = new Uint8Array(this.vertexCount);
   }
 
   /** Unit normal of triangle t into out[o..o+2]; zero for a zero-area triangle. */
   faceNormal(t: number, out: Float64Array, o = 0): Float64Array {
-    const faces = this.faces;
-    if (this.faceKnown[t] !== 1) {
-      const len = this.frame(t);
-      let nx = 0, ny = 0, nz = 0;
-      if (len > 0) {
-        nx = frame[0]! / len;
-        ny = frame[1]! / len;
-        nz = frame[2]! / len;
-      }
-      faces[3 * t] = nx;
-      faces[3 * t + 1] = ny;
-      faces[3 * t + 2] = nz;
-      this.faceKnown[t] = 1;
+    const len = this.frame(t);
+    let nx = 0, ny = 0, nz = 0;
+    if (len > 0) {
+      nx = frame[0]! / len;
+      ny = frame[1]! / len;
+      nz = frame[2]! / len;
     }
-    out[o] = faces[3 * t]!;
-    out[o + 1] = faces[3 * t + 1]!;
-    out[o + 2] = faces[3 * t + 2]!;
+    out[o] = nx;
+    out[o + 1] = ny;
+    out[o + 2] = nz;
     return out;
   }
 
   /** Welded vertex w's angle-weighted sum of incident unit face normals, into out[0..2]. */
   vertexNormal(w: number, out: Float64Array): Float64Array {
-    const memo = this.vertices;
-    if (this.vertexKnown[w] !== 1) {
+    const all = this.all;
+    if (all) {
+      out[0] = all[3 * w]!;
+      out[1] = all[3 * w + 1]!;
+      out[2] = all[3 * w + 2]!;
+      return out;
+    }
+    let slot = this.memoSlot(w);
+    if (this.memoKeys[slot] !== w) {
       const start = this.cornerStarts(), triangles = this.cornerTriangles!;
       const tv = this.triangleVertices;
       let sx = 0, sy = 0, sz = 0;
@@ -115,15 +114,45 @@ export class PseudoNormals {
           sz = sz + angle * nz;
         }
       }
-      memo[3 * w] = sx;
-      memo[3 * w + 1] = sy;
-      memo[3 * w + 2] = sz;
-      this.vertexKnown[w] = 1;
+      if (2 * (this.memoCount + 1) > this.memoKeys.length) {
+        this.growMemo();
+        slot = this.memoSlot(w);
+      }
+      this.memoKeys[slot] = w;
+      this.memoNormals[3 * slot] = sx;
+      this.memoNormals[3 * slot + 1] = sy;
+      this.memoNormals[3 * slot + 2] = sz;
+      this.memoCount++;
     }
-    out[0] = memo[3 * w]!;
-    out[1] = memo[3 * w + 1]!;
-    out[2] = memo[3 * w + 2]!;
+    const memo = this.memoNormals;
+    out[0] = memo[3 * slot]!;
+    out[1] = memo[3 * slot + 1]!;
+    out[2] = memo[3 * slot + 2]!;
     return out;
+  }
+
+  /** Where vertex w's normal is in the memo, or the empty slot it would take. */
+  private memoSlot(w: number): number {
+    const keys = this.memoKeys;
+    const mask = keys.length - 1;
+    let slot = Math.imul(w, 0x9e3779b1) >>> 0 & mask;
+    while (keys[slot] !== -1 && keys[slot] !== w) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private growMemo(): void {
+    const keys = this.memoKeys, normals = this.memoNormals;
+    this.memoKeys = new Int32Array(2 * keys.length).fill(-1);
+    this.memoNormals = new Float64Array(6 * keys.length);
+    for (let s = 0; s < keys.length; s++) {
+      const w = keys[s]!;
+      if (w < 0) continue;
+      const to = this.memoSlot(w);
+      this.memoKeys[to] = w;
+      this.memoNormals[3 * to] = normals[3 * s]!;
+      this.memoNormals[3 * to + 1] = normals[3 * s + 1]!;
+      this.memoNormals[3 * to + 2] = normals[3 * s + 2]!;
+    }
   }
 
   /** Sum of the unit normals of the triangles using the edge from corner k of triangle t to corner k + 1 (not normalised), into out[0..2]. */
@@ -247,28 +276,37 @@ export class PseudoNormals {
     }
   }
 
-  /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all. Built once. */
+  /** Unit normal per triangle (zero for a zero-area triangle), for tools that read them all: a new array each time. */
   get faceNormals(): Float64Array {
-    this.computeAll();
-    return this.faces;
+    const T = this.indices.length / 3;
+    const faces = new Float64Array(3 * T);
+    for (let t = 0; t < T; t++) this.faceNormal(t, faces, 3 * t);
+    return faces;
+  }
+
+  /**
+   * The typed arrays held now (the corner lists once built; triangleVertices may be the mesh's own
+   * indices), for memory accounting (meshMemory.ts).
+   */
+  heldArrays(): ArrayBufferView[] {
+    const lists = this.cornerStart && this.cornerTriangles ? [this.cornerStart, this.cornerTriangles] : [];
+    return [this.triangleVertices, this.memoKeys, this.memoNormals, ...(this.all ? [this.all] : []), ...lists];
   }
 
   /** Per welded vertex, the angle-weighted sum of incident unit face normals, for tools that read them all. Built once. */
   get vertexNormals(): Float64Array {
-    this.computeAll();
-    return this.vertices;
+    return this.computeAll();
   }
 
   /**
-   * Every face and vertex normal in one pass over the triangles, into the memos (the sums in the
-   * same order as vertexNormal's, so those already there are written again with the same values).
+   * Every vertex normal in one pass over the triangles (the sums in the same order as
+   * vertexNormal's, so the same values); the memo is dropped, this answers from then on.
    */
-  private computeAll(): void {
-    if (this.all) return;
+  private computeAll(): Float64Array {
+    if (this.all) return this.all;
     const T = this.indices.length / 3;
     const tv = this.triangleVertices;
-    const faces = this.faces, vertices = this.vertices;
-    vertices.fill(0);
+    const vertices = new Float64Array(3 * this.vertexCount);
     for (let t = 0; t < T; t++) {
       const len = this.frame(t);
       if (!(len > 0)) continue;
@@ -276,9 +314,6 @@ export class PseudoNormals {
       const angleB = this.cornerAngleAt(t, 1);
       const angleC = this.cornerAngleAt(t, 2);
       const nx = frame[0]! / len, ny = frame[1]! / len, nz = frame[2]! / len;
-      faces[3 * t] = nx;
-      faces[3 * t + 1] = ny;
-      faces[3 * t + 2] = nz;
       let w = tv[3 * t]! * 3;
       vertices[w] = vertices[w]! + angleA * nx;
       vertices[w + 1] = vertices[w + 1]! + angleA * ny;
@@ -292,10 +327,11 @@ export class PseudoNormals {
       vertices[w + 1] = vertices[w + 1]! + angleC * ny;
       vertices[w + 2] = vertices[w + 2]! + angleC * nz;
     }
-    // A zero-area triangle's normal stays zero, as faceNormal would leave it.
-    this.faceKnown.fill(1);
-    this.vertexKnown.fill(1);
-    this.all = true;
+    this.all = vertices;
+    this.memoKeys = new Int32Array(0);
+    this.memoNormals = new Float64Array(0);
+    this.memoCount = 0;
+    return vertices;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { hypot3 } from '../math/hypot3';
 import { buildPseudoNormals, type PseudoNormals } from './pseudoNormals';
-import type { TriMesh } from './TriMesh';
+import type { Positions, TriMesh } from './TriMesh';
 
 /**
  * Points spread over a triangle mesh's surface, each with the surface normal there, for deviation
@@ -120,7 +120,7 @@ export function systematicCounts(areas: Float64Array, area: number, n: number, i
 }
 
 /** Area per triangle, and their sum in triangle order. */
-export function triangleAreas(idx: Uint32Array, pos: Float64Array): { areas: Float64Array; area: number } {
+export function triangleAreas(idx: Uint32Array, pos: Positions): { areas: Float64Array; area: number } {
   const T = idx.length / 3;
   const areas = new Float64Array(T);
   let area = 0;

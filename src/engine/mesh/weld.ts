@@ -1,10 +1,15 @@
+import type { Positions } from './TriMesh';
+
 /**
  * Maps each vertex to the first vertex with bit-identical coordinates (-0 and +0 count as equal),
  * numbering the distinct positions 0..count-1 in order of first appearance. Open addressing on a
  * hash of the coordinates' bits, read straight from the positions' buffer; equality is `===` on
  * the coordinates, so NaN never welds.
  */
-export function weldVertexIds(positions: Float64Array): { ids: Uint32Array; count: number } {
+export function weldVertexIds(input: Positions): { ids: Uint32Array; count: number } {
+  // Float32 coordinates weld as their float64 values (the same equality); a copy, rare (meshes from
+  // files arrive welded) and freed on return.
+  const positions = input instanceof Float32Array ? Float64Array.from(input) : input;
   const V = positions.length / 3;
   const bits = new Uint32Array(positions.buffer, positions.byteOffset, 2 * positions.length);
   let cap = 16;

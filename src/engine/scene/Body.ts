@@ -63,7 +63,16 @@ export class BodyCache {
 export interface BodyOrigin {
   /** The path or name the file was read by. */
   path: string;
-  bytes: Uint8Array;
+  /**
+   * The file's content, kept while the body lives where the host cannot read the file again (the
+   * browser's dropped files, bytes handed over) and for kernel formats (read_pmi reads them again).
+   * Absent for a mesh file a Node host read from disk: a mesh body does not keep its file (50 bytes
+   * a triangle of a binary STL); what needs the bytes reads `path` again (fileBytes tells whether it
+   * is still the same size).
+   */
+  bytes?: Uint8Array | undefined;
+  /** The file's size when it was read. */
+  fileBytes: number;
   format: SourceFormat;
   /** read_brep with allowInvalid false refuses invalid shapes; import_file loads them flagged. */
   refuseInvalid: boolean;

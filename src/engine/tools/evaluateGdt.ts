@@ -80,7 +80,7 @@ export const evaluateGdt = defineTool({
     let pmi: PmiResult = { datums: [], dimensions: [], tolerances: [], warnings: [] };
     if (nominalBody.origin?.format === 'step') {
       const unit = nominalBody.lengthUnit ? (lengthUnitMm(nominalBody.lengthUnit.declared) ?? 1) : 1;
-      pmi = readPmi(oc, nominalBody.origin.bytes, nominalBody.origin.path, nominalBody.sourceShape, unit);
+      pmi = readPmi(oc, nominalBody.origin.bytes ?? (await ctx.files.read(nominalBody.origin.path)), nominalBody.origin.path, nominalBody.sourceShape, unit);
       warnings.push(...pmi.warnings);
     }
     const ref = exactReference(oc, nominalBody, defaultDeflection(oc, nominalBody));

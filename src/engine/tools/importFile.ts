@@ -3,6 +3,7 @@ import { BrepscopeError } from '../errors';
 import type { Body } from '../scene/Body';
 import { describeBody, type BodySummary } from '../scene/describeBody';
 import { importBody } from '../scene/import/importBody';
+import { readForImport } from '../scene/import/readForImport';
 import { defineTool, type ToolContext } from './defineTool';
 import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape, formatSchema } from './schemas';
 
@@ -21,8 +22,9 @@ export const importFile = defineTool({
   category: 'scene-building',
   schema,
   async run(args, ctx) {
-    const { bytes, fileName } = await readSource(ctx, args);
-    const body = await importBody(ctx, { bytes, fileName, format: args.format, bodyId: args.bodyId });
+    const fileName = args.path ?? args.fileName ?? 'upload';
+    const input = args.path !== undefined ? await readForImport(ctx.files, args.path, args.format, ctx.meshWorkers !== undefined) : { bytes: (await readSource(ctx, args)).bytes };
+    const body = await importBody(ctx, { ...input, fileName, format: args.format, bodyId: args.bodyId });
     return summarizeOrUndo(ctx, body);
   },
 });

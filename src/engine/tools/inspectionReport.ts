@@ -208,7 +208,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     version: packageJson.version,
     generatedAt,
     verdict,
-    bodies: bodies.map((b, i) => bodyFacts(b, i === 0 ? 'candidate' : 'reference')),
+    bodies: [bodyFacts(bodies[0]!, 'candidate', await fileDigest(ctx, bodies[0]!)), bodyFacts(bodies[1]!, 'reference', await fileDigest(ctx, bodies[1]!))],
     settings: {
       signMode: args.signMode,
       surface: args.surface,
@@ -250,7 +250,41 @@ export function characteristicCallouts(rows: readonly Characteristic[], first: n
     }));
 }
 
-function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bodies'][number] {
+interface FileDigest {
+  sha256: string | null;
+  fileBytes: number | null;
+}
+
+/**
+ * The body's file's SHA-256 and size: from the bytes the body keeps, else from the file read again
+ * by its path (streamed where the host streams; a mesh body in Node keeps no bytes). The hash is
+ * null when the file is gone or its size is not the one read (it changed since).
+ */
+async function fileDigest(ctx: ToolContext, body: Body): Promise<FileDigest> {
+  const origin = body.origin;
+  if (!origin) return { sha256: null, fileBytes: null };
+  if (origin.bytes) return { sha256: bytesToHex(sha256(origin.bytes)), fileBytes: origin.bytes.length };
+  const hash = sha256.create();
+  let size = 0;
+  try {
+    if (ctx.files.stream) {
+      const file = await ctx.files.stream(origin.path);
+      for await (const piece of file.pieces) {
+        hash.update(piece);
+        size += piece.byteLength;
+      }
+    } else {
+      const bytes = await ctx.files.read(origin.path);
+      hash.update(bytes);
+      size = bytes.byteLength;
+    }
+  } catch {
+    return { sha256: null, fileBytes: origin.fileBytes };
+  }
+  return { sha256: size === origin.fileBytes ? bytesToHex(hash.digest()) : null, fileBytes: origin.fileBytes };
+}
+
+function bodyFacts(body: Body, role: 'candidate' | 'reference', digest: FileDigest): ReportData['bodies'][number] {
   const file = body.origin?.path ?? body.source ?? null;
   return {
     role,
@@ -258,8 +292,8 @@ function bodyFacts(body: Body, role: 'candidate' | 'reference'): ReportData['bod
     name: body.name,
     file: file ? (file.split(/[\\/]/).pop() ?? file) : null,
     format: body.origin?.format ?? body.sourceFormat,
-    sha256: body.origin ? bytesToHex(sha256(body.origin.bytes)) : null,
-    fileBytes: body.origin ? body.origin.bytes.length : null,
+    sha256: digest.sha256,
+    fileBytes: digest.fileBytes,
     kind: body.kind,
     lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
     placement: placementText(body),

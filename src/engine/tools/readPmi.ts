@@ -23,7 +23,7 @@ export const readPmiTool = defineTool({
     }
     const oc = await ctx.kernel();
     const unit = body.lengthUnit ? lengthUnitMm(body.lengthUnit.declared) : 1;
-    const result = readPmi(oc, body.origin.bytes, body.origin.path, body.sourceShape, unit ?? 1);
+    const result = readPmi(oc, body.origin.bytes ?? (await ctx.files.read(body.origin.path)), body.origin.path, body.sourceShape, unit ?? 1);
     if (unit === null) result.warnings.push(warning('UNKNOWN_LENGTH_UNIT', `the file declares '${body.lengthUnit!.declared}'; nominal values are taken as mm`));
     return result;
   },

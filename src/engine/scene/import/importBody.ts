@@ -18,7 +18,16 @@ import { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, tooLargeMessage } from './import
 export { MAX_IMPORT_BYTES };
 
 export interface ImportRequest {
-  bytes: Uint8Array;
+  /** The file's content; absent when `stlMesh` was parsed from the file as it streamed by (then `fileBytes` is its size). */
+  bytes?: Uint8Array | undefined;
+  /** The file's size, when `bytes` is absent. */
+  fileBytes?: number | undefined;
+  /**
+   * Whether the body keeps the bytes (BodyOrigin.bytes). Default true; a host that can read the
+   * file again by its name (Node) passes false, and a mesh body then keeps none (kernel formats
+   * always keep theirs).
+   */
+  keepBytes?: boolean | undefined;
   /** File name or path (for format detection, naming and messages). */
   fileName: string;
   format?: SourceFormat | undefined;
@@ -26,8 +35,9 @@ export interface ImportRequest {
   /** read_brep semantics: an invalid shape is refused with the checker's findings unless allowed. */
   refuseInvalid?: boolean | undefined;
   /**
-   * `bytes` already parsed by parseStl (the CLI parses an STL on its own thread while the engine
-   * thread starts): used as is when the file is an STL, so it is not parsed twice.
+   * The STL already parsed by parseStl or parseStlPieces (the CLI parses an STL on its own thread
+   * while the engine thread starts; a Node host streams it): used as is when the file is an STL,
+   * so it is not parsed twice.
    */
   stlMesh?: TriMesh | undefined;
 }
@@ -47,22 +57,27 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   if (req.bodyId !== undefined && scene.has(req.bodyId)) {
     throw new BrepscopeError('BODY_EXISTS', `body '${req.bodyId}' is already in the scene; remove it first or choose another bodyId`);
   }
-  if (req.bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
-  if (req.bytes.byteLength > MAX_MESH_FILE_BYTES) {
-    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, req.bytes.byteLength, MAX_MESH_FILE_BYTES, 'stl'));
+  const { bytes } = req;
+  const size = bytes?.byteLength ?? req.fileBytes ?? 0;
+  if (!bytes && !req.stlMesh) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
+  if (size === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
+  if (size > MAX_MESH_FILE_BYTES) {
+    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_MESH_FILE_BYTES, 'stl'));
   }
-  const format = resolveFormat(req.fileName, req.bytes, req.format);
+  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : 'stl';
   // Mesh files never enter the kernel: the host's memory budget capped them when it read them.
-  if (!isMeshFileFormat(format) && req.bytes.byteLength > MAX_IMPORT_BYTES) {
-    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, req.bytes.byteLength, MAX_IMPORT_BYTES, format));
+  if (!isMeshFileFormat(format) && size > MAX_IMPORT_BYTES) {
+    throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_IMPORT_BYTES, format));
   }
   const bodyId = req.bodyId ?? scene.uniqueId(name);
-  const origin = { path: req.fileName, bytes: req.bytes, format, refuseInvalid: !!req.refuseInvalid };
+  const kept = bytes && (req.keepBytes !== false || !isMeshFileFormat(format)) ? bytes : undefined;
+  const origin = { path: req.fileName, bytes: kept, fileBytes: size, format, refuseInvalid: !!req.refuseInvalid };
   const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
 
   if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
-    const parsed: ParsedScan = format === 'stl' && req.stlMesh ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null } : parseScanFile(format, req.bytes, req.fileName);
+    const parsed: ParsedScan =
+      format === 'stl' && req.stlMesh ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null } : parseScanFile(format, bytes!, req.fileName);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);
@@ -70,9 +85,9 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
 
   // Structural checks in milliseconds, so most corrupt files never reach (or hang) the kernel.
-  validateBeforeKernel(format, req.bytes, req.fileName);
+  validateBeforeKernel(format, bytes!, req.fileName);
   const oc = await env.kernel();
-  const { shape, declaredUnit } = readShape(oc, req.bytes, req.fileName, format);
+  const { shape, declaredUnit } = readShape(oc, bytes!, req.fileName, format);
   const lengthUnit = millimetres(declaredUnit);
   try {
     const check = asBadInput(oc, req.fileName, () => checkShape(oc, shape));

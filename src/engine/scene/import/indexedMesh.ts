@@ -1,5 +1,5 @@
 import { BrepscopeError } from '../../errors';
-import type { TriMesh } from '../../mesh/TriMesh';
+import { compactPositions, type TriMesh } from '../../mesh/TriMesh';
 import { weldVertexIds } from '../../mesh/weld';
 
 /** What an indexed mesh file (PLY, OBJ, 3MF) holds before welding: its own vertex list and faces. */
@@ -43,7 +43,7 @@ export function weldIndexedMesh(input: IndexedMesh, name: string): TriMesh {
     out[i * 3 + 1] = positions[v + 1]! + 0;
     out[i * 3 + 2] = positions[v + 2]! + 0;
   }
-  const mesh: TriMesh = { positions: out, indices, distinctPositions: true };
+  const mesh: TriMesh = { positions: compactPositions(out), indices, distinctPositions: true };
   if (input.normals) mesh.normals = gather(input.normals, source, used, new Float32Array(used * 3));
   if (input.colors) mesh.colors = gather(input.colors, source, used, new Uint8Array(used * 3));
   return mesh;

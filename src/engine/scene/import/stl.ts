@@ -1,11 +1,11 @@
 import { BrepscopeError } from '../../errors';
-import type { TriMesh } from '../../mesh/TriMesh';
+import { compactPositions, type TriMesh } from '../../mesh/TriMesh';
 import { hashWords, weldVertexIds } from '../../mesh/weld';
 import { checkImportMemory } from './importLimits';
 import { decodeWholeText } from './textScanner';
 
-/** What reading one binary STL triangle takes at most (readBinaryWelded), for the memory budget. */
-const STL_BYTES_PER_TRIANGLE = 36 + 12 + 24 + 72;
+/** What reading one binary STL triangle takes at most (BinaryStlReader: indices, vertex bits grown, table, positions), for the memory budget. */
+const STL_BYTES_PER_TRIANGLE = 36 + 12 + 24 + 36;
 
 const HEADER_BYTES = 84;
 const RECORD_BYTES = 50;
@@ -36,6 +36,58 @@ export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: bo
   throw new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${bytes.byteLength} bytes is shorter than a binary STL header and the text is not ASCII STL`);
 }
 
+/** A file read piece by piece: its size, then its bytes in order, each piece valid until the next is asked for. */
+export interface FilePieces {
+  size: number;
+  pieces: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * A binary STL that streams by, welded piece by piece as it arrives (BinaryStlReader): the same
+ * mesh parseStl makes from the whole file, which is never whole in memory. Anything else (an
+ * ASCII STL, a file that is no STL whatever its name) is gathered whole and returned as bytes, for
+ * the importer to read as it reads any file.
+ */
+export async function readStlPieces(file: FilePieces, name = 'STL', options: { shared?: boolean } = {}): Promise<{ mesh: TriMesh } | { bytes: Uint8Array }> {
+  const iterator = file.pieces[Symbol.asyncIterator]();
+  try {
+    const head = new Uint8Array(Math.min(file.size, HEADER_BYTES));
+    let filled = 0;
+    let rest: Uint8Array | undefined;
+    // At least one piece is asked for, so that a file source starts (and closes its file) even when empty.
+    for (let asked = false; !asked || filled < head.length; asked = true) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const take = Math.min(head.length - filled, next.value.byteLength);
+      head.set(next.value.subarray(0, take), filled);
+      filled += take;
+      if (take < next.value.byteLength) rest = next.value.subarray(take);
+    }
+    const count = filled === HEADER_BYTES ? new DataView(head.buffer, 80, 4).getUint32(0, true) : -1;
+    if (count >= 0 && HEADER_BYTES + count * RECORD_BYTES === file.size) {
+      const reader = new BinaryStlReader(count, name, options.shared === true);
+      reader.push(head);
+      if (rest) reader.push(rest);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) reader.push(next.value);
+      return { mesh: reader.finish() };
+    }
+    // Not a binary STL of this size: read whole.
+    const whole = new Uint8Array(file.size);
+    whole.set(head.subarray(0, filled));
+    let at = filled;
+    const append = (piece: Uint8Array): void => {
+      const take = Math.min(piece.byteLength, whole.byteLength - at);
+      whole.set(piece.subarray(0, take), at);
+      at += take;
+    };
+    if (rest) append(rest);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) append(next.value);
+    return { bytes: whole.subarray(0, at) };
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 /**
  * ASCII STL starts with `solid`, but so do many binary STL headers: a NUL byte (binary header padding
  * or float data) rules text out, so a truncated binary file is reported as such, not as an empty mesh.
@@ -53,13 +105,84 @@ function looksLikeAsciiStl(bytes: Uint8Array): boolean {
  * copies, without 72 bytes a triangle of copies.
  */
 function readBinaryWelded(bytes: Uint8Array, count: number, name: string, shared: boolean): TriMesh {
-  if (count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
-  // Per triangle: corner bits and indices, the weld's table, the float64 positions (at most 3 vertices).
-  checkImportMemory(count * STL_BYTES_PER_TRIANGLE, name, `the header declares ${count} triangles`);
-  const weld = new BitsWeld(3 * count, shared);
-  const bad = weld.add(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
-  return { positions: float32BitsToFloat64(weld.vertexBits, weld.count[0]!, shared), indices: weld.indices, distinctPositions: true };
+  const reader = new BinaryStlReader(count, name, shared);
+  reader.push(bytes);
+  return reader.finish();
+}
+
+/**
+ * A binary STL read piece by piece, in order, as a file streams by (the header included; pieces
+ * of any size, a record may straddle two): each piece's triangles are welded when it arrives and
+ * nothing of it is kept, so the whole file is never in memory. The positions are the file's
+ * float32 values, stored as float32 (Positions).
+ */
+export class BinaryStlReader {
+  private readonly weld: BitsWeld;
+  /** A record split between two pieces. */
+  private readonly carry = new Uint8Array(RECORD_BYTES);
+  private carried = 0;
+  /** File bytes seen so far. */
+  private seen = 0;
+  /** Triangles welded so far. */
+  private triangles = 0;
+
+  constructor(
+    readonly count: number,
+    private readonly name: string,
+    private readonly shared = false,
+  ) {
+    if (count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
+    // Per triangle: corner bits and indices, the weld's table, the float32 positions (at most 3 vertices).
+    checkImportMemory(count * STL_BYTES_PER_TRIANGLE, name, `the header declares ${count} triangles`);
+    this.weld = new BitsWeld(3 * count, shared);
+  }
+
+  /** The next piece of the file (valid only during the call: nothing of it is kept). */
+  push(piece: Uint8Array): void {
+    let at = 0;
+    if (this.seen < HEADER_BYTES) at = Math.min(piece.byteLength, HEADER_BYTES - this.seen);
+    this.seen += piece.byteLength;
+    if (this.carried > 0 && at < piece.byteLength) {
+      const take = Math.min(RECORD_BYTES - this.carried, piece.byteLength - at);
+      this.carry.set(piece.subarray(at, at + take), this.carried);
+      this.carried += take;
+      at += take;
+      if (this.carried === RECORD_BYTES) {
+        this.weldRecords(new DataView(this.carry.buffer), 1);
+        this.carried = 0;
+      }
+    }
+    const whole = Math.min(Math.floor((piece.byteLength - at) / RECORD_BYTES), this.count - this.triangles);
+    if (whole > 0) {
+      this.weldRecords(new DataView(piece.buffer, piece.byteOffset + at, whole * RECORD_BYTES), whole);
+      at += whole * RECORD_BYTES;
+    }
+    const rest = Math.min(piece.byteLength - at, RECORD_BYTES - this.carried);
+    if (rest > 0 && this.triangles < this.count) {
+      this.carry.set(piece.subarray(at, at + rest), this.carried);
+      this.carried += rest;
+    }
+  }
+
+  /** The welded mesh; PARSE_FAILED when the pieces held fewer triangles than the header declares. */
+  finish(): TriMesh {
+    if (this.triangles < this.count) {
+      const need = HEADER_BYTES + this.count * RECORD_BYTES;
+      throw new BrepscopeError('PARSE_FAILED', `${this.name}: truncated binary STL: the header announces ${this.count} triangles (${need} bytes) but the file has ${this.seen} bytes`);
+    }
+    const V = this.weld.count[0]!;
+    const floats = new Float32Array(this.weld.vertexBits.buffer, 0, 3 * V);
+    const positions = this.shared ? new Float32Array(new SharedArrayBuffer(12 * V)) : new Float32Array(3 * V);
+    positions.set(floats);
+    return { positions, indices: this.weld.indices, distinctPositions: true };
+  }
+
+  private weldRecords(view: DataView, records: number): void {
+    const first = 3 * this.triangles;
+    const bad = this.weld.add(view, first, first + 3 * records);
+    if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${this.name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
+    this.triangles += records;
+  }
 }
 
 /**
@@ -84,15 +207,17 @@ class BitsWeld {
     this.vertexBits = new Uint32Array(3 * Math.max(16, cap >>> 2));
   }
 
-  /** Welds every corner of the file; returns the first non-finite coordinate (3 corner + axis), or -1. */
-  add(view: DataView): number {
-    const n = this.indices.length;
-    let c = 0;
-    while (c < n) {
+  /**
+   * Welds corners from .. to - 1, read from `view` (whose first record is corner from's triangle);
+   * returns the first non-finite coordinate (3 corner + axis), or -1.
+   */
+  add(view: DataView, from: number, to: number): number {
+    let c = from;
+    while (c < to) {
       // Runs until the table or the vertex store needs to grow, which happens a few times at most.
-      c = weldRun(view, c, this);
+      c = weldRun(view, from, c, to, this);
       if (c < 0) return -c - 1;
-      if (c < n) this.grow();
+      if (c < to) this.grow();
     }
     return -1;
   }
@@ -109,21 +234,21 @@ class BitsWeld {
 }
 
 /**
- * Welds corners from `from` on until one would need a new vertex that does not fit (returns its
- * corner, not welded) or all are done (returns the corner count); -(3 corner + axis) - 1 for a
- * non-finite coordinate.
+ * Welds corners from `from` to `to` - 1 (`view` starts at corner `first`'s record, `first` a
+ * multiple of 3) until one would need a new vertex that does not fit (returns its corner, not
+ * welded) or all are done (returns `to`); -(3 corner + axis) - 1 for a non-finite coordinate.
  */
 const RECENT_MASK = 1023;
 
-function weldRun(view: DataView, from: number, w: BitsWeld): number {
+function weldRun(view: DataView, first: number, from: number, to: number, w: BitsWeld): number {
   const indices = w.indices, table = w.table, bits = w.vertexBits, state = w.count, recent = w.recent;
-  const n = indices.length;
   const mask = table.length - 1;
   const maxCount = Math.min(bits.length / 3, table.length >>> 1);
   let V = state[0]!;
   let c = from;
-  corners: for (; c < n; c++) {
-    const base = HEADER_BYTES + ((c / 3) | 0) * RECORD_BYTES + 12 + 12 * (c % 3); // skip the facet normal
+  corners: for (; c < to; c++) {
+    const local = c - first;
+    const base = ((local / 3) | 0) * RECORD_BYTES + 12 + 12 * (local % 3); // skip the facet normal
     let x = view.getUint32(base, true), y = view.getUint32(base + 4, true), z = view.getUint32(base + 8, true);
     if (x === 0x80000000) x = 0;
     if (y === 0x80000000) y = 0;
@@ -162,13 +287,6 @@ function weldRun(view: DataView, from: number, w: BitsWeld): number {
   }
   state[0] = V;
   return c;
-}
-
-function float32BitsToFloat64(bits: Uint32Array, vertices: number, shared: boolean): Float64Array {
-  const floats = new Float32Array(bits.buffer, 0, 3 * vertices);
-  const positions = shared ? new Float64Array(new SharedArrayBuffer(24 * vertices)) : new Float64Array(3 * vertices);
-  for (let i = 0; i < 3 * vertices; i++) positions[i] = floats[i]!;
-  return positions;
 }
 
 function rehash(vertexBits: Uint32Array, V: number, cap: number): Int32Array {
@@ -217,7 +335,7 @@ function weldCorners(corners: Float64Array, name: string): TriMesh {
     placed[v] = 1;
     for (let k = 0; k < 3; k++) positions[v * 3 + k] = corners[c * 3 + k]! + 0;
   }
-  return { positions, indices: ids, distinctPositions: true };
+  return { positions: compactPositions(positions), indices: ids, distinctPositions: true };
 }
 
 /** Writes a binary STL (used by tests and the demo to make scan-like meshes). */
