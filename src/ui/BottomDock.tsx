@@ -212,8 +212,9 @@ export function BottomDock() {
   useEffect(() => {
     if (ds) setTab('along');
   }, [ds]);
+  // A new cut comes to the front; the same cut again for a new tolerance leaves the tab the user looks at.
   useEffect(() => {
-    if (sections?.result) setTab('sections');
+    if (sections?.result && !sections.recut) setTab('sections');
   }, [sections?.result]);
   const tabs: { id: Tab; label: string }[] = [];
   if (histogram) tabs.push({ id: 'histogram', label: 'Histogram' });
