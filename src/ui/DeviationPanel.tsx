@@ -11,6 +11,7 @@ import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { MODEL_UNITS, type Units } from './units';
 import { useCompactView } from './useCompactView';
+import { useViewCover } from './viewCovers';
 import { useScene, useUnits } from './useStores';
 
 function percent(share: number | null | undefined): string {
@@ -306,6 +307,8 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
   const ref = useRef<HTMLElement>(null);
   const compact = useCompactView(ref);
   const shown = open ?? !compact;
+  // The camera draws the scene beside the legend, never under it (viewCovers.ts).
+  useViewCover(ref, 'heat');
   return (
     <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">
