@@ -150,7 +150,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Max |d|" value={figureText(h.maxAbs)} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
-        <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />
+        <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" wide />
       </dl>
       <Verdict heat={heat} units={units} />
       <p className="hint" data-testid="heat.settings">
