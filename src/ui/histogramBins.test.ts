@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { displayBins } from './histogramBins';
+import { displayBins, MIN_BAR_PX } from './histogramBins';
 
 describe('histogram bars a person can see', () => {
-  it('keeps the tool\'s buckets when each is wide enough on the chart', () => {
+  it("keeps the tool's buckets when each is wide enough on the chart", () => {
     const buckets = [
       { lo: -0.2, hi: 0, count: 3 },
       { lo: 0, hi: 0.2, count: 5 },
@@ -10,19 +10,16 @@ describe('histogram bars a person can see', () => {
     expect(displayBins(buckets, -0.2, 0.2, 364)).toEqual(buckets);
   });
 
-  it('merges hairline buckets into equal bins over the axis, every sample kept in the bin of its bucket\'s centre', () => {
-    // 40 buckets 0.0003 wide from 0.094 to 0.106 (a 0.1 mm oversize scan) on an axis from -0.2 to +0.2, 364 px.
-    const buckets = Array.from({ length: 40 }, (_, i) => ({ lo: 0.094 + i * 0.0003, hi: 0.094 + (i + 1) * 0.0003, count: i + 1 }));
-    const bins = displayBins(buckets, -0.2, 0.2, 364);
-    expect(bins).toHaveLength(40);
-    expect(bins[0]!.lo).toBe(-0.2);
-    expect(bins[39]!.hi).toBe(0.2);
-    for (const b of bins) expect(b.hi - b.lo).toBeCloseTo(0.01, 12);
-    // Bin 29 is [0.09, 0.1), bin 30 [0.1, 0.11): centres below 0.1 are the first 20 buckets (0.09415 ... 0.09985).
-    const below = buckets.filter((b) => (b.lo + b.hi) / 2 < 0.1).reduce((s, b) => s + b.count, 0);
-    expect(below).toBe((20 * 21) / 2);
-    expect(bins[29]!.count).toBe(below);
-    expect(bins[30]!.count).toBe((40 * 41) / 2 - below);
-    expect(bins.reduce((s, b) => s + b.count, 0)).toBe((40 * 41) / 2);
+  it('widens a hairline bucket about its centre to the minimum bar, its count and place kept', () => {
+    // The journey's scan: the last of 40 buckets over [0.0027, 0.10099] holds 47,277 of 50,000 samples, on an axis from -0.2 to +0.2, 364 px wide.
+    const last = { lo: 0.09853, hi: 0.10099, count: 47277 };
+    const [bar] = displayBins([last], -0.2, 0.2, 364);
+    const min = (MIN_BAR_PX * 0.4) / 364;
+    expect(bar!.hi - bar!.lo).toBeCloseTo(min, 12);
+    expect((bar!.lo + bar!.hi) / 2).toBeCloseTo((last.lo + last.hi) / 2, 12);
+    expect(bar!.count).toBe(47277);
+    // It still straddles the +0.1 band edge, as its samples do (78.4 % of them within).
+    expect(bar!.lo).toBeLessThan(0.1);
+    expect(bar!.hi).toBeGreaterThan(0.1);
   });
 });

@@ -5,25 +5,22 @@ export interface Bin {
   count: number;
 }
 
-/** Narrower than this (in chart pixels) a bucket is merged into display bins: a hairline bar cannot be seen. */
-export const MIN_BAR_PX = 3;
+/** Narrower than this (in chart pixels) a bucket's bar is drawn this wide: a hairline bar cannot be seen. */
+export const MIN_BAR_PX = 4;
 
 /**
- * The buckets to draw on an axis from `lo` to `hi` that is `widthPx` wide: the tool's own when each
- * is at least MIN_BAR_PX wide; else `n` equal bins over the axis, each counting the buckets whose
- * centre falls in it (issue 29: a 0.1 mm oversize scan, sigma 0.002, its 40 buckets 0.0003 wide on
- * an axis from -0.2 to +0.2, drew 0.2 px bars that vanished into the tolerance band). Counts are kept:
- * the sum is the same.
+ * The bars to draw for the tool's buckets on an axis from `lo` to `hi` that is `widthPx` wide: each
+ * bucket as it is, widened about its centre to MIN_BAR_PX where it is narrower (issue 29: a 0.1 mm
+ * oversize scan's buckets, 0.0025 mm wide on an axis from -0.2 to +0.2, drew 1 px bars that vanished
+ * into the tolerance band). Buckets are never merged or split: the bucket that holds samples on both
+ * sides of the tolerance still straddles the band's edge, as its samples do.
  */
-export function displayBins(buckets: readonly Bin[], lo: number, hi: number, widthPx: number, n = 40): Bin[] {
-  if (buckets.length === 0 || !(hi > lo)) return [...buckets];
-  const narrowest = Math.min(...buckets.map((b) => b.hi - b.lo));
-  if ((narrowest / (hi - lo)) * widthPx >= MIN_BAR_PX) return [...buckets];
-  const step = (hi - lo) / n;
-  const out: Bin[] = Array.from({ length: n }, (_, i) => ({ lo: lo + i * step, hi: i === n - 1 ? hi : lo + (i + 1) * step, count: 0 }));
-  for (const b of buckets) {
-    const i = Math.min(n - 1, Math.max(0, Math.floor(((b.lo + b.hi) / 2 - lo) / step)));
-    out[i]!.count += b.count;
-  }
-  return out;
+export function displayBins(buckets: readonly Bin[], lo: number, hi: number, widthPx: number): Bin[] {
+  if (!(hi > lo) || !(widthPx > 0)) return [...buckets];
+  const min = (MIN_BAR_PX * (hi - lo)) / widthPx;
+  return buckets.map((b) => {
+    if (b.hi - b.lo >= min) return { ...b };
+    const c = (b.lo + b.hi) / 2;
+    return { lo: c - min / 2, hi: c + min / 2, count: b.count };
+  });
 }
