@@ -63,7 +63,10 @@ function xyz(p: Float32Array): Buffer {
   return Buffer.from(lines.join('\n') + '\n');
 }
 
-/** The page at 1024x700 and at 1440x900, into the screenshot folder; back to 1440x900. */
+/**
+ * The page at 1024x700 and at 1440x900, into the screenshot folder; back to 1440x900. With colours
+ * shown, the coloured body lies clear of the legend and the toolbar at each size (its box projected).
+ */
 async function shoot(app: App, name: string): Promise<void> {
   for (const [w, h] of [
     [1024, 700],
@@ -73,6 +76,8 @@ async function shoot(app: App, name: string): Promise<void> {
     await app.nextFrames();
     await app.viewport.settled();
     await app.page.screenshot({ path: join(SHOTS, `${name}-${w}x${h}.png`) });
+    const heat = await app.api.heatmap();
+    if (heat?.status === 'done') await app.viewport.expectClearOfOverlays(heat.fromBodyId, `${name} at ${w}x${h}`);
   }
 }
 

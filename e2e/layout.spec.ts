@@ -108,3 +108,49 @@ test('the compared demo at 1024x700, 1280x800 and 1920x1080: overlays leave the 
   await app.shot(testInfo, 'layout-1024x700-sections');
   app.expectNoConsoleErrors();
 });
+
+/**
+ * The legend never hides the part (issue 29): after Compare and after a fit, at 1440x900, 1024x700
+ * and 800x600 (legend open and folded; folded only at 800x600, where the open statistics fill the
+ * view), the 8 corners of the part's box projected with the live camera lie clear of the legend's
+ * and the toolbar's rectangles and inside the canvas: geometry, not pixels.
+ */
+test('after Compare and a fit the part lies clear of the legend at 1440x900, 1024x700 and 800x600', async ({ app }, testInfo) => {
+  test.setTimeout(300_000);
+  await app.page.setViewportSize({ width: 1440, height: 900 });
+  await app.scene.openDemo.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
+  const overlay = app.page.getByTestId('heat.overlay');
+
+  const check = async (name: string) => {
+    await app.nextFrames();
+    await app.viewport.settled();
+    const heat = (await app.api.heatmap())!;
+    const figures = await app.viewport.expectClearOfOverlays(heat.fromBodyId, name);
+    testInfo.annotations.push({ type: `part clear of the legend ${name}`, description: `${figures} (legend open ${await overlay.getAttribute('data-open')})` });
+  };
+
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+    { width: 800, height: 600 },
+  ]) {
+    const name = `${size.width}x${size.height}`;
+    await app.page.setViewportSize(size);
+    await app.nextFrames();
+    // Compare again at this size: what the user sees right after it.
+    await app.review.compare({ aligned: true });
+    await expect.poll(async () => (await app.api.runningTool()) === null && (await app.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
+    await check(`${name} after Compare`);
+    // A fit along the iso direction, with the legend open (the statistics shown) and folded; at
+    // 800x600 (a view 260 px wide) the open statistics take the whole view: folded only, its default there.
+    for (const open of size.width === 800 ? ['false'] : ['true', 'false']) {
+      if ((await overlay.getAttribute('data-open')) !== open) await app.page.getByTestId('heat.fold').click();
+      await expect(overlay).toHaveAttribute('data-open', open);
+      await app.page.keyboard.press('0');
+      await check(`${name} iso fit, legend open ${open}`);
+    }
+    await app.shot(testInfo, `legend-clear-${name}`);
+  }
+  app.expectNoConsoleErrors();
+});

@@ -56,14 +56,20 @@ test('a click on the heat map adds a label with its deviation; labels can be rem
   await app.review.addLabels.click();
   await expect(app.review.addLabels).toHaveAttribute('aria-pressed', 'true');
   await app.viewport.settled();
-  const spot = await app.viewport.drawnPointNearCentre();
+  // Coloured spots of the surface near the middle of the coloured body as the camera draws it (beside the legend).
+  const heat = (await app.api.heatmap())!;
+  const box = (await app.api.onScreen())!.bodies[heat.fromBodyId]!;
+  const middle = { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+  const spot = await app.viewport.drawnPointNear(middle);
   await app.page.mouse.click(spot.x, spot.y);
   await expect(app.review.labels).toHaveCount(1);
   const value = app.review.labels.first().getByTestId('deviation.label-value');
   await expect(value).toHaveText(/^[+−]?[\d.,]+$/);
   // No face was picked: in label mode the click places a label.
   expect(await app.api.picked()).toBeNull();
-  await app.page.mouse.click(spot.x + 30, spot.y);
+  // Another, 30 px or more from the first.
+  const other = await app.viewport.drawnPointNear(middle, { point: spot, distance: 30 });
+  await app.page.mouse.click(other.x, other.y);
   await expect(app.review.labels).toHaveCount(2);
   await app.shot(testInfo, 'report-02-labels');
   await app.review.labels.nth(1).getByTestId('deviation.label-remove').click();

@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { toolStore, type BodyEntry, type PendingImport } from './stores';
 import { assemblyFileOf, openAssemblyOf } from './assembly';
 import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodies';
-import { formatCount, formatFigure, kindLabel } from './format';
+import { formatCount, formatFigure, formatNumber, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
 import { MODEL_UNITS, unitsOf } from './units';
 
@@ -55,6 +55,11 @@ function unitTitle(entry: BodyEntry): string {
   return `the file declares ${s.declaredUnit ?? s.lengthUnit}${s.declaredUnit && s.declaredUnit !== s.lengthUnit ? `; lengths are in ${s.lengthUnit}` : ''}`;
 }
 
+/** A placement's move in four decimals of the body's unit: an aligned scan moved back 5.757e-5 reads 0.0001. */
+function movedText(d: number): string {
+  return formatNumber(Number(d.toFixed(4)));
+}
+
 /** The scene: every body with its kind, counts, unit and validity; pending imports below. */
 export function BodyList() {
   const bodies = useScene((s) => s.bodies);
@@ -92,7 +97,8 @@ export function BodyList() {
                   ))}
                   {b.summary.placement && (
                     <span className="body-meta" data-testid="bodies.placement" title={`Placed in the scene by ${b.summary.placement.setBy.tool} (the file is unchanged): every tool measures it where it stands`}>
-                      placed: {formatFigure(b.summary.placement.rotationAngleDegrees)}° · moved {formatFigure(Math.hypot(...b.summary.placement.translation))}
+                      placed: {formatFigure(b.summary.placement.rotationAngleDegrees)}° · moved {movedText(Math.hypot(...b.summary.placement.translation))}{' '}
+                      {b.summary.lengthUnit ?? declared ?? 'model units'}
                     </span>
                   )}
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { colorSpan, cssColor, deviationColor } from './heatColors';
+import { displayBins } from './histogramBins';
 import { focusStation, worstSigned } from './sections';
 import { inspectStore, type HeatState, type SectionsState } from './stores';
 import { signed } from './Stat';
@@ -37,7 +38,9 @@ function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   // scan 0.1 out with sigma 0.002 drew one bar at the right edge of a chart that was all tolerance band.
   const lo = Math.min(h.buckets[0]!.lo, -m);
   const hi = Math.max(h.buckets[h.buckets.length - 1]!.hi, m);
-  const maxCount = Math.max(1, ...h.buckets.map((b) => b.count));
+  // Buckets too narrow to see on this axis are drawn as wider bins of the same samples.
+  const bins = displayBins(h.buckets, lo, hi, W - PAD.left - PAD.right);
+  const maxCount = Math.max(1, ...bins.map((b) => b.count));
   const x = (v: number) => PAD.left + ((v - lo) / (hi - lo || 1)) * (W - PAD.left - PAD.right);
   const y = (c: number) => H - PAD.bottom - (c / maxCount) * (H - PAD.top - PAD.bottom);
   return (
@@ -47,7 +50,7 @@ function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(h.buckets[0]!.lo)} to ${short(h.buckets[h.buckets.length - 1]!.hi)} ${units.length}`}>
         {tol > 0 && <rect x={x(Math.max(lo, -tol))} y={PAD.top} width={Math.max(0, x(Math.min(hi, tol)) - x(Math.max(lo, -tol)))} height={H - PAD.top - PAD.bottom} fill="#2ca02c" opacity={0.12} />}
-        {h.buckets.map((b, i) => {
+        {bins.map((b, i) => {
           const c = (b.lo + b.hi) / 2;
           return (
             <rect key={i} x={x(b.lo) + 0.5} y={y(b.count)} width={Math.max(0.5, x(b.hi) - x(b.lo) - 1)} height={H - PAD.bottom - y(b.count)} fill={cssColor(deviationColor(c, m || Math.max(Math.abs(lo), Math.abs(hi)), tol))} stroke="#5d6878" strokeWidth={0.4}>
@@ -212,8 +215,9 @@ export function BottomDock() {
   useEffect(() => {
     if (ds) setTab('along');
   }, [ds]);
+  // A new cut comes to the front; the same cut again for a new tolerance leaves the tab the user looks at.
   useEffect(() => {
-    if (sections?.result) setTab('sections');
+    if (sections?.result && !sections.recut) setTab('sections');
   }, [sections?.result]);
   const tabs: { id: Tab; label: string }[] = [];
   if (histogram) tabs.push({ id: 'histogram', label: 'Histogram' });

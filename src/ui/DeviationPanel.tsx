@@ -11,6 +11,7 @@ import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { MODEL_UNITS, type Units } from './units';
 import { useCompactView } from './useCompactView';
+import { useViewCover } from './viewCovers';
 import { useScene, useUnits } from './useStores';
 
 function percent(share: number | null | undefined): string {
@@ -149,7 +150,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Max |d|" value={figureText(h.maxAbs)} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
-        <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" />
+        <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" wide />
       </dl>
       <Verdict heat={heat} units={units} />
       <p className="hint" data-testid="heat.settings">
@@ -306,6 +307,8 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
   const ref = useRef<HTMLElement>(null);
   const compact = useCompactView(ref);
   const shown = open ?? !compact;
+  // The camera draws the scene beside the legend, never under it (viewCovers.ts).
+  useViewCover(ref, 'heat');
   return (
     <section ref={ref} className={`heat-overlay${shown ? '' : ' folded'}${compact ? ' compact' : ''}`} aria-label="Deviation legend and statistics" data-testid="heat.overlay" data-open={shown}>
       <div className="heat-overlay-head">

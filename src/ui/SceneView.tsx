@@ -12,6 +12,7 @@ import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
 import { hoverValueStore, inspectStore } from './stores';
 import { useScene } from './useStores';
+import { viewCoverStore } from './viewCovers';
 import { ViewToolbar } from './ViewToolbar';
 
 /** The other bodies' opacity while faces of the nominal are picked (or stand picked) for an alignment. */
@@ -35,6 +36,8 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const flyTo = useStore(inspectStore, (s) => s.flyTo);
   const holdFrames = useScene((s) => s.holdFrames);
   const fullDetail = useScene((s) => s.fullDetail);
+  // The part of the view the legend leaves free: the scene is drawn there.
+  const frame = useStore(viewCoverStore, (s) => s.frame);
   const gdt = useStore(gdtStore, (s) => s.highlight);
   const alignment = useStore(inspectStore, (s) => s.alignment);
   const setup = useStore(alignSetupStore);
@@ -114,6 +117,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
       <Viewport
         holdFrames={holdFrames}
         fullDetail={fullDetail}
+        frame={frame}
         bodies={viewBodies}
         fitToken={fitToken}
         direction={direction}

@@ -7,9 +7,9 @@ export function signed(v: number | null | undefined): string {
 }
 
 /** One figure of a card: its label and its value (test id on the value). */
-export function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+export function Stat({ label, value, testId, wide = false }: { label: string; value: string; testId: string; wide?: boolean }) {
   return (
-    <div className="stat">
+    <div className={wide ? 'stat wide' : 'stat'}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>

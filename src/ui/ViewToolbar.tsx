@@ -1,7 +1,9 @@
+import { useRef } from 'react';
 import { useStore } from 'zustand';
 import { signed } from './Stat';
 import { hoverValueStore, inspectStore, type ViewDirection } from './stores';
 import { useScene, useUnits } from './useStores';
+import { useViewCover } from './viewCovers';
 import { fitView, toggleAxes, toggleEdges, toggleFullDetail, toggleGrid } from './view';
 
 const VIEW_BUTTONS: { label: string; key: string; direction: ViewDirection }[] = [
@@ -24,9 +26,12 @@ export function ViewToolbar() {
   const hoverValue = useStore(hoverValueStore, (s) => s);
   const heat = useStore(inspectStore, (s) => s.heat);
   const hoverUnits = useUnits([heat?.fromBodyId, heat?.toBodyId]);
+  // Beside the legend, the part is drawn under the toolbar too, not behind it (viewCovers.ts).
+  const ref = useRef<HTMLDivElement>(null);
+  useViewCover(ref, 'toolbar', true);
   return (
     <>
-      <div className="view-toolbar" role="toolbar" aria-label="View">
+      <div ref={ref} className="view-toolbar" role="toolbar" aria-label="View" data-testid="view.toolbar">
         {VIEW_BUTTONS.map((b) => (
           <button key={b.label} type="button" className="button small" onClick={() => fitView(b.direction)} title={`${b.label} (${b.key})`} aria-keyshortcuts={b.key}>
             {b.label}

@@ -3,7 +3,9 @@ import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type Test
 import { dataPath } from '../test/data';
 import { readFileSync } from 'node:fs';
 import { importBytes, removeBody } from './bodies';
-import { compareBodies, clearHeatmap, plotDeviationSections } from './deviationReview';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { SECTION_PLOT_AREA, WHISKER_WITHIN_COLOR } from '../engine/render/sectionOverlay';
+import { compareBodies, clearHeatmap, plotDeviationSections, setTolerance } from './deviationReview';
 import { exportGraph, queryGraphFile, validateGraph } from './graphActions';
 import { openFiles } from './files';
 import { cutSections, focusStation } from './sections';
@@ -55,6 +57,49 @@ describe('inspection state', () => {
     expect(s.focused).toBe(s.result.worstStation);
     focusStation(2);
     expect(inspectStore.getState().sections?.focused).toBe(2);
+  });
+
+  it('sections follow the tolerance: the same stations cut again, their whiskers grey exactly within the new band', async () => {
+    const before = inspectStore.getState().sections!;
+    const start = inspectStore.getState().tolerance.value;
+    expect(before.result.whiskers?.tolerance).toBe(start);
+    const greyOf = async (s: typeof before) => {
+      let n = 0;
+      for (const file of Object.values(s.images)) {
+        const img = await loadImage(Buffer.from(file.bytes));
+        const c = createCanvas(img.width, img.height);
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        // The drawing area only: the header and footer have grey text of their own.
+        const [x0, y0, x1, y1] = SECTION_PLOT_AREA;
+        const d = g.getImageData(x0, y0, x1 - x0, y1 - y0).data;
+        for (let i = 0; i < d.length; i += 4) if (d[i] === grey[0] && d[i + 1] === grey[1] && d[i + 2] === grey[2]) n++;
+      }
+      return n;
+    };
+    const grey = [1, 3, 5].map((k) => parseInt(WHISKER_WITHIN_COLOR.slice(k, k + 2), 16));
+    // Wider than every station's largest |deviation|: every whisker within the band, grey.
+    const widest = Math.max(...before.result.sections.map((s) => s.maxAbs ?? 0));
+    expect(widest).toBeGreaterThan(0);
+    const wide = Number((widest * 1.5).toPrecision(3));
+    setTolerance(wide);
+    const wideCut = await until(() => inspectStore.getState().sections?.result.whiskers?.tolerance === wide && inspectStore.getState().sections, 60_000, 'the sections cut at the wide band');
+    // The same stations and figures (they do not depend on the band), the station the user looked at kept, the tab left alone.
+    expect(wideCut.result.sections.map((s) => [s.station, s.signedMean, s.maxAbs])).toEqual(before.result.sections.map((s) => [s.station, s.signedMean, s.maxAbs]));
+    expect(wideCut.focused).toBe(2);
+    expect(wideCut.recut).toBe(true);
+    expect(toolStore.getState().results.cross_section_compare?.args).toMatchObject({ tolerance: wide, axis: [1, 0, 0], stations: 6, fromBodyId: 'scan', referenceBodyId: 'part' });
+    const wideGrey = await greyOf(wideCut);
+    expect(wideGrey).toBeGreaterThan(200);
+
+    // Far below every deviation: no whisker is within the band, none is grey.
+    const tight = 1e-7;
+    setTolerance(tight);
+    const tightCut = await until(() => inspectStore.getState().sections?.result.whiskers?.tolerance === tight && inspectStore.getState().sections, 60_000, 'the sections cut at the tight band');
+    expect(tightCut.result.whiskers?.tolerance).toBe(tight);
+    expect(await greyOf(tightCut)).toBe(0);
+    setTolerance(start);
+    await until(() => inspectStore.getState().sections?.result.whiskers?.tolerance === start, 60_000, 'the sections back at the first band');
   });
 
   it('a form run of measure_deviation starts the heat map too (the result registry), and removing a body clears its views', async () => {

@@ -1,5 +1,5 @@
 import type { OutputFile } from '../engine';
-import { asVec3, inspectionPairs, objectArgs } from './deviationReview';
+import { asVec3, inspectionPairs, objectArgs, TOLERANCE_REST_MS } from './deviationReview';
 import { inspectStore, toolStore, type DoneCallOf, type HeatState, type Vec3 } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
@@ -49,6 +49,9 @@ export function showSections(call: DoneCallOf<'cross_section_compare'>): void {
     const file = s.imagePath ? outputs.find((o) => o.path === s.imagePath) : undefined;
     if (file) images[s.station] = file;
   }
+  // The same cut at another tolerance keeps the station the user looks at.
+  const previous = inspectStore.getState().sections;
+  const recut = !!previous?.args && sameCut(previous.args, args) && previous.result.sections.length === result.sections.length;
   inspectStore.setState({
     sections: {
       fromBodyId: String(args.fromBodyId),
@@ -56,9 +59,53 @@ export function showSections(call: DoneCallOf<'cross_section_compare'>): void {
       axis: asVec3(args.axis) ?? [0, 0, 1],
       result,
       images,
-      focused: result.worstStation,
+      focused: recut ? previous.focused : result.worstStation,
+      args,
+      ...(recut ? { recut } : {}),
     },
   });
+}
+
+/** Two runs' arguments that differ at most in their tolerance. */
+function sameCut(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const rest = ({ tolerance: _t, ...r }: Record<string, unknown>) => JSON.stringify(Object.entries(r).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return rest(a) === rest(b);
+}
+
+let recutTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The sections on screen follow the tolerance (issue 29.3: one value for colours, legend, labels,
+ * histogram, sections, report): when it has rested, the same stations are cut again with it, so the
+ * whiskers' grey band and their in/out colours are the map's. Returns the unsubscribe (wired at start-up).
+ */
+export function followTolerance(): () => void {
+  const unsubscribe = inspectStore.subscribe((s, prev) => {
+    if (s.tolerance.value === prev.tolerance.value || !s.sections) return;
+    clearTimeout(recutTimer);
+    recutTimer = setTimeout(() => void recutSections(), TOLERANCE_REST_MS);
+  });
+  return () => {
+    clearTimeout(recutTimer);
+    unsubscribe();
+  };
+}
+
+/**
+ * Cuts the sections on screen again when their whiskers' band is not the tolerance; waits while
+ * another tool runs (one run at a time).
+ */
+export async function recutSections(): Promise<void> {
+  const { sections, tolerance } = inspectStore.getState();
+  const band = sections?.result.whiskers?.tolerance;
+  if (!sections?.args || band === undefined || band === tolerance.value) return;
+  if (toolStore.getState().running) {
+    clearTimeout(recutTimer);
+    recutTimer = setTimeout(() => void recutSections(), TOLERANCE_REST_MS);
+    return;
+  }
+  setFormValue('cross_section_compare', 'tolerance', String(tolerance.value));
+  await runFromPanel('cross_section_compare', { ...sections.args, tolerance: tolerance.value }, { reveal: false });
 }
 
 /**

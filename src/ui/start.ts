@@ -3,6 +3,7 @@ import { bodiesLost, restored } from './bodies';
 import { resetDeviationReview } from './deviationReview';
 import { followRemovedBodies } from './inspection';
 import { applyResult } from './resultViews';
+import { followTolerance } from './sections';
 import { startSession, stopSession, type Session } from './session';
 import { resetStores } from './stores';
 import { forgetManifests, loadManifests, setAfterRun } from './toolRuns';
@@ -17,7 +18,7 @@ export function startApp(createClient: () => EngineClient): Session {
   stopApp();
   const session = startSession(createClient, { bodiesLost, restored });
   setAfterRun(applyResult);
-  unwire.push(followRemovedBodies(), () => setAfterRun(() => undefined));
+  unwire.push(followRemovedBodies(), followTolerance(), () => setAfterRun(() => undefined));
   void loadManifests().catch(() => undefined);
   return session;
 }

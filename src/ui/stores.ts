@@ -322,6 +322,10 @@ export interface SectionsState {
   /** PNG per station index, when the run wrote them. */
   images: Record<number, OutputFile>;
   focused: number | null;
+  /** The run's arguments: a new tolerance cuts the same sections again with it (sections.ts followTolerance). */
+  args?: Record<string, unknown>;
+  /** This run cut the sections on screen again for a new tolerance (the dock keeps the tab the user looks at). */
+  recut?: boolean;
 }
 
 export interface AssemblyState {

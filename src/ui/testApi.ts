@@ -2,6 +2,8 @@ import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnAlignFaces, drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
+import { Vector3, type Mesh, type Object3D } from 'three';
+import { liveView } from '../viewer/CameraRig';
 import { detail } from '../viewer/detail';
 import { drawnGhosts, ghostCentre } from '../viewer/Ghost';
 import { alignSetupStore } from './alignSetup';
@@ -105,6 +107,11 @@ export interface BrepscopeTestApi {
   } | null;
   /** How many camera flights were asked for (the worst point button). */
   flights(): number;
+  /**
+   * Where each drawn body lies on screen: the 8 corners of its triangles' box projected with the live
+   * camera, their extent in page CSS pixels; and the canvas's rectangle. Null without a view.
+   */
+  onScreen(): { canvas: ScreenRect; bodies: Record<string, ScreenRect> } | null;
   /** Every call the page made to the engine worker since the last reset, in order. */
   engineCalls(): EngineCallRecord[];
   resetEngineCalls(): void;
@@ -130,6 +137,13 @@ export interface BrepscopeTestApi {
     highlight: { bodyId: string; key: string; faces: number[]; tone: string; drawn: { faces: number; triangles: number; color: string } | null } | null;
     check: { status: string; alignment: { method: string; datums?: string[] } | null; rows: { id: string; kind: string; actual: number | null; pass: boolean | null }[] } | null;
   };
+}
+
+export interface ScreenRect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
 }
 
 declare global {
@@ -168,6 +182,36 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     },
     keptBodies: () => session().keptFiles().map((f) => f.bodyId),
     picked: () => sceneStore.getState().picked,
+    onScreen: () => {
+      const { camera, scene, canvas } = liveView;
+      if (!camera || !scene || !canvas) return null;
+      const c = canvas.getBoundingClientRect();
+      scene.updateMatrixWorld();
+      camera.updateMatrixWorld();
+      const bodies: Record<string, ScreenRect> = {};
+      const visible = new Set(sceneStore.getState().bodies.filter((b) => b.visible).map((b) => b.bodyId));
+      for (const [bodyId, geometry] of drawnGeometries) {
+        if (!visible.has(bodyId)) continue;
+        if (!geometry.boundingBox) geometry.computeBoundingBox();
+        const box = geometry.boundingBox!;
+        let owner: Object3D | null = null;
+        scene.traverse((o) => void (!owner && (o as Mesh).geometry === geometry && (owner = o)));
+        const world = (owner as Object3D | null)?.matrixWorld;
+        const r = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+        for (let k = 0; k < 8; k++) {
+          const p = new Vector3(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z);
+          if (world) p.applyMatrix4(world);
+          p.project(camera);
+          const x = c.left + ((p.x + 1) / 2) * c.width, y = c.top + ((1 - p.y) / 2) * c.height;
+          r.left = Math.min(r.left, x);
+          r.right = Math.max(r.right, x);
+          r.top = Math.min(r.top, y);
+          r.bottom = Math.max(r.bottom, y);
+        }
+        bodies[bodyId] = r;
+      }
+      return { canvas: { left: c.left, top: c.top, right: c.right, bottom: c.bottom }, bodies };
+    },
     hovered: () => sceneStore.getState().hovered,
     edgeSegments: () => Object.fromEntries(drawnEdgeSegments),
     shareLink: () => shareLink(window.location.href),

@@ -1,9 +1,10 @@
 import { useThree } from '@react-three/fiber';
-import { useEffect, useState } from 'react';
-import { PerspectiveCamera, Vector3 } from 'three';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { PerspectiveCamera, Vector3, type Camera, type Scene } from 'three';
 import { OrbitControls as ThreeOrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { ViewBounds } from './bounds';
 import { detail } from './detail';
+import { fitDistance, frameCamera, type ViewRect } from './viewFrame';
 
 /** Standard views (z is up, as in most CAD files); `current` keeps the direction the user orbited to. */
 export type ViewDirection = 'current' | 'iso' | 'front' | 'back' | 'top' | 'bottom' | 'right' | 'left';
@@ -34,17 +35,27 @@ interface CameraRigProps {
   /** Changing this number fits the camera to `bounds` again, looking along `direction`. */
   fitToken: number;
   direction: ViewDirection;
+  /** The part of the view the overlays over it leave free (CSS pixels); the scene is drawn in it. Null: the whole view. */
+  frame?: ViewRect | null | undefined;
 }
+
+/** The live camera and scene, for the test API (where the part lies on screen). */
+export const liveView: { camera: Camera | null; scene: Scene | null; canvas: HTMLCanvasElement | null } = { camera: null, scene: null, canvas: null };
 
 /**
  * Orbit controls (three's OrbitControls: left drag orbits, right drag pans, wheel zooms; no damping
  * so the demand frame loop stays idle) and a camera fit to the bounds whenever `fitToken` changes.
  */
-export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps) {
+export function CameraRig({ bounds, fitToken, direction, flyTo, frame = null }: CameraRigProps) {
   const camera = useThree((s) => s.camera);
+  const scene = useThree((s) => s.scene);
+  const size = useThree((s) => s.size);
   const domElement = useThree((s) => s.gl.domElement);
   const invalidate = useThree((s) => s.invalidate);
   const [controls, setControls] = useState<ThreeOrbitControls | null>(null);
+  // Whether the camera is where the last fit put it (no orbit, pan, zoom or flight since): a new frame then fits again.
+  const fitted = useRef(false);
+  const [refit, setRefit] = useState(0);
 
   // Created in an effect (not a memo) so that StrictMode's unmount/remount gets live controls.
   useEffect(() => {
@@ -55,7 +66,10 @@ export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps
     const onChange = () => invalidate();
     c.addEventListener('change', onChange);
     // While a drag moves the view, big bodies are drawn coarser (detail.ts); the frame after it, finer again.
-    const onStart = () => void (detail.moving = true);
+    const onStart = () => {
+      detail.moving = true;
+      fitted.current = false;
+    };
     const onEnd = () => {
       detail.moving = false;
       detail.refine = 2;
@@ -74,6 +88,24 @@ export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps
     };
   }, [camera, domElement, invalidate]);
 
+  // The camera's aspect follows the frame, not the canvas (r3f leaves a `manual` camera alone on resize).
+  const fl = frame?.left, ft = frame?.top, fw = frame?.width, fh = frame?.height;
+  useLayoutEffect(() => {
+    if (!(camera instanceof PerspectiveCamera)) return;
+    (camera as PerspectiveCamera & { manual?: boolean }).manual = true;
+    frameCamera(camera, size.width, size.height, fw !== undefined && fh !== undefined ? { left: fl ?? 0, top: ft ?? 0, width: fw, height: fh } : null);
+    // A fitted view fits the new frame (the legend came or went, the window changed); one the user moved keeps its zoom.
+    if (fitted.current) setRefit((n) => n + 1);
+    invalidate();
+  }, [camera, size.width, size.height, fl, ft, fw, fh, invalidate]);
+
+  useEffect(() => {
+    Object.assign(liveView, { camera, scene, canvas: domElement });
+    return () => {
+      if (liveView.camera === camera) Object.assign(liveView, { camera: null, scene: null, canvas: null });
+    };
+  }, [camera, scene, domElement]);
+
   useEffect(() => {
     if (!controls || !bounds) return;
     const center = new Vector3(...bounds.center);
@@ -82,25 +114,24 @@ export function CameraRig({ bounds, fitToken, direction, flyTo }: CameraRigProps
         ? camera.position.clone().sub(controls.target).normalize()
         : DIRECTIONS[direction].clone();
     if (!(dir.lengthSq() > 0.5)) dir.copy(DIRECTIONS.iso);
-    const fov = camera instanceof PerspectiveCamera ? (camera.fov * Math.PI) / 180 : Math.PI / 4;
-    const aspect = camera instanceof PerspectiveCamera ? camera.aspect : 1;
-    // Distance at which the sphere fits both the vertical and the horizontal field of view.
-    const halfFov = Math.min(fov / 2, Math.atan(Math.tan(fov / 2) * aspect));
-    const distance = (bounds.radius / Math.sin(halfFov)) * 1.05;
+    // The camera's field is the frame the overlays leave free (frameCamera), so the part fits in it.
+    const distance = camera instanceof PerspectiveCamera ? fitDistance(bounds.radius, camera.fov, camera.aspect) : fitDistance(bounds.radius, 45, 1);
     camera.position.copy(center).addScaledVector(dir, distance);
     camera.near = Math.max(distance / 1000, bounds.radius / 1000);
     camera.far = distance + bounds.radius * 20;
     camera.updateProjectionMatrix();
     controls.target.copy(center);
     controls.update();
+    fitted.current = true;
     invalidate();
-    // Fit on request only (fitToken) or with new controls: new bounds alone, e.g. a body hidden,
-    // must not move the camera.
-  }, [fitToken, controls]);
+    // Fit on request only (fitToken), with new controls, or for a new frame while the view is as a
+    // fit left it: new bounds alone, e.g. a body hidden, must not move the camera.
+  }, [fitToken, controls, refit]);
 
   // Flies to the point: the view keeps its direction and closes in to a quarter of the scene's radius.
   useEffect(() => {
     if (!controls || !flyTo) return;
+    fitted.current = false;
     const fromTarget = controls.target.clone();
     const fromPos = camera.position.clone();
     const toTarget = new Vector3(...flyTo.point);

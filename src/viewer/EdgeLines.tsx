@@ -5,6 +5,7 @@ import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
 import type { DisplayEdges } from '../engine';
+import { fieldHeightPx } from './viewFrame';
 
 /** A click or hover this close to an edge's line (in CSS pixels) is on the edge. */
 export const EDGE_PICK_PIXELS = 6;
@@ -27,7 +28,8 @@ const occlusion = new Raycaster();
 
 /** World units per CSS pixel at distance `depth` in front of the camera. */
 function worldPerPixel(camera: Camera, depth: number, heightPx: number): number {
-  if (camera instanceof PerspectiveCamera) return (2 * depth * Math.tan((camera.fov * Math.PI) / 360)) / camera.zoom / heightPx;
+  // The field of view spans the frame the overlays leave free (viewFrame.ts), not the whole canvas.
+  if (camera instanceof PerspectiveCamera) return (2 * depth * Math.tan((camera.fov * Math.PI) / 360)) / camera.zoom / fieldHeightPx(camera, heightPx);
   if (camera instanceof OrthographicCamera) return (camera.top - camera.bottom) / camera.zoom / heightPx;
   return 0;
 }

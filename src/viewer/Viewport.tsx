@@ -10,12 +10,15 @@ import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wan
 import { Ghost, type ViewGhost } from './Ghost';
 import { Markers, type ViewMarkers } from './Overlays';
 import { softwareRenderer } from './renderer';
+import type { ViewRect } from './viewFrame';
 
 export type { ViewBody } from './BodyMesh';
 export type { FlyTarget, ViewDirection } from './CameraRig';
 export type { StationPlanes, ViewMarkers } from './Overlays';
 export type { ViewGhost } from './Ghost';
 export { boundsOf } from './bounds';
+export { freeRect, type ViewRect } from './viewFrame';
+export { liveView } from './CameraRig';
 
 /** The viewport background; e2e tests count pixels that differ from it. */
 export const VIEWPORT_BACKGROUND = '#e9edf2';
@@ -42,6 +45,8 @@ interface ViewportProps {
    * the frame that draws it, which headless Chromium renders in software for seconds).
    */
   holdFrames?: boolean;
+  /** The part of the view no overlay covers (CSS pixels from its top-left): the scene is drawn in it. */
+  frame?: ViewRect | null;
   /** Every triangle of every body drawn at rest (else big bodies are drawn at a level of detail the renderer keeps up with). */
   fullDetail?: boolean;
 }
@@ -182,7 +187,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, ghost, holdFrames, fullDetail }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, ghost, holdFrames, fullDetail, frame }: ViewportProps) {
   const bounds = useBounds(bodies);
   const ghostBody = ghost ? bodies.find((b) => b.bodyId === ghost.bodyId) : undefined;
   return (
@@ -208,7 +213,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       )}
       {ghost && ghostBody && <Ghost ghost={ghost} body={ghostBody} />}
       {markers && <Markers markers={markers} bounds={bounds} />}
-      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} />
+      <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} frame={frame ?? null} />
       <ResumeFrames held={!!holdFrames} />
       <DetailFrames fullDetail={!!fullDetail} />
       <WarmShaders />
