@@ -96,8 +96,8 @@ export function BodyList() {
                     </span>
                   ))}
                   {b.summary.placement && (
-                    <span className="body-meta" data-testid="bodies.placement" title={`Placed in the scene by ${b.summary.placement.setBy.tool} (the file is unchanged): every tool measures it where it stands`}>
-                      placed: {formatFigure(b.summary.placement.rotationAngleDegrees)}° · moved {movedText(Math.hypot(...b.summary.placement.translation))}{' '}
+                    <span className="body-meta" data-testid="bodies.placement" title={`Placed in the scene by ${b.summary.placement.setBy.tool} (the file is unchanged): every tool measures it where it stands. These figures are the whole placement from the file's own position; the Align card shows what one alignment moved.`}>
+                      from its file: turned {formatFigure(b.summary.placement.rotationAngleDegrees)}° · moved {movedText(Math.hypot(...b.summary.placement.translation))}{' '}
                       {b.summary.lengthUnit ?? declared ?? 'model units'}
                     </span>
                   )}
