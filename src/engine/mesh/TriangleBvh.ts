@@ -1,4 +1,4 @@
-import { buildTree, type BuildNodes } from './bvhBuilder';
+import { buildTree, type BuildNodes, type BuiltTree } from './bvhBuilder';
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
 import type { TriMesh } from './TriMesh';
 
@@ -43,6 +43,8 @@ export interface BvhBuildOptions {
   bins?: number;
   /** Allocate the arrays in SharedArrayBuffers, so that another thread can query the tree without a copy. */
   shared?: boolean;
+  /** The split decisions, made already with the same maxLeafSize and bins (parallelBvh.ts); laid out here. */
+  tree?: BuiltTree;
 }
 
 const MAX_BINS = 64;
@@ -67,7 +69,7 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const shared = options.shared === true;
   // 72 bytes a triangle: the build's scratch first.
   const slotCorners = shared ? new Float64Array(new SharedArrayBuffer(72 * T)) : new Float64Array(9 * T);
-  const built = buildTree(pos, idx, slotCorners.buffer, maxLeafSize, bins);
+  const built = options.tree ?? buildTree(pos, idx, slotCorners.buffer, maxLeafSize, bins);
   const nodes = built.nodes;
   let slotTriangle: Uint32Array = built.slotTriangle;
   if (shared) {

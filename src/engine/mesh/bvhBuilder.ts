@@ -100,6 +100,8 @@ function triangleRecords(positions: Float64Array, indices: Uint32Array, rec: Flo
 // Pending parts: start, end, buffer, node, then the centre box (6). Integers are read back with
 // `| 0`: doubles flowing into functions compiled for small integers would deoptimise them.
 const TASK = 10;
+/** Words per task of a TopTree. */
+export const TASK_WORDS = TASK;
 
 /** Bytes of scratch memory buildTree needs per triangle (two record buffers). */
 export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
@@ -111,52 +113,153 @@ export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
  * triangle (page faults cost as much as a pass over the records).
  */
 export function buildTree(positions: Float64Array, indices: Uint32Array, scratch: ArrayBufferLike, maxLeaf: number, bins: number): BuiltTree {
+  const top = buildTop(positions, indices, scratch, new Uint32Array(indices.length / 3), maxLeaf, bins, 0);
+  return { nodes: top.nodes, slotTriangle: top.slotTriangle };
+}
+
+/**
+ * The top of a tree whose parts of at most `deferAt` records (deferAt 0: none) are left for
+ * buildSubtrees, possibly on other threads: each such part is a task (TASK words: start, end,
+ * record buffer, node, centre box) over its own run of positions, in both record buffers and in
+ * slotTriangle, so tasks never touch each other's memory. The tree built from every task and
+ * stitched (stitchSubtrees) is the one buildTree builds, node for node: a part's subtree depends
+ * on its records alone.
+ */
+export interface TopTree extends BuiltTree {
+  tasks: Float64Array;
+  taskCount: number;
+}
+
+export function buildTop(
+  positions: Float64Array,
+  indices: Uint32Array,
+  scratch: ArrayBufferLike,
+  slotTriangle: Uint32Array,
+  maxLeaf: number,
+  bins: number,
+  deferAt: number,
+): TopTree {
   const T = indices.length / 3;
+  const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, T));
+  const deferred: TaskList = { tasks: new Float64Array(0), top: 0 };
+  if (T === 0) return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: 0 };
+  const centres = triangleRecords(positions, indices, r.rec[0]);
+  const root = allocNode(r.nodes);
+  const work: TaskList = { tasks: new Float64Array(64 * TASK), top: 0 };
+  pushTask(work, 0, T, 0, root, centres, 0);
+  grow(r, work, deferAt > 0 ? deferred : null, deferAt);
+  return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: deferred.top / TASK };
+}
+
+/**
+ * Builds the subtrees of tasks (a run of a TopTree's tasks) over the same scratch and slotTriangle
+ * the top was built with. Nodes 0 to count - 1 of the result are the tasks' roots, in order; the
+ * others follow.
+ */
+export function buildSubtrees(scratch: ArrayBufferLike, triangles: number, slotTriangle: Uint32Array, tasks: Float64Array, maxLeaf: number, bins: number): BuildNodes {
+  const count = tasks.length / TASK;
+  const r = ranges(scratch, triangles, slotTriangle, maxLeaf, bins, 2 * Math.max(16, count));
+  for (let k = 0; k < count; k++) allocNode(r.nodes);
+  const work: TaskList = { tasks: new Float64Array(Math.max(64 * TASK, tasks.length)), top: 0 };
+  // Each task's node is its place in this list, whatever node the top tree gave it.
+  for (let k = 0; k < count; k++) pushTask(work, tasks[TASK * k]! | 0, tasks[TASK * k + 1]! | 0, tasks[TASK * k + 2]! | 0, k, tasks, TASK * k + 4);
+  grow(r, work, null, 0);
+  return r.nodes;
+}
+
+/** buildSubtrees' result for a run of a top's tasks (TASK_WORDS each, copied from top.tasks). */
+export interface Subtrees {
+  nodes: BuildNodes;
+  tasks: Float64Array;
+}
+
+/**
+ * Joins the subtrees of a top's tasks into the top: the parts' task runs hold every task of the
+ * top once. Returns the whole tree (a fresh node array; the top is left as it was).
+ */
+export function stitchSubtrees(top: TopTree, parts: readonly Subtrees[]): BuiltTree {
+  let total = top.nodes.count, roots = 0;
+  for (const p of parts) {
+    const k = p.tasks.length / TASK;
+    if (p.nodes.count < k) throw new Error('BVH: a subtree part lacks its roots.');
+    total += p.nodes.count - k;
+    roots += k;
+  }
+  if (roots !== top.taskCount) throw new Error('BVH: the subtrees do not cover the tasks.');
+  const links = new Int32Array(2 * Math.max(1, total));
+  links.set(top.nodes.links.subarray(0, 2 * top.nodes.count));
+  let base = top.nodes.count;
+  for (const { nodes, tasks } of parts) {
+    // Local node i < k is task i's root, a node of the top; the others are new.
+    const k = tasks.length / TASK, shift = base - k;
+    const map = (local: number): number => (local < k ? tasks[TASK * local + 3]! | 0 : shift + local);
+    const from = nodes.links;
+    for (let local = 0; local < nodes.count; local++) {
+      const a = from[2 * local]!, b = from[2 * local + 1]!;
+      const at = 2 * map(local);
+      // Leaves keep [first position, -count]; positions are global already.
+      links[at] = b < 0 ? a : map(a);
+      links[at + 1] = b < 0 ? b : map(b);
+    }
+    base += nodes.count - k;
+  }
+  return { nodes: { links, count: total }, slotTriangle: top.slotTriangle };
+}
+
+/** A stack of tasks, TASK words each. */
+interface TaskList {
+  tasks: Float64Array;
+  top: number;
+}
+
+function ranges(scratch: ArrayBufferLike, T: number, slotTriangle: Uint32Array, maxLeaf: number, bins: number, links: number): Ranges {
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
-  const first = new Float32Array(scratch, 0, REC * T);
-  const second = new Float32Array(scratch, 4 * REC * T, REC * T);
-  const centres = triangleRecords(positions, indices, first);
-  // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
-  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, T)), count: 0 };
-  const r: Ranges = {
-    rec: [first, second],
+  return {
+    rec: [new Float32Array(scratch, 0, REC * T), new Float32Array(scratch, 4 * REC * T, REC * T)],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
-    nodes,
-    slotTriangle: new Uint32Array(T),
+    // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
+    nodes: { links: new Int32Array(links), count: 0 },
+    slotTriangle,
     maxLeaf,
     bins,
   };
-  if (T === 0) return { nodes, slotTriangle: r.slotTriangle };
-  let tasks = new Float64Array(64 * TASK);
-  let top = 0;
-  const push = (start: number, end: number, buffer: number, node: number, cb: Float64Array, cbo: number): void => {
-    if (top + TASK > tasks.length) {
-      const grown = new Float64Array(2 * tasks.length);
-      grown.set(tasks);
-      tasks = grown;
-    }
-    tasks[top] = start;
-    tasks[top + 1] = end;
-    tasks[top + 2] = buffer;
-    tasks[top + 3] = node;
-    for (let k = 0; k < 6; k++) tasks[top + 4 + k] = cb[cbo + k]!;
-    top += TASK;
-  };
-  push(0, T, 0, allocNode(nodes), centres, 0);
-  while (top > 0) {
-    top -= TASK;
+}
+
+function pushTask(list: TaskList, start: number, end: number, buffer: number, node: number, cb: Float64Array, cbo: number): void {
+  if (list.top + TASK > list.tasks.length) {
+    const grown = new Float64Array(Math.max(64 * TASK, 2 * list.tasks.length));
+    grown.set(list.tasks);
+    list.tasks = grown;
+  }
+  const t = list.tasks, top = list.top;
+  t[top] = start;
+  t[top + 1] = end;
+  t[top + 2] = buffer;
+  t[top + 3] = node;
+  for (let k = 0; k < 6; k++) t[top + 4 + k] = cb[cbo + k]!;
+  list.top = top + TASK;
+}
+
+/** Splits the parts on `work` down to leaves; with `deferred`, parts of at most deferAt records (and more than SMALL_NODE) go there instead. */
+function grow(r: Ranges, work: TaskList, deferred: TaskList | null, deferAt: number): void {
+  while (work.top > 0) {
+    work.top -= TASK;
+    const tasks = work.tasks, top = work.top;
     const start = tasks[top]! | 0, end = tasks[top + 1]! | 0, buffer = tasks[top + 2]! | 0, node = tasks[top + 3]! | 0;
     if (end - start <= SMALL_NODE) {
       splitPart(r, buffer, start, end, node);
       continue;
     }
+    if (deferred && end - start <= deferAt) {
+      pushTask(deferred, start, end, buffer, node, tasks, top + 4);
+      continue;
+    }
     const pending = gridRound(r, buffer, start, end, node, tasks, top + 4);
     for (let p = 0; p < pending; p++) {
       const o = PENDING * p;
-      push(pendingTasks[o]! | 0, pendingTasks[o + 1]! | 0, 1 - buffer, pendingTasks[o + 2]! | 0, pendingTasks, o + 3);
+      pushTask(work, pendingTasks[o]! | 0, pendingTasks[o + 1]! | 0, 1 - buffer, pendingTasks[o + 2]! | 0, pendingTasks, o + 3);
     }
   }
-  return { nodes, slotTriangle: r.slotTriangle };
 }
 
 function allocNode(nodes: BuildNodes): number {

@@ -22,6 +22,8 @@
  */
 import { BrepscopeError } from '../errors';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
+import type { BuildNodes } from '../mesh/bvhBuilder';
+import type { SubtreeThreads } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from '../deviation/meshWorkers';
@@ -57,6 +59,11 @@ export interface HostMeshWorkers extends Omit<MeshWorkers, 'meshSide'> {
   warm(): void;
   /** Stops the threads; a later job starts new ones. */
   close(): Promise<void>;
+  /**
+   * The threads as builders of a BVH's parts (mesh/parallelBvh.ts, buildBvhParallel), while no
+   * job runs on them; undefined without shared memory (the parts are built in place).
+   */
+  readonly subtreeThreads: SubtreeThreads | undefined;
   /** Jobs the threads finished, and jobs they failed (the tool then computed them itself). */
   readonly stats: { parallel: number; failed: number };
 }
@@ -93,9 +100,14 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     }
   });
 
+  /** BVH parts asked of the threads (subtreeThreads), by job id. */
+  const subtreeJobs = new Map<number, { resolve(nodes: BuildNodes): void; reject(error: Error): void }>();
+
   const failAll = (error: Error): void => {
     for (const job of jobs.values()) job.reject(error);
     jobs.clear();
+    for (const job of subtreeJobs.values()) job.reject(error);
+    subtreeJobs.clear();
   };
 
   /** Cancelling terminates the threads and fails their jobs; returns the listener's removal. */
@@ -152,6 +164,13 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
   };
 
   const onMessage = (m: FromWorker): void => {
+    const part = subtreeJobs.get(m.job);
+    if (part) {
+      subtreeJobs.delete(m.job);
+      if (m.type === 'subtrees') part.resolve({ links: m.links, count: m.count });
+      else part.reject(m.type === 'failed' ? new BrepscopeError(m.error.code, m.error.message) : new Error(`mesh worker: ${m.type} for a BVH part`));
+      return;
+    }
     const job = jobs.get(m.job);
     if (!job) return;
     if (m.type === 'failed') {
@@ -301,8 +320,22 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     };
   };
 
+  const subtreeThreads: SubtreeThreads | undefined = platform.shares
+    ? {
+        count: threadCount,
+        build: (thread, work) => {
+          const t = start();
+          const id = nextJob++;
+          const built = new Promise<BuildNodes>((resolve, reject) => subtreeJobs.set(id, { resolve, reject }));
+          t[thread]!.postMessage({ type: 'subtrees', job: id, work } satisfies ToWorker);
+          return built;
+        },
+      }
+    : undefined;
+
   const stats = { parallel: 0, failed: 0 };
   return {
+    subtreeThreads,
     threads: threadCount,
     shares: platform.shares,
     stats,

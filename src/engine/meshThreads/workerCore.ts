@@ -12,6 +12,7 @@ import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
+import { buildSubtreeWork, type SubtreeWork } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { measurePart, samplesPart } from '../deviation/threadParts';
 import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../deviation/measure';
@@ -71,6 +72,19 @@ function onMessage(message: ToWorker): void {
     case 'run':
       void run(message.job, message.steps);
       break;
+    case 'subtrees':
+      subtrees(message.job, message.work);
+      break;
+  }
+}
+
+/** Builds a share of a parallel BVH in the shared memory it names; the node list goes back moved, not copied. */
+function subtrees(job: number, work: SubtreeWork): void {
+  try {
+    const nodes = buildSubtreeWork(work);
+    port!.postMessage({ type: 'subtrees', job, links: nodes.links, count: nodes.count } satisfies FromWorker, [nodes.links.buffer as ArrayBuffer]);
+  } catch (e) {
+    port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) } satisfies FromWorker);
   }
 }
 

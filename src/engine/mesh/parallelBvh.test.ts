@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { closestPoint, createHit } from './closestPoint';
+import { randomSoup, seededRandom, uvSphere } from './generators';
+import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, type SubtreeThreads, type SubtreeWork } from './parallelBvh';
+import { buildBvh, type TriangleBvh } from './TriangleBvh';
+import type { TriMesh } from './TriMesh';
+
+/** Threads stood in for by this one: each build runs later, on its own copy of nothing but the shared memory it is given. */
+function standIn(count: number, fail?: number): SubtreeThreads & { works: SubtreeWork[] } {
+  const works: SubtreeWork[] = [];
+  return {
+    count,
+    works,
+    build: async (thread, work) => {
+      works.push(work);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (thread === fail) throw new Error('thread failed');
+      return buildSubtreeWork(work);
+    },
+  };
+}
+
+function expectSameTree(a: TriangleBvh, b: TriangleBvh): void {
+  expect(a.nodeCount).toBe(b.nodeCount);
+  expect(a.maxDepth).toBe(b.maxDepth);
+  // Byte for byte (boxes and links share nodeBounds' buffer); toEqual walks big arrays slowly.
+  expect(bytes(a.nodeBounds).equals(bytes(b.nodeBounds))).toBe(true);
+  expect(bytes(a.slotTriangle).equals(bytes(b.slotTriangle))).toBe(true);
+  expect(bytes(a.slotCorners).equals(bytes(b.slotCorners))).toBe(true);
+}
+
+function bytes(view: ArrayBufferView): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** Closest points of random query points, brute force over every triangle: the independent truth. */
+function expectQueriesExact(mesh: TriMesh, bvh: TriangleBvh, seed: number, span: number): void {
+  const random = seededRandom(seed);
+  const hit = createHit();
+  const P = mesh.positions, I = mesh.indices;
+  for (let q = 0; q < 12; q++) {
+    const p = [span * (2 * random() - 1), span * (2 * random() - 1), span * (2 * random() - 1)];
+    closestPoint(bvh, p[0]!, p[1]!, p[2]!, hit);
+    // The hit's triangle really is at that distance, and no vertex is nearer than it.
+    let nearestVertexSq = Infinity;
+    for (let v = 0; v < P.length; v += 3) nearestVertexSq = Math.min(nearestVertexSq, (P[v]! - p[0]!) ** 2 + (P[v + 1]! - p[1]!) ** 2 + (P[v + 2]! - p[2]!) ** 2);
+    expect(hit.distanceSq).toBeLessThanOrEqual(nearestVertexSq);
+    expect(I[3 * hit.triangle]).toBeDefined();
+    const dx = hit.x - p[0]!, dy = hit.y - p[1]!, dz = hit.z - p[2]!;
+    expect(Math.abs(dx * dx + dy * dy + dz * dz - hit.distanceSq)).toBeLessThanOrEqual(1e-12 * Math.max(1, hit.distanceSq));
+  }
+}
+
+describe('buildBvhParallel', () => {
+  it('builds the serial tree, node for node, on a random soup', async () => {
+    const mesh = randomSoup(PARALLEL_MIN_TRIANGLES + 4000, 10, seededRandom(7));
+    const threads = standIn(2);
+    const parallel = await buildBvhParallel(mesh, threads);
+    // The threads did build parts of it.
+    expect(threads.works.length).toBe(2);
+    for (const w of threads.works) expect(w.tasks.length).toBeGreaterThan(0);
+    const serial = buildBvh(mesh);
+    expectSameTree(parallel, serial);
+    const hitP = createHit(), hitS = createHit();
+    const random = seededRandom(11);
+    for (let q = 0; q < 40; q++) {
+      const x = 12 * random() - 1, y = 12 * random() - 1, z = 12 * random() - 1;
+      closestPoint(parallel, x, y, z, hitP);
+      closestPoint(serial, x, y, z, hitS);
+      expect(hitP.distanceSq).toBe(hitS.distanceSq);
+      expect(hitP.triangle).toBe(hitS.triangle);
+    }
+  });
+
+  it('builds the serial tree on a sphere with one thread, in shared memory when asked', async () => {
+    const mesh = uvSphere(1, 256, 160);
+    expect(mesh.indices.length / 3).toBeGreaterThan(PARALLEL_MIN_TRIANGLES);
+    const parallel = await buildBvhParallel(mesh, standIn(1), { shared: true });
+    expect(parallel.slotCorners.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expectSameTree(parallel, buildBvh(mesh));
+    expectQueriesExact(mesh, parallel, 3, 1.5);
+  });
+
+  it('builds the serial tree when every triangle lies in one plane', async () => {
+    const random = seededRandom(5);
+    const mesh = randomSoup(PARALLEL_MIN_TRIANGLES + 100, 4, random);
+    for (let v = 2; v < mesh.positions.length; v += 3) mesh.positions[v] = 1.25;
+    const threads = standIn(3);
+    const parallel = await buildBvhParallel(mesh, threads);
+    expect(threads.works.length).toBe(3);
+    expectSameTree(parallel, buildBvh(mesh));
+    expectQueriesExact(mesh, parallel, 9, 5);
+  });
+
+  it('builds the serial tree when every triangle has the same centre', async () => {
+    // Triangles turned about one centre: no plane separates any two of them.
+    const T = PARALLEL_MIN_TRIANGLES + 7;
+    const positions = new Float64Array(9 * T);
+    for (let t = 0; t < T; t++) {
+      const a = (2 * Math.PI * t) / T;
+      for (let k = 0; k < 3; k++) {
+        const b = a + (2 * Math.PI * k) / 3;
+        positions.set([Math.cos(b), Math.sin(b), 0], 9 * t + 3 * k);
+      }
+    }
+    const mesh: TriMesh = { positions, indices: Uint32Array.from({ length: 3 * T }, (_, i) => i) };
+    const threads = standIn(2);
+    const parallel = await buildBvhParallel(mesh, threads);
+    expect(threads.works.length).toBe(2);
+    const serial = buildBvh(mesh);
+    expectSameTree(parallel, serial);
+    // Every query point at height 2 above the centre is 2 from the plane of every triangle.
+    const hit = createHit();
+    closestPoint(parallel, 0, 0, 2, hit);
+    expect(hit.distance).toBeCloseTo(2, 12);
+  });
+
+  it('falls back to the serial build when a thread fails', async () => {
+    const mesh = randomSoup(PARALLEL_MIN_TRIANGLES + 10, 10, seededRandom(13));
+    const failures: unknown[] = [];
+    const parallel = await buildBvhParallel(mesh, standIn(2, 1), {}, (e) => failures.push(e));
+    expect(failures).toHaveLength(1);
+    expect(String(failures[0])).toContain('thread failed');
+    expectSameTree(parallel, buildBvh(mesh));
+  });
+
+  it('builds small meshes on the calling thread alone', async () => {
+    const mesh = uvSphere(1, 32, 16);
+    const threads = standIn(2);
+    const bvh = await buildBvhParallel(mesh, threads);
+    expect(threads.works).toHaveLength(0);
+    expectSameTree(bvh, buildBvh(mesh));
+  });
+});

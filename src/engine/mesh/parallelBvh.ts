@@ -1,0 +1,101 @@
+/**
+ * A BVH built over several threads, node for node the tree buildBvh builds on one.
+ *
+ * The calling thread makes the triangle records and runs the first grid round(s) over all of them
+ * (bvhBuilder.ts, buildTop): that leaves thousands of independent parts, each a run of positions of
+ * the shared record buffers. The parts are dealt in runs of about equal record counts to the
+ * threads and to the calling thread, each builds its parts' subtrees (buildSubtrees) in place in
+ * the shared memory, and the calling thread stitches the node lists and lays the tree out
+ * (buildBvh with the finished tree). A part's subtree depends on its records alone, so the result
+ * is the serial tree whatever thread built what.
+ *
+ * The threads are the engine's mesh threads (meshThreads/host.ts implements SubtreeThreads); a
+ * thread that fails makes the whole build start again on the calling thread, since a half-built
+ * part has already moved its records.
+ */
+import { buildSubtrees, buildTop, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
+import type { TriMesh } from './TriMesh';
+
+/** What one thread builds: a run of a top's tasks over the shared records. */
+export interface SubtreeWork {
+  scratch: SharedArrayBuffer;
+  triangles: number;
+  /** Shared; the thread writes its parts' runs. */
+  slotTriangle: Uint32Array;
+  tasks: Float64Array;
+  maxLeaf: number;
+  bins: number;
+}
+
+/** Threads that build subtrees (the mesh threads' host, or a test's stand-in). */
+export interface SubtreeThreads {
+  readonly count: number;
+  build(thread: number, work: SubtreeWork): Promise<BuildNodes>;
+}
+
+/** Below this many triangles the threads' messages cost more than they save. */
+export const PARALLEL_MIN_TRIANGLES = 65536;
+/** Parts per thread the top aims at, for an even deal. */
+const PARTS_PER_THREAD = 16;
+
+/** The work of a thread (the calling thread's own, when built here): buildSubtrees on it. */
+export function buildSubtreeWork(work: SubtreeWork): BuildNodes {
+  return buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+}
+
+/**
+ * buildBvh over `threads` and the calling thread. Without threads, without shared memory, or for
+ * a small mesh, it is buildBvh. `onFallback` hears why a parallel build was given up.
+ */
+export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | undefined, options: BvhBuildOptions = {}, onFallback?: (error: unknown) => void): Promise<TriangleBvh> {
+  const T = mesh.indices.length / 3;
+  if (!threads || threads.count < 1 || typeof SharedArrayBuffer === 'undefined' || T < PARALLEL_MIN_TRIANGLES || !Number.isInteger(T)) return buildBvh(mesh, options);
+  const maxLeaf = options.maxLeafSize ?? 4;
+  const bins = options.bins ?? 32;
+  // buildBvh checks the options; a bad one throws there, before any thread is asked.
+  if (!(maxLeaf >= 1) || !(bins >= 2 && bins <= 64)) return buildBvh(mesh, options);
+  const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T);
+  const slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
+  const workers = threads.count;
+  const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))));
+  const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
+  const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins });
+  const asked = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
+  let parts: Subtrees[];
+  try {
+    // The calling thread's share while the others work (its failure is the serial build's too).
+    const own = buildSubtreeWork(work(0));
+    const built = await Promise.all(asked);
+    parts = [own, ...built].map((nodes, k) => ({ nodes, tasks: runs[k]! }));
+  } catch (e) {
+    // Let every thread finish before the scratch is dropped; their answers no longer matter.
+    await Promise.allSettled(asked);
+    onFallback?.(e);
+    return buildBvh(mesh, options);
+  }
+  return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
+}
+
+/**
+ * Deals the tasks into `count` runs of about equal record counts (largest parts first, each to
+ * the lightest run), each run a Float64Array of whole tasks.
+ */
+function dealTasks(tasks: Float64Array, taskCount: number, count: number): Float64Array[] {
+  const order = Array.from({ length: taskCount }, (_, k) => k);
+  const size = (k: number): number => tasks[TASK_WORDS * k + 1]! - tasks[TASK_WORDS * k]!;
+  order.sort((a, b) => size(b) - size(a));
+  const load = new Float64Array(count);
+  const members: number[][] = Array.from({ length: count }, () => []);
+  for (const k of order) {
+    let lightest = 0;
+    for (let i = 1; i < count; i++) if (load[i]! < load[lightest]!) lightest = i;
+    load[lightest]! += size(k);
+    members[lightest]!.push(k);
+  }
+  return members.map((m) => {
+    const run = new Float64Array(TASK_WORDS * m.length);
+    m.forEach((k, i) => run.set(tasks.subarray(TASK_WORDS * k, TASK_WORDS * (k + 1)), TASK_WORDS * i));
+    return run;
+  });
+}

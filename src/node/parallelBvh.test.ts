@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BrepscopeError } from '../engine/errors';
+import { seededRandom, uvSphere } from '../engine/mesh/generators';
+import { buildBvhParallel, PARALLEL_MIN_TRIANGLES } from '../engine/mesh/parallelBvh';
+import { buildBvh, type TriangleBvh } from '../engine/mesh/TriangleBvh';
+import { createMeshWorkers } from './meshWorkers';
+
+const workers = createMeshWorkers({ threads: 2 });
+afterAll(() => workers.close());
+
+function bytes(view: ArrayBufferView): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
+function expectSameTree(a: TriangleBvh, b: TriangleBvh): void {
+  expect(a.nodeCount).toBe(b.nodeCount);
+  expect(bytes(a.nodeBounds).equals(bytes(b.nodeBounds))).toBe(true);
+  expect(bytes(a.slotTriangle).equals(bytes(b.slotTriangle))).toBe(true);
+  expect(bytes(a.slotCorners).equals(bytes(b.slotCorners))).toBe(true);
+}
+
+describe('a BVH built over the mesh threads', () => {
+  it('is the serial tree, with parts built on both threads', async () => {
+    const mesh = uvSphere(2, 300, 200);
+    // Jitter, so no two triangles are alike and the split is the SAH's, not the grid's symmetry.
+    const random = seededRandom(21);
+    for (let i = 0; i < mesh.positions.length; i++) mesh.positions[i]! += 1e-3 * (random() - 0.5);
+    expect(mesh.indices.length / 3).toBeGreaterThan(PARALLEL_MIN_TRIANGLES);
+    const threads = workers.subtreeThreads!;
+    expect(threads.count).toBe(2);
+    const asked: number[] = [];
+    const counted = { count: threads.count, build: (i: number, w: Parameters<typeof threads.build>[1]) => (asked.push(i), threads.build(i, w)) };
+    const fallbacks: unknown[] = [];
+    const parallel = await buildBvhParallel(mesh, counted, {}, (e) => fallbacks.push(e));
+    expect(fallbacks).toEqual([]);
+    expect(asked.sort()).toEqual([0, 1]);
+    expectSameTree(parallel, buildBvh(mesh));
+  });
+
+  it('falls back to the serial build when a thread fails its part, and the threads serve the next build', async () => {
+    const threads = workers.subtreeThreads!;
+    const mesh = uvSphere(1, 256, 160);
+    // Thread 1 gets a scratch too small for the triangles it claims: its builder refuses it.
+    const failing = { count: threads.count, build: (i: number, w: Parameters<typeof threads.build>[1]) => threads.build(i, i === 1 ? { ...w, scratch: new SharedArrayBuffer(64) } : w) };
+    const fallbacks: unknown[] = [];
+    const serial = buildBvh(mesh);
+    expectSameTree(await buildBvhParallel(mesh, failing, {}, (e) => fallbacks.push(e)), serial);
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]).toBeInstanceOf(BrepscopeError);
+    expect((fallbacks[0] as Error).message).toContain('scratch buffer too small');
+    fallbacks.length = 0;
+    expectSameTree(await buildBvhParallel(mesh, threads, {}, (e) => fallbacks.push(e)), serial);
+    expect(fallbacks).toEqual([]);
+  });
+});
