@@ -21,27 +21,36 @@ function expectSameTree(a: TriangleBvh, b: TriangleBvh): void {
 
 describe('a BVH built over the mesh threads', () => {
   it('is the serial tree, with parts built on both threads', async () => {
-    const mesh = uvSphere(2, 300, 200);
+    const sphere = uvSphere(2, 300, 200);
     // Jitter, so no two triangles are alike and the split is the SAH's, not the grid's symmetry.
     const random = seededRandom(21);
-    for (let i = 0; i < mesh.positions.length; i++) mesh.positions[i]! += 1e-3 * (random() - 0.5);
+    for (let i = 0; i < sphere.positions.length; i++) sphere.positions[i]! += 1e-3 * (random() - 0.5);
+    // In shared memory, as the mesh threads hold meshes: the threads make records too.
+    const mesh = { positions: new Float64Array(new SharedArrayBuffer(sphere.positions.byteLength)), indices: new Uint32Array(new SharedArrayBuffer(sphere.indices.byteLength)) };
+    mesh.positions.set(sphere.positions);
+    mesh.indices.set(sphere.indices);
     expect(mesh.indices.length / 3).toBeGreaterThan(PARALLEL_MIN_TRIANGLES);
     const threads = workers.subtreeThreads!;
     expect(threads.count).toBe(2);
-    const asked: number[] = [];
-    const counted = { count: threads.count, build: (i: number, w: Parameters<typeof threads.build>[1]) => (asked.push(i), threads.build(i, w)) };
+    const asked: number[] = [], recorded: number[] = [];
+    const counted = {
+      count: threads.count,
+      records: (i: number, w: Parameters<typeof threads.records>[1]) => (recorded.push(i), threads.records(i, w)),
+      build: (i: number, w: Parameters<typeof threads.build>[1]) => (asked.push(i), threads.build(i, w)),
+    };
     const fallbacks: unknown[] = [];
     const parallel = await buildBvhParallel(mesh, counted, {}, (e) => fallbacks.push(e));
     expect(fallbacks).toEqual([]);
     expect(asked.sort()).toEqual([0, 1]);
-    expectSameTree(parallel, buildBvh(mesh));
+    expect(recorded.sort()).toEqual([0, 1]);
+    expectSameTree(parallel, buildBvh(sphere));
   });
 
   it('falls back to the serial build when a thread fails its part, and the threads serve the next build', async () => {
     const threads = workers.subtreeThreads!;
     const mesh = uvSphere(1, 256, 160);
     // Thread 1 gets a scratch too small for the triangles it claims: its builder refuses it.
-    const failing = { count: threads.count, build: (i: number, w: Parameters<typeof threads.build>[1]) => threads.build(i, i === 1 ? { ...w, scratch: new SharedArrayBuffer(64) } : w) };
+    const failing = { count: threads.count, records: threads.records, build: (i: number, w: Parameters<typeof threads.build>[1]) => threads.build(i, i === 1 ? { ...w, scratch: new SharedArrayBuffer(64) } : w) };
     const fallbacks: unknown[] = [];
     const serial = buildBvh(mesh);
     expectSameTree(await buildBvhParallel(mesh, failing, {}, (e) => fallbacks.push(e)), serial);

@@ -58,15 +58,15 @@ interface Ranges {
 }
 
 /**
- * Records for mesh triangles into `rec`: float32 boxes rounded to nearest (they only steer the
- * splits), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
+ * Records for mesh triangles [from, to) into `rec` (at their own positions): float32 boxes rounded
+ * to nearest (they only steer the splits), index in word 6. Returns the box of the doubled centres.
+ * Throws on an index out of range.
  */
-function triangleRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array): Float64Array {
-  const T = indices.length / 3;
+function triangleRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let t = 0; t < T; t++) {
+  for (let t = from; t < to; t++) {
     const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
     if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
     const a = 3 * ia, b = 3 * ib, c = 3 * ic;
@@ -130,6 +130,19 @@ export interface TopTree extends BuiltTree {
   taskCount: number;
 }
 
+/**
+ * The records of triangles [from, to) in the first record buffer of a scratch for all the mesh's
+ * triangles, which buildTop then takes as made (several threads may make a run each). Returns
+ * their doubled centres' box.
+ */
+export function makeRecords(positions: Float64Array, indices: Uint32Array, scratch: ArrayBufferLike, from: number, to: number): Float64Array {
+  const T = indices.length / 3;
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
+  if (!(from >= 0 && from <= to && to <= T)) throw new Error('BVH: record range out of the mesh.');
+  return triangleRecords(positions, indices, new Float32Array(scratch, 0, REC * T), from, to);
+}
+
+/** `madeCentres`: the records are made already (makeRecords), with this box of their doubled centres. */
 export function buildTop(
   positions: Float64Array,
   indices: Uint32Array,
@@ -138,12 +151,13 @@ export function buildTop(
   maxLeaf: number,
   bins: number,
   deferAt: number,
+  madeCentres?: Float64Array,
 ): TopTree {
   const T = indices.length / 3;
   const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, T));
   const deferred: TaskList = { tasks: new Float64Array(0), top: 0 };
   if (T === 0) return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: 0 };
-  const centres = triangleRecords(positions, indices, r.rec[0]);
+  const centres = madeCentres ?? triangleRecords(positions, indices, r.rec[0], 0, T);
   const root = allocNode(r.nodes);
   const work: TaskList = { tasks: new Float64Array(64 * TASK), top: 0 };
   pushTask(work, 0, T, 0, root, centres, 0);

@@ -1,16 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { closestPoint, createHit } from './closestPoint';
 import { randomSoup, seededRandom, uvSphere } from './generators';
-import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, type SubtreeThreads, type SubtreeWork } from './parallelBvh';
+import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, recordWork, type SubtreeThreads, type SubtreeWork } from './parallelBvh';
 import { buildBvh, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
 /** Threads stood in for by this one: each build runs later, on its own copy of nothing but the shared memory it is given. */
-function standIn(count: number, fail?: number): SubtreeThreads & { works: SubtreeWork[] } {
+function standIn(count: number, fail?: number, failRecords?: number): SubtreeThreads & { works: SubtreeWork[]; recordRuns: [number, number][] } {
   const works: SubtreeWork[] = [];
+  const recordRuns: [number, number][] = [];
   return {
     count,
     works,
+    recordRuns,
+    records: async (thread, work) => {
+      recordRuns.push([work.from, work.to]);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (thread === failRecords) throw new Error('records failed');
+      return recordWork(work);
+    },
     build: async (thread, work) => {
       works.push(work);
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -27,6 +35,12 @@ function expectSameTree(a: TriangleBvh, b: TriangleBvh): void {
   expect(bytes(a.nodeBounds).equals(bytes(b.nodeBounds))).toBe(true);
   expect(bytes(a.slotTriangle).equals(bytes(b.slotTriangle))).toBe(true);
   expect(bytes(a.slotCorners).equals(bytes(b.slotCorners))).toBe(true);
+}
+
+function sharedCopy<A extends Float64Array | Uint32Array>(a: A): A {
+  const copy = new (a.constructor as new (b: SharedArrayBuffer) => A)(new SharedArrayBuffer(a.byteLength));
+  copy.set(a);
+  return copy;
 }
 
 function bytes(view: ArrayBufferView): Buffer {
@@ -122,6 +136,23 @@ describe('buildBvhParallel', () => {
     expect(failures).toHaveLength(1);
     expect(String(failures[0])).toContain('thread failed');
     expectSameTree(parallel, buildBvh(mesh));
+  });
+
+  it('makes the records over the threads too when the mesh is in shared memory', async () => {
+    const soup = randomSoup(PARALLEL_MIN_TRIANGLES + 999, 10, seededRandom(17));
+    const mesh: TriMesh = { positions: sharedCopy(soup.positions), indices: sharedCopy(soup.indices) };
+    const threads = standIn(2);
+    const parallel = await buildBvhParallel(mesh, threads);
+    // Two runs of about a third each, the calling thread's [0, T/3) not among them.
+    const T = soup.indices.length / 3;
+    expect(threads.recordRuns.sort((a, b) => a[0] - b[0])).toEqual([
+      [Math.round(T / 3), Math.round((2 * T) / 3)],
+      [Math.round((2 * T) / 3), T],
+    ]);
+    expectSameTree(parallel, buildBvh(soup));
+    const failures: unknown[] = [];
+    expectSameTree(await buildBvhParallel(mesh, standIn(2, undefined, 0), {}, (e) => failures.push(e)), parallel);
+    expect(String(failures[0])).toContain('records failed');
   });
 
   it('builds small meshes on the calling thread alone', async () => {

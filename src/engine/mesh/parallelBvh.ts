@@ -13,7 +13,7 @@
  * thread that fails makes the whole build start again on the calling thread, since a half-built
  * part has already moved its records.
  */
-import { buildSubtrees, buildTop, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { buildSubtrees, buildTop, makeRecords, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
@@ -28,9 +28,20 @@ export interface SubtreeWork {
   bins: number;
 }
 
+/** What one thread makes first: the records of a run of triangles, when the mesh is in shared memory. */
+export interface RecordWork {
+  positions: Float64Array;
+  indices: Uint32Array;
+  scratch: SharedArrayBuffer;
+  from: number;
+  to: number;
+}
+
 /** Threads that build subtrees (the mesh threads' host, or a test's stand-in). */
 export interface SubtreeThreads {
   readonly count: number;
+  /** The doubled centres' box of the records made. */
+  records(thread: number, work: RecordWork): Promise<Float64Array>;
   build(thread: number, work: SubtreeWork): Promise<BuildNodes>;
 }
 
@@ -42,6 +53,11 @@ const PARTS_PER_THREAD = 16;
 /** The work of a thread (the calling thread's own, when built here): buildSubtrees on it. */
 export function buildSubtreeWork(work: SubtreeWork): BuildNodes {
   return buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+}
+
+/** A thread's records (makeRecords). */
+export function recordWork(work: RecordWork): Float64Array {
+  return makeRecords(work.positions, work.indices, work.scratch, work.from, work.to);
 }
 
 /**
@@ -58,23 +74,44 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
   const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T);
   const slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
   const workers = threads.count;
-  const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))));
-  const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
-  const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins });
-  const asked = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
-  let parts: Subtrees[];
+  const asked: Promise<unknown>[] = [];
   try {
+    const centres = await sharedRecords(mesh, threads, scratch, asked);
+    const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres);
+    const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
+    const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins });
+    const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
+    asked.push(...built);
     // The calling thread's share while the others work (its failure is the serial build's too).
     const own = buildSubtreeWork(work(0));
-    const built = await Promise.all(asked);
-    parts = [own, ...built].map((nodes, k) => ({ nodes, tasks: runs[k]! }));
+    const parts: Subtrees[] = [own, ...(await Promise.all(built))].map((nodes, k) => ({ nodes, tasks: runs[k]! }));
+    return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
   } catch (e) {
     // Let every thread finish before the scratch is dropped; their answers no longer matter.
     await Promise.allSettled(asked);
     onFallback?.(e);
     return buildBvh(mesh, options);
   }
-  return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
+}
+
+/**
+ * Makes the triangle records, over the threads too when they can read the mesh (shared memory),
+ * and returns the box of their doubled centres (undefined: buildTop makes them itself).
+ */
+async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, asked: Promise<unknown>[]): Promise<Float64Array | undefined> {
+  const { positions, indices } = mesh;
+  if (!(positions.buffer instanceof SharedArrayBuffer && indices.buffer instanceof SharedArrayBuffer)) return undefined;
+  const T = indices.length / 3, n = threads.count + 1;
+  const cut = (k: number): number => Math.round((k * T) / n);
+  const made = Array.from({ length: threads.count }, (_, i) => threads.records(i, { positions, indices, scratch, from: cut(i + 1), to: cut(i + 2) }));
+  asked.push(...made);
+  const boxes = [makeRecords(positions, indices, scratch, 0, cut(1)), ...(await Promise.all(made))];
+  const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (const b of boxes) for (let k = 0; k < 3; k++) {
+    box[k] = Math.min(box[k]!, b[k]!);
+    box[k + 3] = Math.max(box[k + 3]!, b[k + 3]!);
+  }
+  return box;
 }
 
 /**

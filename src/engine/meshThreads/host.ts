@@ -101,7 +101,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
   });
 
   /** BVH parts asked of the threads (subtreeThreads), by job id. */
-  const subtreeJobs = new Map<number, { resolve(nodes: BuildNodes): void; reject(error: Error): void }>();
+  const subtreeJobs = new Map<number, { resolve(answer: FromWorker): void; reject(error: Error): void }>();
 
   const failAll = (error: Error): void => {
     for (const job of jobs.values()) job.reject(error);
@@ -167,8 +167,8 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     const part = subtreeJobs.get(m.job);
     if (part) {
       subtreeJobs.delete(m.job);
-      if (m.type === 'subtrees') part.resolve({ links: m.links, count: m.count });
-      else part.reject(m.type === 'failed' ? new BrepscopeError(m.error.code, m.error.message) : new Error(`mesh worker: ${m.type} for a BVH part`));
+      if (m.type === 'failed') part.reject(new BrepscopeError(m.error.code, m.error.message));
+      else part.resolve(m);
       return;
     }
     const job = jobs.get(m.job);
@@ -320,16 +320,22 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     };
   };
 
+  /** Posts a BVH part to thread `thread`; resolves with the thread's answer of type `answer`. */
+  const bvhPart = <A extends FromWorker['type']>(thread: number, message: (job: number) => ToWorker, answer: A): Promise<Extract<FromWorker, { type: A }>> => {
+    const t = start();
+    const id = nextJob++;
+    const answered = new Promise<FromWorker>((resolve, reject) => subtreeJobs.set(id, { resolve, reject }));
+    t[thread]!.postMessage(message(id));
+    return answered.then((m) => {
+      if (m.type !== answer) throw new Error(`mesh worker: ${m.type} for a BVH part`);
+      return m as Extract<FromWorker, { type: A }>;
+    });
+  };
   const subtreeThreads: SubtreeThreads | undefined = platform.shares
     ? {
         count: threadCount,
-        build: (thread, work) => {
-          const t = start();
-          const id = nextJob++;
-          const built = new Promise<BuildNodes>((resolve, reject) => subtreeJobs.set(id, { resolve, reject }));
-          t[thread]!.postMessage({ type: 'subtrees', job: id, work } satisfies ToWorker);
-          return built;
-        },
+        records: (thread, work) => bvhPart(thread, (job) => ({ type: 'records', job, work }), 'records').then((m) => m.centres),
+        build: (thread, work) => bvhPart(thread, (job) => ({ type: 'subtrees', job, work }), 'subtrees').then((m): BuildNodes => ({ links: m.links, count: m.count })),
       }
     : undefined;
 

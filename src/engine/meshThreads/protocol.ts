@@ -20,7 +20,7 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
 import type { SharedOutput } from '../deviation/measure';
-import type { SubtreeWork } from '../mesh/parallelBvh';
+import type { RecordWork, SubtreeWork } from '../mesh/parallelBvh';
 
 /**
  * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's
@@ -63,8 +63,9 @@ export type ToWorker =
   | { type: 'run'; job: number; steps: Step[] }
   | { type: 'given'; job: number; samples: SurfaceSamples; output?: SharedOutput | undefined }
   | { type: 'cancel'; job: number }
-  /** Part of a BVH built over several threads (mesh/parallelBvh.ts): answered by `subtrees` or `failed`. */
-  | { type: 'subtrees'; job: number; work: SubtreeWork };
+  /** Parts of a BVH built over several threads (mesh/parallelBvh.ts): answered by `subtrees` / `records` or `failed`. */
+  | { type: 'subtrees'; job: number; work: SubtreeWork }
+  | { type: 'records'; job: number; work: RecordWork };
 
 export type FromWorker =
   | { type: 'done'; job: number }
@@ -72,7 +73,8 @@ export type FromWorker =
   | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; beyond: Uint8Array; samples: SurfaceSamples }
   | { type: 'samples'; job: number; samples: SurfaceSamples }
   | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null }
-  | { type: 'subtrees'; job: number; links: Int32Array; count: number };
+  | { type: 'subtrees'; job: number; links: Int32Array; count: number }
+  | { type: 'records'; job: number; centres: Float64Array };
 
 /** A part one worker hands the other. */
 export type Part = { mesh: number; part: 'samples'; maxSamples: number; value: SurfaceSamples };

@@ -12,7 +12,7 @@ import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
-import { buildSubtreeWork, type SubtreeWork } from '../mesh/parallelBvh';
+import { buildSubtreeWork, recordWork, type SubtreeWork } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { measurePart, samplesPart } from '../deviation/threadParts';
 import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../deviation/measure';
@@ -74,6 +74,13 @@ function onMessage(message: ToWorker): void {
       break;
     case 'subtrees':
       subtrees(message.job, message.work);
+      break;
+    case 'records':
+      try {
+        port!.postMessage({ type: 'records', job: message.job, centres: recordWork(message.work) } satisfies FromWorker);
+      } catch (e) {
+        port!.postMessage({ type: 'failed', job: message.job, error: toErrorPayload(e) } satisfies FromWorker);
+      }
       break;
   }
 }
