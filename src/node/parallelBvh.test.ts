@@ -14,6 +14,7 @@ function bytes(view: ArrayBufferView): Buffer {
 
 function expectSameTree(a: TriangleBvh, b: TriangleBvh): void {
   expect(a.nodeCount).toBe(b.nodeCount);
+  expect(a.maxDepth).toBe(b.maxDepth);
   expect(bytes(a.nodeBounds).equals(bytes(b.nodeBounds))).toBe(true);
   expect(bytes(a.slotTriangle).equals(bytes(b.slotTriangle))).toBe(true);
   expect(bytes(a.slotCorners).equals(bytes(b.slotCorners))).toBe(true);

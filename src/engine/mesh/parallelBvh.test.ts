@@ -95,10 +95,17 @@ describe('buildBvhParallel', () => {
     expectQueriesExact(mesh, parallel, 3, 1.5);
   });
 
-  it('builds the serial tree when every triangle lies in one plane', async () => {
+  // In shared memory the threads also make the records and lay their parts out (parallelLayout.ts).
+  const inMemory = [
+    ['plain', (m: TriMesh) => m],
+    ['shared', (m: TriMesh): TriMesh => ({ positions: sharedCopy(m.positions), indices: sharedCopy(m.indices) })],
+  ] as const;
+
+  it.each(inMemory)('builds the serial tree when every triangle lies in one plane (%s memory)', async (_, memory) => {
     const random = seededRandom(5);
-    const mesh = randomSoup(PARALLEL_MIN_TRIANGLES + 100, 4, random);
-    for (let v = 2; v < mesh.positions.length; v += 3) mesh.positions[v] = 1.25;
+    const soup = randomSoup(PARALLEL_MIN_TRIANGLES + 100, 4, random);
+    for (let v = 2; v < soup.positions.length; v += 3) soup.positions[v] = 1.25;
+    const mesh = memory(soup);
     const threads = standIn(3);
     const parallel = await buildBvhParallel(mesh, threads);
     expect(threads.works.length).toBe(3);
@@ -106,7 +113,7 @@ describe('buildBvhParallel', () => {
     expectQueriesExact(mesh, parallel, 9, 5);
   });
 
-  it('builds the serial tree when every triangle has the same centre', async () => {
+  it.each(inMemory)('builds the serial tree when every triangle has the same centre (%s memory)', async (_, memory) => {
     // Triangles turned about one centre: no plane separates any two of them.
     const T = PARALLEL_MIN_TRIANGLES + 7;
     const positions = new Float64Array(9 * T);
@@ -117,7 +124,7 @@ describe('buildBvhParallel', () => {
         positions.set([Math.cos(b), Math.sin(b), 0], 9 * t + 3 * k);
       }
     }
-    const mesh: TriMesh = { positions, indices: Uint32Array.from({ length: 3 * T }, (_, i) => i) };
+    const mesh = memory({ positions, indices: Uint32Array.from({ length: 3 * T }, (_, i) => i) });
     const threads = standIn(2);
     const parallel = await buildBvhParallel(mesh, threads);
     expect(threads.works.length).toBe(2);
@@ -129,8 +136,8 @@ describe('buildBvhParallel', () => {
     expect(hit.distance).toBeCloseTo(2, 12);
   });
 
-  it('falls back to the serial build when a thread fails', async () => {
-    const mesh = randomSoup(PARALLEL_MIN_TRIANGLES + 10, 10, seededRandom(13));
+  it.each(inMemory)('falls back to the serial build when a thread fails (%s memory)', async (_, memory) => {
+    const mesh = memory(randomSoup(PARALLEL_MIN_TRIANGLES + 10, 10, seededRandom(13)));
     const failures: unknown[] = [];
     const parallel = await buildBvhParallel(mesh, standIn(2, 1), {}, (e) => failures.push(e));
     expect(failures).toHaveLength(1);

@@ -14,6 +14,7 @@
  * part has already moved its records.
  */
 import { buildSubtrees, buildTop, makeRecords, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { assembleBvh, layOutBlocks, type LaidBlocks } from './parallelLayout';
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
@@ -26,7 +27,15 @@ export interface SubtreeWork {
   tasks: Float64Array;
   maxLeaf: number;
   bins: number;
+  /**
+   * With a mesh in shared memory: the thread also lays its parts out (parallelLayout.ts) and
+   * fills their slots' corners here; it answers blocks instead of build-order nodes.
+   */
+  layout?: { positions: Float64Array; indices: Uint32Array; slotCorners: Float64Array } | undefined;
 }
+
+/** A thread's answer: its parts' nodes in build order, or laid out when the work asked for it. */
+export type SubtreeAnswer = { nodes: BuildNodes } | { blocks: LaidBlocks };
 
 /** What one thread makes first: the records of a run of triangles, when the mesh is in shared memory. */
 export interface RecordWork {
@@ -42,7 +51,7 @@ export interface SubtreeThreads {
   readonly count: number;
   /** The doubled centres' box of the records made. */
   records(thread: number, work: RecordWork): Promise<Float64Array>;
-  build(thread: number, work: SubtreeWork): Promise<BuildNodes>;
+  build(thread: number, work: SubtreeWork): Promise<SubtreeAnswer>;
 }
 
 /** Below this many triangles the threads' messages cost more than they save. */
@@ -50,9 +59,11 @@ export const PARALLEL_MIN_TRIANGLES = 65536;
 /** Parts per thread the top aims at, for an even deal. */
 const PARTS_PER_THREAD = 16;
 
-/** The work of a thread (the calling thread's own, when built here): buildSubtrees on it. */
-export function buildSubtreeWork(work: SubtreeWork): BuildNodes {
-  return buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+/** The work of a thread (the calling thread's own, when built here): buildSubtrees on it, and the layout when asked. */
+export function buildSubtreeWork(work: SubtreeWork): SubtreeAnswer {
+  const nodes = buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+  const l = work.layout;
+  return l ? { blocks: layOutBlocks(nodes, work.tasks, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) } : { nodes };
 }
 
 /** A thread's records (makeRecords). */
@@ -76,15 +87,26 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
   const workers = threads.count;
   const asked: Promise<unknown>[] = [];
   try {
-    const centres = await sharedRecords(mesh, threads, scratch, asked);
+    const layout = isShared(mesh) ? { positions: mesh.positions, indices: mesh.indices, slotCorners: new Float64Array(new SharedArrayBuffer(72 * T)) } : undefined;
+    const centres = layout ? await sharedRecords(mesh, threads, scratch, asked) : undefined;
     const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres);
     const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
-    const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins });
+    const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins, layout });
     const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
     asked.push(...built);
     // The calling thread's share while the others work (its failure is the serial build's too).
-    const own = buildSubtreeWork(work(0));
-    const parts: Subtrees[] = [own, ...(await Promise.all(built))].map((nodes, k) => ({ nodes, tasks: runs[k]! }));
+    const answers = [buildSubtreeWork(work(0)), ...(await Promise.all(built))];
+    if (layout) {
+      const parts = answers.map((a, k) => {
+        if (!('blocks' in a)) throw new Error('BVH: a thread answered nodes for a laid-out part.');
+        return { tasks: runs[k]!, blocks: a.blocks };
+      });
+      return assembleBvh(mesh, top.nodes, parts, slotTriangle, layout.slotCorners, options.shared === true);
+    }
+    const parts: Subtrees[] = answers.map((a, k) => {
+      if (!('nodes' in a)) throw new Error('BVH: a thread answered blocks for a part in build order.');
+      return { nodes: a.nodes, tasks: runs[k]! };
+    });
     return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
   } catch (e) {
     // Let every thread finish before the scratch is dropped; their answers no longer matter.
@@ -95,12 +117,15 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
 }
 
 /**
- * Makes the triangle records, over the threads too when they can read the mesh (shared memory),
- * and returns the box of their doubled centres (undefined: buildTop makes them itself).
+ * Makes the triangle records of a mesh in shared memory over the threads and this one, and
+ * returns the box of their doubled centres.
  */
-async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, asked: Promise<unknown>[]): Promise<Float64Array | undefined> {
+function isShared(mesh: TriMesh): boolean {
+  return mesh.positions.buffer instanceof SharedArrayBuffer && mesh.indices.buffer instanceof SharedArrayBuffer;
+}
+
+async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, asked: Promise<unknown>[]): Promise<Float64Array> {
   const { positions, indices } = mesh;
-  if (!(positions.buffer instanceof SharedArrayBuffer && indices.buffer instanceof SharedArrayBuffer)) return undefined;
   const T = indices.length / 3, n = threads.count + 1;
   const cut = (k: number): number => Math.round((k * T) / n);
   const made = Array.from({ length: threads.count }, (_, i) => threads.records(i, { positions, indices, scratch, from: cut(i + 1), to: cut(i + 2) }));

@@ -22,7 +22,6 @@
  */
 import { BrepscopeError } from '../errors';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
-import type { BuildNodes } from '../mesh/bvhBuilder';
 import type { SubtreeThreads } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
@@ -335,7 +334,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     ? {
         count: threadCount,
         records: (thread, work) => bvhPart(thread, (job) => ({ type: 'records', job, work }), 'records').then((m) => m.centres),
-        build: (thread, work) => bvhPart(thread, (job) => ({ type: 'subtrees', job, work }), 'subtrees').then((m): BuildNodes => ({ links: m.links, count: m.count })),
+        build: (thread, work) => bvhPart(thread, (job) => ({ type: 'subtrees', job, work }), 'subtrees').then((m) => m.answer),
       }
     : undefined;
 

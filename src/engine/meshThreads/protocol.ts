@@ -20,7 +20,7 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
 import type { SharedOutput } from '../deviation/measure';
-import type { RecordWork, SubtreeWork } from '../mesh/parallelBvh';
+import type { RecordWork, SubtreeAnswer, SubtreeWork } from '../mesh/parallelBvh';
 
 /**
  * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's
@@ -73,7 +73,7 @@ export type FromWorker =
   | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; beyond: Uint8Array; samples: SurfaceSamples }
   | { type: 'samples'; job: number; samples: SurfaceSamples }
   | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null }
-  | { type: 'subtrees'; job: number; links: Int32Array; count: number }
+  | { type: 'subtrees'; job: number; answer: SubtreeAnswer }
   | { type: 'records'; job: number; centres: Float64Array };
 
 /** A part one worker hands the other. */

@@ -85,11 +85,12 @@ function onMessage(message: ToWorker): void {
   }
 }
 
-/** Builds a share of a parallel BVH in the shared memory it names; the node list goes back moved, not copied. */
+/** Builds a share of a parallel BVH in the shared memory it names; its nodes go back moved, not copied. */
 function subtrees(job: number, work: SubtreeWork): void {
   try {
-    const nodes = buildSubtreeWork(work);
-    port!.postMessage({ type: 'subtrees', job, links: nodes.links, count: nodes.count } satisfies FromWorker, [nodes.links.buffer as ArrayBuffer]);
+    const answer = buildSubtreeWork(work);
+    const moved = 'nodes' in answer ? [answer.nodes.links.buffer] : [answer.blocks.words.buffer, answer.blocks.sizes.buffer, answer.blocks.depths.buffer];
+    port!.postMessage({ type: 'subtrees', job, answer } satisfies FromWorker, moved as ArrayBuffer[]);
   } catch (e) {
     port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) } satisfies FromWorker);
   }
