@@ -33,10 +33,11 @@ describe('a BVH built over the mesh threads', () => {
     expect(mesh.indices.length / 3).toBeGreaterThan(PARALLEL_MIN_TRIANGLES);
     const threads = workers.subtreeThreads!;
     expect(threads.count).toBe(2);
-    const asked: number[] = [], recorded: number[] = [];
+    const asked: number[] = [], recorded: number[] = [], rounds: string[] = [];
     const counted = {
       count: threads.count,
       records: (i: number, w: Parameters<typeof threads.records>[1]) => (recorded.push(i), threads.records(i, w)),
+      round: (i: number, w: Parameters<typeof threads.round>[1]) => (rounds.push(`${w.op} ${i}`), threads.round(i, w)),
       build: (i: number, w: Parameters<typeof threads.build>[1]) => (asked.push(i), threads.build(i, w)),
     };
     const fallbacks: unknown[] = [];
@@ -44,6 +45,7 @@ describe('a BVH built over the mesh threads', () => {
     expect(fallbacks).toEqual([]);
     expect(asked.sort()).toEqual([0, 1]);
     expect(recorded.sort()).toEqual([0, 1]);
+    expect(rounds.sort()).toEqual(['bin 0', 'bin 1', 'scatter 0', 'scatter 1']);
     expectSameTree(parallel, buildBvh(sphere));
   });
 
@@ -51,7 +53,7 @@ describe('a BVH built over the mesh threads', () => {
     const threads = workers.subtreeThreads!;
     const mesh = uvSphere(1, 256, 160);
     // Thread 1 gets a scratch too small for the triangles it claims: its builder refuses it.
-    const failing = { count: threads.count, records: threads.records, build: (i: number, w: Parameters<typeof threads.build>[1]) => threads.build(i, i === 1 ? { ...w, scratch: new SharedArrayBuffer(64) } : w) };
+    const failing = { count: threads.count, records: threads.records, round: threads.round, build: (i: number, w: Parameters<typeof threads.build>[1]) => threads.build(i, i === 1 ? { ...w, scratch: new SharedArrayBuffer(64) } : w) };
     const fallbacks: unknown[] = [];
     const serial = buildBvh(mesh);
     expectSameTree(await buildBvhParallel(mesh, failing, {}, (e) => fallbacks.push(e)), serial);

@@ -152,6 +152,7 @@ export function buildTop(
   bins: number,
   deferAt: number,
   madeCentres?: Float64Array,
+  rootRound?: RootRound,
 ): TopTree {
   const T = indices.length / 3;
   const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, T));
@@ -160,9 +161,172 @@ export function buildTop(
   const centres = madeCentres ?? triangleRecords(positions, indices, r.rec[0], 0, T);
   const root = allocNode(r.nodes);
   const work: TaskList = { tasks: new Float64Array(64 * TASK), top: 0 };
-  pushTask(work, 0, T, 0, root, centres, 0);
+  if (rootRound) finishRootRound(r, root, rootRound, work);
+  else pushTask(work, 0, T, 0, root, centres, 0);
   grow(r, work, deferAt > 0 ? deferred : null, deferAt);
   return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: deferred.top / TASK };
+}
+
+// ---- the root's grid round in runs (several threads) ----
+//
+// The serial round (gridRound) bins every record, chooses the splits from the cells and scatters
+// every record to its bucket's run. Over threads, each bins a run of the records (binRun), the
+// calling thread merges the cells and chooses the splits (splitRoot), each scatters its run to
+// offsets that put the runs in record order (scatterRun), as the serial scatter's stable order
+// does, and the calling thread ends the round (buildTop with the RootRound). Cell counts and boxes
+// (min and max) merge exactly, so the round decides what gridRound decides.
+
+/** The root round's grid: gx, gy, gz, x0, y0, z0, sx, sy, sz (gridRound's, for the same records). */
+export function rootGrid(T: number, centres: Float64Array, bins: number): Float64Array | undefined {
+  const ex = centres[3]! - centres[0]!, ey = centres[4]! - centres[1]!, ez = centres[5]! - centres[2]!;
+  // Every centre in one point: gridRound halves instead (buildTop does it serially).
+  if (!(ex > 0 || ey > 0 || ez > 0) || T <= SMALL_NODE) return undefined;
+  gridShape(ex, ey, ez, Math.min(GRID_CELLS, Math.max(8, Math.floor(T / CELL_LOAD))), bins);
+  const gx = grid[GX]!, gy = grid[GY]!, gz = grid[GZ]!;
+  const sx = ex > 0 ? (gx * (1 - 1e-9)) / ex : 0;
+  const sy = ey > 0 ? (gy * (1 - 1e-9)) / ey : 0;
+  const sz = ez > 0 ? (gz * (1 - 1e-9)) / ez : 0;
+  return new Float64Array([gx, gy, gz, centres[0]!, centres[1]!, centres[2]!, sx, sy, sz]);
+}
+
+/** A run's occupied cells: their indices, record counts and boxes (6 each). */
+export interface BinnedRun {
+  cells: Int32Array;
+  counts: Int32Array;
+  boxes: Float64Array;
+}
+
+/** Bins records [from, to) of the first buffer into the root grid (each record's cell in its word 7). */
+export function binRun(scratch: ArrayBufferLike, T: number, spec: Float64Array, from: number, to: number): BinnedRun {
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
+  grid[GX] = spec[0]!;
+  grid[GY] = spec[1]!;
+  grid[GZ] = spec[2]!;
+  const rec = new Float32Array(scratch, 0, REC * T), words = new Int32Array(scratch, 0, REC * T);
+  const n = binCells(rec, words, from, to, spec[3]!, spec[4]!, spec[5]!, spec[6]!, spec[7]!, spec[8]!);
+  const out: BinnedRun = { cells: occupied.slice(0, n), counts: new Int32Array(n), boxes: new Float64Array(6 * n) };
+  for (let i = 0; i < n; i++) {
+    const c = occupied[i]!;
+    out.counts[i] = cellCount[c]!;
+    cellCount[c] = 0;
+    for (let k = 0; k < 6; k++) out.boxes[6 * i + k] = cellBox[6 * c + k]!;
+  }
+  return out;
+}
+
+/** What a run's scatter needs: cell -> bucket, and per bucket its size and this run's first position. */
+export interface ScatterPlan {
+  cellBucket: Int32Array;
+  sizes: Int32Array;
+  next: Int32Array;
+}
+
+/** The splits of the root round from every run's cells (in record order of the runs); a scatter plan per run. */
+export function splitRoot(T: number, spec: Float64Array, runs: readonly BinnedRun[], maxLeaf: number, bins: number): { plans: ScatterPlan[]; round: RootRound } {
+  grid[GX] = spec[0]!;
+  grid[GY] = spec[1]!;
+  grid[GZ] = spec[2]!;
+  const gx = grid[GX]!, gxy = gx * grid[GY]!;
+  let cells = 0;
+  for (const run of runs) {
+    for (let i = 0; i < run.cells.length; i++) {
+      const c = run.cells[i]!, n = run.counts[i]!, o = 6 * c, b = 6 * i;
+      if (cellCount[c] === 0) {
+        occupied[cells++] = c;
+        cellLayer[3 * c] = c % gx;
+        cellLayer[3 * c + 1] = ((c % gxy) / gx) | 0;
+        cellLayer[3 * c + 2] = (c / gxy) | 0;
+        for (let k = 0; k < 6; k++) cellBox[o + k] = run.boxes[b + k]!;
+      } else {
+        for (let k = 0; k < 3; k++) if (run.boxes[b + k]! < cellBox[o + k]!) cellBox[o + k] = run.boxes[b + k]!;
+        for (let k = 3; k < 6; k++) if (run.boxes[b + k]! > cellBox[o + k]!) cellBox[o + k] = run.boxes[b + k]!;
+      }
+      cellCount[c]! += n;
+    }
+  }
+  // Nodes the splits make are numbered from 1 (0 is the root), as buildTop's node list will have them.
+  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, cells)), count: 1 };
+  const r = { nodes, maxLeaf, bins } as Ranges;
+  grid[BUCKETS] = 0;
+  grid[MINL] = T <= FINE_ROUND ? 2 : MIN_LAYERS;
+  splitCells(r, 0, 0, cells, T, true);
+  for (let i = 0; i < cells; i++) cellCount[occupied[i]!] = 0;
+  const buckets = grid[BUCKETS]!;
+  const sizes = bucketSize.slice(0, buckets);
+  const starts = new Int32Array(buckets);
+  for (let k = 0, at = 0; k < buckets; k++) {
+    starts[k] = at;
+    at += sizes[k]!;
+  }
+  const cellBucketCopy = cellBucket.slice();
+  const plans = runs.map((run) => {
+    const next = starts.slice();
+    for (let i = 0; i < run.cells.length; i++) starts[cellBucket[run.cells[i]!]!]! += run.counts[i]!;
+    return { cellBucket: cellBucketCopy, sizes, next };
+  });
+  const round: RootRound = { nodes, buckets, bucketNode: bucketNode.slice(0, buckets), bucketLeaf: bucketLeaf.slice(0, buckets), sizes, centres: [] };
+  return { plans, round };
+}
+
+/** Scatters records [from, to) of the first buffer to the second by a plan; returns the buckets' centre boxes (6 each) of this run. */
+export function scatterRun(scratch: ArrayBufferLike, T: number, plan: ScatterPlan, from: number, to: number): Float64Array {
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
+  const buckets = plan.sizes.length;
+  cellBucket.set(plan.cellBucket);
+  bucketSize.set(plan.sizes);
+  bucketNext.set(plan.next);
+  for (let k = 0; k < buckets; k++) {
+    const o = 6 * k;
+    bucketCentres[o] = bucketCentres[o + 1] = bucketCentres[o + 2] = Infinity;
+    bucketCentres[o + 3] = bucketCentres[o + 4] = bucketCentres[o + 5] = -Infinity;
+  }
+  scatter(new Float32Array(scratch, 0, REC * T), new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T), from, to);
+  return bucketCentres.slice(0, 6 * buckets);
+}
+
+/** The root round decided by splitRoot, with the runs' bucket centre boxes once scattered. */
+export interface RootRound {
+  /** Nodes 1 to count - 1: the splits' (node 0 is the root). */
+  nodes: BuildNodes;
+  buckets: number;
+  bucketNode: Int32Array;
+  bucketLeaf: Uint8Array;
+  sizes: Int32Array;
+  centres: Float64Array[];
+}
+
+/** gridRound's end for the root, from a RootRound: leaves, small parts split, the rest pending on `work`. */
+function finishRootRound(r: Ranges, root: number, round: RootRound, work: TaskList): void {
+  if (root !== 0 || r.nodes.count !== 1) throw new Error('BVH: the root round must come first.');
+  if (r.nodes.links.length < 2 * round.nodes.count) {
+    const grown = new Int32Array(4 * round.nodes.count);
+    grown.set(r.nodes.links.subarray(0, 2));
+    r.nodes.links = grown;
+  }
+  r.nodes.links.set(round.nodes.links.subarray(0, 2 * round.nodes.count));
+  r.nodes.count = round.nodes.count;
+  const box = new Float64Array(6);
+  let at = 0;
+  for (let k = 0; k < round.buckets; k++) {
+    const first = at, last = (at += round.sizes[k]!);
+    const node = round.bucketNode[k]!;
+    if (round.bucketLeaf[k]) {
+      setLeaf(r.nodes, node, first, last - first);
+      const to = r.words[1]!;
+      for (let p = first; p < last; p++) r.slotTriangle[p] = to[REC * p + 6]!;
+      continue;
+    }
+    if (last - first <= SMALL_NODE) {
+      splitPart(r, 1, first, last, node);
+      continue;
+    }
+    box.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
+    for (const c of round.centres) {
+      for (let i = 0; i < 3; i++) if (c[6 * k + i]! < box[i]!) box[i] = c[6 * k + i]!;
+      for (let i = 3; i < 6; i++) if (c[6 * k + i]! > box[i]!) box[i] = c[6 * k + i]!;
+    }
+    pushTask(work, first, last, 1, node, box, 0);
+  }
 }
 
 /**

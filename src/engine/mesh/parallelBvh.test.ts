@@ -1,23 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { closestPoint, createHit } from './closestPoint';
 import { randomSoup, seededRandom, uvSphere } from './generators';
-import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, recordWork, type SubtreeThreads, type SubtreeWork } from './parallelBvh';
+import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, recordWork, roundWork, type SubtreeThreads, type SubtreeWork } from './parallelBvh';
 import { buildBvh, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 
 /** Threads stood in for by this one: each build runs later, on its own copy of nothing but the shared memory it is given. */
-function standIn(count: number, fail?: number, failRecords?: number): SubtreeThreads & { works: SubtreeWork[]; recordRuns: [number, number][] } {
+function standIn(count: number, fail?: number, failRecords?: number, failRound?: 'bin' | 'scatter'): SubtreeThreads & { works: SubtreeWork[]; recordRuns: [number, number][]; rounds: string[] } {
   const works: SubtreeWork[] = [];
   const recordRuns: [number, number][] = [];
+  const rounds: string[] = [];
   return {
     count,
     works,
     recordRuns,
+    rounds,
     records: async (thread, work) => {
       recordRuns.push([work.from, work.to]);
       await new Promise((resolve) => setTimeout(resolve, 1));
       if (thread === failRecords) throw new Error('records failed');
       return recordWork(work);
+    },
+    round: async (thread, work) => {
+      rounds.push(`${work.op} ${thread} ${work.from}-${work.to}`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (work.op === failRound) throw new Error(`${work.op} failed`);
+      return roundWork(work);
     },
     build: async (thread, work) => {
       works.push(work);
@@ -156,10 +164,19 @@ describe('buildBvhParallel', () => {
       [Math.round(T / 3), Math.round((2 * T) / 3)],
       [Math.round((2 * T) / 3), T],
     ]);
+    // The root's grid round too: each thread bins, then scatters, the run it made records for.
+    const runs = threads.recordRuns.map(([a, b]) => `${a}-${b}`);
+    expect(threads.rounds).toEqual([`bin 0 ${runs[0]}`, `bin 1 ${runs[1]}`, `scatter 0 ${runs[0]}`, `scatter 1 ${runs[1]}`]);
     expectSameTree(parallel, buildBvh(soup));
-    const failures: unknown[] = [];
-    expectSameTree(await buildBvhParallel(mesh, standIn(2, undefined, 0), {}, (e) => failures.push(e)), parallel);
-    expect(String(failures[0])).toContain('records failed');
+    for (const [failing, message] of [
+      [standIn(2, undefined, 0), 'records failed'],
+      [standIn(2, undefined, undefined, 'bin'), 'bin failed'],
+      [standIn(2, undefined, undefined, 'scatter'), 'scatter failed'],
+    ] as const) {
+      const failures: unknown[] = [];
+      expectSameTree(await buildBvhParallel(mesh, failing, {}, (e) => failures.push(e)), parallel);
+      expect(failures.map(String)).toEqual([`Error: ${message}`]);
+    }
   });
 
   it('builds small meshes on the calling thread alone', async () => {

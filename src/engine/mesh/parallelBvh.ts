@@ -13,7 +13,7 @@
  * thread that fails makes the whole build start again on the calling thread, since a half-built
  * part has already moved its records.
  */
-import { buildSubtrees, buildTop, makeRecords, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { binRun, buildSubtrees, buildTop, makeRecords, rootGrid, scatterRun, splitRoot, type BinnedRun, type RootRound, type ScatterPlan, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
 import { assembleBvh, layOutBlocks, type LaidBlocks } from './parallelLayout';
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
@@ -46,11 +46,18 @@ export interface RecordWork {
   to: number;
 }
 
+/** The root grid round's two passes over a run of the records (bvhBuilder.ts: binRun, scatterRun). */
+export type RoundWork =
+  | { op: 'bin'; scratch: SharedArrayBuffer; triangles: number; grid: Float64Array; from: number; to: number }
+  | { op: 'scatter'; scratch: SharedArrayBuffer; triangles: number; plan: ScatterPlan; from: number; to: number };
+
 /** Threads that build subtrees (the mesh threads' host, or a test's stand-in). */
 export interface SubtreeThreads {
   readonly count: number;
   /** The doubled centres' box of the records made. */
   records(thread: number, work: RecordWork): Promise<Float64Array>;
+  /** A bin answers the run's cells, a scatter its buckets' centre boxes. */
+  round(thread: number, work: RoundWork): Promise<BinnedRun | Float64Array>;
   build(thread: number, work: SubtreeWork): Promise<SubtreeAnswer>;
 }
 
@@ -64,6 +71,11 @@ export function buildSubtreeWork(work: SubtreeWork): SubtreeAnswer {
   const nodes = buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
   const l = work.layout;
   return l ? { blocks: layOutBlocks(nodes, work.tasks, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) } : { nodes };
+}
+
+/** A thread's pass of the root round. */
+export function roundWork(work: RoundWork): BinnedRun | Float64Array {
+  return work.op === 'bin' ? binRun(work.scratch, work.triangles, work.grid, work.from, work.to) : scatterRun(work.scratch, work.triangles, work.plan, work.from, work.to);
 }
 
 /** A thread's records (makeRecords). */
@@ -89,7 +101,8 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
   try {
     const layout = isShared(mesh) ? { positions: mesh.positions, indices: mesh.indices, slotCorners: new Float64Array(new SharedArrayBuffer(72 * T)) } : undefined;
     const centres = layout ? await sharedRecords(mesh, threads, scratch, asked) : undefined;
-    const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres);
+    const round = centres ? await rootRound(T, centres, threads, scratch, maxLeaf, bins, asked) : undefined;
+    const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres, round);
     const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
     const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins, layout });
     const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
@@ -114,6 +127,28 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
     onFallback?.(e);
     return buildBvh(mesh, options);
   }
+}
+
+/**
+ * The root's grid round over the threads and this one, each binning and then scattering the run
+ * of records it made (undefined when every centre is in one point: buildTop halves that itself).
+ */
+async function rootRound(T: number, centres: Float64Array, threads: SubtreeThreads, scratch: SharedArrayBuffer, maxLeaf: number, bins: number, asked: Promise<unknown>[]): Promise<RootRound | undefined> {
+  const grid = rootGrid(T, centres, bins);
+  if (!grid) return undefined;
+  const n = threads.count + 1;
+  const cut = (k: number): number => Math.round((k * T) / n);
+  const on = <A>(k: number, work: RoundWork): Promise<A> => {
+    const answer = threads.round(k - 1, work) as Promise<A>;
+    asked.push(answer);
+    return answer;
+  };
+  const binned = Array.from({ length: threads.count }, (_, i) => on<BinnedRun>(i + 1, { op: 'bin', scratch, triangles: T, grid, from: cut(i + 1), to: cut(i + 2) }));
+  const runs = [binRun(scratch, T, grid, 0, cut(1)), ...(await Promise.all(binned))];
+  const { plans, round } = splitRoot(T, grid, runs, maxLeaf, bins);
+  const scattered = Array.from({ length: threads.count }, (_, i) => on<Float64Array>(i + 1, { op: 'scatter', scratch, triangles: T, plan: plans[i + 1]!, from: cut(i + 1), to: cut(i + 2) }));
+  round.centres = [scatterRun(scratch, T, plans[0]!, 0, cut(1)), ...(await Promise.all(scattered))];
+  return round;
 }
 
 /**

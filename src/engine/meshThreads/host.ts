@@ -334,6 +334,7 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     ? {
         count: threadCount,
         records: (thread, work) => bvhPart(thread, (job) => ({ type: 'records', job, work }), 'records').then((m) => m.centres),
+        round: (thread, work) => bvhPart(thread, (job) => ({ type: 'round', job, work }), 'round').then((m) => m.answer),
         build: (thread, work) => bvhPart(thread, (job) => ({ type: 'subtrees', job, work }), 'subtrees').then((m) => m.answer),
       }
     : undefined;

@@ -20,7 +20,8 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
 import type { SharedOutput } from '../deviation/measure';
-import type { RecordWork, SubtreeAnswer, SubtreeWork } from '../mesh/parallelBvh';
+import type { RecordWork, RoundWork, SubtreeAnswer, SubtreeWork } from '../mesh/parallelBvh';
+import type { BinnedRun } from '../mesh/bvhBuilder';
 
 /**
  * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's
@@ -65,7 +66,8 @@ export type ToWorker =
   | { type: 'cancel'; job: number }
   /** Parts of a BVH built over several threads (mesh/parallelBvh.ts): answered by `subtrees` / `records` or `failed`. */
   | { type: 'subtrees'; job: number; work: SubtreeWork }
-  | { type: 'records'; job: number; work: RecordWork };
+  | { type: 'records'; job: number; work: RecordWork }
+  | { type: 'round'; job: number; work: RoundWork };
 
 export type FromWorker =
   | { type: 'done'; job: number }
@@ -74,7 +76,8 @@ export type FromWorker =
   | { type: 'samples'; job: number; samples: SurfaceSamples }
   | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null }
   | { type: 'subtrees'; job: number; answer: SubtreeAnswer }
-  | { type: 'records'; job: number; centres: Float64Array };
+  | { type: 'records'; job: number; centres: Float64Array }
+  | { type: 'round'; job: number; answer: BinnedRun | Float64Array };
 
 /** A part one worker hands the other. */
 export type Part = { mesh: number; part: 'samples'; maxSamples: number; value: SurfaceSamples };
