@@ -1,13 +1,16 @@
 /**
- * A BVH built over several threads, node for node the tree buildBvh builds on one.
+ * A BVH built over several threads, byte for byte the tree buildBvh builds on one.
  *
- * The calling thread makes the triangle records and runs the first grid round(s) over all of them
- * (bvhBuilder.ts, buildTop): that leaves thousands of independent parts, each a run of positions of
- * the shared record buffers. The parts are dealt in runs of about equal record counts to the
- * threads and to the calling thread, each builds its parts' subtrees (buildSubtrees) in place in
- * the shared memory, and the calling thread stitches the node lists and lays the tree out
- * (buildBvh with the finished tree). A part's subtree depends on its records alone, so the result
- * is the serial tree whatever thread built what.
+ * With the mesh in shared memory (as the mesh threads hold it), each thread makes the records of a
+ * run of triangles and takes that run through the root's grid round (bvhBuilder.ts: binRun, then
+ * scatterRun once the calling thread merged the cells and chose the splits, splitRoot). The calling
+ * thread runs the next rounds (buildTop) down to thousands of independent parts, each a run of
+ * positions of the shared record buffers, and deals them in runs of about equal record counts to
+ * the threads and itself. Each builds its parts' subtrees in place (buildSubtrees) and lays them
+ * out into blocks with their corners and boxes (parallelLayout.ts); the calling thread places the
+ * blocks under the top. A mesh not in shared memory gets the records and the root round on the
+ * calling thread, and its parts' node lists stitched and laid out by buildBvh. A part's subtree
+ * depends on its records alone, so the result is the serial tree whatever thread built what.
  *
  * The threads are the engine's mesh threads (meshThreads/host.ts implements SubtreeThreads); a
  * thread that fails makes the whole build start again on the calling thread, since a half-built
