@@ -64,4 +64,23 @@ describe('a BVH built over the mesh threads', () => {
     expectSameTree(await buildBvhParallel(mesh, threads, {}, (e) => fallbacks.push(e)), serial);
     expect(fallbacks).toEqual([]);
   });
+
+  it('falls back to the serial build when the threads end mid-build', async () => {
+    const own = createMeshWorkers({ threads: 1 });
+    const threads = own.subtreeThreads!;
+    const mesh = uvSphere(1, 256, 160);
+    // The threads are stopped while they build their parts (as a cancelled job stops them).
+    const ending = {
+      ...threads,
+      count: threads.count,
+      build: (i: number, w: Parameters<typeof threads.build>[1]) => {
+        const built = threads.build(i, w);
+        void own.close();
+        return built;
+      },
+    };
+    const fallbacks: unknown[] = [];
+    expectSameTree(await buildBvhParallel(mesh, ending, {}, (e) => fallbacks.push(e)), buildBvh(mesh));
+    expect(fallbacks.map(String)).toEqual(['Error: mesh workers closed']);
+  });
 });

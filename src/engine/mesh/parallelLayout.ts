@@ -8,7 +8,7 @@
  * to float32, an inner node's the union of its children's) and the same corners, made by the same
  * rules as buildBvh's depthFirstLayout, gatherCorners and nodeBoxes, which this must follow.
  */
-import type { BuildNodes } from './bvhBuilder';
+import { TASK_WORDS as TASK, type BuildNodes } from './bvhBuilder';
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
 import type { TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
@@ -22,7 +22,6 @@ export interface LaidBlocks {
   depths: Int32Array;
 }
 
-const TASK = 10;
 
 /**
  * Lays out the subtrees buildSubtrees built for `tasks` (local node k < task count is task k's
