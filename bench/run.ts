@@ -12,6 +12,7 @@ import { graphCases } from './graph';
 import { kernelGlueCases } from './kernelGlue';
 import type { BenchCase, Figures } from './harness';
 import { meshQueryCases } from './meshQueries';
+import { bvhBuildCases } from './bvhBuild';
 import { renderCases } from './render';
 import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, type BenchRun } from './report';
 import { scanImportCases } from './scanImport';
@@ -26,7 +27,7 @@ import { sceneToolCases } from './sceneTools';
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
  * compares two stored runs without running anything.
  */
-const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...cloudScaleCases, ...alignCases, ...batchCases];
+const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...bvhBuildCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...cloudScaleCases, ...alignCases, ...batchCases];
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

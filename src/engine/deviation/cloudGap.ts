@@ -8,7 +8,7 @@ import type { Body, MeshBody, PointsBody, SurfaceBody } from '../scene/Body';
 import { cloudTree } from './cloud';
 import type { ToolContext } from '../context';
 import { Pacer } from './pacer';
-import { exactReference, meshBvh } from './structures';
+import { exactReference, meshBvhOver } from './structures';
 import { defaultDeflection, surfaceOf } from './surfaces';
 
 /** measure_distance's answer when a point cloud takes part: the gap and the pair of points that give it. */
@@ -25,11 +25,11 @@ export interface CloudGap {
  * solid counts by its distance to the surface: a cloud encloses nothing, so there is no overlap to
  * report as 0.
  */
-export async function cloudGap(ctx: Pick<ToolContext, 'signal' | 'progress'>, oc: OC | undefined, from: Body, to: Body): Promise<CloudGap> {
+export async function cloudGap(ctx: Pick<ToolContext, 'signal' | 'progress' | 'meshWorkers'>, oc: OC | undefined, from: Body, to: Body): Promise<CloudGap> {
   const pacer = new Pacer(ctx);
   if (from.kind === 'points' && to.kind === 'points') return cloudToCloud(pacer, from, to);
-  if (from.kind === 'points') return cloudToSurface(pacer, oc, from, to as SurfaceBody, false);
-  if (to.kind === 'points') return cloudToSurface(pacer, oc, to, from, true);
+  if (from.kind === 'points') return cloudToSurface(pacer, ctx, oc, from, to as SurfaceBody, false);
+  if (to.kind === 'points') return cloudToSurface(pacer, ctx, oc, to, from, true);
   throw new Error('cloudGap: one of the bodies must be a point cloud');
 }
 
@@ -59,7 +59,7 @@ async function cloudToCloud(pacer: Pacer, from: PointsBody, to: PointsBody): Pro
  * deflection) rules out a point whose distance to the triangles, less the largest chord error,
  * cannot beat the best so far; the rest are projected on the exact faces. An STL: its triangles.
  */
-async function cloudToSurface(pacer: Pacer, oc: OC | undefined, cloud: PointsBody, body: SurfaceBody, cloudIsTo: boolean): Promise<CloudGap> {
+async function cloudToSurface(pacer: Pacer, ctx: Pick<ToolContext, 'meshWorkers'>, oc: OC | undefined, cloud: PointsBody, body: SurfaceBody, cloudIsTo: boolean): Promise<CloudGap> {
   let exact: ExactReference | null = null;
   let bvh;
   if (body.kind === 'brep') {
@@ -68,7 +68,7 @@ async function cloudToSurface(pacer: Pacer, oc: OC | undefined, cloud: PointsBod
     bvh = exact.bvh;
   } else {
     if (body.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `measure_distance: body '${body.bodyId}' has no triangles`);
-    bvh = meshBvh(surfaceOf(body));
+    bvh = await meshBvhOver(surfaceOf(body), ctx.meshWorkers?.subtreeThreads);
   }
   const slack = exact ? exact.maxError : 0;
   const hit = createHit();
@@ -106,13 +106,14 @@ async function cloudToSurface(pacer: Pacer, oc: OC | undefined, cloud: PointsBod
  * their triangles without the kernel: the smaller mesh's triangles search the larger one's tree.
  * 0 where they touch or cross; a shell inside another is as far as their nearest facets.
  */
-export async function meshGap(ctx: Pick<ToolContext, 'signal' | 'progress'>, from: MeshBody, to: MeshBody): Promise<CloudGap> {
+export async function meshGap(ctx: Pick<ToolContext, 'signal' | 'progress' | 'meshWorkers'>, from: MeshBody, to: MeshBody): Promise<CloudGap> {
   for (const b of [from, to]) {
     if (b.mesh.indices.length === 0) throw new BrepscopeError('EMPTY_MESH', `measure_distance: body '${b.bodyId}' has no triangles`);
   }
   const pacer = new Pacer(ctx);
   const swap = from.mesh.indices.length > to.mesh.indices.length;
   const [a, b] = swap ? [to, from] : [from, to];
-  const gap = await triangleSetGap(a.mesh, meshBvh(surfaceOf(b)), (done, total) => pacer.tick(done, total, 'measure_distance'));
+  const bvh = await meshBvhOver(surfaceOf(b), ctx.meshWorkers?.subtreeThreads);
+  const gap = await triangleSetGap(a.mesh, bvh, (done, total) => pacer.tick(done, total, 'measure_distance'));
   return { distance: gap.distance, pointOnFrom: swap ? gap.pointOnB : gap.pointOnA, pointOnTo: swap ? gap.pointOnA : gap.pointOnB };
 }

@@ -1,4 +1,5 @@
 import type { CallControl } from '../callControl';
+import type { SubtreeThreads } from '../mesh/parallelBvh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
@@ -79,4 +80,6 @@ export interface MeshWorkers {
   deviationDirections?(job: DirectionsJob, ctx: CallControl): Promise<Directions>;
   /** Starts the mesh side of a job now; its promises reject on any failure, as above. */
   meshSide?(job: MeshSideJob, ctx: Pick<CallControl, 'signal'>): MeshSide;
+  /** The threads as builders of one big BVH's parts while no job runs on them (mesh/parallelBvh.ts); absent without shared memory. */
+  readonly subtreeThreads?: SubtreeThreads | undefined;
 }

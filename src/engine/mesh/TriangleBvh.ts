@@ -1,5 +1,6 @@
-import { buildTree, type BuildNodes } from './bvhBuilder';
-import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
+import { buildTree, type BuiltTree } from './bvhBuilder';
+import { NODE_STRIDE } from './bvhLayout';
+import { allocCorners, buildParameters, depthFirstLayout, gatherCorners, narrowCorners, nodeBoxes } from './bvhLayoutRules';
 import type { TriMesh } from './TriMesh';
 
 /**
@@ -59,11 +60,11 @@ export interface BvhBuildOptions {
   shared?: boolean;
   /** Keep float64 corners even where float32 would hold them exactly (a reference to compare against). */
   float64Corners?: boolean;
+  /** The split decisions, made already with the same maxLeafSize and bins (parallelBvh.ts); laid out here. */
+  tree?: BuiltTree;
 }
 
-const MAX_BINS = 64;
-/** Trees below this many triangles default to leaves of 4, larger ones to 16 (maxLeafSize). */
-export const SMALL_TREE = 50_000;
+export { SMALL_TREE } from './bvhLayoutRules';
 
 /**
  * Builds a BVH by the surface area heuristic (SAH): every split is the plane that minimises
@@ -78,17 +79,14 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const pos = mesh.positions;
   if (idx.length % 3 !== 0) throw new Error('BVH: indices length must be a multiple of 3.');
   const T = idx.length / 3;
-  const maxLeafSize = options.maxLeafSize ?? (T < SMALL_TREE ? 4 : 16);
-  const bins = options.bins ?? 32;
-  if (!(maxLeafSize >= 1)) throw new Error('BVH: maxLeafSize must be at least 1.');
-  if (!(bins >= 2 && bins <= MAX_BINS)) throw new Error(`BVH: bins must be between 2 and ${MAX_BINS}.`);
+  const { maxLeafSize, bins } = buildParameters(T, options);
   const shared = options.shared === true;
-  const narrow = options.float64Corners !== true && float32Exact(pos);
+  const narrow = narrowCorners(pos, options.float64Corners);
   // 72 bytes a triangle: the build's scratch, then the float64 corners where the mesh needs them.
   // Float32 corners get an array of their own, allocated after the build so the scratch can go first.
-  const wide = narrow ? undefined : shared ? new Float64Array(new SharedArrayBuffer(72 * T)) : new Float64Array(9 * T);
-  const built = buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(72 * T), maxLeafSize, bins);
-  const slotCorners: SlotCorners = wide ?? (shared ? new Float32Array(new SharedArrayBuffer(36 * T)) : new Float32Array(9 * T));
+  const wide = narrow ? undefined : allocCorners(T, false, shared);
+  const built = options.tree ?? buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(72 * T), maxLeafSize, bins);
+  const slotCorners = wide ?? allocCorners(T, true, shared);
   const nodes = built.nodes;
   let slotTriangle: Uint32Array = built.slotTriangle;
   if (shared) {
@@ -97,159 +95,9 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   }
   const { nodeBounds, nodeLinks, maxDepth } = depthFirstLayout(nodes, shared);
   const nodeCount = T === 0 ? 0 : nodes.count;
-  gatherCorners(mesh, slotTriangle, slotCorners);
-  nodeBoxes(nodeBounds, nodeLinks, slotCorners, nodeCount);
+  gatherCorners(mesh, slotTriangle, slotCorners, 0, T);
+  nodeBoxes(nodeBounds, nodeLinks, slotCorners, 0, nodeCount, 0);
   return { triangleCount: T, nodeCount, nodeBounds, nodeLinks, slotCorners, slotTriangle, maxDepth };
-}
-
-/** Renumbers build-order nodes depth first (left child next, right child linked) into the query layout. */
-function depthFirstLayout(nodes: BuildNodes, shared: boolean): { nodeBounds: Float32Array; nodeLinks: Uint32Array; maxDepth: number } {
-  const n = nodes.count;
-  const buffer = shared ? new SharedArrayBuffer(4 * NODE_STRIDE * n) : new ArrayBuffer(4 * NODE_STRIDE * n);
-  const nodeBounds = new Float32Array(buffer);
-  const nodeLinks = new Uint32Array(buffer);
-  const links = nodes.links;
-  let maxDepth = 0;
-  if (n === 0) return { nodeBounds, nodeLinks, maxDepth };
-  // Stack entries: build node, new id of the parent whose right link awaits it (-1 for none), depth.
-  let stack = new Int32Array(3 * 64);
-  let top = 0;
-  stack[top++] = 0;
-  stack[top++] = -1;
-  stack[top++] = 0;
-  let next = 0;
-  while (top > 0) {
-    const depth = stack[--top]!, parent = stack[--top]!, node = stack[--top]!;
-    const id = next++;
-    if (depth > maxDepth) maxDepth = depth;
-    if (parent >= 0) nodeLinks[NODE_STRIDE * parent + LINK_OFFSET] = id;
-    const a = links[2 * node]!, b = links[2 * node + 1]!;
-    const o = NODE_STRIDE * id + LINK_OFFSET;
-    if (b < 0) {
-      nodeLinks[o] = a;
-      nodeLinks[o + 1] = -b;
-      continue;
-    }
-    nodeLinks[o + 1] = 0;
-    if (top + 6 > stack.length) {
-      const grown = new Int32Array(2 * stack.length);
-      grown.set(stack);
-      stack = grown;
-    }
-    // Right pushed first so the left subtree is numbered right after its parent.
-    stack[top++] = b;
-    stack[top++] = id;
-    stack[top++] = depth + 1;
-    stack[top++] = a;
-    stack[top++] = -1;
-    stack[top++] = depth + 1;
-  }
-  return { nodeBounds, nodeLinks, maxDepth };
-}
-
-/**
- * Node boxes from the slots' corners (exact doubles either way): a leaf's box is its corners' box rounded outward to
- * float32, an inner node's the union of its children's (float32 already, so exact). Children
- * follow their parent in depth-first order, so a reverse sweep is bottom-up.
- */
-function nodeBoxes(box: Float32Array, links: Uint32Array, tri: SlotCorners, nodeCount: number): void {
-  for (let n = nodeCount - 1; n >= 0; n--) {
-    const o = NODE_STRIDE * n;
-    const count = links[o + LINK_OFFSET + 1]!;
-    if (count > 0) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-      const first = 9 * links[o + LINK_OFFSET]!;
-      for (let c = first; c < first + 9 * count; c += 3) {
-        const x = tri[c]!, y = tri[c + 1]!, z = tri[c + 2]!;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-      }
-      // Math.fround rounds to nearest; the value it rounds the wrong way takes one more step.
-      let v = Math.fround(x0);
-      box[o] = v <= x0 ? v : f32Below(v);
-      v = Math.fround(y0);
-      box[o + 1] = v <= y0 ? v : f32Below(v);
-      v = Math.fround(z0);
-      box[o + 2] = v <= z0 ? v : f32Below(v);
-      v = Math.fround(x1);
-      box[o + 3] = v >= x1 ? v : f32Above(v);
-      v = Math.fround(y1);
-      box[o + 4] = v >= y1 ? v : f32Above(v);
-      v = Math.fround(z1);
-      box[o + 5] = v >= z1 ? v : f32Above(v);
-      continue;
-    }
-    const l = o + NODE_STRIDE, r = NODE_STRIDE * links[o + LINK_OFFSET]!;
-    let a = box[l]!, b = box[r]!;
-    box[o] = a < b ? a : b;
-    a = box[l + 1]!;
-    b = box[r + 1]!;
-    box[o + 1] = a < b ? a : b;
-    a = box[l + 2]!;
-    b = box[r + 2]!;
-    box[o + 2] = a < b ? a : b;
-    a = box[l + 3]!;
-    b = box[r + 3]!;
-    box[o + 3] = a > b ? a : b;
-    a = box[l + 4]!;
-    b = box[r + 4]!;
-    box[o + 4] = a > b ? a : b;
-    a = box[l + 5]!;
-    b = box[r + 5]!;
-    box[o + 5] = a > b ? a : b;
-  }
-}
-
-const f32 = new Float32Array(1);
-const f32Bits = new Int32Array(f32.buffer);
-
-/** The float32 just below float32 f (f finite or +Infinity). */
-function f32Below(f: number): number {
-  if (f === 0) return -1.401298464324817e-45;
-  f32[0] = f;
-  f32Bits[0] = f32Bits[0]! + (f > 0 ? -1 : 1);
-  return f32[0]!;
-}
-
-/** The float32 just above float32 f (f finite or -Infinity). */
-function f32Above(f: number): number {
-  if (f === 0) return 1.401298464324817e-45;
-  f32[0] = f;
-  f32Bits[0] = f32Bits[0]! + (f > 0 ? 1 : -1);
-  return f32[0]!;
-}
-
-/** Whether every value is exactly a float32 (then float32 corners hold the mesh exactly). */
-function float32Exact(values: ArrayLike<number>): boolean {
-  if (values instanceof Float32Array) return true;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (Math.fround(v) !== v) return false;
-  }
-  return true;
-}
-
-/** Copies each slot's corners: the leaves' contiguous reads. */
-function gatherCorners(mesh: TriMesh, slotTriangle: Uint32Array, tri: SlotCorners): void {
-  const idx = mesh.indices;
-  const pos = mesh.positions;
-  for (let s = 0, c = 0; s < slotTriangle.length; s++, c += 9) {
-    const t = 3 * slotTriangle[s]!;
-    const a = 3 * idx[t]!, b = 3 * idx[t + 1]!, d = 3 * idx[t + 2]!;
-    tri[c] = pos[a]!;
-    tri[c + 1] = pos[a + 1]!;
-    tri[c + 2] = pos[a + 2]!;
-    tri[c + 3] = pos[b]!;
-    tri[c + 4] = pos[b + 1]!;
-    tri[c + 5] = pos[b + 2]!;
-    tri[c + 6] = pos[d]!;
-    tri[c + 7] = pos[d + 1]!;
-    tri[c + 8] = pos[d + 2]!;
-  }
 }
 
 /** Squared distance from a point to node `node`'s box (0 inside). */

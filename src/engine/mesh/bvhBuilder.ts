@@ -58,15 +58,15 @@ interface Ranges {
 }
 
 /**
- * Records for mesh triangles into `rec`: float32 boxes rounded to nearest (they only steer the
- * splits), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
+ * Records for mesh triangles [from, to) into `rec` (at their own positions): float32 boxes rounded
+ * to nearest (they only steer the splits), index in word 6. Returns the box of the doubled centres.
+ * Throws on an index out of range.
  */
-function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array): Float64Array {
-  const T = indices.length / 3;
+function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let t = 0; t < T; t++) {
+  for (let t = from; t < to; t++) {
     const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
     if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
     const a = 3 * ia, b = 3 * ib, c = 3 * ic;
@@ -100,6 +100,8 @@ function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32
 // Pending parts: start, end, buffer, node, then the centre box (6). Integers are read back with
 // `| 0`: doubles flowing into functions compiled for small integers would deoptimise them.
 const TASK = 10;
+/** Words per task of a TopTree. */
+export const TASK_WORDS = TASK;
 
 /** Bytes of scratch memory buildTree needs per triangle (two record buffers). */
 export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
@@ -111,52 +113,331 @@ export const SCRATCH_BYTES_PER_TRIANGLE = 2 * 4 * REC;
  * triangle (page faults cost as much as a pass over the records).
  */
 export function buildTree(positions: Float64Array | Float32Array, indices: Uint32Array, scratch: ArrayBufferLike, maxLeaf: number, bins: number): BuiltTree {
+  const top = buildTop(positions, indices, scratch, new Uint32Array(indices.length / 3), maxLeaf, bins, 0);
+  return { nodes: top.nodes, slotTriangle: top.slotTriangle };
+}
+
+/**
+ * The top of a tree whose parts of at most `deferAt` records (deferAt 0: none) are left for
+ * buildSubtrees, possibly on other threads: each such part is a task (TASK words: start, end,
+ * record buffer, node, centre box) over its own run of positions, in both record buffers and in
+ * slotTriangle, so tasks never touch each other's memory. The tree built from every task and
+ * stitched (stitchSubtrees) is the one buildTree builds, node for node: a part's subtree depends
+ * on its records alone.
+ */
+export interface TopTree extends BuiltTree {
+  tasks: Float64Array;
+  taskCount: number;
+}
+
+/**
+ * The records of triangles [from, to) in the first record buffer of a scratch for all the mesh's
+ * triangles, which buildTop then takes as made (several threads may make a run each). Returns
+ * their doubled centres' box.
+ */
+export function makeRecords(positions: Float64Array | Float32Array, indices: Uint32Array, scratch: ArrayBufferLike, from: number, to: number): Float64Array {
   const T = indices.length / 3;
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
-  const first = new Float32Array(scratch, 0, REC * T);
-  const second = new Float32Array(scratch, 4 * REC * T, REC * T);
-  const centres = triangleRecords(positions, indices, first);
-  // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
-  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, T)), count: 0 };
-  const r: Ranges = {
-    rec: [first, second],
+  if (!(from >= 0 && from <= to && to <= T)) throw new Error('BVH: record range out of the mesh.');
+  return triangleRecords(positions, indices, new Float32Array(scratch, 0, REC * T), from, to);
+}
+
+/** `madeCentres`: the records are made already (makeRecords), with this box of their doubled centres. */
+export function buildTop(
+  positions: Float64Array | Float32Array,
+  indices: Uint32Array,
+  scratch: ArrayBufferLike,
+  slotTriangle: Uint32Array,
+  maxLeaf: number,
+  bins: number,
+  deferAt: number,
+  madeCentres?: Float64Array,
+  rootRound?: RootRound,
+): TopTree {
+  const T = indices.length / 3;
+  const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, T));
+  const deferred: TaskList = { tasks: new Float64Array(0), top: 0 };
+  if (T === 0) return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: 0 };
+  const centres = madeCentres ?? triangleRecords(positions, indices, r.rec[0], 0, T);
+  const root = allocNode(r.nodes);
+  const work: TaskList = { tasks: new Float64Array(64 * TASK), top: 0 };
+  if (rootRound) finishRootRound(r, root, rootRound, work);
+  else pushTask(work, 0, T, 0, root, centres, 0);
+  grow(r, work, deferAt > 0 ? deferred : null, deferAt);
+  return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: deferred.top / TASK };
+}
+
+// ---- the root's grid round in runs (several threads) ----
+//
+// The serial round (gridRound) bins every record, chooses the splits from the cells and scatters
+// every record to its bucket's run. Over threads, each bins a run of the records (binRun), the
+// calling thread merges the cells and chooses the splits (splitRoot), each scatters its run to
+// offsets that put the runs in record order (scatterRun), as the serial scatter's stable order
+// does, and the calling thread ends the round (buildTop with the RootRound). Cell counts and boxes
+// (min and max) merge exactly, so the round decides what gridRound decides.
+
+/** The root round's grid: gx, gy, gz, x0, y0, z0, sx, sy, sz (gridRound's, for the same records). */
+export function rootGrid(T: number, centres: Float64Array, bins: number): Float64Array | undefined {
+  const ex = centres[3]! - centres[0]!, ey = centres[4]! - centres[1]!, ez = centres[5]! - centres[2]!;
+  // Every centre in one point: gridRound halves instead (buildTop does it serially).
+  if (!(ex > 0 || ey > 0 || ez > 0) || T <= SMALL_NODE) return undefined;
+  gridShape(ex, ey, ez, Math.min(GRID_CELLS, Math.max(8, Math.floor(T / CELL_LOAD))), bins);
+  const gx = grid[GX]!, gy = grid[GY]!, gz = grid[GZ]!;
+  const sx = ex > 0 ? (gx * (1 - 1e-9)) / ex : 0;
+  const sy = ey > 0 ? (gy * (1 - 1e-9)) / ey : 0;
+  const sz = ez > 0 ? (gz * (1 - 1e-9)) / ez : 0;
+  return new Float64Array([gx, gy, gz, centres[0]!, centres[1]!, centres[2]!, sx, sy, sz]);
+}
+
+/** A run's occupied cells: their indices, record counts and boxes (6 each). */
+export interface BinnedRun {
+  cells: Int32Array;
+  counts: Int32Array;
+  boxes: Float64Array;
+}
+
+/** Bins records [from, to) of the first buffer into the root grid (each record's cell in its word 7). */
+export function binRun(scratch: ArrayBufferLike, T: number, spec: Float64Array, from: number, to: number): BinnedRun {
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
+  grid[GX] = spec[0]!;
+  grid[GY] = spec[1]!;
+  grid[GZ] = spec[2]!;
+  const rec = new Float32Array(scratch, 0, REC * T), words = new Int32Array(scratch, 0, REC * T);
+  const n = binCells(rec, words, from, to, spec[3]!, spec[4]!, spec[5]!, spec[6]!, spec[7]!, spec[8]!);
+  const out: BinnedRun = { cells: occupied.slice(0, n), counts: new Int32Array(n), boxes: new Float64Array(6 * n) };
+  for (let i = 0; i < n; i++) {
+    const c = occupied[i]!;
+    out.counts[i] = cellCount[c]!;
+    cellCount[c] = 0;
+    for (let k = 0; k < 6; k++) out.boxes[6 * i + k] = cellBox[6 * c + k]!;
+  }
+  return out;
+}
+
+/** What a run's scatter needs: cell -> bucket, and per bucket its size and this run's first position. */
+export interface ScatterPlan {
+  cellBucket: Int32Array;
+  sizes: Int32Array;
+  next: Int32Array;
+}
+
+/** The splits of the root round from every run's cells (in record order of the runs); a scatter plan per run. */
+export function splitRoot(T: number, spec: Float64Array, runs: readonly BinnedRun[], maxLeaf: number, bins: number): { plans: ScatterPlan[]; round: RootRound } {
+  grid[GX] = spec[0]!;
+  grid[GY] = spec[1]!;
+  grid[GZ] = spec[2]!;
+  const gx = grid[GX]!, gxy = gx * grid[GY]!;
+  let cells = 0;
+  for (const run of runs) {
+    for (let i = 0; i < run.cells.length; i++) {
+      const c = run.cells[i]!, n = run.counts[i]!, o = 6 * c, b = 6 * i;
+      if (cellCount[c] === 0) {
+        occupied[cells++] = c;
+        cellLayer[3 * c] = c % gx;
+        cellLayer[3 * c + 1] = ((c % gxy) / gx) | 0;
+        cellLayer[3 * c + 2] = (c / gxy) | 0;
+        for (let k = 0; k < 6; k++) cellBox[o + k] = run.boxes[b + k]!;
+      } else {
+        for (let k = 0; k < 3; k++) if (run.boxes[b + k]! < cellBox[o + k]!) cellBox[o + k] = run.boxes[b + k]!;
+        for (let k = 3; k < 6; k++) if (run.boxes[b + k]! > cellBox[o + k]!) cellBox[o + k] = run.boxes[b + k]!;
+      }
+      cellCount[c]! += n;
+    }
+  }
+  // Nodes the splits make are numbered from 1 (0 is the root), as buildTop's node list will have them.
+  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, cells)), count: 1 };
+  const r = { nodes, maxLeaf, bins } as Ranges;
+  grid[BUCKETS] = 0;
+  grid[MINL] = T <= FINE_ROUND ? 2 : MIN_LAYERS;
+  splitCells(r, 0, 0, cells, T, true);
+  for (let i = 0; i < cells; i++) cellCount[occupied[i]!] = 0;
+  const buckets = grid[BUCKETS]!;
+  const sizes = bucketSize.slice(0, buckets);
+  const starts = new Int32Array(buckets);
+  for (let k = 0, at = 0; k < buckets; k++) {
+    starts[k] = at;
+    at += sizes[k]!;
+  }
+  const cellBucketCopy = cellBucket.slice();
+  const plans = runs.map((run) => {
+    const next = starts.slice();
+    for (let i = 0; i < run.cells.length; i++) starts[cellBucket[run.cells[i]!]!]! += run.counts[i]!;
+    return { cellBucket: cellBucketCopy, sizes, next };
+  });
+  const round: RootRound = { nodes, buckets, bucketNode: bucketNode.slice(0, buckets), bucketLeaf: bucketLeaf.slice(0, buckets), sizes, centres: [] };
+  return { plans, round };
+}
+
+/** Scatters records [from, to) of the first buffer to the second by a plan; returns the buckets' centre boxes (6 each) of this run. */
+export function scatterRun(scratch: ArrayBufferLike, T: number, plan: ScatterPlan, from: number, to: number): Float64Array {
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
+  const buckets = plan.sizes.length;
+  cellBucket.set(plan.cellBucket);
+  bucketSize.set(plan.sizes);
+  bucketNext.set(plan.next);
+  for (let k = 0; k < buckets; k++) {
+    const o = 6 * k;
+    bucketCentres[o] = bucketCentres[o + 1] = bucketCentres[o + 2] = Infinity;
+    bucketCentres[o + 3] = bucketCentres[o + 4] = bucketCentres[o + 5] = -Infinity;
+  }
+  scatter(new Float32Array(scratch, 0, REC * T), new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T), from, to);
+  return bucketCentres.slice(0, 6 * buckets);
+}
+
+/** The root round decided by splitRoot, with the runs' bucket centre boxes once scattered. */
+export interface RootRound {
+  /** Nodes 1 to count - 1: the splits' (node 0 is the root). */
+  nodes: BuildNodes;
+  buckets: number;
+  bucketNode: Int32Array;
+  bucketLeaf: Uint8Array;
+  sizes: Int32Array;
+  centres: Float64Array[];
+}
+
+/** gridRound's end for the root, from a RootRound: leaves, small parts split, the rest pending on `work`. */
+function finishRootRound(r: Ranges, root: number, round: RootRound, work: TaskList): void {
+  if (root !== 0 || r.nodes.count !== 1) throw new Error('BVH: the root round must come first.');
+  if (r.nodes.links.length < 2 * round.nodes.count) {
+    const grown = new Int32Array(4 * round.nodes.count);
+    grown.set(r.nodes.links.subarray(0, 2));
+    r.nodes.links = grown;
+  }
+  r.nodes.links.set(round.nodes.links.subarray(0, 2 * round.nodes.count));
+  r.nodes.count = round.nodes.count;
+  const box = new Float64Array(6);
+  let at = 0;
+  for (let k = 0; k < round.buckets; k++) {
+    const first = at, last = (at += round.sizes[k]!);
+    const node = round.bucketNode[k]!;
+    if (round.bucketLeaf[k]) {
+      setLeaf(r.nodes, node, first, last - first);
+      const to = r.words[1]!;
+      for (let p = first; p < last; p++) r.slotTriangle[p] = to[REC * p + 6]!;
+      continue;
+    }
+    if (last - first <= SMALL_NODE) {
+      splitPart(r, 1, first, last, node);
+      continue;
+    }
+    box.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
+    for (const c of round.centres) {
+      for (let i = 0; i < 3; i++) if (c[6 * k + i]! < box[i]!) box[i] = c[6 * k + i]!;
+      for (let i = 3; i < 6; i++) if (c[6 * k + i]! > box[i]!) box[i] = c[6 * k + i]!;
+    }
+    pushTask(work, first, last, 1, node, box, 0);
+  }
+}
+
+/**
+ * Builds the subtrees of tasks (a run of a TopTree's tasks) over the same scratch and slotTriangle
+ * the top was built with. Nodes 0 to count - 1 of the result are the tasks' roots, in order; the
+ * others follow.
+ */
+export function buildSubtrees(scratch: ArrayBufferLike, triangles: number, slotTriangle: Uint32Array, tasks: Float64Array, maxLeaf: number, bins: number): BuildNodes {
+  const count = tasks.length / TASK;
+  const r = ranges(scratch, triangles, slotTriangle, maxLeaf, bins, 2 * Math.max(16, count));
+  for (let k = 0; k < count; k++) allocNode(r.nodes);
+  const work: TaskList = { tasks: new Float64Array(Math.max(64 * TASK, tasks.length)), top: 0 };
+  // Each task's node is its place in this list, whatever node the top tree gave it.
+  for (let k = 0; k < count; k++) pushTask(work, tasks[TASK * k]! | 0, tasks[TASK * k + 1]! | 0, tasks[TASK * k + 2]! | 0, k, tasks, TASK * k + 4);
+  grow(r, work, null, 0);
+  return r.nodes;
+}
+
+/** buildSubtrees' result for a run of a top's tasks (TASK_WORDS each, copied from top.tasks). */
+export interface Subtrees {
+  nodes: BuildNodes;
+  tasks: Float64Array;
+}
+
+/**
+ * Joins the subtrees of a top's tasks into the top: the parts' task runs hold every task of the
+ * top once. Returns the whole tree (a fresh node array; the top is left as it was).
+ */
+export function stitchSubtrees(top: TopTree, parts: readonly Subtrees[]): BuiltTree {
+  let total = top.nodes.count, roots = 0;
+  for (const p of parts) {
+    const k = p.tasks.length / TASK;
+    if (p.nodes.count < k) throw new Error('BVH: a subtree part lacks its roots.');
+    total += p.nodes.count - k;
+    roots += k;
+  }
+  if (roots !== top.taskCount) throw new Error('BVH: the subtrees do not cover the tasks.');
+  const links = new Int32Array(2 * Math.max(1, total));
+  links.set(top.nodes.links.subarray(0, 2 * top.nodes.count));
+  let base = top.nodes.count;
+  for (const { nodes, tasks } of parts) {
+    // Local node i < k is task i's root, a node of the top; the others are new.
+    const k = tasks.length / TASK, shift = base - k;
+    const map = (local: number): number => (local < k ? tasks[TASK * local + 3]! | 0 : shift + local);
+    const from = nodes.links;
+    for (let local = 0; local < nodes.count; local++) {
+      const a = from[2 * local]!, b = from[2 * local + 1]!;
+      const at = 2 * map(local);
+      // Leaves keep [first position, -count]; positions are global already.
+      links[at] = b < 0 ? a : map(a);
+      links[at + 1] = b < 0 ? b : map(b);
+    }
+    base += nodes.count - k;
+  }
+  return { nodes: { links, count: total }, slotTriangle: top.slotTriangle };
+}
+
+/** A stack of tasks, TASK words each. */
+interface TaskList {
+  tasks: Float64Array;
+  top: number;
+}
+
+function ranges(scratch: ArrayBufferLike, T: number, slotTriangle: Uint32Array, maxLeaf: number, bins: number, links: number): Ranges {
+  if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T) throw new Error('BVH: scratch buffer too small.');
+  return {
+    rec: [new Float32Array(scratch, 0, REC * T), new Float32Array(scratch, 4 * REC * T, REC * T)],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
-    nodes,
-    slotTriangle: new Uint32Array(T),
+    // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
+    nodes: { links: new Int32Array(links), count: 0 },
+    slotTriangle,
     maxLeaf,
     bins,
   };
-  if (T === 0) return { nodes, slotTriangle: r.slotTriangle };
-  let tasks = new Float64Array(64 * TASK);
-  let top = 0;
-  const push = (start: number, end: number, buffer: number, node: number, cb: Float64Array, cbo: number): void => {
-    if (top + TASK > tasks.length) {
-      const grown = new Float64Array(2 * tasks.length);
-      grown.set(tasks);
-      tasks = grown;
-    }
-    tasks[top] = start;
-    tasks[top + 1] = end;
-    tasks[top + 2] = buffer;
-    tasks[top + 3] = node;
-    for (let k = 0; k < 6; k++) tasks[top + 4 + k] = cb[cbo + k]!;
-    top += TASK;
-  };
-  push(0, T, 0, allocNode(nodes), centres, 0);
-  while (top > 0) {
-    top -= TASK;
+}
+
+function pushTask(list: TaskList, start: number, end: number, buffer: number, node: number, cb: Float64Array, cbo: number): void {
+  if (list.top + TASK > list.tasks.length) {
+    const grown = new Float64Array(Math.max(64 * TASK, 2 * list.tasks.length));
+    grown.set(list.tasks);
+    list.tasks = grown;
+  }
+  const t = list.tasks, top = list.top;
+  t[top] = start;
+  t[top + 1] = end;
+  t[top + 2] = buffer;
+  t[top + 3] = node;
+  for (let k = 0; k < 6; k++) t[top + 4 + k] = cb[cbo + k]!;
+  list.top = top + TASK;
+}
+
+/** Splits the parts on `work` down to leaves; with `deferred`, parts of at most deferAt records (and more than SMALL_NODE) go there instead. */
+function grow(r: Ranges, work: TaskList, deferred: TaskList | null, deferAt: number): void {
+  while (work.top > 0) {
+    work.top -= TASK;
+    const tasks = work.tasks, top = work.top;
     const start = tasks[top]! | 0, end = tasks[top + 1]! | 0, buffer = tasks[top + 2]! | 0, node = tasks[top + 3]! | 0;
     if (end - start <= SMALL_NODE) {
       splitPart(r, buffer, start, end, node);
       continue;
     }
+    if (deferred && end - start <= deferAt) {
+      pushTask(deferred, start, end, buffer, node, tasks, top + 4);
+      continue;
+    }
     const pending = gridRound(r, buffer, start, end, node, tasks, top + 4);
     for (let p = 0; p < pending; p++) {
       const o = PENDING * p;
-      push(pendingTasks[o]! | 0, pendingTasks[o + 1]! | 0, 1 - buffer, pendingTasks[o + 2]! | 0, pendingTasks, o + 3);
+      pushTask(work, pendingTasks[o]! | 0, pendingTasks[o + 1]! | 0, 1 - buffer, pendingTasks[o + 2]! | 0, pendingTasks, o + 3);
     }
   }
-  return { nodes, slotTriangle: r.slotTriangle };
 }
 
 function allocNode(nodes: BuildNodes): number {

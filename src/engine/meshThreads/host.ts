@@ -22,6 +22,7 @@
  */
 import { BrepscopeError } from '../errors';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
+import type { SubtreeThreads } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from '../deviation/meshWorkers';
@@ -57,6 +58,11 @@ export interface HostMeshWorkers extends Omit<MeshWorkers, 'meshSide'> {
   warm(): void;
   /** Stops the threads; a later job starts new ones. */
   close(): Promise<void>;
+  /**
+   * The threads as builders of a BVH's parts (mesh/parallelBvh.ts, buildBvhParallel), while no
+   * job runs on them; undefined without shared memory (the parts are built in place).
+   */
+  readonly subtreeThreads: SubtreeThreads | undefined;
   /** Jobs the threads finished, and jobs they failed (the tool then computed them itself). */
   readonly stats: { parallel: number; failed: number };
 }
@@ -93,9 +99,14 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     }
   });
 
+  /** BVH parts asked of the threads (subtreeThreads), by job id. */
+  const subtreeJobs = new Map<number, { resolve(answer: FromWorker): void; reject(error: Error): void }>();
+
   const failAll = (error: Error): void => {
     for (const job of jobs.values()) job.reject(error);
     jobs.clear();
+    for (const job of subtreeJobs.values()) job.reject(error);
+    subtreeJobs.clear();
   };
 
   /** Cancelling terminates the threads and fails their jobs; returns the listener's removal. */
@@ -152,6 +163,13 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
   };
 
   const onMessage = (m: FromWorker): void => {
+    const part = subtreeJobs.get(m.job);
+    if (part) {
+      subtreeJobs.delete(m.job);
+      if (m.type === 'failed') part.reject(new BrepscopeError(m.error.code, m.error.message));
+      else part.resolve(m);
+      return;
+    }
     const job = jobs.get(m.job);
     if (!job) return;
     if (m.type === 'failed') {
@@ -301,8 +319,29 @@ export function createMeshThreadHost(platform: ThreadPlatform, threadCount: 1 | 
     };
   };
 
+  /** Posts a BVH part to thread `thread`; resolves with the thread's answer of type `answer`. */
+  const bvhPart = <A extends FromWorker['type']>(thread: number, message: (job: number) => ToWorker, answer: A): Promise<Extract<FromWorker, { type: A }>> => {
+    const t = start();
+    const id = nextJob++;
+    const answered = new Promise<FromWorker>((resolve, reject) => subtreeJobs.set(id, { resolve, reject }));
+    t[thread]!.postMessage(message(id));
+    return answered.then((m) => {
+      if (m.type !== answer) throw new Error(`mesh worker: ${m.type} for a BVH part`);
+      return m as Extract<FromWorker, { type: A }>;
+    });
+  };
+  const subtreeThreads: SubtreeThreads | undefined = platform.shares
+    ? {
+        count: threadCount,
+        records: (thread, work) => bvhPart(thread, (job) => ({ type: 'records', job, work }), 'records').then((m) => m.centres),
+        round: (thread, work) => bvhPart(thread, (job) => ({ type: 'round', job, work }), 'round').then((m) => m.answer),
+        build: (thread, work) => bvhPart(thread, (job) => ({ type: 'subtrees', job, work }), 'subtrees').then((m) => m.answer),
+      }
+    : undefined;
+
   const stats = { parallel: 0, failed: 0 };
   return {
+    subtreeThreads,
     threads: threadCount,
     shares: platform.shares,
     stats,

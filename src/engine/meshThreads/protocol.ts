@@ -20,6 +20,8 @@ import type { SurfaceSamples } from '../mesh/sampleSurface';
 import type { SignMode } from '../mesh/signedDeviation';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
 import type { SharedOutput } from '../deviation/measure';
+import type { RecordWork, RoundWork, SubtreeAnswer, SubtreeWork } from '../mesh/parallelBvh';
+import type { BinnedRun } from '../mesh/bvhBuilder';
 
 /**
  * The end of a channel a thread listens on and posts to: a MessagePort, a Worker from its host's
@@ -61,14 +63,21 @@ export type ToWorker =
   | { type: 'drop'; ids: number[] }
   | { type: 'run'; job: number; steps: Step[] }
   | { type: 'given'; job: number; samples: SurfaceSamples; output?: SharedOutput | undefined }
-  | { type: 'cancel'; job: number };
+  | { type: 'cancel'; job: number }
+  /** Parts of a BVH built over several threads (mesh/parallelBvh.ts): answered by `subtrees` / `records` or `failed`. */
+  | { type: 'subtrees'; job: number; work: SubtreeWork }
+  | { type: 'records'; job: number; work: RecordWork }
+  | { type: 'round'; job: number; work: RoundWork };
 
 export type FromWorker =
   | { type: 'done'; job: number }
   | { type: 'failed'; job: number; error: ErrorPayload }
   | { type: 'measured'; job: number; label: string; distance: Float64Array; signed: Float64Array; beyond: Uint8Array; samples: SurfaceSamples }
   | { type: 'samples'; job: number; samples: SurfaceSamples }
-  | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null };
+  | { type: 'bvh'; job: number; bvh: TriangleBvh; normalBounds: Int8Array | null }
+  | { type: 'subtrees'; job: number; answer: SubtreeAnswer }
+  | { type: 'records'; job: number; centres: Float64Array }
+  | { type: 'round'; job: number; answer: BinnedRun | Float64Array };
 
 /** A part one worker hands the other. */
 export type Part = { mesh: number; part: 'samples'; maxSamples: number; value: SurfaceSamples };

@@ -12,6 +12,7 @@ import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
+import { buildSubtreeWork, recordWork, roundWork, type SubtreeWork } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { measurePart, samplesPart } from '../deviation/threadParts';
 import { measureClaimed, type DirectedDeviation, type SharedOutput } from '../deviation/measure';
@@ -71,6 +72,37 @@ function onMessage(message: ToWorker): void {
     case 'run':
       void run(message.job, message.steps);
       break;
+    case 'subtrees':
+      subtrees(message.job, message.work);
+      break;
+    case 'records':
+      answerBvhPart(message.job, () => ({ type: 'records', job: message.job, centres: recordWork(message.work) }));
+      break;
+    case 'round':
+      answerBvhPart(message.job, () => ({ type: 'round', job: message.job, answer: roundWork(message.work) }));
+      break;
+  }
+}
+
+/** Posts a parallel BVH's part, or the error making it. */
+function answerBvhPart(job: number, make: () => FromWorker): void {
+  let answer: FromWorker;
+  try {
+    answer = make();
+  } catch (e) {
+    answer = { type: 'failed', job, error: toErrorPayload(e) };
+  }
+  port!.postMessage(answer);
+}
+
+/** Builds a share of a parallel BVH in the shared memory it names; its nodes go back moved, not copied. */
+function subtrees(job: number, work: SubtreeWork): void {
+  try {
+    const answer = buildSubtreeWork(work);
+    const moved = 'nodes' in answer ? [answer.nodes.links.buffer] : [answer.blocks.words.buffer, answer.blocks.sizes.buffer, answer.blocks.depths.buffer];
+    port!.postMessage({ type: 'subtrees', job, answer } satisfies FromWorker, moved as ArrayBuffer[]);
+  } catch (e) {
+    port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) } satisfies FromWorker);
   }
 }
 

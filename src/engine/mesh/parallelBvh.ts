@@ -1,0 +1,201 @@
+/**
+ * A BVH built over several threads, byte for byte the tree buildBvh builds on one.
+ *
+ * With the mesh in shared memory (as the mesh threads hold it), each thread makes the records of a
+ * run of triangles and takes that run through the root's grid round (bvhBuilder.ts: binRun, then
+ * scatterRun once the calling thread merged the cells and chose the splits, splitRoot). The calling
+ * thread runs the next rounds (buildTop) down to thousands of independent parts, each a run of
+ * positions of the shared record buffers, and deals them in runs of about equal record counts to
+ * the threads and itself. Each builds its parts' subtrees in place (buildSubtrees) and lays them
+ * out into blocks with their corners and boxes (parallelLayout.ts); the calling thread places the
+ * blocks under the top. A mesh not in shared memory gets the records and the root round on the
+ * calling thread, and its parts' node lists stitched and laid out by buildBvh. A part's subtree
+ * depends on its records alone, so the result is the serial tree whatever thread built what.
+ *
+ * The threads are the engine's mesh threads (meshThreads/host.ts implements SubtreeThreads); a
+ * thread that fails makes the whole build start again on the calling thread, since a half-built
+ * part has already moved its records.
+ */
+import { binRun, buildSubtrees, buildTop, makeRecords, rootGrid, scatterRun, splitRoot, type BinnedRun, type RootRound, type ScatterPlan, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { assembleBvh, layOutBlocks, type LaidBlocks } from './parallelLayout';
+import { allocCorners, buildParameters, narrowCorners } from './bvhLayoutRules';
+import { buildBvh, type BvhBuildOptions, type SlotCorners, type TriangleBvh } from './TriangleBvh';
+import type { TriMesh } from './TriMesh';
+
+/** What one thread builds: a run of a top's tasks over the shared records. */
+export interface SubtreeWork {
+  scratch: SharedArrayBuffer;
+  triangles: number;
+  /** Shared; the thread writes its parts' runs. */
+  slotTriangle: Uint32Array;
+  tasks: Float64Array;
+  maxLeaf: number;
+  bins: number;
+  /**
+   * With a mesh in shared memory: the thread also lays its parts out (parallelLayout.ts) and
+   * fills their slots' corners here; it answers blocks instead of build-order nodes.
+   */
+  layout?: { positions: Float64Array | Float32Array; indices: Uint32Array; slotCorners: SlotCorners } | undefined;
+}
+
+/** A thread's answer: its parts' nodes in build order, or laid out when the work asked for it. */
+export type SubtreeAnswer = { nodes: BuildNodes } | { blocks: LaidBlocks };
+
+/** What one thread makes first: the records of a run of triangles, when the mesh is in shared memory. */
+export interface RecordWork {
+  positions: Float64Array | Float32Array;
+  indices: Uint32Array;
+  scratch: SharedArrayBuffer;
+  from: number;
+  to: number;
+}
+
+/** The root grid round's two passes over a run of the records (bvhBuilder.ts: binRun, scatterRun). */
+export type RoundWork =
+  | { op: 'bin'; scratch: SharedArrayBuffer; triangles: number; grid: Float64Array; from: number; to: number }
+  | { op: 'scatter'; scratch: SharedArrayBuffer; triangles: number; plan: ScatterPlan; from: number; to: number };
+
+/** Threads that build subtrees (the mesh threads' host, or a test's stand-in). */
+export interface SubtreeThreads {
+  readonly count: number;
+  /** The doubled centres' box of the records made. */
+  records(thread: number, work: RecordWork): Promise<Float64Array>;
+  /** A bin answers the run's cells, a scatter its buckets' centre boxes. */
+  round(thread: number, work: RoundWork): Promise<BinnedRun | Float64Array>;
+  build(thread: number, work: SubtreeWork): Promise<SubtreeAnswer>;
+}
+
+/** Below this many triangles the threads' messages cost more than they save. */
+export const PARALLEL_MIN_TRIANGLES = 65536;
+/** Parts per thread the top aims at, for an even deal. */
+const PARTS_PER_THREAD = 16;
+
+/** The work of a thread (the calling thread's own, when built here): buildSubtrees on it, and the layout when asked. */
+export function buildSubtreeWork(work: SubtreeWork): SubtreeAnswer {
+  const nodes = buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+  const l = work.layout;
+  return l ? { blocks: layOutBlocks(nodes, work.tasks, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) } : { nodes };
+}
+
+/** A thread's pass of the root round. */
+export function roundWork(work: RoundWork): BinnedRun | Float64Array {
+  return work.op === 'bin' ? binRun(work.scratch, work.triangles, work.grid, work.from, work.to) : scatterRun(work.scratch, work.triangles, work.plan, work.from, work.to);
+}
+
+/** A thread's records (makeRecords). */
+export function recordWork(work: RecordWork): Float64Array {
+  return makeRecords(work.positions, work.indices, work.scratch, work.from, work.to);
+}
+
+/**
+ * buildBvh over `threads` and the calling thread. Without threads, without shared memory, or for
+ * a small mesh, it is buildBvh. `onFallback` hears why a parallel build was given up.
+ */
+export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | undefined, options: BvhBuildOptions = {}, onFallback?: (error: unknown) => void): Promise<TriangleBvh> {
+  const T = mesh.indices.length / 3;
+  if (!threads || threads.count < 1 || typeof SharedArrayBuffer === 'undefined' || T < PARALLEL_MIN_TRIANGLES || !Number.isInteger(T)) return buildBvh(mesh, options);
+  // buildBvh's defaults and checks: a bad option throws here, before any thread is asked.
+  const { maxLeafSize: maxLeaf, bins } = buildParameters(T, options);
+  const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T);
+  const slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
+  const workers = threads.count;
+  const asked: Promise<unknown>[] = [];
+  try {
+    const narrow = isShared(mesh) && narrowCorners(mesh.positions, options.float64Corners);
+    const layout = isShared(mesh) ? { positions: mesh.positions, indices: mesh.indices, slotCorners: allocCorners(T, narrow, true) } : undefined;
+    const centres = layout ? await sharedRecords(mesh, threads, scratch, asked) : undefined;
+    const round = centres ? await rootRound(T, centres, threads, scratch, maxLeaf, bins, asked) : undefined;
+    const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres, round);
+    const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
+    const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins, layout });
+    const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
+    asked.push(...built);
+    // The calling thread's share while the others work (its failure is the serial build's too).
+    const answers = [buildSubtreeWork(work(0)), ...(await Promise.all(built))];
+    if (layout) {
+      const parts = answers.map((a, k) => {
+        if (!('blocks' in a)) throw new Error('BVH: a thread answered nodes for a laid-out part.');
+        return { tasks: runs[k]!, blocks: a.blocks };
+      });
+      return assembleBvh(mesh, top.nodes, parts, slotTriangle, layout.slotCorners, options.shared === true);
+    }
+    const parts: Subtrees[] = answers.map((a, k) => {
+      if (!('nodes' in a)) throw new Error('BVH: a thread answered blocks for a part in build order.');
+      return { nodes: a.nodes, tasks: runs[k]! };
+    });
+    return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
+  } catch (e) {
+    // Let every thread finish before the scratch is dropped; their answers no longer matter.
+    await Promise.allSettled(asked);
+    onFallback?.(e);
+    return buildBvh(mesh, options);
+  }
+}
+
+/**
+ * The root's grid round over the threads and this one, each binning and then scattering the run
+ * of records it made (undefined when every centre is in one point: buildTop halves that itself).
+ */
+async function rootRound(T: number, centres: Float64Array, threads: SubtreeThreads, scratch: SharedArrayBuffer, maxLeaf: number, bins: number, asked: Promise<unknown>[]): Promise<RootRound | undefined> {
+  const grid = rootGrid(T, centres, bins);
+  if (!grid) return undefined;
+  const n = threads.count + 1;
+  const cut = (k: number): number => Math.round((k * T) / n);
+  const on = <A>(k: number, work: RoundWork): Promise<A> => {
+    const answer = threads.round(k - 1, work) as Promise<A>;
+    asked.push(answer);
+    return answer;
+  };
+  const binned = Array.from({ length: threads.count }, (_, i) => on<BinnedRun>(i + 1, { op: 'bin', scratch, triangles: T, grid, from: cut(i + 1), to: cut(i + 2) }));
+  const runs = [binRun(scratch, T, grid, 0, cut(1)), ...(await Promise.all(binned))];
+  const { plans, round } = splitRoot(T, grid, runs, maxLeaf, bins);
+  const scattered = Array.from({ length: threads.count }, (_, i) => on<Float64Array>(i + 1, { op: 'scatter', scratch, triangles: T, plan: plans[i + 1]!, from: cut(i + 1), to: cut(i + 2) }));
+  round.centres = [scatterRun(scratch, T, plans[0]!, 0, cut(1)), ...(await Promise.all(scattered))];
+  return round;
+}
+
+/**
+ * Makes the triangle records of a mesh in shared memory over the threads and this one, and
+ * returns the box of their doubled centres.
+ */
+function isShared(mesh: TriMesh): boolean {
+  return mesh.positions.buffer instanceof SharedArrayBuffer && mesh.indices.buffer instanceof SharedArrayBuffer;
+}
+
+async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, asked: Promise<unknown>[]): Promise<Float64Array> {
+  const { positions, indices } = mesh;
+  const T = indices.length / 3, n = threads.count + 1;
+  const cut = (k: number): number => Math.round((k * T) / n);
+  const made = Array.from({ length: threads.count }, (_, i) => threads.records(i, { positions, indices, scratch, from: cut(i + 1), to: cut(i + 2) }));
+  asked.push(...made);
+  const boxes = [makeRecords(positions, indices, scratch, 0, cut(1)), ...(await Promise.all(made))];
+  const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (const b of boxes) for (let k = 0; k < 3; k++) {
+    box[k] = Math.min(box[k]!, b[k]!);
+    box[k + 3] = Math.max(box[k + 3]!, b[k + 3]!);
+  }
+  return box;
+}
+
+/**
+ * Deals the tasks into `count` runs of about equal record counts (largest parts first, each to
+ * the lightest run), each run a Float64Array of whole tasks.
+ */
+function dealTasks(tasks: Float64Array, taskCount: number, count: number): Float64Array[] {
+  const order = Array.from({ length: taskCount }, (_, k) => k);
+  const size = (k: number): number => tasks[TASK_WORDS * k + 1]! - tasks[TASK_WORDS * k]!;
+  order.sort((a, b) => size(b) - size(a));
+  const load = new Float64Array(count);
+  const members: number[][] = Array.from({ length: count }, () => []);
+  for (const k of order) {
+    let lightest = 0;
+    for (let i = 1; i < count; i++) if (load[i]! < load[lightest]!) lightest = i;
+    load[lightest]! += size(k);
+    members[lightest]!.push(k);
+  }
+  return members.map((m) => {
+    const run = new Float64Array(TASK_WORDS * m.length);
+    m.forEach((k, i) => run.set(tasks.subarray(TASK_WORDS * k, TASK_WORDS * (k + 1)), TASK_WORDS * i));
+    return run;
+  });
+}
