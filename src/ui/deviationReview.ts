@@ -1,6 +1,7 @@
 import { reportCharacteristics } from './gdt';
 import { downloadBytes } from './format';
 import { colorVertices, colorSpan } from './heatColors';
+import { colorVerticesSliced, SLICED_COLOURING } from './sliceColors';
 import { setVisible } from './bodies';
 import { session } from './session';
 import { hoverValueStore, inspectStore, sceneStore, toolStore, type DoneCallOf, type HeatLabels, type HeatState, type ReviewSettings, type ShownError, type TitleBlock, type ToleranceSetting, type Vec3 } from './stores';
@@ -179,6 +180,9 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
   const data = outcome.value.result;
   const values = roles.flip ? negateValues(data.values) : data.values;
   const histogram = data.statistics && roles.flip ? negateHistogram(data.statistics) : data.statistics;
+  const span = colorSpan(data.colorRange, data.tolerance);
+  const colors = values.length > SLICED_COLOURING ? await colorVerticesSliced(values, span, data.tolerance, data.noData, () => run === heatRun) : colorVertices(values, span, data.tolerance, undefined, data.noData);
+  if (!colors || run !== heatRun) return;
   setHeat({
     status: 'done',
     ...(data.mesh ? { mesh: data.mesh } : {}),
@@ -192,7 +196,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     maxDistance: data.maxDistance,
     tolerance: data.tolerance,
     maxSamples: data.maxSamples,
-    colors: colorVertices(values, colorSpan(data.colorRange, data.tolerance), data.tolerance, undefined, data.noData),
+    colors,
     ...(histogram ? { histogram, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
   if (queuedLabels) {
@@ -237,7 +241,13 @@ export function setTolerance(tolerance: number, source: ToleranceSetting['source
     if (heat) setHeat({ tolerance });
     return;
   }
-  setHeat({ tolerance, colors: colorVertices(heat.values, colorSpan(heat.range, tolerance), tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
+  if (heat.values.length > SLICED_COLOURING) {
+    setHeat({ tolerance });
+    const values = heat.values, wanted = () => inspectStore.getState().heat?.values === values && inspectStore.getState().tolerance.value === tolerance;
+    void colorVerticesSliced(values, colorSpan(heat.range, tolerance), tolerance, heat.noData, wanted).then((colors) => {
+      if (colors && wanted()) setHeat({ colors });
+    });
+  } else setHeat({ tolerance, colors: colorVertices(heat.values, colorSpan(heat.range, tolerance), tolerance, new Float32Array(heat.values.length * 3), heat.noData) });
   clearTimeout(toleranceTimer);
   const run = heatRun;
   toleranceTimer = setTimeout(() => void refreshHistogram(run), TOLERANCE_REST_MS);
