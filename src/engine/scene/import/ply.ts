@@ -109,8 +109,9 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
   }
 }
 
+/** Whether the header's end is in (looked for only when the last piece brought a line end). */
 function hasHeaderEnd(queue: PieceQueue): boolean {
-  return queue.sawNewline && /(^|\n)end_header[ \t]*\r?\n/.test(new TextDecoder('latin1').decode(queue.peek()));
+  return queue.lastHadNewline && /(^|\n)end_header[ \t]*\r?\n/.test(new TextDecoder('latin1').decode(queue.take(Math.min(queue.length, MAX_HEADER_BYTES))));
 }
 
 async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array> {
@@ -124,13 +125,13 @@ async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>)
 class PieceQueue {
   private parts: Uint8Array[] = [];
   length = 0;
-  sawNewline = false;
+  lastHadNewline = false;
 
   push(piece: Uint8Array): void {
+    this.lastHadNewline = piece.includes(10);
     if (piece.length === 0) return;
     this.parts.push(piece.slice());
     this.length += piece.length;
-    if (piece.includes(10)) this.sawNewline = true;
   }
 
   /** Everything so far, joined (kept as the one part, so a later take or peek does not join again). */
