@@ -7,7 +7,8 @@ import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
 import { asBadInput } from './kernelFailure';
-import { isMeshFileFormat, parseScanFile, type MeshFileFormat, type ParsedScan } from './scanFile';
+import { finishScan, isMeshFileFormat, parseScanFile, type MeshFileFormat, type ParsedScan } from './scanFile';
+import type { MeshOrCloud } from './ply';
 import type { TriMesh } from '../../mesh/TriMesh';
 import { readExchangeShape } from './stepIges';
 import { validateBeforeKernel } from './validate';
@@ -40,6 +41,8 @@ export interface ImportRequest {
    * so it is not parsed twice.
    */
   stlMesh?: TriMesh | undefined;
+  /** A binary PLY read as it streamed by (readPlyPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
+  plyContent?: MeshOrCloud | undefined;
 }
 
 export interface ImportEnvironment {
@@ -59,12 +62,12 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
   const { bytes } = req;
   const size = bytes?.byteLength ?? req.fileBytes ?? 0;
-  if (!bytes && !req.stlMesh) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
+  if (!bytes && !req.stlMesh && !req.plyContent) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
   if (size === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
   if (size > MAX_MESH_FILE_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_MESH_FILE_BYTES, 'stl'));
   }
-  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : 'stl';
+  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : req.plyContent ? 'ply' : 'stl';
   // Mesh files never enter the kernel: the host's memory budget capped them when it read them.
   if (!isMeshFileFormat(format) && size > MAX_IMPORT_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_IMPORT_BYTES, format));
@@ -77,7 +80,11 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   if (isMeshFileFormat(format)) {
     // The topology report (and with it `valid`) is computed when first asked, not here: a deviation never needs it.
     const parsed: ParsedScan =
-      format === 'stl' && req.stlMesh ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null } : parseScanFile(format, bytes!, req.fileName);
+      format === 'stl' && req.stlMesh
+        ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null }
+        : format === 'ply' && !bytes && req.plyContent
+          ? finishScan(req.plyContent, req.fileName)
+          : parseScanFile(format, bytes!, req.fileName);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);

@@ -2,6 +2,7 @@ import { BrepscopeError } from '../../errors';
 import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
 import type { PointCloud } from './PointCloud';
+import type { FilePieces } from './stl';
 import { TextScanner, Uint32Builder, quoteBytes } from './textScanner';
 
 /** What a scan file holds: triangles, or points with no faces. */
@@ -50,50 +51,204 @@ const FLOAT32_EXACT = new Set<ScalarType>(['float32', 'int8', 'uint8', 'int16', 
  */
 export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   const header = readHeader(bytes, name);
-  const vertex = header.elements.find((e) => e.name === 'vertex');
-  if (!vertex || vertex.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the PLY file has no vertices`);
-  const face = header.elements.find((e) => e.name === 'face' && e.count > 0);
-  const layout = vertexLayout(vertex, name);
-  const faceList = face ? faceListIndex(face, name) : -1;
-  checkCountsFit(bytes, header, name);
-  // The header's counts, as the arrays they become (positions, normals, colours; a triangle per face at least).
-  checkImportMemory(
-    vertex.count * (24 + (layout.normal ? 12 : 0) + (layout.color ? 3 : 0)) + (face ? face.count * 12 : 0),
-    name,
-    `the header declares ${vertex.count} vertices${face ? ` and ${face.count} faces` : ''}`,
-  );
-
-  const vertices = new VertexSink(vertex.count, layout, name, !face && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
-  const faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
+  const body = new PlyBody(header, bytes.length, name);
   const reader = header.format === 'ascii' ? new AsciiReader(bytes, header.bodyStart, name) : new BinaryReader(bytes, header.bodyStart, header.format === 'binary_little_endian', name);
-  for (const element of header.elements) {
-    for (let i = 0; i < element.count; i++) {
-      reader.beginElement(element, i);
-      for (let p = 0; p < element.properties.length; p++) {
-        const prop = element.properties[p]!;
-        if (prop.countType) {
-          const n = reader.listCount(prop);
-          if (element === face && p === faceList) faces!.face(reader, prop, n, i);
-          else reader.skipList(prop, n);
-        } else if (element === vertex) {
-          vertices.set(i, p, reader.scalar(prop), element);
-        } else {
-          reader.skipScalar(prop);
+  body.read(reader);
+  return body.result();
+}
+
+/**
+ * A binary PLY read piece by piece as it streams by (FilePieces; pieces of any size, a record may
+ * straddle two): the header from the first bytes, then each element as its bytes arrive, never the
+ * whole file in memory. The same result and the same errors as parsePly on the whole file. An
+ * ASCII PLY, or (when `signature`) a file that does not start as a PLY does, is gathered whole and
+ * returned as bytes, for the importer to read as it reads any file.
+ */
+export async function readPlyPieces(file: FilePieces, name: string, signature = false): Promise<{ content: MeshOrCloud } | { bytes: Uint8Array }> {
+  const iterator = file.pieces[Symbol.asyncIterator]();
+  try {
+    const gathered = new PieceQueue();
+    // The header: until its end_header line is in, or the most parsePly looks at; at least one piece, so the source starts.
+    for (let asked = false; !asked || (gathered.length < Math.min(file.size, MAX_HEADER_BYTES) && !hasHeaderEnd(gathered)); asked = true) {
+      const next = await iterator.next();
+      if (next.done) break;
+      gathered.push(next.value);
+    }
+    const head = gathered.take(gathered.length);
+    if (file.size === 0 || (signature && !/^ply\r?\n/.test(new TextDecoder('latin1').decode(head.subarray(0, 5))))) {
+      return { bytes: await gatherRest(head, iterator) };
+    }
+    const header = readHeader(head, name);
+    if (header.format === 'ascii') return { bytes: await gatherRest(head, iterator) };
+    const body = new PlyBody(header, file.size, name);
+    const little = header.format === 'binary_little_endian';
+    let window = head.subarray(header.bodyStart);
+    let base = header.bodyStart;
+    let final = false;
+    for (;;) {
+      const reader = new BinaryReader(window, 0, little, name, base, final);
+      const done = body.read(reader);
+      if (done) return { content: body.result() };
+      // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
+      const keep = reader.recordStart;
+      const queue = new PieceQueue();
+      queue.push(window.subarray(keep));
+      base += keep;
+      while (queue.length < window.length - keep + reader.shortfall) {
+        const next = await iterator.next();
+        if (next.done) {
+          final = true;
+          break;
+        }
+        queue.push(next.value);
+      }
+      window = queue.take(queue.length);
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** Whether the header's end is in (looked for only when the last piece brought a line end). */
+function hasHeaderEnd(queue: PieceQueue): boolean {
+  return queue.lastHadNewline && /(^|\n)end_header[ \t]*\r?\n/.test(new TextDecoder('latin1').decode(queue.take(Math.min(queue.length, MAX_HEADER_BYTES))));
+}
+
+async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array> {
+  const queue = new PieceQueue();
+  queue.push(head);
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) queue.push(next.value);
+  return queue.take(queue.length);
+}
+
+/** Pieces copied as they come (a piece is valid only until the next is asked for), joined once when taken. */
+class PieceQueue {
+  private parts: Uint8Array[] = [];
+  length = 0;
+  lastHadNewline = false;
+
+  push(piece: Uint8Array): void {
+    this.lastHadNewline = piece.includes(10);
+    if (piece.length === 0) return;
+    this.parts.push(piece.slice());
+    this.length += piece.length;
+  }
+
+  /** Everything so far, joined (kept as the one part, so a later take or peek does not join again). */
+  peek(): Uint8Array {
+    if (this.parts.length !== 1) {
+      const joined = new Uint8Array(this.length);
+      let at = 0;
+      for (const part of this.parts) {
+        joined.set(part, at);
+        at += part.length;
+      }
+      this.parts = this.length ? [joined] : [];
+    }
+    return this.parts[0] ?? new Uint8Array(0);
+  }
+
+  take(n: number): Uint8Array {
+    return this.peek().subarray(0, n);
+  }
+}
+
+/** The elements of a PLY body read into typed arrays, record by record; resumable where a streamed window ran out. */
+class PlyBody {
+  private readonly vertex: Element;
+  private readonly face: Element | undefined;
+  private readonly faceList: number;
+  private readonly layout: VertexLayout;
+  private readonly vertices: VertexSink;
+  private readonly faces: FaceSink | undefined;
+  /** Where reading resumes: an element of the header, a record of it. */
+  private element = 0;
+  private index = 0;
+
+  constructor(
+    private readonly header: Header,
+    size: number,
+    private readonly name: string,
+  ) {
+    const vertex = header.elements.find((e) => e.name === 'vertex');
+    if (!vertex || vertex.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the PLY file has no vertices`);
+    const face = header.elements.find((e) => e.name === 'face' && e.count > 0);
+    const layout = vertexLayout(vertex, name);
+    this.faceList = face ? faceListIndex(face, name) : -1;
+    checkCountsFit(size, header, name);
+    // The header's counts, as the arrays they become (positions, normals, colours; a triangle per face at least).
+    checkImportMemory(
+      vertex.count * (24 + (layout.normal ? 12 : 0) + (layout.color ? 3 : 0)) + (face ? face.count * 12 : 0),
+      name,
+      `the header declares ${vertex.count} vertices${face ? ` and ${face.count} faces` : ''}`,
+    );
+    this.vertex = vertex;
+    this.face = face;
+    this.layout = layout;
+    this.vertices = new VertexSink(vertex.count, layout, name, !face && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
+    this.faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
+  }
+
+  /**
+   * Reads records until the body ends (true) or a binary window runs out inside one (false: the
+   * record is undone, to be read again from `reader.recordStart` when more bytes are in).
+   */
+  read(reader: ElementReader): boolean {
+    const { vertex, face, faceList, vertices, faces } = this;
+    const elements = this.header.elements;
+    let triangles = faces ? faces.indices.length : 0, skipped = faces ? faces.skipped : 0;
+    try {
+      for (; this.element < elements.length; this.element++, this.index = 0) {
+        const element = elements[this.element]!;
+        for (; this.index < element.count; this.index++) {
+          const i = this.index;
+          reader.beginElement(element, i);
+          if (faces) {
+            triangles = faces.indices.length;
+            skipped = faces.skipped;
+          }
+          for (let p = 0; p < element.properties.length; p++) {
+            const prop = element.properties[p]!;
+            if (prop.countType) {
+              const n = reader.listCount(prop);
+              if (element === face && p === faceList) faces!.face(reader, prop, n, i);
+              else reader.skipList(prop, n);
+            } else if (element === vertex) {
+              vertices.set(i, p, reader.scalar(prop), element);
+            } else {
+              reader.skipScalar(prop);
+            }
+          }
+          reader.endElement();
         }
       }
-      reader.endElement();
+      return true;
+    } catch (e) {
+      if (e !== OUT_OF_WINDOW) throw e;
+      if (faces) {
+        faces.indices.length = triangles;
+        faces.skipped = skipped;
+      }
+      return false;
     }
   }
-  const notes: string[] = [];
-  if (faces && faces.skipped > 0) notes.push(`${faces.skipped} faces with fewer than 3 vertices were skipped`);
-  const normals = layout.normal ? vertices.normals : undefined;
-  const colors = layout.color ? vertices.colors : undefined;
-  if (!faces) {
-    return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
+
+  result(): MeshOrCloud {
+    const { faces, vertices, layout, vertex } = this;
+    const notes: string[] = [];
+    if (faces && faces.skipped > 0) notes.push(`${faces.skipped} faces with fewer than 3 vertices were skipped`);
+    const normals = layout.normal ? vertices.normals : undefined;
+    const colors = layout.color ? vertices.colors : undefined;
+    if (!faces) {
+      return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
+    }
+    // float32 positions are chosen for clouds only (no face element), so a mesh's are float64.
+    return { kind: 'mesh', mesh: { positions: vertices.positions as Float64Array, indices: faces.indices.toArray(), normals, colors }, notes };
   }
-  // float32 positions are chosen for clouds only (no face element), so a mesh's are float64.
-  return { kind: 'mesh', mesh: { positions: vertices.positions as Float64Array, indices: faces.indices.toArray(), normals, colors }, notes };
 }
+
+/** Thrown by a streamed BinaryReader whose window ends inside a record while more of the file is to come. */
+const OUT_OF_WINDOW = new Error('PLY record straddles the streamed window');
 
 function fail(name: string, where: string, what: string): BrepscopeError {
   return new BrepscopeError('PARSE_FAILED', `${name}: ${where}: ${what}`);
@@ -179,8 +334,8 @@ function faceListIndex(face: Element, name: string): number {
 }
 
 /** Refuses a header whose element counts need more bytes than the file has, before any allocation. */
-function checkCountsFit(bytes: Uint8Array, header: Header, name: string): void {
-  const available = bytes.length - header.bodyStart;
+function checkCountsFit(size: number, header: Header, name: string): void {
+  const available = size - header.bodyStart;
   let need = 0;
   for (const e of header.elements) {
     // Smallest size of one element: binary, every scalar and every list count; ASCII, a digit and a separator each.
@@ -281,17 +436,28 @@ interface ElementReader {
   skipList(prop: Property, n: number): void;
 }
 
+/**
+ * Binary records from a window of the file: the whole body, or (streamed) the bytes at file
+ * offset `base` on, with more to come unless `final`, where a record that does not fit throws
+ * OUT_OF_WINDOW (its start and shortfall say what to read next) rather than a truncation.
+ */
 class BinaryReader implements ElementReader {
   private readonly view: DataView;
   private at: number;
   private element: Element | undefined;
   private index = 0;
+  /** Where the current record starts in the window. */
+  recordStart = 0;
+  /** The bytes missing from the window when OUT_OF_WINDOW was thrown. */
+  shortfall = 0;
 
   constructor(
     private readonly bytes: Uint8Array,
     start: number,
     private readonly little: boolean,
     private readonly name: string,
+    private readonly base = 0,
+    private readonly final = true,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.at = start;
@@ -300,15 +466,20 @@ class BinaryReader implements ElementReader {
   beginElement(element: Element, index: number): void {
     this.element = element;
     this.index = index;
+    this.recordStart = this.at;
   }
 
   endElement(): void {}
 
   private need(n: number): void {
     if (this.at + n > this.bytes.length) {
+      if (!this.final) {
+        this.shortfall = this.at + n - this.bytes.length;
+        throw OUT_OF_WINDOW;
+      }
       throw new BrepscopeError(
         'PARSE_FAILED',
-        `${this.name}: ${this.element!.name} ${this.index} of ${this.element!.count}: the file ends at byte ${this.bytes.length}, inside this element (truncated file)`,
+        `${this.name}: ${this.element!.name} ${this.index} of ${this.element!.count}: the file ends at byte ${this.base + this.bytes.length}, inside this element (truncated file)`,
       );
     }
   }

@@ -1,14 +1,15 @@
 import type { FileAccess } from '../../context';
 import type { SourceFormat } from '../Body';
 import type { ImportRequest } from './importBody';
+import { readPlyPieces } from './ply';
 import { readStlPieces } from './stl';
 
 /** What importBody is given for a file read by path. */
-export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'fileBytes' | 'keepBytes'>;
+export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'fileBytes' | 'keepBytes'>;
 
 /**
  * A file read by path for importBody. Where the host streams files (Node), a binary STL is welded
- * as it streams by, never whole in memory, and a mesh body keeps no bytes (the host reads the file
+ * (and a binary PLY read) as it streams by, never whole in memory, and a mesh body keeps no bytes (the host reads the file
  * again by its path when something needs them); elsewhere (the browser, whose files are in memory
  * already) the file is read whole and kept. `shared`: the mesh in SharedArrayBuffers, for hosts
  * whose mesh threads read it.
@@ -19,6 +20,12 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
     const file = await files.stream(path);
     const read = await readStlPieces(file, path, { shared });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+  }
+  if (format === 'ply' || (format === undefined && /\.ply$/i.test(path))) {
+    const file = await files.stream(path);
+    // Without a requested format, the file is a PLY by its first line (resolveFormat), whatever its name.
+    const read = await readPlyPieces(file, path, format === undefined);
+    return 'content' in read ? { plyContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   return { bytes: await files.read(path), keepBytes: false };
 }

@@ -46,7 +46,11 @@ export type ParsedScan = { kind: 'mesh'; mesh: TriMesh; notes: string[]; declare
  */
 export function parseScanFile(format: MeshFileFormat, bytes: Uint8Array, name: string): ParsedScan {
   if (format === 'stl') return { kind: 'mesh', mesh: parseStl(bytes, name), notes: [], declaredUnit: null };
-  const content = readScanFile(format, bytes, name);
+  return finishScan(readScanFile(format, bytes, name), name);
+}
+
+/** A mesh or scan file's content, read by readScanFile or streamed (readPlyPieces), as parseScanFile returns it. */
+export function finishScan(content: MeshOrCloud, name: string): ParsedScan {
   if (content.kind === 'points') {
     if (content.cloud.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the point cloud has no points`);
     return { ...content, declaredUnit: null };

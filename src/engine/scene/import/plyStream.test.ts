@@ -1,0 +1,254 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testEngine } from '../../../test/testEngine';
+import type { MeshBody, PointsBody } from '../Body';
+import { parsePly, readPlyPieces, type MeshOrCloud } from './ply';
+import { parseScanFile } from './scanFile';
+import type { FilePieces } from './stl';
+
+const dir = mkdtempSync(join(tmpdir(), 'brepscope-ply-stream-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Coord = 'float' | 'double';
+interface PlySpec {
+  little: boolean;
+  coord: Coord;
+  vertices: number[][];
+  /** Faces as vertex index lists (triangles, quads, pentagons, degenerate ones); none for a cloud. */
+  faces?: number[][];
+  /** The face list's index type. */
+  index?: 'int' | 'uint';
+}
+
+/** A binary PLY with vertex x y z (plus a uchar `quality` and nx ny nz floats that the parser must skip or read) and a face element with a trailing int `flags`. */
+function binaryPly(spec: PlySpec): Uint8Array {
+  const faces = spec.faces;
+  const header =
+    `ply\nformat binary_${spec.little ? 'little' : 'big'}_endian 1.0\ncomment generated\n` +
+    `element vertex ${spec.vertices.length}\nproperty ${spec.coord} x\nproperty uchar quality\nproperty ${spec.coord} y\nproperty ${spec.coord} z\n` +
+    `property float nx\nproperty float ny\nproperty float nz\n` +
+    (faces ? `element face ${faces.length}\nproperty list uchar ${spec.index ?? 'int'} vertex_indices\nproperty int flags\n` : '') +
+    'end_header\n';
+  const cs = spec.coord === 'float' ? 4 : 8;
+  const vsize = 3 * cs + 1 + 12;
+  const fsize = (faces ?? []).reduce((s, f) => s + 1 + 4 * f.length + 4, 0);
+  const head = new TextEncoder().encode(header);
+  const out = new Uint8Array(head.length + spec.vertices.length * vsize + fsize);
+  out.set(head);
+  const view = new DataView(out.buffer);
+  let at = head.length;
+  const coord = (v: number): void => {
+    if (cs === 4) view.setFloat32(at, v, spec.little);
+    else view.setFloat64(at, v, spec.little);
+    at += cs;
+  };
+  spec.vertices.forEach(([x, y, z], i) => {
+    coord(x!);
+    view.setUint8(at++, i % 256);
+    coord(y!);
+    coord(z!);
+    for (const n of [0.6, 0, 0.8]) {
+      view.setFloat32(at, n, spec.little);
+      at += 4;
+    }
+  });
+  for (const f of faces ?? []) {
+    view.setUint8(at++, f.length);
+    for (const v of f) {
+      view.setInt32(at, v, spec.little);
+      at += 4;
+    }
+    view.setInt32(at, 7, spec.little);
+    at += 4;
+  }
+  return out;
+}
+
+/** Coordinates not all exactly float32 (so a double file keeps its doubles), seeded. */
+function grid(n: number, seed: number): number[][] {
+  let s = seed;
+  const next = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 200;
+  return Array.from({ length: n }, () => [next(), next(), next()]);
+}
+
+/** Quads, triangles, a pentagon and a two-vertex face (skipped, with a note) over n vertices. */
+function mixedFaces(n: number): number[][] {
+  const faces: number[][] = [];
+  for (let i = 0; i + 3 < n; i += 2) faces.push(i % 3 === 0 ? [i, i + 1, i + 2] : [i, i + 1, i + 2, i + 3]);
+  faces.push([0, 1, 2, 3, 4], [5, 6]);
+  return faces;
+}
+
+/** The bytes in pieces of one size, each a view of one reused buffer (as a host streams); whatever lies past a piece is garbage. */
+function piecesOf(bytes: Uint8Array, size: number): FilePieces {
+  return {
+    size: bytes.byteLength,
+    pieces: (async function* () {
+      const buffer = new Uint8Array(Math.min(size, bytes.byteLength));
+      for (let at = 0; at < bytes.byteLength; at += size) {
+        const n = Math.min(size, bytes.byteLength - at);
+        buffer.set(bytes.subarray(at, at + n));
+        buffer.fill(0xff, n);
+        yield buffer.subarray(0, n);
+      }
+    })(),
+  };
+}
+
+/** Every array of a parse, with its type, as plain values: equal means the same bytes in the same typed arrays. */
+function exactly(r: MeshOrCloud): unknown {
+  const arrays = r.kind === 'mesh' ? r.mesh : r.cloud;
+  return {
+    kind: r.kind,
+    notes: r.notes,
+    ...Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [v.constructor.name, Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))] : v])),
+  };
+}
+
+async function streamed(bytes: Uint8Array, size: number): Promise<MeshOrCloud> {
+  const read = await readPlyPieces(piecesOf(bytes, size), 'p.ply');
+  if (!('content' in read)) throw new Error('not streamed');
+  return read.content;
+}
+
+async function streamError(bytes: Uint8Array, size: number): Promise<unknown> {
+  return readPlyPieces(piecesOf(bytes, size), 'p.ply').then(
+    () => 'no error',
+    (e: unknown) => e,
+  );
+}
+
+function wholeError(bytes: Uint8Array): unknown {
+  try {
+    parsePly(bytes, 'p.ply');
+    return 'no error';
+  } catch (e) {
+    return e;
+  }
+}
+
+const SIZES = [1, 7, 13, 4096, 1 << 30];
+
+describe('a binary PLY streamed piece by piece parses exactly as the whole file does', () => {
+  const cases: [string, PlySpec][] = [
+    ['a little-endian float mesh with quads, triangles, a pentagon and a skipped face', { little: true, coord: 'float', vertices: grid(60, 1), faces: mixedFaces(60) }],
+    ['a big-endian double mesh with uint indices', { little: false, coord: 'double', vertices: grid(45, 2), faces: mixedFaces(45), index: 'uint' }],
+    ['a little-endian float cloud (no faces)', { little: true, coord: 'float', vertices: grid(300, 3) }],
+    ['a big-endian double cloud', { little: false, coord: 'double', vertices: grid(200, 4) }],
+  ];
+  for (const [what, spec] of cases) {
+    it(what, async () => {
+      const bytes = binaryPly(spec);
+      const whole = parsePly(bytes, 'p.ply');
+      for (const size of SIZES) expect(exactly(await streamed(bytes, size)), `pieces of ${size}`).toEqual(exactly(whole));
+    });
+  }
+
+  it('keeps a float cloud as float32, every value exactly the file\'s; a double cloud as float64', async () => {
+    const vertices = grid(100, 5);
+    const cloud = await streamed(binaryPly({ little: false, coord: 'float', vertices }), 13);
+    if (cloud.kind !== 'points') throw new Error('a cloud expected');
+    expect(cloud.cloud.positions).toBeInstanceOf(Float32Array);
+    expect(Array.from(cloud.cloud.positions)).toEqual(vertices.flat().map(Math.fround));
+    const doubles = await streamed(binaryPly({ little: true, coord: 'double', vertices }), 7);
+    if (doubles.kind !== 'points') throw new Error('a cloud expected');
+    expect(doubles.cloud.positions).toBeInstanceOf(Float64Array);
+    expect(Array.from(doubles.cloud.positions)).toEqual(vertices.flat());
+  });
+
+  it('fans faces as the whole-file parser does: a quad is two triangles, a pentagon three', async () => {
+    const bytes = binaryPly({ little: true, coord: 'float', vertices: grid(6, 6), faces: [[0, 1, 2, 3], [1, 2, 3, 4, 5], [0, 1]] });
+    const mesh = await streamed(bytes, 7);
+    if (mesh.kind !== 'mesh') throw new Error('a mesh expected');
+    expect(Array.from(mesh.mesh.indices)).toEqual([0, 1, 2, 0, 2, 3, 1, 2, 3, 1, 3, 4, 1, 4, 5]);
+    expect(mesh.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
+  });
+});
+
+describe('a streamed binary PLY fails as the whole file does', () => {
+  const spec: PlySpec = { little: true, coord: 'float', vertices: grid(40, 8), faces: mixedFaces(40) };
+  const bytes = binaryPly(spec);
+
+  it('a file cut inside its faces: the same truncation error, naming the face and the file size', async () => {
+    // Cut where the header's counts still fit (a face's smallest size is 5 bytes; these are 13 to 25), so the failure is inside a record.
+    for (const cut of [20, 33, 60]) {
+      const cutBytes = bytes.subarray(0, bytes.length - cut);
+      const expected = wholeError(cutBytes);
+      expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(/^p\.ply: face \d+ of \d+: the file ends at byte \d+, inside this element \(truncated file\)$/) });
+      expect((expected as Error).message).toContain(`the file ends at byte ${cutBytes.length},`);
+      for (const size of SIZES) expect(await streamError(cutBytes, size), `cut ${cut}, pieces of ${size}`).toEqual(expected);
+    }
+  });
+
+  it('a header whose counts need more bytes than the file has', async () => {
+    // The faces take 409 bytes; 89 left cannot hold 21 faces of at least 5 bytes (the list count and flags).
+    const cutBytes = bytes.subarray(0, bytes.length - 320);
+    const expected = wholeError(cutBytes);
+    expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining("the header declares 21 'face' elements, more than the") });
+    for (const size of SIZES) expect(await streamError(cutBytes, size)).toEqual(expected);
+  });
+
+  it('a face index out of range, or negative', async () => {
+    for (const bad of [40, -1]) {
+      const badBytes = binaryPly({ ...spec, faces: [[0, 1, 2], [3, bad, 5, 6]] });
+      const expected = wholeError(badBytes);
+      expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: `p.ply: face 1: vertex index ${bad} is not one of the 40 vertices` });
+      for (const size of SIZES) expect(await streamError(badBytes, size)).toEqual(expected);
+    }
+  });
+
+  it('a non-finite coordinate, a missing end_header, no vertices', async () => {
+    const nan = binaryPly({ little: false, coord: 'double', vertices: [[0, 0, 0], [1, Number.NaN, 0], [0, 1, 0]], faces: [[0, 1, 2]] });
+    const noEnd = new TextEncoder().encode('ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\n');
+    const empty = new TextEncoder().encode('ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n');
+    for (const [file, code, text] of [
+      [nan, 'PARSE_FAILED', 'vertex 1: y is not a finite number (NaN)'],
+      [noEnd, 'PARSE_FAILED', 'has no end_header line'],
+      [empty, 'EMPTY_MESH', 'the PLY file has no vertices'],
+    ] as const) {
+      const expected = wholeError(file);
+      expect(expected).toMatchObject({ code, message: expect.stringContaining(text) });
+      for (const size of SIZES) expect(await streamError(file, size)).toEqual(expected);
+    }
+  });
+});
+
+describe('what a streamed read leaves to the whole-file path', () => {
+  it('an ASCII PLY, and (without a requested format) a file that does not start as a PLY, come back whole as bytes', async () => {
+    const ascii = new TextEncoder().encode('ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n');
+    expect(await readPlyPieces(piecesOf(ascii, 5), 'a.ply')).toEqual({ bytes: ascii });
+    const obj = new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+    expect(await readPlyPieces(piecesOf(obj, 3), 'o.ply', true)).toEqual({ bytes: obj });
+  });
+});
+
+describe('a binary PLY a Node engine reads by path', () => {
+  it('is streamed into the same mesh as its bytes give, and the body keeps no bytes', async () => {
+    const bytes = binaryPly({ little: true, coord: 'float', vertices: grid(50, 9), faces: mixedFaces(50) });
+    const path = join(dir, 'mesh.ply');
+    writeFileSync(path, bytes);
+    const engine = testEngine();
+    await engine.load({ path, bodyId: 'm' });
+    const body = engine.scene.get('m') as MeshBody;
+    const parsed = parseScanFile('ply', bytes, path);
+    if (parsed.kind !== 'mesh') throw new Error('a mesh expected');
+    expect(body.mesh.positions).toEqual(parsed.mesh.positions);
+    expect(body.mesh.indices).toEqual(parsed.mesh.indices);
+    expect(body.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
+    expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'ply' });
+    expect(body.origin!.bytes).toBeUndefined();
+  });
+
+  it('a cloud too, as float32', async () => {
+    const vertices = grid(80, 10);
+    const path = join(dir, 'cloud.ply');
+    writeFileSync(path, binaryPly({ little: false, coord: 'float', vertices }));
+    const engine = testEngine();
+    await engine.load({ path, bodyId: 'c' });
+    const body = engine.scene.get('c') as PointsBody;
+    expect(body.cloud.positions).toBeInstanceOf(Float32Array);
+    expect(Array.from(body.cloud.positions)).toEqual(vertices.flat().map(Math.fround));
+  });
+});
