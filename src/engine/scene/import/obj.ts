@@ -1,5 +1,7 @@
 import { BrepscopeError } from '../../errors';
 import type { MeshOrCloud } from './ply';
+import { resolveFormat } from './detectFormat';
+import type { FilePieces } from './stl';
 import { Float64Builder, TextScanner, Uint32Builder, quoteBytes } from './textScanner';
 
 const SLASH = 47;
@@ -12,109 +14,224 @@ const SLASH = 47;
  * are ignored, with a note. A file with vertices and no faces is a point cloud.
  */
 export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
-  const s = new TextScanner(bytes);
-  const positions = new Float64Builder();
-  const colors = new Float64Builder();
-  const normals = new Float64Builder();
-  const indices = new Uint32Builder();
-  const cornerNormals = new Uint32Builder(); // per corner: normal index + 1, 0 when none
-  let withColor = 0, withoutColor = 0;
-  let groups = 0, materials = false, ignoredElements = 0;
+  const body = new ObjBody(name);
+  body.read(bytes, 0);
+  return body.result();
+}
+
+/**
+ * An OBJ read piece by piece as it streams by (FilePieces; pieces of any size, a line may straddle
+ * two): each run of whole lines is parsed as it arrives, the partial last line carried over to the
+ * next piece, so the file is never whole in memory. The same line loop as parseObj, so the same
+ * result and the same errors (line numbers and byte offsets counted over the whole file). When
+ * `signature` (no format was requested), a file whose first bytes say it is another format is
+ * gathered whole and returned as bytes, for the importer to read as it reads any file.
+ */
+export async function readObjPieces(file: FilePieces, name: string, signature = false): Promise<{ content: MeshOrCloud } | { bytes: Uint8Array }> {
+  const iterator = file.pieces[Symbol.asyncIterator]();
+  try {
+    const first: Uint8Array[] = [];
+    let firstLength = 0;
+    // The head resolveFormat judges (its first 4096 bytes); pieces are copied, the host reuses its buffer.
+    for (let asked = false; !asked || (signature && firstLength < Math.min(file.size, SIGNATURE_BYTES)); asked = true) {
+      const next = await iterator.next();
+      if (next.done) break;
+      first.push(next.value.slice());
+      firstLength += next.value.length;
+    }
+    const head = concat(first, firstLength);
+    if (file.size === 0 || (signature && !isObjHead(head, file.size, name))) return { bytes: await gatherRest(head, iterator) };
+    const body = new ObjBody(name);
+    let carry: Uint8Array[] = [];
+    let carryLength = 0;
+    let base = 0;
+    const take = (piece: Uint8Array): void => {
+      const lastNewline = piece.lastIndexOf(NL);
+      if (lastNewline < 0) {
+        carry.push(piece.slice());
+        carryLength += piece.length;
+        return;
+      }
+      const lines = piece.subarray(0, lastNewline + 1);
+      const chunk = carryLength === 0 ? lines : concat([...carry, lines], carryLength + lines.length);
+      body.read(chunk, base);
+      base += chunk.length;
+      const rest = piece.slice(lastNewline + 1);
+      carry = [rest];
+      carryLength = rest.length;
+    };
+    take(head);
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      take(next.value);
+    }
+    if (carryLength > 0) body.read(concat(carry, carryLength), base);
+    return { content: body.result() };
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+const NL = 10;
+/** The bytes of a file's head that resolveFormat's signatures look at. */
+const SIGNATURE_BYTES = 4096;
+
+/** Whether a file read without a requested format is an OBJ by its head, as resolveFormat judges the whole file. */
+function isObjHead(head: Uint8Array, size: number, name: string): boolean {
+  // A binary STL is known by its size, which the head alone does not give.
+  if (size >= 84 && head.length >= 84 && 84 + new DataView(head.buffer, head.byteOffset + 80, 4).getUint32(0, true) * 50 === size) return false;
+  try {
+    return resolveFormat(name, head) === 'obj';
+  } catch {
+    return false;
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0]!.length === length) return parts[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array> {
+  const parts = [head];
+  let length = head.length;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    parts.push(next.value.slice());
+    length += next.value.length;
+  }
+  return concat(parts, length);
+}
+
+/** An OBJ's geometry read into growable arrays, a run of whole lines at a time (the last may lack its newline). */
+class ObjBody {
+  private readonly positions = new Float64Builder();
+  private readonly colors = new Float64Builder();
+  private readonly normals = new Float64Builder();
+  private readonly indices = new Uint32Builder();
+  private readonly cornerNormals = new Uint32Builder(); // per corner: normal index + 1, 0 when none
+  private withColor = 0;
+  private withoutColor = 0;
+  private groups = 0;
+  private materials = false;
+  private ignoredElements = 0;
   // Forward references, checked once every vertex is known: the corner's own index, whichever
   // corner of the polygon it is (a slot in the fanned triangles is not the corner's position).
-  const pending: { vertex: number; line: number; index: number }[] = [];
-  const face: number[] = [];
-  const faceNormals: number[] = [];
+  private readonly pending: { vertex: number; line: number; index: number }[] = [];
+  private readonly face: number[] = [];
+  private readonly faceNormals: number[] = [];
+  /** 1-based number of the next line to read. */
+  private line = 1;
 
-  const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
-  const coordinate = (what: string): number => {
-    if (!s.token()) throw bad(`${what} is missing`);
-    const v = s.tokenNumber();
-    if (!Number.isFinite(v)) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a finite number (${what}) at byte ${s.tokenStart}`);
-    return v;
-  };
+  constructor(private readonly name: string) {}
 
-  for (; !s.atEnd(); s.nextLine()) {
-    if (!s.token()) continue;
-    const b0 = bytes[s.tokenStart]!, len = s.tokenEnd - s.tokenStart;
-    if (b0 === 35 /* # */) continue;
-    if (len === 1 && b0 === 118 /* v */) {
-      positions.push(coordinate('x'));
-      positions.push(coordinate('y'));
-      positions.push(coordinate('z'));
-      const w = s.number();
-      if (Number.isNaN(w)) {
-        withoutColor++;
-        continue;
-      }
-      const g = s.number(), b = s.number();
-      if (Number.isNaN(g) || Number.isNaN(b)) {
-        withoutColor++;
-        continue;
-      }
-      withColor++;
-      if (withoutColor === 0) for (const c of [w, g, b]) colors.push(c);
-    } else if (s.tokenIs('vn')) {
-      normals.push(coordinate('nx'));
-      normals.push(coordinate('ny'));
-      normals.push(coordinate('nz'));
-    } else if (len === 1 && b0 === 102 /* f */) {
-      face.length = 0;
-      faceNormals.length = 0;
-      const vertexCount = positions.length / 3, normalCount = normals.length / 3;
-      while (s.token()) {
-        const [v, n] = readCorner(s, bad);
-        const vi = v < 0 ? vertexCount + v : v - 1;
-        if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);
-        if (vi >= vertexCount) pending.push({ vertex: vi, line: s.line, index: v });
-        face.push(vi);
-        const ni = n === 0 ? -1 : n < 0 ? normalCount + n : n - 1;
-        if (n !== 0 && (ni < 0 || ni >= normalCount)) throw bad(`face normal index ${n} refers to no normal (${normalCount} defined so far)`);
-        faceNormals.push(ni + 1);
-      }
-      if (face.length < 3) throw bad(`a face needs at least 3 vertices, this one has ${face.length}`);
-      for (let k = 2; k < face.length; k++) {
-        for (const c of [0, k - 1, k]) {
-          indices.push(face[c]!);
-          cornerNormals.push(faceNormals[c]!);
+  /** Reads whole lines: `bytes` starts a line, at byte `base` of the file. */
+  read(bytes: Uint8Array, base: number): void {
+    const s = new TextScanner(bytes);
+    s.line = this.line;
+    const { positions, colors, normals, indices, cornerNormals, pending, face, faceNormals } = this;
+    const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${this.name}: line ${s.line}: ${what}`);
+    const coordinate = (what: string): number => {
+      if (!s.token()) throw bad(`${what} is missing`);
+      const v = s.tokenNumber();
+      if (!Number.isFinite(v)) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a finite number (${what}) at byte ${base + s.tokenStart}`);
+      return v;
+    };
+
+    for (; !s.atEnd(); s.nextLine()) {
+      if (!s.token()) continue;
+      const b0 = bytes[s.tokenStart]!, len = s.tokenEnd - s.tokenStart;
+      if (b0 === 35 /* # */) continue;
+      if (len === 1 && b0 === 118 /* v */) {
+        positions.push(coordinate('x'));
+        positions.push(coordinate('y'));
+        positions.push(coordinate('z'));
+        const w = s.number();
+        if (Number.isNaN(w)) {
+          this.withoutColor++;
+          continue;
         }
+        const g = s.number(), b = s.number();
+        if (Number.isNaN(g) || Number.isNaN(b)) {
+          this.withoutColor++;
+          continue;
+        }
+        this.withColor++;
+        if (this.withoutColor === 0) for (const c of [w, g, b]) colors.push(c);
+      } else if (s.tokenIs('vn')) {
+        normals.push(coordinate('nx'));
+        normals.push(coordinate('ny'));
+        normals.push(coordinate('nz'));
+      } else if (len === 1 && b0 === 102 /* f */) {
+        face.length = 0;
+        faceNormals.length = 0;
+        const vertexCount = positions.length / 3, normalCount = normals.length / 3;
+        while (s.token()) {
+          const [v, n] = readCorner(s, base, bad);
+          const vi = v < 0 ? vertexCount + v : v - 1;
+          if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);
+          if (vi >= vertexCount) pending.push({ vertex: vi, line: s.line, index: v });
+          face.push(vi);
+          const ni = n === 0 ? -1 : n < 0 ? normalCount + n : n - 1;
+          if (n !== 0 && (ni < 0 || ni >= normalCount)) throw bad(`face normal index ${n} refers to no normal (${normalCount} defined so far)`);
+          faceNormals.push(ni + 1);
+        }
+        if (face.length < 3) throw bad(`a face needs at least 3 vertices, this one has ${face.length}`);
+        for (let k = 2; k < face.length; k++) {
+          for (const c of [0, k - 1, k]) {
+            indices.push(face[c]!);
+            cornerNormals.push(faceNormals[c]!);
+          }
+        }
+      } else if (s.tokenIs('o') || s.tokenIs('g')) {
+        this.groups++;
+      } else if (s.tokenIs('usemtl') || s.tokenIs('mtllib')) {
+        this.materials = true;
+      } else if (s.tokenIs('l') || s.tokenIs('p') || s.tokenIs('curv') || s.tokenIs('surf')) {
+        this.ignoredElements++;
       }
-    } else if (s.tokenIs('o') || s.tokenIs('g')) {
-      groups++;
-    } else if (s.tokenIs('usemtl') || s.tokenIs('mtllib')) {
-      materials = true;
-    } else if (s.tokenIs('l') || s.tokenIs('p') || s.tokenIs('curv') || s.tokenIs('surf')) {
-      ignoredElements++;
     }
+    this.line = s.line;
   }
 
-  const vertexCount = positions.length / 3;
-  for (const p of pending) {
-    if (p.vertex >= vertexCount) {
-      throw new BrepscopeError('PARSE_FAILED', `${name}: line ${p.line}: face index ${p.index} refers to no vertex (the file defines ${vertexCount})`);
+  result(): MeshOrCloud {
+    const { name, positions, colors, normals, indices, cornerNormals, withColor, withoutColor, groups, materials, ignoredElements } = this;
+    const vertexCount = positions.length / 3;
+    for (const p of this.pending) {
+      if (p.vertex >= vertexCount) {
+        throw new BrepscopeError('PARSE_FAILED', `${name}: line ${p.line}: face index ${p.index} refers to no vertex (the file defines ${vertexCount})`);
+      }
     }
-  }
-  if (vertexCount === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the OBJ file has no vertices`);
+    if (vertexCount === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the OBJ file has no vertices`);
 
-  const notes: string[] = [];
-  if (materials) notes.push('materials (mtllib, usemtl) are ignored: only the geometry is read');
-  if (groups > 1) notes.push(`${groups} objects and groups are read as one body`);
-  if (ignoredElements > 0) notes.push(`${ignoredElements} line, point or free-form elements are ignored`);
-  const colorArray = withColor > 0 && withoutColor === 0 ? toColorBytes(colors.toArray()) : undefined;
-  if (withColor > 0 && withoutColor > 0) notes.push('vertex colours are ignored: only some vertices have them');
+    const notes: string[] = [];
+    if (materials) notes.push('materials (mtllib, usemtl) are ignored: only the geometry is read');
+    if (groups > 1) notes.push(`${groups} objects and groups are read as one body`);
+    if (ignoredElements > 0) notes.push(`${ignoredElements} line, point or free-form elements are ignored`);
+    const colorArray = withColor > 0 && withoutColor === 0 ? toColorBytes(colors.toArray()) : undefined;
+    if (withColor > 0 && withoutColor > 0) notes.push('vertex colours are ignored: only some vertices have them');
 
-  if (indices.length === 0) {
-    return { kind: 'points', cloud: { positions: positions.toArray(), colors: colorArray, count: vertexCount }, notes };
+    if (indices.length === 0) {
+      return { kind: 'points', cloud: { positions: positions.toArray(), colors: colorArray, count: vertexCount }, notes };
+    }
+    return {
+      kind: 'mesh',
+      mesh: { positions: positions.toArray(), indices: indices.toArray(), normals: vertexNormals(normals.toArray(), indices, cornerNormals, vertexCount), colors: colorArray },
+      notes,
+    };
   }
-  return {
-    kind: 'mesh',
-    mesh: { positions: positions.toArray(), indices: indices.toArray(), normals: vertexNormals(normals.toArray(), indices, cornerNormals, vertexCount), colors: colorArray },
-    notes,
-  };
 }
 
 /** One `v`, `v/vt`, `v//vn` or `v/vt/vn` corner: the vertex and normal indices as written (0: no normal). */
-function readCorner(s: TextScanner, bad: (what: string) => BrepscopeError): [number, number] {
+function readCorner(s: TextScanner, base: number, bad: (what: string) => BrepscopeError): [number, number] {
   const b = s.bytes;
   const fields: number[] = [];
   let p = s.tokenStart;
@@ -130,7 +247,7 @@ function readCorner(s: TextScanner, bad: (what: string) => BrepscopeError): [num
     if (p === s.tokenEnd || b[p] !== SLASH) break;
     p++;
   }
-  if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a face corner (v, v/vt, v//vn or v/vt/vn) at byte ${s.tokenStart}`);
+  if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a face corner (v, v/vt, v//vn or v/vt/vn) at byte ${base + s.tokenStart}`);
   return [fields[0]!, fields[2] ?? 0];
 }
 

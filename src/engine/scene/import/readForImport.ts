@@ -1,15 +1,16 @@
 import type { FileAccess } from '../../context';
 import type { SourceFormat } from '../Body';
 import type { ImportRequest } from './importBody';
+import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
 import { readStlPieces } from './stl';
 
 /** What importBody is given for a file read by path. */
-export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'fileBytes' | 'keepBytes'>;
+export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'objContent' | 'fileBytes' | 'keepBytes'>;
 
 /**
  * A file read by path for importBody. Where the host streams files (Node), a binary STL is welded
- * (and a binary PLY read) as it streams by, never whole in memory, and a mesh body keeps no bytes (the host reads the file
+ * (and a binary PLY or an OBJ read) as it streams by, never whole in memory, and a mesh body keeps no bytes (the host reads the file
  * again by its path when something needs them); elsewhere (the browser, whose files are in memory
  * already) the file is read whole and kept. `shared`: the mesh in SharedArrayBuffers, for hosts
  * whose mesh threads read it.
@@ -26,6 +27,12 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
     // Without a requested format, the file is a PLY by its first line (resolveFormat), whatever its name.
     const read = await readPlyPieces(file, path, format === undefined);
     return 'content' in read ? { plyContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+  }
+  if (format === 'obj' || (format === undefined && /\.obj$/i.test(path))) {
+    const file = await files.stream(path);
+    // Without a requested format, a file named .obj may be another format by its first bytes (resolveFormat).
+    const read = await readObjPieces(file, path, format === undefined);
+    return 'content' in read ? { objContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   return { bytes: await files.read(path), keepBytes: false };
 }
