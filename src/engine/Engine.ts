@@ -1,5 +1,5 @@
 import { BrepscopeError, settle, type ErrorPayload } from './errors';
-import { recordingFiles, type OutputFile } from './files';
+import { blobFile, readBlob, recordingFiles, type OutputFile } from './files';
 import { getKernel, kernelStatus, onKernelStatus, type KernelState, type OC } from './kernel';
 import { fromMatrix4, toMatrix4, type Matrix4 } from './math/rigid';
 import type { TriMesh } from './mesh/TriMesh';
@@ -9,7 +9,7 @@ import { importBody } from './scene/import/importBody';
 import { readForImport, type ImportInput } from './scene/import/readForImport';
 import type { FilePieces } from './scene/import/stl';
 import { Scene } from './scene/Scene';
-import type { EngineTrace, FileAccess, ToolContext } from './tools/defineTool';
+import type { EngineTrace, FileAccess, ToolContext, WriteOptions } from './tools/defineTool';
 import type { MeshWorkers } from './deviation/meshWorkers';
 import type { SelfCheckThread } from './scene/selfCheckJob';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
@@ -98,7 +98,7 @@ export class Engine {
   private readonly meshWorkers: MeshWorkers | undefined;
   private readonly selfCheckThread: SelfCheckThread | undefined;
   /** Files a host handed over by name (the browser's dropped files), read before the host's own. */
-  private readonly given = new Map<string, Uint8Array>();
+  private readonly given = new Map<string, Uint8Array | Blob>();
   private readonly files: FileAccess;
 
   constructor(options: EngineOptions) {
@@ -107,12 +107,29 @@ export class Engine {
     this.trace = options.trace;
     this.meshWorkers = options.meshWorkers;
     this.selfCheckThread = options.selfCheckThread;
-    const stream = this.host.stream?.bind(this.host);
-    this.files = {
-      read: async (path) => this.given.get(path) ?? this.readHost(path),
-      ...(stream ? { stream: async (path: string) => (this.given.has(path) ? onePiece(this.given.get(path)!) : stream(path)) } : {}),
-      write: (path, bytes, options) => this.host.write(path, bytes, options),
+    const host = this.host;
+    const given = this.given;
+    const stream = async (path: string): Promise<FilePieces> => {
+      const file = given.get(path);
+      if (file instanceof Blob) return blobFile(file, path);
+      if (file) return onePiece(file);
+      return host.stream ? host.stream(path) : onePiece(await this.readHost(path));
     };
+    const files = {
+      read: async (path: string): Promise<Uint8Array> => {
+        const file = given.get(path);
+        if (file instanceof Blob) return readBlob(file, path);
+        return file ?? this.readHost(path);
+      },
+      // Files stream where the host streams them, or once a Blob was given (the browser's dropped
+      // File): a mesh is then read piece by piece and its body keeps no bytes (read again by name).
+      get stream() {
+        return host.stream || [...given.values()].some((f) => f instanceof Blob) ? stream : undefined;
+      },
+      write: (path: string, bytes: Uint8Array, options?: WriteOptions) => this.host.write(path, bytes, options),
+    };
+    // The getter answers undefined when nothing streams: every reader tests `files.stream` first.
+    this.files = files as FileAccess;
   }
 
   /** Every tool's name, description, category and JSON Schema. */
@@ -157,9 +174,17 @@ export class Engine {
     return findTool(name).transferables?.(result) ?? [];
   }
 
-  /** Hands the engine a file's bytes under a name: tools read it by that path (`import_file {path}`). */
-  putFile(path: string, bytes: Uint8Array): void {
-    this.given.set(path, bytes);
+  /**
+   * Hands the engine a file under a name: tools read it by that path (`import_file {path}`). A Blob
+   * is kept as it is (not its bytes) and read in pieces when a mesh is imported from it.
+   */
+  putFile(path: string, file: Uint8Array | Blob): void {
+    this.given.set(path, file);
+  }
+
+  /** A file given by name (putFile), as it was given; undefined for any other. */
+  givenFile(path: string): Uint8Array | Blob | undefined {
+    return this.given.get(path);
   }
 
   /**
@@ -189,7 +214,10 @@ export class Engine {
     return {
       bodies: this.scene.list().flatMap((b) => {
         if (!b.origin) return [];
-        const kept: KeptBody = { bodyId: b.bodyId, path: b.origin.path, bytes: b.origin.bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid };
+        // A body that keeps no bytes but was read from bytes given by name is kept with those.
+        const given = this.given.get(b.origin.path);
+        const bytes = b.origin.bytes ?? (given instanceof Uint8Array ? given : undefined);
+        const kept: KeptBody = { bodyId: b.bodyId, path: b.origin.path, bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid };
         if (b.placement) kept.placement = { transform: toMatrix4(b.placement.motion), setBy: { ...b.placement.setBy } };
         return [kept];
       }),

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testEngine } from '../test/testEngine';
 import { dataPath } from '../test/data';
 import { Engine } from './Engine';
-import { memoryFiles, recordingFiles } from './files';
+import { BLOB_PIECE_BYTES, blobFile, memoryFiles, recordingFiles } from './files';
 import { box } from './mesh/generators';
 import { writeBinaryStl } from './scene/import/stl';
 import type { FileAccess, WriteOptions } from './tools/defineTool';
@@ -102,4 +102,77 @@ describe('the same file dropped twice (issue 34)', () => {
     ]);
     for (const bodyId of ['a', 'b', 'c']) expect((await engine.run('compute_metrics', { bodyId, metrics: ['volume'] })).result.volume).toBeCloseTo(6, 12);
   });
+});
+
+/** A binary little-endian PLY of a mesh (float x y z, uchar int face lists): written here, independent of the reader. */
+function binaryPly(positions: ArrayLike<number>, indices: ArrayLike<number>): Uint8Array {
+  const vertices = positions.length / 3;
+  const faces = indices.length / 3;
+  const header = new TextEncoder().encode(`ply\nformat binary_little_endian 1.0\nelement vertex ${vertices}\nproperty float x\nproperty float y\nproperty float z\nelement face ${faces}\nproperty list uchar int vertex_indices\nend_header\n`);
+  const out = new Uint8Array(header.length + vertices * 12 + faces * 13);
+  out.set(header);
+  const view = new DataView(out.buffer);
+  let at = header.length;
+  for (let i = 0; i < positions.length; i++, at += 4) view.setFloat32(at, positions[i]!, true);
+  for (let f = 0; f < faces; f++) {
+    view.setUint8(at++, 3);
+    for (let k = 0; k < 3; k++, at += 4) view.setInt32(at, indices[3 * f + k]!, true);
+  }
+  return out;
+}
+
+describe('a dropped File read in pieces (issue 32, item 1)', () => {
+  it('blobFile: the pieces are the Blob\'s bytes in order, each at most the piece size', async () => {
+    const bytes = new Uint8Array(10_000).map((_, i) => (i * 7919) % 251);
+    const file = blobFile(new Blob([bytes]), 'b.bin', 4096);
+    const pieces: Uint8Array[] = [];
+    for await (const piece of file.pieces) pieces.push(piece);
+    expect(file.size).toBe(10_000);
+    expect(pieces.map((p) => p.length)).toEqual([4096, 4096, 1808]);
+    expect(Buffer.concat(pieces).equals(Buffer.from(bytes))).toBe(true);
+    const big = blobFile(new Blob([new Uint8Array(2 * BLOB_PIECE_BYTES + 3)]), 'big.bin');
+    const sizes: number[] = [];
+    for await (const piece of big.pieces) sizes.push(piece.length);
+    expect(sizes).toEqual([BLOB_PIECE_BYTES, BLOB_PIECE_BYTES, 3]);
+  });
+
+  it('a Blob that can no longer be read (a dropped File moved since) is FILE_NOT_FOUND naming the file, streamed or read whole', async () => {
+    const gone = new Blob([new Uint8Array(100)]);
+    vi.spyOn(gone, 'slice').mockImplementation(() => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) as unknown as Blob);
+    vi.spyOn(gone, 'arrayBuffer').mockImplementation(() => Promise.reject(new Error('NotReadableError')));
+    const engine = new Engine({ files: memoryFiles() });
+    engine.putFile('scan.stl', gone);
+    const error = await engine.run('import_file', { path: 'scan.stl' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'FILE_NOT_FOUND', message: 'could not read scan.stl: NotReadableError' });
+    engine.putFile('part.step', gone);
+    const whole = await engine.run('import_file', { path: 'part.step' }).catch((e: unknown) => e);
+    expect(whole).toMatchObject({ code: 'FILE_NOT_FOUND', message: 'could not read part.step: NotReadableError' });
+  });
+
+  for (const format of ['stl', 'ply'] as const) {
+    it(`a binary ${format.toUpperCase()} given as a Blob is the same mesh as from its bytes, read without ever reading the whole Blob; the body keeps no bytes and the engine gives the Blob back`, async () => {
+      const mesh = box([0, 0, 0], [1, 2, 3], 6);
+      const bytes = format === 'stl' ? writeBinaryStl(mesh) : binaryPly(mesh.positions, mesh.indices);
+      const fromBytes = new Engine({ files: memoryFiles() });
+      fromBytes.putFile(`part.${format}`, bytes.slice());
+      await fromBytes.run('import_file', { path: `part.${format}`, bodyId: 'a' });
+      const blob = new Blob([bytes.slice()]);
+      const whole = vi.spyOn(blob, 'arrayBuffer');
+      const fromBlob = new Engine({ files: memoryFiles() });
+      fromBlob.putFile(`part.${format}`, blob);
+      await fromBlob.run('import_file', { path: `part.${format}`, bodyId: 'a' });
+      expect(whole).not.toHaveBeenCalled();
+      const a = fromBytes.scene.get('a');
+      const b = fromBlob.scene.get('a');
+      if (a.kind !== 'mesh' || b.kind !== 'mesh') throw new Error('expected mesh bodies');
+      expect(b.mesh.indices.length).toBe(mesh.indices.length);
+      expect([...b.mesh.indices]).toEqual([...a.mesh.indices]);
+      expect([...b.mesh.positions]).toEqual([...a.mesh.positions]);
+      expect(b.origin?.bytes).toBeUndefined();
+      expect(b.origin?.fileBytes).toBe(bytes.length);
+      expect(fromBlob.givenFile(`part.${format}`)).toBe(blob);
+      expect((await fromBlob.run('compute_metrics', { bodyId: 'a', metrics: ['volume'] })).result.volume).toBeCloseTo(6, 9);
+    });
+  }
+
 });

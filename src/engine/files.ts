@@ -1,4 +1,5 @@
 import { BrepscopeError } from './errors';
+import type { FilePieces } from './scene/import/stl';
 import type { FileAccess } from './tools/defineTool';
 
 /** A file a tool call wrote, returned with its result: no host has to look for it. */
@@ -79,4 +80,34 @@ export function memoryFiles(): FileAccess {
       stored.set(path, bytes);
     },
   };
+}
+
+/** How much of a Blob one piece of `blobFile` reads. */
+export const BLOB_PIECE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A Blob (the browser's dropped File) as a file read piece by piece: each piece is a slice read on
+ * demand, so a parser that streams never has the whole file in one buffer.
+ */
+export function blobFile(blob: Blob, path: string, pieceBytes = BLOB_PIECE_BYTES): FilePieces {
+  return {
+    size: blob.size,
+    pieces: (async function* () {
+      for (let at = 0; at < blob.size; at += pieceBytes) {
+        yield await readBlob(blob.slice(at, Math.min(blob.size, at + pieceBytes)), path);
+      }
+    })(),
+  };
+}
+
+/**
+ * A Blob's bytes. A dropped File moved or deleted since the drop can no longer be read: that is
+ * FILE_NOT_FOUND naming the file, as it was when the worker read the whole File at once.
+ */
+export async function readBlob(blob: Blob, path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await blob.arrayBuffer());
+  } catch (e) {
+    throw new BrepscopeError('FILE_NOT_FOUND', `could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

@@ -28,10 +28,6 @@ export interface PageSnapshot {
   bodies: (Omit<SceneSnapshot['bodies'][number], 'bytes'> & { bytes: FileData })[];
 }
 
-/** The bytes of a file the page handed over (read here, in the engine's thread, when it is a Blob). */
-async function bytesOf(data: FileData): Promise<Uint8Array> {
-  return data instanceof Uint8Array ? data : new Uint8Array(await data.arrayBuffer());
-}
 
 /** What the host of a guarded engine adds: a stop signal (same thread), and data added to results before they are sent. */
 export interface GuardHost {
@@ -91,20 +87,34 @@ export function guarded(engine: Engine, host: GuardHost = {}) {
     async tools(): Promise<ToolManifest[]> {
       return engine.tools();
     },
-    /** A file the page loaded (bytes, or a Blob read here); tools read it by this name (`import_file {path: name}`). */
+    /**
+     * A file the page loaded (bytes, or a Blob kept as it is: a binary STL/PLY is then read from it in
+     * pieces, never whole); tools read it by this name (`import_file {path: name}`).
+     */
     async putFile(name: string, data: FileData): Promise<void> {
-      engine.putFile(name, await bytesOf(data));
+      engine.putFile(name, data);
     },
     /** Checks a tool name and its arguments without running anything (a batch checks every run first). */
     validate(name: string, args: unknown): Promise<Outcome<void>> {
       return settle(async () => engine.validate(name, args));
     },
     /** The scene as files (a host that keeps them to restore the scene after losing the engine). */
-    async snapshot(): Promise<SceneSnapshot> {
-      return engine.snapshot();
+    async snapshot(): Promise<{ bodies: (SceneSnapshot['bodies'][number] | PageSnapshot['bodies'][number])[] }> {
+      // A mesh streamed from a given Blob keeps no bytes: its file is that Blob (a handle, no copy).
+      const { bodies } = engine.snapshot();
+      return {
+        bodies: bodies.map((b) => {
+          const given = b.bytes ? undefined : engine.givenFile(b.path);
+          return given ? { ...b, bytes: given } : b;
+        }),
+      };
     },
     restore(snapshot: PageSnapshot): Promise<Outcome<RestoreReport>> {
-      return settle(async () => engine.restore({ bodies: await Promise.all(snapshot.bodies.map(async (b) => ({ ...b, bytes: await bytesOf(b.bytes) }))) }));
+      // Each file is given by its name (a Blob as it is) and read from there, so a mesh streams again.
+      return settle(async () => {
+        for (const b of snapshot.bodies) engine.putFile(b.path, b.bytes);
+        return engine.restore({ bodies: snapshot.bodies.map(({ bytes: _bytes, ...b }) => b) }, { giveFiles: false });
+      });
     },
     async kernelState(): Promise<KernelState> {
       return engine.kernelState();
