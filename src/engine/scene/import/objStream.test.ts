@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { errorOf, errorOfAsync, exactly, piecesOf } from '../../../test/streamedPieces';
 import { testEngine } from '../../../test/testEngine';
 import type { MeshBody, PointsBody } from '../Body';
 import { parseObj, readObjPieces } from './obj';
 import type { MeshOrCloud } from './ply';
 import { parseScanFile } from './scanFile';
-import type { FilePieces } from './stl';
 
 const dir = mkdtempSync(join(tmpdir(), 'brepscope-obj-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,52 +61,18 @@ function objText(spec: ObjSpec): string {
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-/** The bytes in pieces of one size, each a view of one reused buffer (as a host streams); whatever lies past a piece is garbage. */
-function piecesOf(bytes: Uint8Array, size: number): FilePieces {
-  return {
-    size: bytes.byteLength,
-    pieces: (async function* () {
-      const buffer = new Uint8Array(Math.min(size, bytes.byteLength));
-      for (let at = 0; at < bytes.byteLength; at += size) {
-        const n = Math.min(size, bytes.byteLength - at);
-        buffer.set(bytes.subarray(at, at + n));
-        buffer.fill(0xff, n);
-        yield buffer.subarray(0, n);
-      }
-    })(),
-  };
-}
-
-/** Every array of a parse, with its type, as plain values: equal means the same bytes in the same typed arrays. */
-function exactly(r: MeshOrCloud): unknown {
-  const arrays = r.kind === 'mesh' ? r.mesh : r.cloud;
-  return {
-    kind: r.kind,
-    notes: r.notes,
-    ...Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [v.constructor.name, Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))] : v])),
-  };
-}
-
 async function streamed(bytes: Uint8Array, size: number, signature = false): Promise<MeshOrCloud> {
   const read = await readObjPieces(piecesOf(bytes, size), 'p.obj', signature);
   if (!('content' in read)) throw new Error('not streamed');
   return read.content;
 }
 
-async function streamError(bytes: Uint8Array, size: number): Promise<unknown> {
-  return readObjPieces(piecesOf(bytes, size), 'p.obj').then(
-    () => 'no error',
-    (e: unknown) => e,
-  );
+function streamError(bytes: Uint8Array, size: number): Promise<unknown> {
+  return errorOfAsync(() => readObjPieces(piecesOf(bytes, size), 'p.obj'));
 }
 
 function wholeError(bytes: Uint8Array): unknown {
-  try {
-    parseObj(bytes, 'p.obj');
-    return 'no error';
-  } catch (e) {
-    return e;
-  }
+  return errorOf(() => parseObj(bytes, 'p.obj'));
 }
 
 const SIZES = [1, 7, 13, 4096, 1 << 30];

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { errorOf, errorOfAsync, exactly, piecesOf } from '../../../test/streamedPieces';
 import { testEngine } from '../../../test/testEngine';
 import type { MeshBody, PointsBody } from '../Body';
 import { parsePly, readPlyPieces, type MeshOrCloud } from './ply';
 import { parseScanFile } from './scanFile';
-import type { FilePieces } from './stl';
 
 const dir = mkdtempSync(join(tmpdir(), 'brepscope-ply-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,52 +81,18 @@ function mixedFaces(n: number): number[][] {
   return faces;
 }
 
-/** The bytes in pieces of one size, each a view of one reused buffer (as a host streams); whatever lies past a piece is garbage. */
-function piecesOf(bytes: Uint8Array, size: number): FilePieces {
-  return {
-    size: bytes.byteLength,
-    pieces: (async function* () {
-      const buffer = new Uint8Array(Math.min(size, bytes.byteLength));
-      for (let at = 0; at < bytes.byteLength; at += size) {
-        const n = Math.min(size, bytes.byteLength - at);
-        buffer.set(bytes.subarray(at, at + n));
-        buffer.fill(0xff, n);
-        yield buffer.subarray(0, n);
-      }
-    })(),
-  };
-}
-
-/** Every array of a parse, with its type, as plain values: equal means the same bytes in the same typed arrays. */
-function exactly(r: MeshOrCloud): unknown {
-  const arrays = r.kind === 'mesh' ? r.mesh : r.cloud;
-  return {
-    kind: r.kind,
-    notes: r.notes,
-    ...Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [v.constructor.name, Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))] : v])),
-  };
-}
-
 async function streamed(bytes: Uint8Array, size: number): Promise<MeshOrCloud> {
   const read = await readPlyPieces(piecesOf(bytes, size), 'p.ply');
   if (!('content' in read)) throw new Error('not streamed');
   return read.content;
 }
 
-async function streamError(bytes: Uint8Array, size: number): Promise<unknown> {
-  return readPlyPieces(piecesOf(bytes, size), 'p.ply').then(
-    () => 'no error',
-    (e: unknown) => e,
-  );
+function streamError(bytes: Uint8Array, size: number): Promise<unknown> {
+  return errorOfAsync(() => readPlyPieces(piecesOf(bytes, size), 'p.ply'));
 }
 
 function wholeError(bytes: Uint8Array): unknown {
-  try {
-    parsePly(bytes, 'p.ply');
-    return 'no error';
-  } catch (e) {
-    return e;
-  }
+  return errorOf(() => parsePly(bytes, 'p.ply'));
 }
 
 const SIZES = [1, 7, 13, 4096, 1 << 30];
