@@ -1,5 +1,5 @@
 import { buildTree, type BuiltTree } from './bvhBuilder';
-import { NODE_STRIDE } from './bvhLayout';
+import { NODE_STRIDE, type SlotCorners } from './bvhLayout';
 import { allocCorners, buildParameters, depthFirstLayout, gatherCorners, narrowCorners, nodeBoxes } from './bvhLayoutRules';
 import type { TriMesh } from './TriMesh';
 
@@ -39,7 +39,7 @@ export interface TriangleBvh {
   readonly maxDepth: number;
 }
 
-export type SlotCorners = Float32Array | Float64Array;
+export type { SlotCorners } from './bvhLayout';
 
 export interface BvhBuildOptions {
   /**

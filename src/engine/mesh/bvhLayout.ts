@@ -8,3 +8,6 @@
  */
 export const NODE_STRIDE = 8;
 export const LINK_OFFSET = 6;
+
+/** A tree's slot corners: float32 where every coordinate of its mesh is exactly one, else float64. */
+export type SlotCorners = Float32Array | Float64Array;

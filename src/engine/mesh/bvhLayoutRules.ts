@@ -6,8 +6,7 @@
  * apart: parallelBvh.test.ts compares their trees byte for byte.
  */
 import type { BuildNodes } from './bvhBuilder';
-import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
-import type { SlotCorners } from './TriangleBvh';
+import { LINK_OFFSET, NODE_STRIDE, type SlotCorners } from './bvhLayout';
 import type { TriMesh } from './TriMesh';
 
 const MAX_BINS = 64;
