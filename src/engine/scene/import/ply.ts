@@ -82,19 +82,19 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
     if (header.format === 'ascii') return { bytes: await gatherRest(head, iterator) };
     const body = new PlyBody(header, file.size, name);
     const little = header.format === 'binary_little_endian';
-    let window = head.subarray(header.bodyStart);
+    let span = head.subarray(header.bodyStart);
     let base = header.bodyStart;
     let final = false;
     for (;;) {
-      const reader = new BinaryReader(window, 0, little, name, base, final);
+      const reader = new BinaryReader(span, 0, little, name, base, final);
       const done = body.read(reader);
       if (done) return { content: body.result() };
       // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
       const keep = reader.recordStart;
       const queue = new PieceQueue();
-      queue.push(window.subarray(keep));
+      queue.push(span.subarray(keep));
       base += keep;
-      while (queue.length < window.length - keep + reader.shortfall) {
+      while (queue.length < span.length - keep + reader.shortfall) {
         const next = await iterator.next();
         if (next.done) {
           final = true;
@@ -102,7 +102,7 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
         }
         queue.push(next.value);
       }
-      window = queue.take(queue.length);
+      span = queue.take(queue.length);
     }
   } finally {
     await iterator.return?.();
@@ -153,7 +153,7 @@ class PieceQueue {
   }
 }
 
-/** The elements of a PLY body read into typed arrays, record by record; resumable where a streamed window ran out. */
+/** The elements of a PLY body read into typed arrays, record by record; resumable where a streamed span ran out. */
 class PlyBody {
   private readonly vertex: Element;
   private readonly face: Element | undefined;
@@ -190,7 +190,7 @@ class PlyBody {
   }
 
   /**
-   * Reads records until the body ends (true) or a binary window runs out inside one (false: the
+   * Reads records until the body ends (true) or a binary span runs out inside one (false: the
    * record is undone, to be read again from `reader.recordStart` when more bytes are in).
    */
   read(reader: ElementReader): boolean {
@@ -224,7 +224,7 @@ class PlyBody {
       }
       return true;
     } catch (e) {
-      if (e !== OUT_OF_WINDOW) throw e;
+      if (e !== OUT_OF_SPAN) throw e;
       if (faces) {
         faces.indices.length = triangles;
         faces.skipped = skipped;
@@ -247,8 +247,8 @@ class PlyBody {
   }
 }
 
-/** Thrown by a streamed BinaryReader whose window ends inside a record while more of the file is to come. */
-const OUT_OF_WINDOW = new Error('PLY record straddles the streamed window');
+/** Thrown by a streamed BinaryReader whose span ends inside a record while more of the file is to come. */
+const OUT_OF_SPAN = new Error('PLY record straddles the streamed span');
 
 function fail(name: string, where: string, what: string): BrepscopeError {
   return new BrepscopeError('PARSE_FAILED', `${name}: ${where}: ${what}`);
@@ -437,18 +437,18 @@ interface ElementReader {
 }
 
 /**
- * Binary records from a window of the file: the whole body, or (streamed) the bytes at file
+ * Binary records from a span of the file: the whole body, or (streamed) the bytes at file
  * offset `base` on, with more to come unless `final`, where a record that does not fit throws
- * OUT_OF_WINDOW (its start and shortfall say what to read next) rather than a truncation.
+ * OUT_OF_SPAN (its start and shortfall say what to read next) rather than a truncation.
  */
 class BinaryReader implements ElementReader {
   private readonly view: DataView;
   private at: number;
   private element: Element | undefined;
   private index = 0;
-  /** Where the current record starts in the window. */
+  /** Where the current record starts in the span. */
   recordStart = 0;
-  /** The bytes missing from the window when OUT_OF_WINDOW was thrown. */
+  /** The bytes missing from the span when OUT_OF_SPAN was thrown. */
   shortfall = 0;
 
   constructor(
@@ -475,7 +475,7 @@ class BinaryReader implements ElementReader {
     if (this.at + n > this.bytes.length) {
       if (!this.final) {
         this.shortfall = this.at + n - this.bytes.length;
-        throw OUT_OF_WINDOW;
+        throw OUT_OF_SPAN;
       }
       throw new BrepscopeError(
         'PARSE_FAILED',
