@@ -104,6 +104,18 @@ describe('closestPointOnTriangle', () => {
   });
 });
 
+/** The nearest float32 to v on the side `direction` (-1 below, 1 above), v itself when it is one. */
+function float32Outward(v: number, direction: -1 | 1): number {
+  const f = Math.fround(v);
+  if (f === v || (direction < 0 ? f < v : f > v)) return f;
+  const bits = new DataView(new ArrayBuffer(4));
+  bits.setFloat32(0, f);
+  const n = bits.getInt32(0);
+  // Away from zero adds one to the magnitude's bits; towards it takes one.
+  bits.setInt32(0, f === 0 ? (direction < 0 ? 0x80000001 | 0 : 1) : (f > 0) === (direction > 0) ? n + 1 : n - 1);
+  return bits.getFloat32(0);
+}
+
 function checkStructure(bvh: TriangleBvh, mesh: TriMesh, maxLeaf: number): void {
   const seen = new Uint8Array(bvh.triangleCount);
   const link = (node: number, k: number) => bvh.nodeLinks[NODE_STRIDE * node + LINK_OFFSET + k]!;
@@ -113,13 +125,22 @@ function checkStructure(bvh: TriangleBvh, mesh: TriMesh, maxLeaf: number): void 
     const b = boxOf(node);
     const contains = (x: number, y: number, z: number) => x >= b[0]! && y >= b[1]! && z >= b[2]! && x <= b[3]! && y <= b[4]! && z <= b[5]!;
     if (count === 0) {
-      for (const child of [node + 1, link(node, 0)]) {
-        const c = boxOf(child);
-        expect(contains(c[0]!, c[1]!, c[2]!) && contains(c[3]!, c[4]!, c[5]!)).toBe(true);
-      }
+      const l = boxOf(node + 1), r = boxOf(link(node, 0));
+      // Tight: exactly the union of the children's boxes.
+      expect(Array.from(b)).toEqual([0, 1, 2].map((k) => Math.min(l[k]!, r[k]!)).concat([3, 4, 5].map((k) => Math.max(l[k]!, r[k]!))));
       continue;
     }
     expect(count).toBeLessThanOrEqual(maxLeaf);
+    // Tight: the smallest float32 box that holds the leaf's corners.
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let s = link(node, 0); s < link(node, 0) + count; s++) {
+      const c = corners(mesh, bvh.slotTriangle[s]!);
+      for (let k = 0; k < 9; k++) {
+        lo[k % 3] = Math.min(lo[k % 3]!, c[k]!);
+        hi[k % 3] = Math.max(hi[k % 3]!, c[k]!);
+      }
+    }
+    expect(Array.from(b)).toEqual(lo.map((v) => float32Outward(v, -1)).concat(hi.map((v) => float32Outward(v, 1))));
     for (let s = link(node, 0); s < link(node, 0) + count; s++) {
       const t = bvh.slotTriangle[s]!;
       seen[t]!++;

@@ -96,7 +96,7 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const { nodeBounds, nodeLinks, maxDepth } = depthFirstLayout(nodes, shared);
   const nodeCount = T === 0 ? 0 : nodes.count;
   gatherCorners(mesh, slotTriangle, slotCorners, 0, T);
-  nodeBoxes(nodeBounds, nodeLinks, slotCorners, 0, nodeCount, 0);
+  nodeBoxes(nodeBounds, nodeLinks, 0, nodeCount, 0);
   return { triangleCount: T, nodeCount, nodeBounds, nodeLinks, slotCorners, slotTriangle, maxDepth };
 }
 

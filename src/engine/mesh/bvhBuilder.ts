@@ -19,6 +19,8 @@
  * rounds instead of twenty-odd binning levels.
  */
 
+import { f32Above, f32Below } from './float32Steps';
+
 /** Floats (and words) per record: min xyz, max xyz, triangle index, scratch (grid cell). */
 export const REC = 8;
 const GRID_CELLS = 32768;
@@ -34,10 +36,13 @@ const MAX_BINS = 64;
 
 /**
  * Nodes in build order, two words each: an inner node holds [left, right] (right > 0), a leaf
- * [first position, -count].
+ * [first position, -count]. A leaf's box (6 floats in `boxes`; an inner node's are unset) is made
+ * from its records, whose boxes are rounded outward to float32: the box of its triangles' corners
+ * rounded outward, which the layout would otherwise find by reading every corner again.
  */
 export interface BuildNodes {
   links: Int32Array;
+  boxes: Float32Array;
   count: number;
 }
 
@@ -58,11 +63,12 @@ interface Ranges {
 }
 
 /**
- * Records for mesh triangles [from, to) into `rec` (at their own positions): float32 boxes rounded
- * to nearest (they only steer the splits), index in word 6. Returns the box of the doubled centres.
- * Throws on an index out of range.
+ * Records for mesh triangles [from, to) into `rec` (at their own positions): float32 boxes, exact
+ * for float32 positions and rounded outward otherwise (they steer the splits and make the leaves'
+ * boxes), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
  */
 function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
+  if (!(positions instanceof Float32Array)) return wideRecords(positions, indices, rec, from, to);
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -86,6 +92,37 @@ function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32
     rec[o + 5] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
     words[o + 6] = t;
     // Twice the centre: only ever compared with other doubled centres.
+    const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  return new Float64Array([x0, y0, z0, x1, y1, z1]);
+}
+
+/** triangleRecords for float64 positions: each box rounded outward to float32. */
+function wideRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
+  const V = positions.length / 3;
+  const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let t = from; t < to; t++) {
+    const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
+    if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
+    const a = 3 * ia, b = 3 * ib, c = 3 * ic;
+    const o = REC * t;
+    for (let k = 0; k < 3; k++) {
+      const va = positions[a + k]!, vb = positions[b + k]!, vc = positions[c + k]!;
+      const lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+      const hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+      rec[o + k] = lo;
+      if (rec[o + k]! > lo) rec[o + k] = f32Below(rec[o + k]!);
+      rec[o + 3 + k] = hi;
+      if (rec[o + 3 + k]! < hi) rec[o + 3 + k] = f32Above(rec[o + 3 + k]!);
+    }
+    words[o + 6] = t;
     const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
@@ -245,7 +282,7 @@ export function splitRoot(T: number, spec: Float64Array, runs: readonly BinnedRu
     }
   }
   // Nodes the splits make are numbered from 1 (0 is the root), as buildTop's node list will have them.
-  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, cells)), count: 1 };
+  const nodes: BuildNodes = { links: new Int32Array(2 * Math.max(16, cells)), boxes: new Float32Array(6 * Math.max(16, cells)), count: 1 };
   const r = { nodes, maxLeaf, bins } as Ranges;
   grid[BUCKETS] = 0;
   grid[MINL] = T <= FINE_ROUND ? 2 : MIN_LAYERS;
@@ -298,11 +335,7 @@ export interface RootRound {
 /** gridRound's end for the root, from a RootRound: leaves, small parts split, the rest pending on `work`. */
 function finishRootRound(r: Ranges, root: number, round: RootRound, work: TaskList): void {
   if (root !== 0 || r.nodes.count !== 1) throw new Error('BVH: the root round must come first.');
-  if (r.nodes.links.length < 2 * round.nodes.count) {
-    const grown = new Int32Array(4 * round.nodes.count);
-    grown.set(r.nodes.links.subarray(0, 2));
-    r.nodes.links = grown;
-  }
+  if (r.nodes.links.length < 2 * round.nodes.count) growNodes(r.nodes, 2 * round.nodes.count);
   r.nodes.links.set(round.nodes.links.subarray(0, 2 * round.nodes.count));
   r.nodes.count = round.nodes.count;
   const box = new Float64Array(6);
@@ -311,9 +344,7 @@ function finishRootRound(r: Ranges, root: number, round: RootRound, work: TaskLi
     const first = at, last = (at += round.sizes[k]!);
     const node = round.bucketNode[k]!;
     if (round.bucketLeaf[k]) {
-      setLeaf(r.nodes, node, first, last - first);
-      const to = r.words[1]!;
-      for (let p = first; p < last; p++) r.slotTriangle[p] = to[REC * p + 6]!;
+      recordLeaf(r, 1, node, first, last);
       continue;
     }
     if (last - first <= SMALL_NODE) {
@@ -364,8 +395,9 @@ export function stitchSubtrees(top: TopTree, parts: readonly Subtrees[]): BuiltT
     roots += k;
   }
   if (roots !== top.taskCount) throw new Error('BVH: the subtrees do not cover the tasks.');
-  const links = new Int32Array(2 * Math.max(1, total));
+  const links = new Int32Array(2 * Math.max(1, total)), boxes = new Float32Array(6 * Math.max(1, total));
   links.set(top.nodes.links.subarray(0, 2 * top.nodes.count));
+  boxes.set(top.nodes.boxes.subarray(0, 6 * top.nodes.count));
   let base = top.nodes.count;
   for (const { nodes, tasks } of parts) {
     // Local node i < k is task i's root, a node of the top; the others are new.
@@ -378,10 +410,11 @@ export function stitchSubtrees(top: TopTree, parts: readonly Subtrees[]): BuiltT
       // Leaves keep [first position, -count]; positions are global already.
       links[at] = b < 0 ? a : map(a);
       links[at + 1] = b < 0 ? b : map(b);
+      if (b < 0) for (let k = 0; k < 6; k++) boxes[3 * at + k] = nodes.boxes[6 * local + k]!;
     }
     base += nodes.count - k;
   }
-  return { nodes: { links, count: total }, slotTriangle: top.slotTriangle };
+  return { nodes: { links, boxes, count: total }, slotTriangle: top.slotTriangle };
 }
 
 /** A stack of tasks, TASK words each. */
@@ -396,7 +429,7 @@ function ranges(scratch: ArrayBufferLike, T: number, slotTriangle: Uint32Array, 
     rec: [new Float32Array(scratch, 0, REC * T), new Float32Array(scratch, 4 * REC * T, REC * T)],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
     // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
-    nodes: { links: new Int32Array(links), count: 0 },
+    nodes: { links: new Int32Array(links), boxes: new Float32Array(3 * links), count: 0 },
     slotTriangle,
     maxLeaf,
     bins,
@@ -441,12 +474,17 @@ function grow(r: Ranges, work: TaskList, deferred: TaskList | null, deferAt: num
 }
 
 function allocNode(nodes: BuildNodes): number {
-  if (2 * nodes.count === nodes.links.length) {
-    const grown = new Int32Array(2 * nodes.links.length);
-    grown.set(nodes.links);
-    nodes.links = grown;
-  }
+  if (2 * nodes.count === nodes.links.length) growNodes(nodes, 2 * nodes.count);
   return nodes.count++;
+}
+
+/** Room for `count` nodes, the ones there kept. */
+function growNodes(nodes: BuildNodes, count: number): void {
+  const links = new Int32Array(2 * count), boxes = new Float32Array(6 * count);
+  links.set(nodes.links.subarray(0, 2 * nodes.count));
+  boxes.set(nodes.boxes.subarray(0, 6 * nodes.count));
+  nodes.links = links;
+  nodes.boxes = boxes;
 }
 
 function setInner(nodes: BuildNodes, node: number, left: number, right: number): void {
@@ -454,9 +492,36 @@ function setInner(nodes: BuildNodes, node: number, left: number, right: number):
   nodes.links[2 * node + 1] = right;
 }
 
-function setLeaf(nodes: BuildNodes, node: number, first: number, count: number): void {
-  nodes.links[2 * node] = first;
-  nodes.links[2 * node + 1] = -count;
+/**
+ * Makes `node` the leaf of positions [first, last) of record buffer `b`: its triangles go to
+ * slotTriangle and its box is the union of the records' boxes.
+ */
+function recordLeaf(r: Ranges, b: number, node: number, first: number, last: number): void {
+  const rec = r.rec[b]!, words = r.words[b]!;
+  r.nodes.links[2 * node] = first;
+  r.nodes.links[2 * node + 1] = first - last;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let p = first; p < last; p++) {
+    const o = REC * p;
+    r.slotTriangle[p] = words[o + 6]!;
+    if (rec[o]! < x0) x0 = rec[o]!;
+    if (rec[o + 1]! < y0) y0 = rec[o + 1]!;
+    if (rec[o + 2]! < z0) z0 = rec[o + 2]!;
+    if (rec[o + 3]! > x1) x1 = rec[o + 3]!;
+    if (rec[o + 4]! > y1) y1 = rec[o + 4]!;
+    if (rec[o + 5]! > z1) z1 = rec[o + 5]!;
+  }
+  setBox(r.nodes.boxes, node, x0, y0, z0, x1, y1, z1);
+}
+
+function setBox(boxes: Float32Array, node: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
+  const o = 6 * node;
+  boxes[o] = x0;
+  boxes[o + 1] = y0;
+  boxes[o + 2] = z0;
+  boxes[o + 3] = x1;
+  boxes[o + 4] = y1;
+  boxes[o + 5] = z1;
 }
 
 // ---- grid rounds ----
@@ -526,9 +591,7 @@ function gridRound(r: Ranges, b: number, start: number, end: number, node: numbe
   for (let k = 0; k < buckets; k++) {
     const last = bucketNext[k]!, first = last - bucketSize[k]!;
     if (bucketLeaf[k]) {
-      setLeaf(r.nodes, bucketNode[k]!, first, last - first);
-      const to = r.words[1 - b]!;
-      for (let p = first; p < last; p++) r.slotTriangle[p] = to[REC * p + 6]!;
+      recordLeaf(r, 1 - b, bucketNode[k]!, first, last);
       continue;
     }
     if (last - first <= SMALL_NODE) {
@@ -812,7 +875,7 @@ function splitPart(r: Ranges, b: number, start: number, end: number, node: numbe
   while (top > 0) {
     const nd = partTasks[--top]!, hi = partTasks[--top]!, lo = partTasks[--top]!;
     if (hi - lo <= r.maxLeaf) {
-      setLeaf(r.nodes, nd, start + lo, hi - lo);
+      partLeaf(r.nodes, nd, start, lo, hi);
       continue;
     }
     const mid = lo + sortedSahSplit(lo, hi, r.maxLeaf);
@@ -826,6 +889,23 @@ function splitPart(r: Ranges, b: number, start: number, end: number, node: numbe
     partTasks[top++] = left;
   }
   for (let i = 0; i < n; i++) r.slotTriangle[start + i] = partTriangle[order[i]!]!;
+}
+
+/** Makes `node` the leaf of the part's records order[lo, hi), at positions start + lo on, with their box. */
+function partLeaf(nodes: BuildNodes, node: number, start: number, lo: number, hi: number): void {
+  nodes.links[2 * node] = start + lo;
+  nodes.links[2 * node + 1] = lo - hi;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = lo; i < hi; i++) {
+    const o = 6 * order[i]!;
+    if (partBox[o]! < x0) x0 = partBox[o]!;
+    if (partBox[o + 1]! < y0) y0 = partBox[o + 1]!;
+    if (partBox[o + 2]! < z0) z0 = partBox[o + 2]!;
+    if (partBox[o + 3]! > x1) x1 = partBox[o + 3]!;
+    if (partBox[o + 4]! > y1) y1 = partBox[o + 4]!;
+    if (partBox[o + 5]! > z1) z1 = partBox[o + 5]!;
+  }
+  setBox(nodes.boxes, node, x0, y0, z0, x1, y1, z1);
 }
 
 /** Sorts order[lo, hi) along the longest centre axis and returns the best SAH split's left size. */

@@ -42,17 +42,20 @@ export function allocCorners(T: number, narrow: boolean, shared: boolean): SlotC
 
 /**
  * Numbers the subtree of build node `root` depth first (left child next, right child linked) into
- * `words` from node `base`, right links relative to `base`. `block`, when given, is asked first for
- * each node: a positive answer is that many nodes it placed at `id` itself (a part laid out
- * already), whose subtree is not walked. Returns the next free node and the deepest depth numbered.
+ * `words` from node `base`, right links relative to `base`, with the leaves' boxes the build made
+ * (as float32 in the same buffer). `block`, when given, is asked first for each node: a positive
+ * answer is that many nodes it placed at `id` itself (a part laid out already), whose subtree is
+ * not walked. Returns the next free node and the deepest depth numbered.
  */
 export function numberDepthFirst(
-  links: Int32Array,
+  nodes: BuildNodes,
   root: number,
   words: Uint32Array,
   base: number,
   block?: (node: number, id: number, depth: number) => number,
 ): { next: number; deepest: number } {
+  const links = nodes.links, leafBoxes = nodes.boxes;
+  const bounds = new Float32Array(words.buffer, words.byteOffset, words.length);
   let next = base, deepest = 0, top = 0;
   // Stack entries: build node, id of the parent whose right link awaits it (-1 for none), depth.
   let stack = new Int32Array(3 * 64);
@@ -75,6 +78,13 @@ export function numberDepthFirst(
     if (b < 0) {
       words[o] = a;
       words[o + 1] = -b;
+      const f = 6 * node, t = NODE_STRIDE * id;
+      bounds[t] = leafBoxes[f]!;
+      bounds[t + 1] = leafBoxes[f + 1]!;
+      bounds[t + 2] = leafBoxes[f + 2]!;
+      bounds[t + 3] = leafBoxes[f + 3]!;
+      bounds[t + 4] = leafBoxes[f + 4]!;
+      bounds[t + 5] = leafBoxes[f + 5]!;
       continue;
     }
     words[o + 1] = 0;
@@ -100,7 +110,7 @@ export function depthFirstLayout(nodes: BuildNodes, shared: boolean): { nodeBoun
   const buffer = shared ? new SharedArrayBuffer(4 * NODE_STRIDE * n) : new ArrayBuffer(4 * NODE_STRIDE * n);
   const nodeBounds = new Float32Array(buffer);
   const nodeLinks = new Uint32Array(buffer);
-  const maxDepth = n === 0 ? 0 : numberDepthFirst(nodes.links, 0, nodeLinks, 0).deepest;
+  const maxDepth = n === 0 ? 0 : numberDepthFirst(nodes, 0, nodeLinks, 0).deepest;
   return { nodeBounds, nodeLinks, maxDepth };
 }
 
@@ -124,42 +134,15 @@ export function gatherCorners(mesh: TriMesh, slotTriangle: Uint32Array, tri: Slo
 }
 
 /**
- * Boxes of nodes [from, to) of a layout whose right links are relative to node `linkBase`, from
- * the slots' corners (exact either type): a leaf's box is its corners' box rounded outward to
- * float32, an inner node's the union of its children's (float32 already, so exact). Children
- * follow their parent in depth-first order, so a reverse sweep is bottom-up.
+ * Boxes of the inner nodes among [from, to) of a layout whose right links are relative to node
+ * `linkBase`: the union of their children's (float32, so exact); the leaves have theirs from the
+ * build (numberDepthFirst). Children follow their parent in depth-first order, so a reverse sweep
+ * is bottom-up.
  */
-export function nodeBoxes(box: Float32Array, links: Uint32Array, tri: SlotCorners, from: number, to: number, linkBase: number): void {
+export function nodeBoxes(box: Float32Array, links: Uint32Array, from: number, to: number, linkBase: number): void {
   for (let n = to - 1; n >= from; n--) {
     const o = NODE_STRIDE * n;
-    const count = links[o + LINK_OFFSET + 1]!;
-    if (count > 0) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-      const first = 9 * links[o + LINK_OFFSET]!;
-      for (let c = first; c < first + 9 * count; c += 3) {
-        const x = tri[c]!, y = tri[c + 1]!, z = tri[c + 2]!;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-      }
-      // Math.fround rounds to nearest; the value it rounds the wrong way takes one more step.
-      let v = Math.fround(x0);
-      box[o] = v <= x0 ? v : f32Below(v);
-      v = Math.fround(y0);
-      box[o + 1] = v <= y0 ? v : f32Below(v);
-      v = Math.fround(z0);
-      box[o + 2] = v <= z0 ? v : f32Below(v);
-      v = Math.fround(x1);
-      box[o + 3] = v >= x1 ? v : f32Above(v);
-      v = Math.fround(y1);
-      box[o + 4] = v >= y1 ? v : f32Above(v);
-      v = Math.fround(z1);
-      box[o + 5] = v >= z1 ? v : f32Above(v);
-      continue;
-    }
+    if (links[o + LINK_OFFSET + 1]! > 0) continue;
     const l = o + NODE_STRIDE, r = NODE_STRIDE * (linkBase + links[o + LINK_OFFSET]!);
     let a = box[l]!, b = box[r]!;
     box[o] = a < b ? a : b;
@@ -179,23 +162,4 @@ export function nodeBoxes(box: Float32Array, links: Uint32Array, tri: SlotCorner
     b = box[r + 5]!;
     box[o + 5] = a > b ? a : b;
   }
-}
-
-const f32 = new Float32Array(1);
-const f32Bits = new Int32Array(f32.buffer);
-
-/** The float32 just below float32 f (f finite or +Infinity). */
-function f32Below(f: number): number {
-  if (f === 0) return -1.401298464324817e-45;
-  f32[0] = f;
-  f32Bits[0] = f32Bits[0]! + (f > 0 ? -1 : 1);
-  return f32[0]!;
-}
-
-/** The float32 just above float32 f (f finite or -Infinity). */
-function f32Above(f: number): number {
-  if (f === 0) return 1.401298464324817e-45;
-  f32[0] = f;
-  f32Bits[0] = f32Bits[0]! + (f > 0 ? 1 : -1);
-  return f32[0]!;
 }

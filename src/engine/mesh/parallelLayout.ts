@@ -33,11 +33,11 @@ export function layOutBlocks(nodes: BuildNodes, tasks: Float64Array, mesh: TriMe
   const sizes = new Int32Array(k), depths = new Int32Array(k);
   let base = 0;
   for (let task = 0; task < k; task++) {
-    const { next, deepest } = numberDepthFirst(nodes.links, task, words, base);
+    const { next, deepest } = numberDepthFirst(nodes, task, words, base);
     sizes[task] = next - base;
     depths[task] = deepest;
     gatherCorners(mesh, slotTriangle, slotCorners, tasks[TASK * task]! | 0, tasks[TASK * task + 1]! | 0);
-    nodeBoxes(box, words, slotCorners, base, next, base);
+    nodeBoxes(box, words, base, next, base);
     base = next;
   }
   return { words, sizes, depths };
@@ -96,12 +96,12 @@ export function assembleBvh(
     maxDepth = Math.max(maxDepth, depth + p.blocks.depths[p.task]!);
     return size;
   };
-  const { next, deepest } = numberDepthFirst(top.links, 0, nodeLinks, 0, block);
+  const { next, deepest } = numberDepthFirst(top, 0, nodeLinks, 0, block);
   if (next !== nodeCount) throw new Error('BVH: the laid-out blocks do not fit the tree.');
   for (let i = own.length - 1; i >= 0; i--) {
     const o = NODE_STRIDE * own[i]! + LINK_OFFSET, count = nodeLinks[o + 1]!;
     if (count > 0) gatherCorners(mesh, slotTriangle, slotCorners, nodeLinks[o]!, nodeLinks[o]! + count);
-    nodeBoxes(nodeBounds, nodeLinks, slotCorners, own[i]!, own[i]! + 1, 0);
+    nodeBoxes(nodeBounds, nodeLinks, own[i]!, own[i]! + 1, 0);
   }
   return { triangleCount: T, nodeCount: T === 0 ? 0 : nodeCount, nodeBounds, nodeLinks, slotCorners, slotTriangle, maxDepth: Math.max(maxDepth, deepest) };
 }

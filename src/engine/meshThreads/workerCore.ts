@@ -99,7 +99,7 @@ function answerBvhPart(job: number, make: () => FromWorker): void {
 function subtrees(job: number, work: SubtreeWork): void {
   try {
     const answer = buildSubtreeWork(work);
-    const moved = 'nodes' in answer ? [answer.nodes.links.buffer] : [answer.blocks.words.buffer, answer.blocks.sizes.buffer, answer.blocks.depths.buffer];
+    const moved = 'nodes' in answer ? [answer.nodes.links.buffer, answer.nodes.boxes.buffer] : [answer.blocks.words.buffer, answer.blocks.sizes.buffer, answer.blocks.depths.buffer];
     port!.postMessage({ type: 'subtrees', job, answer } satisfies FromWorker, moved as ArrayBuffer[]);
   } catch (e) {
     port!.postMessage({ type: 'failed', job, error: toErrorPayload(e) } satisfies FromWorker);
