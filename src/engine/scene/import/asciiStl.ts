@@ -12,6 +12,9 @@ import { decimalNumber } from './textScanner';
  */
 const BLANK = new Uint8Array(256);
 for (const c of [9, 10, 11, 12, 13, 32, 0xa0]) BLANK[c] = 1;
+/** Bytes that start neither keyword: read while no match is under way, they change nothing. */
+const QUIET = new Uint8Array(256).fill(1);
+for (const c of 'vVeE') QUIET[c.charCodeAt(0)] = 0;
 
 /** Case-insensitive matchers of a keyword, byte by byte: state k means its first k letters were just read. */
 function matcher(word: string): Uint8Array {
@@ -68,38 +71,60 @@ export class AsciiStlReader {
 
   /** The next piece of the file (valid only during the call). */
   push(piece: Uint8Array): void {
-    const n = piece.length;
-    let vertexState = this.vertexState, endfacetState = this.endfacetState, axis = this.axis;
-    // Where the coordinate token being read starts in this piece (0 for one carried over), -1 between tokens.
-    let start = this.carried > 0 ? 0 : -1;
-    for (let i = 0; i < n; i++) {
-      const c = piece[i]!;
-      endfacetState = ENDFACET[endfacetState * 256 + c]!;
-      if (endfacetState === ENDFACET_LENGTH) {
-        this.facets++;
-        endfacetState = 0;
-      }
+    // Two tight loops (looking for 'vertex', reading a coordinate token), the keyword matchers'
+    // states in locals; a blank ends any match of 'endfacet', so runs of blanks skip its matcher.
+    const n = piece.length, blank = BLANK, quiet = QUIET, vertex = VERTEX, endfacet = ENDFACET;
+    let vertexState = this.vertexState, endfacetState = this.endfacetState, axis = this.axis, facets = this.facets;
+    let i = 0;
+    while (i < n) {
       if (axis < 0) {
-        if (vertexState === VERTEX_LENGTH && BLANK[c] === 1) {
-          axis = 0;
-          vertexState = 0;
-        } else {
-          vertexState = VERTEX[vertexState * 256 + c]!;
+        for (; i < n; i++) {
+          const c = piece[i]!;
+          if (quiet[c] === 1 && (vertexState | endfacetState) === 0) continue;
+          endfacetState = endfacet[endfacetState * 256 + c]!;
+          if (endfacetState === ENDFACET_LENGTH) {
+            facets++;
+            endfacetState = 0;
+          }
+          if (vertexState === VERTEX_LENGTH && blank[c] === 1) {
+            axis = 0;
+            vertexState = 0;
+            i++;
+            break;
+          }
+          vertexState = vertex[vertexState * 256 + c]!;
         }
-      } else if (BLANK[c] === 1) {
-        if (start >= 0) {
-          this.coordinate(piece, start, i, axis);
-          start = -1;
-          if (++axis === 3) axis = -1;
-        }
-      } else if (start < 0) {
-        start = i;
+        continue;
       }
+      // A token carried over from the last piece goes on at this piece's first byte.
+      if (this.carried === 0) {
+        while (i < n && blank[piece[i]!] === 1) i++;
+        endfacetState = 0;
+        if (i === n) break;
+      }
+      const start = i;
+      for (; i < n; i++) {
+        const c = piece[i]!;
+        if (blank[c] === 1) break;
+        endfacetState = endfacet[endfacetState * 256 + c]!;
+        if (endfacetState === ENDFACET_LENGTH) {
+          facets++;
+          endfacetState = 0;
+        }
+      }
+      if (i === n) {
+        this.keep(piece, start, n);
+        break;
+      }
+      this.coordinate(piece, start, i, axis);
+      if (++axis === 3) axis = -1;
+      endfacetState = 0;
+      i++; // the blank: no part of either keyword
     }
-    if (start >= 0) this.keep(piece, start, n);
     this.vertexState = vertexState;
     this.endfacetState = endfacetState;
     this.axis = axis;
+    this.facets = facets;
   }
 
   /** The welded mesh, or the error the file's text earns. */
