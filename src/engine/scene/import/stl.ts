@@ -83,7 +83,7 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) reader.push(next.value);
       return { mesh: reader.finish() };
     }
-    // Not a binary STL of this size: read whole.
+    // No STL (neither a binary one of this size nor ASCII): read whole.
     const whole = new Uint8Array(file.size);
     whole.set(head.subarray(0, filled));
     let at = filled;
