@@ -34,6 +34,18 @@ describe('an STL read and parsed by the CLI while the engine starts', () => {
     expect((await engine.run('compute_metrics', { bodyId: 'early' })).result).toEqual((await engine.run('compute_metrics', { bodyId: 'read' })).result);
   });
 
+  it('reads an ASCII STL too, into the mesh parseStl gives', async () => {
+    const path = join(dir, 'triangle.stl');
+    const bytes = new TextEncoder().encode('solid t\r\n facet normal 0 0 1\r\n  outer loop\r\n   vertex 0 0 0\r\n   vertex 1.5 0 0\r\n   vertex 0 0.1 0\r\n  endloop\r\n endfacet\r\nendsolid t\r\n');
+    writeFileSync(path, bytes);
+    const early = await readStlEarly(path);
+    expect(early?.fileBytes).toBe(bytes.byteLength);
+    expect(early!.stlMesh.positions).toBeInstanceOf(Float64Array);
+    expect(Array.from(early!.stlMesh.positions)).toEqual([0, 0, 0, 1.5, 0, 0, 0, 0.1, 0]);
+    expect(Array.from(early!.stlMesh.indices)).toEqual([0, 1, 2]);
+    expect(early!.stlMesh.indices.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
   it('leaves to the engine whatever it cannot read or parse: a missing file, a directory, a truncated STL, an empty one, another extension', async () => {
     const truncated = join(dir, 'truncated.stl');
     writeFileSync(truncated, writeBinaryStl(box([0, 0, 0], [1, 1, 1])).subarray(0, 120));

@@ -11,12 +11,12 @@ import type { TriMesh } from '../engine';
 const PIECE_BYTES = 4 * 2 ** 20;
 
 /**
- * A binary STL read and parsed on the CLI's own thread while the engine thread is still loading its
- * code (a few hundred milliseconds): the engine then gets the mesh instead of reading and parsing
- * the file after it started (LoadRequest.stlMesh). The file streams by in fixed-size pieces, welded
- * as they arrive (readStlPieces), so it is never whole in memory and the body keeps no copy of it.
- * Anything else (no such file, an ASCII STL, not an STL, too large) is left to the engine, which
- * reads the file itself and reports it as always: undefined.
+ * An STL (binary or ASCII) read and parsed on the CLI's own thread while the engine thread is still
+ * loading its code (a few hundred milliseconds): the engine then gets the mesh instead of reading
+ * and parsing the file after it started (LoadRequest.stlMesh). The file streams by in fixed-size
+ * pieces, welded as they arrive (readStlPieces), so it is never whole in memory and the body keeps
+ * no copy of it. Anything else (no such file, not an STL, a bad one, too large) is left to the
+ * engine, which reads the file itself and reports it as always: undefined.
  */
 export async function readStlEarly(path: string): Promise<{ stlMesh: TriMesh; fileBytes: number } | undefined> {
   if (!/\.stl$/i.test(path)) return undefined;

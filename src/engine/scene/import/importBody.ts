@@ -41,7 +41,7 @@ export interface ImportRequest {
    * so it is not parsed twice.
    */
   stlMesh?: TriMesh | undefined;
-  /** A binary PLY read as it streamed by (readPlyPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
+  /** A PLY read as it streamed by (readPlyPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
   plyContent?: MeshOrCloud | undefined;
   /** An OBJ read as it streamed by (readObjPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
   objContent?: MeshOrCloud | undefined;

@@ -38,6 +38,7 @@ interface Header {
 }
 
 const MAX_HEADER_BYTES = 1 << 20;
+const NL = 10;
 
 /** Binary scalar types whose every value a float32 holds exactly (a cloud of them is kept as float32, PointCloud). */
 const FLOAT32_EXACT = new Set<ScalarType>(['float32', 'int8', 'uint8', 'int16', 'uint16']);
@@ -58,11 +59,11 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
 }
 
 /**
- * A binary PLY read piece by piece as it streams by (FilePieces; pieces of any size, a record may
- * straddle two): the header from the first bytes, then each element as its bytes arrive, never the
- * whole file in memory. The same result and the same errors as parsePly on the whole file. An
- * ASCII PLY, or (when `signature`) a file that does not start as a PLY does, is gathered whole and
- * returned as bytes, for the importer to read as it reads any file.
+ * A PLY read piece by piece as it streams by (FilePieces; pieces of any size, a record may
+ * straddle two): the header from the first bytes, then each element as its bytes arrive (an ASCII
+ * body a run of whole lines at a time), never the whole file in memory. The same result and the
+ * same errors as parsePly on the whole file. When `signature`, a file that does not start as a PLY
+ * does is gathered whole and returned as bytes, for the importer to read as it reads any file.
  */
 export async function readPlyPieces(file: FilePieces, name: string, signature = false): Promise<{ content: MeshOrCloud } | { bytes: Uint8Array }> {
   const iterator = file.pieces[Symbol.asyncIterator]();
@@ -79,33 +80,76 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
       return { bytes: await gatherRest(head, iterator) };
     }
     const header = readHeader(head, name);
-    if (header.format === 'ascii') return { bytes: await gatherRest(head, iterator) };
     const body = new PlyBody(header, file.size, name);
-    const little = header.format === 'binary_little_endian';
-    let span = head.subarray(header.bodyStart);
-    let base = header.bodyStart;
-    let final = false;
-    for (;;) {
-      const reader = new BinaryReader(span, 0, little, name, base, final);
-      const done = body.read(reader);
-      if (done) return { content: body.result() };
-      // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
-      const keep = reader.recordStart;
-      const queue = new PieceQueue();
-      queue.push(span.subarray(keep));
-      base += keep;
-      while (queue.length < span.length - keep + reader.shortfall) {
-        const next = await iterator.next();
-        if (next.done) {
-          final = true;
-          break;
-        }
-        queue.push(next.value);
-      }
-      span = queue.take(queue.length);
-    }
+    const next = async (): Promise<Uint8Array | undefined> => {
+      const piece = await iterator.next();
+      return piece.done ? undefined : piece.value;
+    };
+    const content = header.format === 'ascii' ? await readAsciiBody(body, head, header.bodyStart, name, next) : await readBinaryBody(body, head, header, name, next);
+    return { content };
   } finally {
     await iterator.return?.();
+  }
+}
+
+/** A binary body from `head` (which holds the header and the body's first bytes) and the pieces `next` gives. */
+async function readBinaryBody(body: PlyBody, head: Uint8Array, header: Header, name: string, next: () => Promise<Uint8Array | undefined>): Promise<MeshOrCloud> {
+  const little = header.format === 'binary_little_endian';
+  let span = head.subarray(header.bodyStart);
+  let base = header.bodyStart;
+  let final = false;
+  for (;;) {
+    const reader = new BinaryReader(span, 0, little, name, base, final);
+    if (body.read(reader)) return body.result();
+    // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
+    const keep = reader.recordStart;
+    const queue = new PieceQueue();
+    queue.push(span.subarray(keep));
+    base += keep;
+    while (queue.length < span.length - keep + reader.shortfall) {
+      const piece = await next();
+      if (!piece) {
+        final = true;
+        break;
+      }
+      queue.push(piece);
+    }
+    span = queue.take(queue.length);
+  }
+}
+
+/**
+ * An ASCII body, a run of whole lines at a time: each span read ends at its last line end (the
+ * file's end for the last), and the record it cut is read again with the next lines.
+ */
+async function readAsciiBody(body: PlyBody, head: Uint8Array, bodyStart: number, name: string, next: () => Promise<Uint8Array | undefined>): Promise<MeshOrCloud> {
+  let span = head.subarray(bodyStart);
+  let base = bodyStart;
+  let line = lineAt(head, bodyStart);
+  let final = false;
+  for (;;) {
+    const end = final ? span.length : span.lastIndexOf(NL) + 1;
+    let keep = 0;
+    // A span without a line end is read only at the file's end (then even empty: a truncation).
+    if (end > 0 || final) {
+      const reader = new AsciiReader(span.subarray(0, end), 0, name, base, line, final);
+      if (body.read(reader)) return body.result();
+      keep = reader.recordStart;
+      line = reader.recordLine;
+      base += keep;
+    }
+    // The cut record and the partial last line, and pieces until one brings a line end (or the file ends).
+    const queue = new PieceQueue();
+    queue.push(span.subarray(keep));
+    do {
+      const piece = await next();
+      if (!piece) {
+        final = true;
+        break;
+      }
+      queue.push(piece);
+    } while (!queue.lastHadNewline);
+    span = queue.take(queue.length);
   }
 }
 
@@ -530,24 +574,38 @@ class BinaryReader implements ElementReader {
   }
 }
 
+/**
+ * ASCII records from a span of the file: the whole body, or (streamed) whole lines from file
+ * offset `base` (line `line`) on, with more to come unless `final`, where a record the span does
+ * not finish throws OUT_OF_SPAN (it is read again from `recordStart`, line `recordLine`, once the
+ * next lines are in) rather than a truncation. A span ends at a line end, so no token is cut.
+ */
 class AsciiReader implements ElementReader {
   private readonly scanner: TextScanner;
   private element: Element | undefined;
   private index = 0;
+  /** Where the current record starts in the span, and its line. */
+  recordStart = 0;
+  recordLine = 0;
 
   constructor(
     bytes: Uint8Array,
     start: number,
     private readonly name: string,
+    private readonly base = 0,
+    line?: number,
+    private readonly final = true,
   ) {
     this.scanner = new TextScanner(bytes, start);
     // Line numbers in messages count from the top of the file.
-    this.scanner.line = new TextDecoder('latin1').decode(bytes.subarray(0, start)).split('\n').length;
+    this.scanner.line = line ?? lineAt(bytes, start);
   }
 
   beginElement(element: Element, index: number): void {
     this.element = element;
     this.index = index;
+    this.recordStart = this.scanner.pos;
+    this.recordLine = this.scanner.line;
   }
 
   endElement(): void {}
@@ -555,6 +613,7 @@ class AsciiReader implements ElementReader {
   scalar(prop: Property): number {
     const s = this.scanner;
     if (!s.tokenAnywhere()) {
+      if (!this.final) throw OUT_OF_SPAN;
       throw new BrepscopeError(
         'PARSE_FAILED',
         `${this.name}: line ${s.line}: ${this.element!.name} ${this.index} of ${this.element!.count}: the file ends before its '${prop.name}' (truncated file)`,
@@ -564,7 +623,7 @@ class AsciiReader implements ElementReader {
     if (!Number.isFinite(v)) {
       throw new BrepscopeError(
         'PARSE_FAILED',
-        `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a ${Number.isNaN(v) ? '' : 'finite '}number (${prop.name}) at byte ${s.tokenStart}`,
+        `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a ${Number.isNaN(v) ? '' : 'finite '}number (${prop.name}) at byte ${this.base + s.tokenStart}`,
       );
     }
     return v;
@@ -583,4 +642,11 @@ class AsciiReader implements ElementReader {
   skipList(prop: Property, n: number): void {
     for (let k = 0; k < n; k++) this.scalar(prop);
   }
+}
+
+/** The 1-based line number of byte `at`. */
+function lineAt(bytes: Uint8Array, at: number): number {
+  let line = 1;
+  for (let i = bytes.indexOf(NL); i >= 0 && i < at; i = bytes.indexOf(NL, i + 1)) line++;
+  return line;
 }

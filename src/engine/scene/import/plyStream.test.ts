@@ -182,15 +182,126 @@ describe('a streamed binary PLY fails as the whole file does', () => {
 });
 
 describe('what a streamed read leaves to the whole-file path', () => {
-  it('an ASCII PLY, and (without a requested format) a file that does not start as a PLY, come back whole as bytes', async () => {
-    const ascii = new TextEncoder().encode('ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n');
-    expect(await readPlyPieces(piecesOf(ascii, 5), 'a.ply')).toEqual({ bytes: ascii });
+  it('without a requested format, a file that does not start as a PLY comes back whole as bytes', async () => {
     const obj = new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
     expect(await readPlyPieces(piecesOf(obj, 3), 'o.ply', true)).toEqual({ bytes: obj });
   });
 });
 
-describe('a binary PLY a Node engine reads by path', () => {
+/** Every piece size from 1 to 64 bytes, some odd ones, 4096 and the hosts' 4 MiB. */
+const ASCII_SIZES = [...Array.from({ length: 64 }, (_, i) => i + 1), 97, 100, 257, 1000, 4096, 4 * 2 ** 20];
+
+interface AsciiSpec {
+  vertices: number[][];
+  faces?: number[][];
+  lineEnd: '\n' | '\r\n';
+  /** Whether the last line ends with a line end. */
+  finalLineEnd?: boolean;
+  /** Text after the last element (ignored, as the whole-file parse ignores it). */
+  trailer?: string;
+}
+
+/**
+ * An ASCII PLY as scanners write it, and as they should not but do: a comment and obj_info, vertex x
+ * y z with a uchar quality, normals and colours between them; numbers plain, in e or E notation or
+ * with trailing zeros (chosen by the vertex), tabs and runs of blanks; every seventh vertex split over
+ * two lines (ASCII PLY does not tie elements to lines); faces with a trailing int flags.
+ */
+function asciiPly(spec: AsciiSpec): Uint8Array {
+  const { vertices, faces, lineEnd: nl } = spec;
+  const number = (v: number, i: number): string => [`${v}`, v.toExponential(), v.toExponential().toUpperCase(), `${v}`.includes('.') ? `${v}000` : `${v}`][i % 4]!;
+  let text =
+    `ply${nl}format ascii 1.0${nl}comment written by a test${nl}obj_info scanner 1${nl}element vertex ${vertices.length}${nl}` +
+    `property double x${nl}property uchar quality${nl}property double y${nl}property double z${nl}property float nx${nl}property float ny${nl}property float nz${nl}` +
+    `property uchar red${nl}property uchar green${nl}property uchar blue${nl}` +
+    (faces ? `element face ${faces.length}${nl}property list uchar int vertex_indices${nl}property int flags${nl}` : '') +
+    `end_header${nl}`;
+  vertices.forEach(([x, y, z], i) => {
+    const gap = i % 3 === 0 ? '\t' : i % 3 === 1 ? '  ' : ' ';
+    text += `${number(x!, i)}${gap}${i % 256}${gap}${number(y!, i + 1)}${i % 7 === 3 ? nl : gap}${number(z!, i + 2)} 0.6 0 0.8${gap}${i % 256} 128 7${nl}`;
+  });
+  for (const f of faces ?? []) text += `${f.length} ${f.join(' ')}\t7${nl}`;
+  text += spec.trailer ?? '';
+  if (spec.finalLineEnd === false) text = text.slice(0, text.length - nl.length);
+  return new TextEncoder().encode(text);
+}
+
+/** Coordinates as short decimals (every one exactly what its text says), seeded. */
+function decimals(n: number, seed: number): number[][] {
+  let s = seed;
+  const next = (): number => Math.round(((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 2e6) / 1e4;
+  return Array.from({ length: n }, () => [next(), next(), next()]);
+}
+
+describe('an ASCII PLY streamed piece by piece parses exactly as the whole file does', () => {
+  const vertices = decimals(30, 12);
+  const cases: [string, AsciiSpec][] = [
+    ['a mesh with quads, triangles, a pentagon and a skipped face, LF', { vertices, faces: mixedFaces(30), lineEnd: '\n' }],
+    ['the same with CRLF and no line end after the last face', { vertices, faces: mixedFaces(30), lineEnd: '\r\n', finalLineEnd: false }],
+    ['a cloud (no faces), with text after its last vertex', { vertices: decimals(50, 13), lineEnd: '\n', trailer: 'these extra tokens are not read 1 2 3\n' }],
+  ];
+  for (const [what, spec] of cases) {
+    it(`${what}: every piece size from 1 to 64 bytes, 4096 and 4 MiB`, async () => {
+      const bytes = asciiPly(spec);
+      const whole = parsePly(bytes, 'p.ply');
+      // The values the text says, faces fanned, normals and colours read.
+      const arrays = whole.kind === 'mesh' ? whole.mesh : whole.cloud;
+      expect(arrays.positions).toBeInstanceOf(Float64Array);
+      expect(Array.from(arrays.positions)).toEqual(spec.vertices.flat());
+      expect(Array.from(arrays.normals!)).toEqual(spec.vertices.flatMap(() => [0.6, 0, 0.8].map(Math.fround)));
+      expect(Array.from(arrays.colors!)).toEqual(spec.vertices.flatMap((_, i) => [i % 256, 128, 7]));
+      if (spec.faces) {
+        if (whole.kind !== 'mesh') throw new Error('a mesh expected');
+        expect(Array.from(whole.mesh.indices)).toEqual(spec.faces.flatMap((f) => f.slice(2).flatMap((v, k) => [f[0]!, f[k + 1]!, v])));
+        expect(whole.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
+      } else {
+        expect(whole.kind).toBe('points');
+      }
+      for (const size of ASCII_SIZES) expect(exactly(await streamed(bytes, size)), `pieces of ${size}`).toEqual(exactly(whole));
+    });
+  }
+
+  it('a cut at every byte of the file (inside numbers, lines and split records) gives the same result', async () => {
+    const bytes = asciiPly({ vertices: decimals(12, 14), faces: mixedFaces(12), lineEnd: '\r\n' });
+    const whole = exactly(parsePly(bytes, 'p.ply'));
+    for (let at = 1; at < bytes.length; at++) {
+      const read = await readPlyPieces(piecesOf(bytes, [at, 2 ** 30]), 'p.ply');
+      expect('content' in read && exactly(read.content), `cut at ${at}`).toEqual(whole);
+    }
+  });
+});
+
+describe('a streamed ASCII PLY fails as the whole file does', () => {
+  const spec: AsciiSpec = { vertices: decimals(20, 15), faces: mixedFaces(20), lineEnd: '\n' };
+  // Lines 1-19 the header, vertex i from line 20 + i (plus one for each split vertex before it: 3, 10, 17), face k on line 43 + k.
+  const L = new TextDecoder().decode(asciiPly(spec)).split('\n');
+  const text = (lines: string[]): string => lines.join('\n');
+  const edit = (line: number, to: (l: string) => string): string => text(L.map((l, i) => (i === line - 1 ? to(l) : l)));
+  const cases: [string, string, RegExp][] = [
+    ['fewer faces than the header says', text([...L.slice(0, 50), '']), /^p\.ply: line 51: face 8 of 11: the file ends before its 'vertex_indices count' \(truncated file\)$/],
+    ['a file cut inside a face', text([...L.slice(0, 51), '5 0 1']), /^p\.ply: line 52: face 9 of 11: the file ends before its 'vertex_indices' \(truncated file\)$/],
+    ['fewer vertices than the header says (their counts still fit)', text([...L.slice(0, 39), '']), /^p\.ply: line 40: vertex 17 of 20: the file ends before its 'z' \(truncated file\)$/],
+    ['header counts more than the file can hold', edit(16, () => 'element face 900'), /^p\.ply: header line 16: the header declares 900 'face' elements, more than the \d+ bytes after the header can hold \(truncated file\?\)$/],
+    ['a word for a number', edit(26, (l) => l.replace(/^\S+/, 'abc')), /^p\.ply: line 26: vertex 5: 'abc' is not a number \(x\) at byte \d+$/],
+    ['an infinite coordinate', edit(27, (l) => l.replace(/^\S+/, '1e999')), /^p\.ply: line 27: vertex 6: '1e999' is not a finite number \(x\) at byte \d+$/],
+    ['a face index out of range', edit(45, () => '3 0 1 20\t7'), /^p\.ply: face 2: vertex index 20 is not one of the 20 vertices$/],
+    ['a list length that is no count', edit(46, () => '2.5 0 1 2\t7'), /^p\.ply: line 46: face 3: list length 2\.5 is not a count$/],
+    ['an extra token in a vertex (what follows shifts)', edit(25, (l) => `${l} 9`), /^p\.ply: line 54: face 10 of 11: the file ends before its 'vertex_indices count' \(truncated file\)$/],
+  ];
+  for (const [what, file, message] of cases) {
+    it(what, async () => {
+      const bytes = new TextEncoder().encode(file);
+      const expected = wholeError(bytes);
+      expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(message) });
+      // A byte offset in the message is the file's: the token is there.
+      const at = /at byte (\d+)$/.exec((expected as Error).message);
+      if (at) expect(file.slice(Number(at[1])).startsWith(/'(.*)'/.exec((expected as Error).message)![1]!)).toBe(true);
+      for (const size of ASCII_SIZES) expect(await streamError(bytes, size), `pieces of ${size}`).toEqual(expected);
+    });
+  }
+});
+
+describe('a PLY a Node engine reads by path', () => {
   it('is streamed into the same mesh as its bytes give, and the body keeps no bytes', async () => {
     const bytes = binaryPly({ little: true, coord: 'float', vertices: grid(50, 9), faces: mixedFaces(50) });
     const path = join(dir, 'mesh.ply');
@@ -203,6 +314,21 @@ describe('a binary PLY a Node engine reads by path', () => {
     expect(body.mesh.positions).toEqual(parsed.mesh.positions);
     expect(body.mesh.indices).toEqual(parsed.mesh.indices);
     expect(body.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
+    expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'ply' });
+    expect(body.origin!.bytes).toBeUndefined();
+  });
+
+  it('an ASCII PLY too: streamed into the mesh its bytes give, no bytes kept', async () => {
+    const bytes = asciiPly({ vertices: decimals(30, 16), faces: mixedFaces(30), lineEnd: '\r\n' });
+    const path = join(dir, 'ascii.ply');
+    writeFileSync(path, bytes);
+    const engine = testEngine();
+    await engine.load({ path, bodyId: 'a' });
+    const body = engine.scene.get('a') as MeshBody;
+    const parsed = parseScanFile('ply', bytes, path);
+    if (parsed.kind !== 'mesh') throw new Error('a mesh expected');
+    expect(body.mesh.positions).toEqual(parsed.mesh.positions);
+    expect(body.mesh.indices).toEqual(parsed.mesh.indices);
     expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'ply' });
     expect(body.origin!.bytes).toBeUndefined();
   });

@@ -9,8 +9,8 @@ import { readStlPieces } from './stl';
 export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'objContent' | 'fileBytes' | 'keepBytes'>;
 
 /**
- * A file read by path for importBody. Where the host streams files (Node), a binary STL is welded
- * (and a binary PLY or an OBJ read) as it streams by, never whole in memory, and a mesh body keeps no bytes (the host reads the file
+ * A file read by path for importBody. Where the host streams files (Node), an STL is welded (and a
+ * PLY or an OBJ read) as it streams by, binary or ASCII, never whole in memory, and a mesh body keeps no bytes (the host reads the file
  * again by its path when something needs them); elsewhere (the browser, whose files are in memory
  * already) the file is read whole and kept. `shared`: the mesh in SharedArrayBuffers, for hosts
  * whose mesh threads read it.

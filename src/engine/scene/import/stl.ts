@@ -1,20 +1,22 @@
 import { BrepscopeError } from '../../errors';
-import { compactPositions, type TriMesh } from '../../mesh/TriMesh';
-import { hashWords, weldVertexIds } from '../../mesh/weld';
+import type { TriMesh } from '../../mesh/TriMesh';
+import { hashWords } from '../../mesh/weld';
+import { AsciiStlReader } from './asciiStl';
 import { checkImportMemory } from './importLimits';
-import { decodeWholeText } from './textScanner';
 
 /** What reading one binary STL triangle takes at most (BinaryStlReader: indices, vertex bits grown, table, positions), for the memory budget. */
 const STL_BYTES_PER_TRIANGLE = 36 + 12 + 24 + 36;
 
 const HEADER_BYTES = 84;
 const RECORD_BYTES = 50;
+/** The bytes looksLikeAsciiStl judges a file by. */
+const ASCII_HEAD_BYTES = 1024;
 
 /**
  * Parses a binary or ASCII STL into a welded TriMesh: corners with bit-identical coordinates
  * become one vertex, so the mesh has the facet-shell topology the spec describes (vertices are the
  * mesh corner points). Facet normals in the file are ignored; winding defines orientation.
- * `shared`: a binary STL's arrays in SharedArrayBuffers, for a host that hands the mesh to other
+ * `shared`: the mesh's arrays in SharedArrayBuffers, for a host that hands the mesh to other
  * threads (the CLI: to the engine thread, which shares it with its mesh threads) without a copy.
  */
 export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: boolean } = {}): TriMesh {
@@ -23,7 +25,11 @@ export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: bo
   if (binaryCount >= 0 && HEADER_BYTES + binaryCount * RECORD_BYTES === bytes.byteLength) {
     return readBinaryWelded(bytes, binaryCount, name, options.shared === true);
   }
-  if (looksLikeAsciiStl(bytes)) return weldCorners(readAsciiCorners(bytes, name), name);
+  if (looksLikeAsciiStl(bytes, bytes.byteLength)) {
+    const reader = new AsciiStlReader(name, options.shared === true);
+    reader.push(bytes);
+    return reader.finish();
+  }
   if (binaryCount >= 0) {
     const need = HEADER_BYTES + binaryCount * RECORD_BYTES;
     throw new BrepscopeError(
@@ -43,15 +49,16 @@ export interface FilePieces {
 }
 
 /**
- * A binary STL that streams by, welded piece by piece as it arrives (BinaryStlReader): the same
- * mesh parseStl makes from the whole file, which is never whole in memory. Anything else (an
- * ASCII STL, a file that is no STL whatever its name) is gathered whole and returned as bytes, for
- * the importer to read as it reads any file.
+ * An STL that streams by, read piece by piece as it arrives (BinaryStlReader, AsciiStlReader): the
+ * same mesh and the same errors parseStl gives for the whole file, which is never whole in memory.
+ * Anything else (a file that is no STL whatever its name) is gathered whole and returned as bytes,
+ * for the importer to read as it reads any file.
  */
 export async function readStlPieces(file: FilePieces, name = 'STL', options: { shared?: boolean } = {}): Promise<{ mesh: TriMesh } | { bytes: Uint8Array }> {
   const iterator = file.pieces[Symbol.asyncIterator]();
   try {
-    const head = new Uint8Array(Math.min(file.size, HEADER_BYTES));
+    // The binary header, and the head by which parseStl tells ASCII STL.
+    const head = new Uint8Array(Math.min(file.size, ASCII_HEAD_BYTES));
     let filled = 0;
     let rest: Uint8Array | undefined;
     // At least one piece is asked for, so that a file source starts (and closes its file) even when empty.
@@ -63,15 +70,20 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
       filled += take;
       if (take < next.value.byteLength) rest = next.value.subarray(take);
     }
-    const count = filled === HEADER_BYTES ? new DataView(head.buffer, 80, 4).getUint32(0, true) : -1;
-    if (count >= 0 && HEADER_BYTES + count * RECORD_BYTES === file.size) {
-      const reader = new BinaryStlReader(count, name, options.shared === true);
-      reader.push(head);
+    const count = filled >= HEADER_BYTES ? new DataView(head.buffer, 80, 4).getUint32(0, true) : -1;
+    const reader =
+      count >= 0 && HEADER_BYTES + count * RECORD_BYTES === file.size
+        ? new BinaryStlReader(count, name, options.shared === true)
+        : filled === head.length && looksLikeAsciiStl(head, file.size)
+          ? new AsciiStlReader(name, options.shared === true)
+          : undefined;
+    if (reader) {
+      reader.push(head.subarray(0, filled));
       if (rest) reader.push(rest);
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) reader.push(next.value);
       return { mesh: reader.finish() };
     }
-    // Not a binary STL of this size: read whole.
+    // No STL (neither a binary one of this size nor ASCII): read whole.
     const whole = new Uint8Array(file.size);
     whole.set(head.subarray(0, filled));
     let at = filled;
@@ -92,16 +104,16 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
  * ASCII STL starts with `solid`, but so do many binary STL headers: a NUL byte (binary header padding
  * or float data) rules text out, so a truncated binary file is reported as such, not as an empty mesh.
  */
-function looksLikeAsciiStl(bytes: Uint8Array): boolean {
-  const start = bytes.subarray(0, Math.min(bytes.byteLength, 1024));
+function looksLikeAsciiStl(bytes: Uint8Array, size: number): boolean {
+  const start = bytes.subarray(0, Math.min(bytes.byteLength, ASCII_HEAD_BYTES));
   if (start.includes(0)) return false;
   const head = new TextDecoder('latin1').decode(start).trimStart().toLowerCase();
-  return head.startsWith('solid') && (bytes.byteLength < 1024 || /facet|endsolid/.test(head));
+  return head.startsWith('solid') && (size < ASCII_HEAD_BYTES || /facet|endsolid/.test(head));
 }
 
 /**
  * Reads a binary STL's corners and welds them in one pass over the file, keyed by the float32
- * bits of their coordinates (-0 folded into 0): the same mesh weldCorners makes from float64
+ * bits of their coordinates (-0 folded into 0): the same mesh weldVertexIds makes from float64
  * copies, without 72 bytes a triangle of copies.
  */
 function readBinaryWelded(bytes: Uint8Array, count: number, name: string, shared: boolean): TriMesh {
@@ -298,44 +310,6 @@ function rehash(vertexBits: Uint32Array, V: number, cap: number): Int32Array {
     table[slot] = v;
   }
   return table;
-}
-
-function readAsciiCorners(bytes: Uint8Array, name: string): Float64Array {
-  const text = decodeWholeText(bytes, name, 'ASCII STL');
-  const out: number[] = [];
-  const vertex = /vertex\s+(\S+)\s+(\S+)\s+(\S+)/gi;
-  for (let m = vertex.exec(text); m; m = vertex.exec(text)) {
-    out.push(Number(m[1]), Number(m[2]), Number(m[3]));
-  }
-  if (out.length % 9 !== 0) {
-    throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${out.length / 3} vertices, not a multiple of 3 (truncated facet?)`);
-  }
-  const facets = (text.match(/endfacet/gi) ?? []).length;
-  if (facets !== out.length / 9) {
-    throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${facets} complete facets but ${out.length / 9} vertex triples (truncated file?)`);
-  }
-  return Float64Array.from(out);
-}
-
-/** Welds corners with identical coordinates into shared vertices (-0 folded into 0). */
-function weldCorners(corners: Float64Array, name: string): TriMesh {
-  const n = corners.length / 3;
-  if (n === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
-  for (let i = 0; i < corners.length; i++) {
-    if (!Number.isFinite(corners[i]!)) {
-      throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[i % 3]} of corner ${Math.floor(i / 3)} is not a finite number`);
-    }
-  }
-  const { ids, count } = weldVertexIds(corners);
-  const positions = new Float64Array(count * 3);
-  const placed = new Uint8Array(count);
-  for (let c = 0; c < n; c++) {
-    const v = ids[c]!;
-    if (placed[v]) continue;
-    placed[v] = 1;
-    for (let k = 0; k < 3; k++) positions[v * 3 + k] = corners[c * 3 + k]! + 0;
-  }
-  return { positions: compactPositions(positions), indices: ids, distinctPositions: true };
 }
 
 /** Writes a binary STL (used by tests and the demo to make scan-like meshes). */

@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uvSphere } from '../../mesh/generators';
+import { BrepscopeError } from '../../errors';
+import type { TriMesh } from '../../mesh/TriMesh';
+import { compactPositions } from '../../mesh/TriMesh';
+import { weldVertexIds } from '../../mesh/weld';
 import type { MeshBody } from '../Body';
+import { arraysExactly, errorOf, errorOfAsync, piecesOf } from '../../../test/streamedPieces';
 import { testEngine } from '../../../test/testEngine';
-import { BinaryStlReader, parseStl, readStlPieces, writeBinaryStl, type FilePieces } from './stl';
+import { BinaryStlReader, parseStl, readStlPieces, writeBinaryStl } from './stl';
 
 const dir = mkdtempSync(join(tmpdir(), 'brepscope-stl-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,23 +37,6 @@ function randomFiniteBits(n: number, seed: number): Uint32Array {
     out[i] = b;
   }
   return out;
-}
-
-/** The bytes as a file in pieces of the given sizes (cycled), each piece a view of one reused buffer, as a host streams. */
-function piecesOf(bytes: Uint8Array, sizes: number[]): FilePieces {
-  return {
-    size: bytes.byteLength,
-    pieces: (async function* () {
-      const buffer = new Uint8Array(Math.max(...sizes));
-      for (let at = 0, i = 0; at < bytes.byteLength; i++) {
-        const n = Math.min(sizes[i % sizes.length]!, bytes.byteLength - at);
-        buffer.set(bytes.subarray(at, at + n));
-        buffer.fill(0xff, n); // what a reused buffer holds past the piece must never be read
-        yield buffer.subarray(0, n);
-        at += n;
-      }
-    })(),
-  };
 }
 
 describe('a binary STL keeps its float32 coordinates exactly, as float32', () => {
@@ -100,10 +88,183 @@ describe('a binary STL read in pieces', () => {
     await expect(readStlPieces(piecesOf(bad, [37]), 'nan.stl')).rejects.toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('coordinate y of corner 10') });
   });
 
-  it('hands back the bytes of anything that is not a binary STL of its size (an ASCII STL), whole', async () => {
-    const text = new TextEncoder().encode('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n');
-    const read = await readStlPieces(piecesOf(text, [5]), 't.stl');
-    expect(read).toEqual({ bytes: text });
+  it('hands back the bytes of anything that is neither a binary STL of its size nor ASCII STL, whole', async () => {
+    const text = new TextEncoder().encode('this is no STL at all, only some text\n'.repeat(3));
+    expect(await readStlPieces(piecesOf(text, [5]), 't.stl')).toEqual({ bytes: text });
+  });
+});
+
+/** Every piece size from 1 to 64 bytes, some odd ones, 4096 and the hosts' 4 MiB. */
+const ASCII_SIZES = [...Array.from({ length: 64 }, (_, i) => i + 1), 97, 100, 257, 1000, 4096, 4 * 2 ** 20];
+
+const CUBE_CORNERS = [
+  [0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1],
+];
+const CUBE_TRIANGLES = [
+  [0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7],
+];
+
+/**
+ * A cube's 12 triangles (scaled by `scale`, moved by 0.5) as ASCII STL in two solids, written the
+ * ways exporters write it, chosen by a seed: keywords in lower, upper and mixed case, tabs and runs
+ * of blanks, CRLF or LF, numbers plain, with a sign, trailing zeros, e or E exponents, 21 digits
+ * (past the fast path), zeros as -0; a 'solid' line with a name.
+ */
+function asciiCube(seed: number, scale: number, lineEnd: '\n' | '\r\n', finalLineEnd = true): string {
+  let s = seed;
+  const pick = <T,>(options: T[]): T => options[(s = (Math.imul(s, 1664525) + 1013904223) >>> 0) % options.length]!;
+  const number = (v: number): string =>
+    pick([`${v}`, v.toExponential(), v.toExponential(6).toUpperCase(), `${v >= 0 ? '+' : ''}${v.toFixed(7)}`, v.toPrecision(21), v === 0 ? '-0' : `${v}`]);
+  const blank = (): string => pick([' ', '\t', '  \t ', ' ']);
+  const word = (w: string): string => pick([w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1)]);
+  let text = '';
+  CUBE_TRIANGLES.forEach((triangle, t) => {
+    if (t === 0 || t === 6) text += `solid Bracket_v2 exported 2026-11-27${lineEnd}`;
+    text += `\t${word('facet')} ${word('normal')}${blank()}0 0 ${number(1)}${lineEnd}\t  ${word('outer')} ${word('loop')}${lineEnd}`;
+    for (const c of triangle) {
+      const [x, y, z] = CUBE_CORNERS[c]!.map((v) => v * scale + 0.5);
+      text += `\t\t${word('vertex')}${blank()}${number(x!)}${blank()}${number(y!)}${blank()}${number(z!)}${lineEnd}`;
+    }
+    text += `\t  ${word('endloop')}${lineEnd}\t${word('endfacet')}${lineEnd}`;
+    if (t === 5 || t === 11) text += `${word('endsolid')} Bracket_v2${t === 11 && !finalLineEnd ? '' : lineEnd}`;
+  });
+  return text;
+}
+
+const bytesOf = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
+async function streamedStl(bytes: Uint8Array, sizes: number | number[]): Promise<unknown> {
+  const read = await readStlPieces(piecesOf(bytes, sizes), 'a.stl');
+  if (!('mesh' in read)) throw new Error('not streamed');
+  return arraysExactly(read.mesh);
+}
+
+describe('an ASCII STL streamed piece by piece parses exactly as the whole file does', () => {
+  const cases: [string, string, 'Float32Array' | 'Float64Array'][] = [
+    ['CRLF, float32 values (a float32 mesh)', asciiCube(1, 2, '\r\n'), 'Float32Array'],
+    ['LF, values no float32 holds (a float64 mesh)', asciiCube(2, 0.1, '\n'), 'Float64Array'],
+    ['no line end after the last line', asciiCube(3, 0.3, '\n', false), 'Float64Array'],
+    ['CRLF, no line end after the last line', asciiCube(4, 4, '\r\n', false), 'Float32Array'],
+  ];
+  for (const [what, text, type] of cases) {
+    it(`${what}: every piece size from 1 to 64 bytes, 4096 and 4 MiB`, async () => {
+      const bytes = bytesOf(text);
+      const whole = parseStl(bytes, 'a.stl');
+      // The cube, as an independent weld of its corners gives it: 8 vertices in order of first use.
+      const scale = [2, 0.1, 0.3, 4][cases.findIndex((c) => c[1] === text)]!;
+      const order: number[] = [];
+      const indices = CUBE_TRIANGLES.flat().map((c) => (order.includes(c) ? order.indexOf(c) : order.push(c) - 1));
+      expect(whole.positions.constructor.name).toBe(type);
+      expect(Array.from(whole.positions)).toEqual(order.flatMap((c) => CUBE_CORNERS[c]!.map((v) => (type === 'Float32Array' ? Math.fround(v * scale + 0.5) : v * scale + 0.5))));
+      expect(Array.from(whole.indices)).toEqual(indices);
+      expect(whole.distinctPositions).toBe(true);
+      for (const size of ASCII_SIZES) expect(await streamedStl(bytes, size), `pieces of ${size}`).toEqual(arraysExactly(whole));
+    });
+  }
+
+  it('a cut at every byte of the file (inside numbers, inside vertex, endloop and endfacet) gives the same mesh', async () => {
+    const text = asciiCube(5, 0.1, '\r\n');
+    const bytes = bytesOf(text);
+    const whole = arraysExactly(parseStl(bytes, 'a.stl'));
+    const inside = [text.indexOf('.1') + 1, text.search(/vertex/i) + 3, text.search(/endloop/i) + 4, text.search(/endfacet/i) + 6];
+    for (const at of inside) expect(await streamedStl(bytes, [at, 2 ** 30]), `cut at ${at}`).toEqual(whole);
+    for (let at = 1; at < bytes.length; at++) expect(await streamedStl(bytes, [at, 2 ** 30]), `cut at ${at}`).toEqual(whole);
+  });
+
+  it('reads what the regular expressions the reader replaced read (vertex and three tokens; endfacet anywhere), for 300 seeded texts', async () => {
+    let s = 11;
+    const next = (n: number): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) % n;
+    const pick = <T,>(options: T[]): T => options[next(options.length)]!;
+    const tokens = ['vertex', 'VERTEX', 'Vertex', 'endfacet', 'ENDFACET', 'endloop', 'facet', 'avertex', 'vertexa', 'endfaceendfacet', 'verte', 'x', '0', '1', '-0', '0.1', '2.5E+1', '0x1f', '.5', '5.', '+2', 'inf', 'nan', '1,5', '1e999', '12345678901234567890'];
+    const blanks = [' ', '\t', '\n', '\r\n', '\u000b', '\f', '\u00a0', '\u0085'];
+    const facet = (): string => `facet normal 0 0 1\nouter loop\n${[0, 1, 2].map(() => `${pick(['vertex', 'VERTEX'])}${pick(blanks)}${pick(['0', '1', '0.1'])} ${pick(['0', '-0', '2'])}\t${pick(['1', '3'])}\n`).join('')}endloop\nendfacet\n`;
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      let text = 'solid t\n';
+      if (i % 2 === 0) for (let f = next(5); f > 0; f--) text += facet();
+      else for (let n = next(40); n > 0; n--) text += pick(tokens) + pick(blanks);
+      if (next(3) === 0) text = text.slice(0, 8 + next(text.length - 7));
+      const bytes = bytesOf(text);
+      const expected = errorOrArrays(() => regexStl(bytes, 'a.stl'));
+      expect(errorOrArrays(() => parseStl(bytes, 'a.stl')), JSON.stringify(text)).toEqual(expected);
+      const streamed = await readStlPieces(piecesOf(bytes, 1 + next(20)), 'a.stl').then(
+        (read) => ('mesh' in read ? arraysExactly(read.mesh) : 'not streamed'),
+        (e: unknown) => e,
+      );
+      expect(streamed, JSON.stringify(text)).toEqual(expected);
+      outcomes.add(expected instanceof Error ? (expected as BrepscopeError).message.replace(/\d+/g, 'N').replace(/coordinate [xyz]/, 'coordinate X') : 'mesh');
+    }
+    // The texts reach every outcome: meshes, each count mismatch, a coordinate that is not a number, no triangles.
+    expect([...outcomes].sort()).toEqual([
+      'a.stl: ASCII STL has N complete facets but N vertex triples (truncated file?)',
+      'a.stl: ASCII STL has N vertices, not a multiple of N (truncated facet?)',
+      'a.stl: coordinate X of corner N is not a finite number',
+      'a.stl: the STL contains no triangles',
+      'mesh',
+    ]);
+  });
+});
+
+/** The ASCII STL reading this reader replaced (regular expressions over the decoded text, then a weld of all corners), as the test's oracle. */
+function regexStl(bytes: Uint8Array, name: string): TriMesh {
+  const text = new TextDecoder('latin1').decode(bytes);
+  const out: number[] = [];
+  const vertex = /vertex\s+(\S+)\s+(\S+)\s+(\S+)/gi;
+  for (let m = vertex.exec(text); m; m = vertex.exec(text)) out.push(Number(m[1]), Number(m[2]), Number(m[3]));
+  if (out.length % 9 !== 0) throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${out.length / 3} vertices, not a multiple of 3 (truncated facet?)`);
+  const facets = (text.match(/endfacet/gi) ?? []).length;
+  if (facets !== out.length / 9) throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${facets} complete facets but ${out.length / 9} vertex triples (truncated file?)`);
+  if (out.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the STL contains no triangles`);
+  const bad = out.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) throw new BrepscopeError('PARSE_FAILED', `${name}: coordinate ${'xyz'[bad % 3]} of corner ${Math.floor(bad / 3)} is not a finite number`);
+  const { ids, count } = weldVertexIds(Float64Array.from(out));
+  const positions = new Float64Array(3 * count);
+  ids.forEach((v, c) => positions.set(out.slice(3 * c, 3 * c + 3).map((x) => x + 0), 3 * v));
+  return { positions: compactPositions(positions), indices: ids, distinctPositions: true };
+}
+
+function errorOrArrays(run: () => TriMesh): unknown {
+  const result = errorOf(run);
+  return result === 'no error' ? arraysExactly(run()) : result;
+}
+
+describe('a streamed ASCII STL fails as the whole file does', () => {
+  const good = asciiCube(6, 0.1, '\n');
+  const lastVertex = [...good.matchAll(/vertex/gi)].at(-1)!.index;
+  const cases: [string, string, string, string][] = [
+    ['cut inside a facet\'s vertices', good.slice(0, lastVertex + 3), 'PARSE_FAILED', 'a.stl: ASCII STL has 35 vertices, not a multiple of 3 (truncated facet?)'],
+    ['cut between endloop and endfacet', good.slice(0, good.search(/endfacet\nendsolid Bracket_v2\n$/i)), 'PARSE_FAILED', 'a.stl: ASCII STL has 11 complete facets but 12 vertex triples (truncated file?)'],
+    ['a facet of two vertices', good.replace(/\t\t(vertex|VERTEX|Vertex)[^\n]*\n/, ''), 'PARSE_FAILED', 'a.stl: ASCII STL has 35 vertices, not a multiple of 3 (truncated facet?)'],
+    ['words for numbers', 'solid junk\nfacet normal 0 0 1\nouter loop\nvertex one two three\nvertex 1 2 3\nvertex 4 5 6\nendloop\nendfacet\nendsolid junk\n', 'PARSE_FAILED', 'a.stl: coordinate x of corner 0 is not a finite number'],
+    ['an infinite coordinate', good.replace(/(\t\t(?:vertex|VERTEX|Vertex)\s+\S+\s+)\S+/, '$11e999'), 'PARSE_FAILED', 'a.stl: coordinate y of corner 0 is not a finite number'],
+    ['a number of 1025 characters', good.replace(/(\t\t(?:vertex|VERTEX|Vertex)\s+\S+\s+\S+\s+)\S+/, `$1${'0'.repeat(1024)}1`), 'PARSE_FAILED', 'a.stl: coordinate z of corner 0 is not a finite number'],
+    ['no facets', 'solid empty\r\nendsolid empty\r\n', 'EMPTY_MESH', 'a.stl: the STL contains no triangles'],
+  ];
+  for (const [what, text, code, message] of cases) {
+    it(what, async () => {
+      const bytes = bytesOf(text);
+      const expected = errorOf(() => parseStl(bytes, 'a.stl'));
+      expect(expected).toMatchObject({ code, message });
+      for (const size of ASCII_SIZES) expect(await errorOfAsync(() => readStlPieces(piecesOf(bytes, size), 'a.stl')), `pieces of ${size}`).toEqual(expected);
+    });
+  }
+
+  it('tells binary from ASCII as before: an empty file, a binary header starting with "solid", text that is no STL', async () => {
+    const empty = new Uint8Array(0);
+    expect(await readStlPieces(piecesOf(empty, 7), 'a.stl')).toEqual({ bytes: empty });
+    expect(errorOf(() => parseStl(empty, 'a.stl'))).toMatchObject({ code: 'EMPTY_FILE' });
+    // A binary STL whose header says "solid": the NUL padding makes it binary, streamed or whole.
+    const binary = writeBinaryStl(uvSphere(1, 8, 4), 'solid cube facet');
+    const read = await readStlPieces(piecesOf(binary, 13), 'b.stl');
+    expect(arraysExactly((read as { mesh: TriMesh }).mesh)).toEqual(arraysExactly(parseStl(binary, 'b.stl')));
+    expect((read as { mesh: TriMesh }).mesh.positions).toBeInstanceOf(Float32Array);
+    // 'solid' text past 1024 bytes with neither facet nor endsolid in them, or with a NUL: not ASCII STL, handed back whole
+    // (and then, 84 bytes or more, judged as a binary STL whose header's count does not fit).
+    for (const text of [`solid ${'x'.repeat(2000)}\nfacet normal 0 0 1\n`, 'solid t\u0000\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n']) {
+      const bytes = bytesOf(text);
+      for (const size of [1, 100, 4096]) expect(await readStlPieces(piecesOf(bytes, size), 'a.stl')).toEqual({ bytes });
+      expect(errorOf(() => parseStl(bytes, 'a.stl'))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('truncated binary STL') });
+    }
   });
 });
 
@@ -126,6 +287,18 @@ describe('a mesh file a Node engine reads by path', () => {
     const again = testEngine();
     expect(await again.restore(snapshot, { giveFiles: false })).toEqual({ restored: ['s'], failed: [] });
     expect((again.scene.get('s') as MeshBody).mesh.indices).toEqual(parsed.indices);
+  });
+
+  it('an ASCII STL too: streamed into the mesh its bytes give, no bytes kept', async () => {
+    const path = join(dir, 'cube.stl');
+    const bytes = bytesOf(asciiCube(7, 0.1, '\r\n'));
+    writeFileSync(path, bytes);
+    const engine = testEngine();
+    await engine.load({ path, bodyId: 'a' });
+    const body = engine.scene.get('a') as MeshBody;
+    expect(arraysExactly({ positions: body.mesh.positions, indices: body.mesh.indices })).toEqual(arraysExactly({ positions: parseStl(bytes).positions, indices: parseStl(bytes).indices }));
+    expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'stl' });
+    expect(body.origin!.bytes).toBeUndefined();
   });
 
   it('keeps the bytes of bytes handed over (a restore, the browser): the host cannot read them again', async () => {

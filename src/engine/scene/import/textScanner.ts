@@ -122,55 +122,61 @@ export class TextScanner {
 
   /** The current token as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`). */
   tokenNumber(): number {
-    const b = this.bytes;
-    let p = this.tokenStart;
-    const end = this.tokenEnd;
-    let negative = false;
-    if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
-    let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
+    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd);
+  }
+}
+
+/**
+ * Bytes start .. end - 1 as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`, or
+ * more than MAX_NUMBER_TEXT characters): exactly Number() on their text where that is a decimal.
+ */
+export function decimalNumber(b: Uint8Array, start: number, end: number): number {
+  let p = start;
+  let negative = false;
+  if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
+  let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
+  for (; p < end; p++) {
+    if (b[p] === 46 && !afterPoint) {
+      afterPoint = true;
+      continue;
+    }
+    const d = b[p]! - 48;
+    if (d < 0 || d > 9) break;
+    any = true;
+    if (digits < 15) {
+      mantissa = mantissa * 10 + d;
+      if (mantissa > 0) digits++;
+      if (afterPoint) scale--;
+    } else {
+      digits++;
+      if (!afterPoint) scale++;
+    }
+  }
+  if (!any) return NaN;
+  if (p < end && (b[p] === 101 || b[p] === 69)) {
+    p++;
+    let expNegative = false;
+    if (b[p] === 45 || b[p] === 43) expNegative = b[p++] === 45;
+    let exponent = 0, expDigits = 0;
     for (; p < end; p++) {
-      if (b[p] === 46 && !afterPoint) {
-        afterPoint = true;
-        continue;
-      }
       const d = b[p]! - 48;
       if (d < 0 || d > 9) break;
-      any = true;
-      if (digits < 15) {
-        mantissa = mantissa * 10 + d;
-        if (mantissa > 0) digits++;
-        if (afterPoint) scale--;
-      } else {
-        digits++;
-        if (!afterPoint) scale++;
-      }
+      exponent = Math.min(exponent * 10 + d, 100000);
+      expDigits++;
     }
-    if (!any) return NaN;
-    if (p < end && (b[p] === 101 || b[p] === 69)) {
-      p++;
-      let expNegative = false;
-      if (b[p] === 45 || b[p] === 43) expNegative = b[p++] === 45;
-      let exponent = 0, expDigits = 0;
-      for (; p < end; p++) {
-        const d = b[p]! - 48;
-        if (d < 0 || d > 9) break;
-        exponent = Math.min(exponent * 10 + d, 100000);
-        expDigits++;
-      }
-      if (expDigits === 0) return NaN;
-      scale += expNegative ? -exponent : exponent;
-    }
-    if (p !== end) return NaN;
-    // A number text a megabyte long is no coordinate: not decoded into a string for Number().
-    if (end - this.tokenStart > MAX_NUMBER_TEXT) return NaN;
-    if (digits > 15) return Number(this.tokenText());
-    let value: number;
-    if (scale === 0) value = mantissa;
-    else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
-    else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
-    else return Number(this.tokenText());
-    return negative ? -value : value;
+    if (expDigits === 0) return NaN;
+    scale += expNegative ? -exponent : exponent;
   }
+  if (p !== end) return NaN;
+  // A number text a megabyte long is no coordinate: not decoded into a string for Number().
+  if (end - start > MAX_NUMBER_TEXT) return NaN;
+  if (digits > 15) return Number(latin1.decode(b.subarray(start, end)));
+  let value: number;
+  if (scale === 0) value = mantissa;
+  else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
+  else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
+  else return Number(latin1.decode(b.subarray(start, end)));
+  return negative ? -value : value;
 }
 
 /** A growable typed array: parsers of text formats do not know counts in advance. */
