@@ -88,7 +88,7 @@ export function guarded(engine: Engine, host: GuardHost = {}) {
       return engine.tools();
     },
     /**
-     * A file the page loaded (bytes, or a Blob kept as it is: a binary STL/PLY is then read from it in
+     * A file the page loaded (bytes, or a Blob kept as it is: an STL, PLY or OBJ is then read from it in
      * pieces, never whole); tools read it by this name (`import_file {path: name}`).
      */
     async putFile(name: string, data: FileData): Promise<void> {
