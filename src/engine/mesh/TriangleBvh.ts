@@ -1,4 +1,4 @@
-import { buildTree, type BuiltTree } from './bvhBuilder';
+import { buildTree, SCRATCH_BYTES_PER_TRIANGLE, type BuiltTree } from './bvhBuilder';
 import { NODE_STRIDE, type SlotCorners } from './bvhLayout';
 import { allocCorners, buildParameters, depthFirstLayout, gatherCorners, narrowCorners, nodeBoxes } from './bvhLayoutRules';
 import type { TriMesh } from './TriMesh';
@@ -82,10 +82,10 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const { maxLeafSize, bins } = buildParameters(T, options);
   const shared = options.shared === true;
   const narrow = narrowCorners(pos, options.float64Corners);
-  // 72 bytes a triangle: the build's scratch, then the float64 corners where the mesh needs them.
-  // Float32 corners get an array of their own, allocated after the build so the scratch can go first.
+  // The float64 corners' 72 bytes a triangle hold the build's scratch (64) first. Float32 corners
+  // get an array of their own, allocated after the build, and the scratch no more than it needs.
   const wide = narrow ? undefined : allocCorners(T, false, shared);
-  const built = options.tree ?? buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(72 * T), maxLeafSize, bins);
+  const built = options.tree ?? buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T), maxLeafSize, bins);
   const slotCorners = wide ?? allocCorners(T, true, shared);
   const nodes = built.nodes;
   let slotTriangle: Uint32Array = built.slotTriangle;
