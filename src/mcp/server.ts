@@ -214,7 +214,7 @@ export async function serveMcpStdio(options: EngineLimits & McpServerOptions & {
       }
     : undefined;
   const server = createMcpServer(host, { roots: configured, log, onCall });
-  // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
+  // A malformed message is answered on its id when it has a readable one (boundedStdio.ts); say why on stderr for whoever debugs the client.
   server.onerror = (e) => log(e.message);
   // Not the SDK's StdioServerTransport: it closes (and the server exits, losing its scene) on a message over 10 MiB.
   const transport = new BoundedStdioTransport();
