@@ -352,6 +352,8 @@ describe('bad input', () => {
     const empty = join(dir, 'empty.brep');
     writeFileSync(empty, '');
     await expectCode(runGraphMl(empty), 'EMPTY_FILE');
+    // Not "a SQLite file but not a graph database": sql.js would open zero bytes as a new database.
+    expect((await expectCode(runGraphQuery(empty), 'EMPTY_FILE')).message).toMatch(/the file is empty$/);
     const text = join(dir, 'text.brep');
     writeFileSync(text, 'this is not an OCCT BREP file\n'.repeat(20));
     await expectCode(runGraphSelect(text, { query: 'face-adjacency' }), 'PARSE_FAILED');
