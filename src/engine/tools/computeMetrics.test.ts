@@ -119,6 +119,18 @@ describe('compute_metrics on kernel-made shapes', () => {
     expect((await metrics({ bodyId: 'tetra200', metrics: ['boundingBox'] })).boundingBox).toEqual({ min: [0, 0, 0], max: [1e200, 1e200, 1e200] });
   });
 
+  it('a mesh whose triangles are all collapsed to a point is not closed: volume null with a warning, not a closed volume 0', async () => {
+    const facet = (corner: string) => `facet normal 0 0 1\n outer loop\n vertex ${corner}\n vertex ${corner}\n vertex ${corner}\n endloop\nendfacet\n`;
+    const stl = `solid dots\n${facet('5 5 5')}${facet('1 2 3')}endsolid dots\n`;
+    const body = (await engine.run('import_file', { bytes: Buffer.from(stl).toString('base64'), fileName: 'dots.stl', bodyId: 'dots' })).result as { watertight: boolean };
+    expect(body.watertight).toBe(false);
+    const r = await metrics({ bodyId: 'dots' });
+    expect(r.volume).toBeNull();
+    expect(r.surfaceArea).toBe(0);
+    expect(r.warnings.map((w) => w.code)).toEqual(['NOT_CLOSED', 'NOT_CLOSED', 'NOT_CLOSED']);
+    expect(r.warnings[0]!.message).toBe('volume is null: every triangle of the mesh is degenerate (2 of zero area), so it encloses no volume');
+  });
+
   it('rejects an unknown body, an unknown metric and unknown keys with stable codes', async () => {
     await expect(metrics({ bodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(metrics({ bodyId: 'box', metrics: ['mass'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('metrics[0]') });

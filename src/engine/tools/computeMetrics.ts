@@ -225,6 +225,7 @@ function meshOpenReason(t: MeshTopology): string {
   if (t.nonManifoldEdges > 0) reasons.push(`the mesh is not manifold (${t.nonManifoldEdges} edge(s) shared by more than two triangles)`);
   if (t.inconsistentEdges > 0) reasons.push(`the mesh's winding is inconsistent (${t.inconsistentEdges} edge(s) run the same way in both their triangles)`);
   if (t.triangles === 0) reasons.push('the mesh has no triangles');
+  else if (t.degenerateTriangles === t.triangles) reasons.push(`every triangle of the mesh is degenerate (${t.triangles} of zero area)`);
   return reasons.join(' and ') || 'the mesh is not closed';
 }
 
