@@ -293,6 +293,8 @@ describe('measure_deviation: degenerate cases and bad input', () => {
     ]) {
       await expect(deviation({ ...base, ...bad })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
+    // Below what BRepMesh takes: a bad argument, not the kernel's Standard_NumericError (KERNEL_ERROR).
+    await expect(deviation({ fromBodyId: 'cyl2', toBodyId: 'cyl', deflection: 1e-12 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('deflection 1e-12 is below 1e-7') });
     await expect(deviation({ fromBodyId: 'nope', toBodyId: 'cyl' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(deviation({ fromBodyId: 'cyl', toBodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
   });
