@@ -7,8 +7,9 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 export const MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 /** What is kept of each end of a message over the limit, to find its id. */
 const KEPT_END = 4096;
-/** JSON-RPC's "Invalid Request". */
+/** JSON-RPC's "Invalid Request" and "Parse error". */
 const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
 
 /**
  * MCP over stdin/stdout, one JSON-RPC message per line, like the SDK's StdioServerTransport, except
@@ -79,14 +80,30 @@ export class BoundedStdioTransport implements Transport {
     this.pieces = [];
     this.pending = 0;
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
+    let json: unknown;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      json = JSON.parse(line);
     } catch (e) {
-      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      this.malformed(line, PARSE_ERROR, `the message is not JSON (${(e as Error).message})`);
       return;
     }
-    this.onmessage?.(message);
+    const message = JSONRPCMessageSchema.safeParse(json);
+    if (!message.success) {
+      this.malformed(line, INVALID_REQUEST, `the message is not a JSON-RPC 2.0 request, notification or response: ${requestIssues(message.error.issues)}`);
+      return;
+    }
+    this.onmessage?.(message.data);
+  }
+
+  /**
+   * A message that is not JSON-RPC: answered with a coded error when its id can be read, so the client
+   * waiting on that id hears why instead of waiting for ever; otherwise only reported.
+   */
+  private malformed(line: string, rpcCode: number, text: string): void {
+    this.onerror?.(new Error(text));
+    const id = topLevelId(line.slice(0, KEPT_END), line.slice(-KEPT_END));
+    if (id === undefined) return;
+    void this.send({ jsonrpc: '2.0', id, error: { code: rpcCode, message: text, data: { code: 'INVALID_ARGUMENT', message: text } } });
   }
 
   /** A message over the limit: answered with INVALID_ARGUMENT when it is a request whose id can be read. */
@@ -134,4 +151,16 @@ export function topLevelId(head: string, tail: string): string | number | undefi
   } catch {
     return undefined;
   }
+}
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  errors?: Issue[][];
+}
+
+/** What is wrong with it as a request: the first branch of the message union, as "path: problem". */
+function requestIssues(issues: readonly Issue[]): string {
+  const asRequest = issues.length === 1 && issues[0]!.errors?.[0] ? issues[0]!.errors[0] : issues;
+  return asRequest.map((i) => `${i.path.map(String).join('.') || 'message'}: ${i.message}`).join('; ');
 }

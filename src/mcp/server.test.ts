@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withKernel } from '../engine/kernel';
@@ -178,6 +178,20 @@ describe('brepscope MCP server over stdio', () => {
     expectError(await call('no_such_tool', {}), 'UNKNOWN_TOOL');
     expectError(await call('compute_metrics', { bodyId: 'missing' }), 'BODY_NOT_FOUND');
     expectError(await call('import_file', { path: join(dir, 'missing.step') }), 'FILE_NOT_FOUND');
+  });
+
+  it('tools/call params that are not {name, arguments: object}: invalid params (-32602) coded INVALID_ARGUMENT; the session goes on', async () => {
+    for (const params of [
+      { name: 'compute_metrics', arguments: [1, 2] },
+      { name: 'compute_metrics', arguments: 'box' },
+      { name: 'compute_metrics', arguments: null },
+      { arguments: {} },
+      { name: 7, arguments: {} },
+    ]) {
+      const answer = client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema);
+      await expect(answer, JSON.stringify(params)).rejects.toMatchObject({ code: -32602, data: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^tools\/call: params\.(arguments|name): /) } });
+    }
+    expectError(await call('compute_metrics', { bodyId: 'missing' }), 'BODY_NOT_FOUND');
   });
 
   it('a corrupt file gives PARSE_FAILED, changes nothing, and the next calls still work', async () => {

@@ -7,10 +7,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
   type CallToolResult,
   type ImageContent,
+  type JSONRPCMessage,
   type ResourceLink,
   type TextContent,
   type Tool,
@@ -106,6 +108,18 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
   // The oldest go beyond a count or a size; all of them when the session closes (spillFiles.ts).
   const spills = spillFiles(options.spillDir, options.spillLimits);
   const spill = (json: string, file: string): string => spills.write(file, json);
+  // A tools/call whose params are not {name: string, arguments?: object} failed the SDK's schema as an
+  // "internal error" (-32603) carrying zod's raw issues: it is refused here as invalid params, coded.
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const refusal = refusedToolCall(message);
+      if (refusal) void transport.send(refusal);
+      else deliver?.(message, extra);
+    };
+  };
   const close = server.close.bind(server);
   server.close = async () => {
     try {
@@ -138,6 +152,16 @@ export function createMcpServer(host: EngineHost, options: McpServerOptions = {}
   });
 
   return server;
+}
+
+/** A JSON-RPC "invalid params" answer to a tools/call request whose params are malformed, else undefined. */
+export function refusedToolCall(message: JSONRPCMessage): JSONRPCMessage | undefined {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
+  const parsed = CallToolRequestSchema.safeParse(message);
+  if (parsed.success) return undefined;
+  const problems = parsed.error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+  const text = `tools/call: ${problems} (params must be {name: string, arguments?: object})`;
+  return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: text, data: { code: 'INVALID_ARGUMENT', message: text } } };
 }
 
 async function callTool(host: EngineHost, name: string, args: Record<string, unknown>, options: CallOptions, spillJson: (json: string) => string): Promise<CallToolResult> {
@@ -214,7 +238,7 @@ export async function serveMcpStdio(options: EngineLimits & McpServerOptions & {
       }
     : undefined;
   const server = createMcpServer(host, { roots: configured, log, onCall });
-  // A malformed message gets no reply (it has no id to answer); say why on stderr for whoever debugs the client.
+  // A malformed message is answered on its id when it has a readable one (boundedStdio.ts); say why on stderr for whoever debugs the client.
   server.onerror = (e) => log(e.message);
   // Not the SDK's StdioServerTransport: it closes (and the server exits, losing its scene) on a message over 10 MiB.
   const transport = new BoundedStdioTransport();

@@ -125,6 +125,13 @@ describe('files: only regular files are read', () => {
     expect(await codeOf(confined().read(socket))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(confined().read(root))).toBe('INVALID_ARGUMENT');
   });
+
+  it('a path with a NUL byte or too long a name is a bad argument, not a missing file', async () => {
+    for (const files of [nodeFiles, confined()]) {
+      await expect(files.read(join(root, 'wedge\0.brep'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('NUL character') });
+      await expect(files.read(join(root, `${'a'.repeat(5000)}.brep`))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long') });
+    }
+  });
 });
 
 describe('files: writes', () => {

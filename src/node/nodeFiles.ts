@@ -318,5 +318,8 @@ function fileError(e: unknown, path: string): BrepscopeError {
   // A socket's open fails so (a device without its driver too): there is no file to read.
   if (code === 'ENXIO') return new BrepscopeError('INVALID_ARGUMENT', `${path}: is a socket or a device, not a file; only regular files are read or written`);
   if (code === 'EISDIR') return new BrepscopeError('INVALID_ARGUMENT', `${path}: is a directory, not a file; only regular files are read or written`);
+  // Not a file that is missing: a name no file can have (Node refuses a NUL byte before the system sees it).
+  if (code === 'ERR_INVALID_ARG_VALUE' || path.includes('\0')) return new BrepscopeError('INVALID_ARGUMENT', `${JSON.stringify(path)}: a path cannot contain a NUL character`);
+  if (code === 'ENAMETOOLONG') return new BrepscopeError('INVALID_ARGUMENT', `${path.slice(0, 80)}...: the path (${path.length} characters) or one of its names is too long for the file system`);
   return new BrepscopeError('FILE_NOT_FOUND', `${path}: cannot read (${code ?? String(e)})`);
 }

@@ -3,6 +3,13 @@
 /** measure_deviation's default sample count per direction (spec); deviation_heatmap's statistics use it too. */
 export const DEFAULT_DEVIATION_SAMPLES = 20000;
 
+/**
+ * The most samples a deviation tool takes (maxSamples): the samples are allocated up front (48 bytes
+ * each, more in the queries), so 5 million already take 1.6 GB, and a larger count would fail as an
+ * allocation, not as a bad argument.
+ */
+export const MAX_DEVIATION_SAMPLES = 10_000_000;
+
 /** Default deflection of the deviation tools: 0.5 % of the from-body's bounding-box diagonal (spec). */
 export const DEFLECTION_RATIO = 0.005;
 

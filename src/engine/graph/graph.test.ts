@@ -15,7 +15,8 @@ import { checkShape } from '../scene/checkShape';
 import { readBrepShape } from '../scene/import/brep';
 import { writeBrepBytes } from './brepFile';
 import type { ToolArgs } from '../tools/registry';
-import { graphMl } from './graphMl';
+import { graphMl, type GraphMlResult } from './graphMl';
+import { MAX_EDGE_SAMPLES, MAX_UV_SAMPLES } from './graphOptions';
 import { graphSelect, type EdgeFacesResult, type EdgesClassResult, type FaceNeighborsResult, type GraphSelectArgs } from './graphSelect';
 import { exportGraphSqlite, queryGraphSqlite } from './graphSqlite';
 import { graphValidate, type SelfIntersectionMode } from './graphValidate';
@@ -351,6 +352,8 @@ describe('bad input', () => {
     const empty = join(dir, 'empty.brep');
     writeFileSync(empty, '');
     await expectCode(runGraphMl(empty), 'EMPTY_FILE');
+    // Not "a SQLite file but not a graph database": sql.js would open zero bytes as a new database.
+    expect((await expectCode(runGraphQuery(empty), 'EMPTY_FILE')).message).toMatch(/the file is empty$/);
     const text = join(dir, 'text.brep');
     writeFileSync(text, 'this is not an OCCT BREP file\n'.repeat(20));
     await expectCode(runGraphSelect(text, { query: 'face-adjacency' }), 'PARSE_FAILED');
@@ -384,6 +387,14 @@ describe('bad input', () => {
     }
     await expectCode(runGraphMl(wedge, { uvSamples: 0 }), 'INVALID_ARGUMENT');
     await expectCode(runGraphMl(wedge, { edgeSamples: 2.5 }), 'INVALID_ARGUMENT');
+    // Beyond what one JSON result can hold: refused before any work, not a RangeError or a long run.
+    await expectCode(runGraphMl(wedge, { uvSamples: 1e15 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphMl(wedge, { edgeSamples: 1e15 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphMl(wedge, { uvSamples: MAX_UV_SAMPLES + 1 }), 'INVALID_ARGUMENT');
+    await expectCode(runGraphMl(wedge, { edgeSamples: MAX_EDGE_SAMPLES + 1 }), 'INVALID_ARGUMENT');
+    const atLimit = (await runGraphMl(wedge, { uvSamples: MAX_UV_SAMPLES, edgeSamples: MAX_EDGE_SAMPLES })) as GraphMlResult;
+    expect(atLimit.faces[0]!.positions).toHaveLength(MAX_UV_SAMPLES * MAX_UV_SAMPLES);
+    expect(atLimit.edges[0]!.samples).toHaveLength(MAX_EDGE_SAMPLES);
     // The engine still works afterwards.
     expect(((await runGraphSelect(wedge, { query: 'face-adjacency' })) as { faceCount: number }).faceCount).toBe(6);
   });

@@ -172,10 +172,12 @@ const QUERIES = {
   vertexValence: `SELECT MAX(n), AVG(n), COUNT(*) FROM (SELECT vertex, COUNT(DISTINCT edge) AS n FROM vertex_edge_incidence GROUP BY vertex)`,
 };
 
-/** Opens graph-export's SQLite bytes; PARSE_FAILED when not SQLite, UNSUPPORTED_FORMAT when not a graph database. */
+/** Opens graph-export's SQLite bytes; EMPTY_FILE for none, PARSE_FAILED when not SQLite, UNSUPPORTED_FORMAT when not a graph database. */
 function openGraphDatabase(SQL: SqlJsStatic, bytes: Uint8Array, name: string): Database {
   let db: Database;
   let tables: string[];
+  // sql.js opens zero bytes as a new, empty database: that would be reported as a foreign SQLite file.
+  if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${name}: the file is empty`);
   try {
     db = new SQL.Database(bytes);
   } catch (e) {

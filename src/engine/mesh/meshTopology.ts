@@ -16,7 +16,7 @@ export interface MeshTopology {
   inconsistentEdges: number;
   /** Triangles with repeated corners or zero area. */
   degenerateTriangles: number;
-  /** Closed, two-manifold and consistently wound. */
+  /** Closed, two-manifold and consistently wound, with at least one triangle that is not collapsed. */
   watertight: boolean;
 }
 
@@ -41,11 +41,12 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
     else if (uses > 2) nonManifold++;
     else if (map.forward[e] !== 1) inconsistent++;
   }
-  let degenerate = 0;
+  let degenerate = 0, collapsed = 0;
   const used = new Uint8Array(V);
   for (let t = 0; t < T; t++) {
     const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
     used[a] = used[b] = used[c] = 1;
+    if (a === b || b === c || c === a) collapsed++;
     if (a === b || b === c || c === a || zeroArea(p, a, b, c)) degenerate++;
   }
   let vertices = 0;
@@ -58,7 +59,8 @@ export function meshTopology(mesh: TriMesh): MeshTopology {
     nonManifoldEdges: nonManifold,
     inconsistentEdges: inconsistent,
     degenerateTriangles: degenerate,
-    watertight: T > 0 && boundary === 0 && nonManifold === 0 && inconsistent === 0,
+    // Collapsed triangles use no edge: a mesh of nothing else has no boundary, yet bounds nothing.
+    watertight: T > collapsed && boundary === 0 && nonManifold === 0 && inconsistent === 0,
   };
 }
 

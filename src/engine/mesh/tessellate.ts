@@ -1,9 +1,16 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { BrepscopeError } from '../errors';
 import { topAbs, withKernel, type OC } from '../kernel';
 import type { FaceTessellation } from './TriMesh';
 
 /** Angular deflection in radians used with every linear deflection (OCCT's usual 0.5). */
 export const ANGULAR_DEFLECTION = 0.5;
+
+/**
+ * BRepMesh refuses a smaller linear deflection with "Standard_NumericError: initParameters: invalid
+ * parameter value", which reached users as KERNEL_ERROR for what is a bad argument.
+ */
+export const MIN_DEFLECTION = 1e-7;
 
 /** Poly_MeshPurpose_NONE: the glue binds Poly_MeshPurpose as a plain integer. */
 const MESH_PURPOSE_NONE = 0;
@@ -15,6 +22,9 @@ const MESH_PURPOSE_NONE = 0;
  * (u, v) on its face's surface, where exact queries start their projection.
  */
 export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number): FaceTessellation {
+  if (!(deflection >= MIN_DEFLECTION)) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `deflection ${deflection} is below ${MIN_DEFLECTION}, the smallest the kernel's mesher takes (Precision::Confusion)`);
+  }
   return withKernel(oc, (own) => {
     // An existing finer triangulation would be kept by BRepMesh; clean so the requested deflection rules.
     oc.BRepTools.Clean(shape, true);

@@ -1,4 +1,5 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { BrepscopeError } from '../errors';
 import { withKernel, type OC } from '../kernel';
 import type { MeshBody, SurfaceBody } from './Body';
 
@@ -15,6 +16,7 @@ export function facetShape(oc: OC, body: MeshBody): TopoDS_Shape {
     const compound = new oc.TopoDS_Compound();
     try {
       builder.MakeCompound(compound);
+      let faces = 0;
       for (let t = 0; t < idx.length; t += 3) {
         const a = idx[t]!, b = idx[t + 1]!, c = idx[t + 2]!;
         if (a === b || b === c || a === c) continue;
@@ -24,9 +26,13 @@ export function facetShape(oc: OC, body: MeshBody): TopoDS_Shape {
           const polygon = inner(new oc.BRepBuilderAPI_MakePolygon_3(point(a), point(b), point(c), true));
           if (!polygon.IsDone()) return;
           const face = inner(new oc.BRepBuilderAPI_MakeFace_15(inner(polygon.Wire()), true));
-          if (face.IsDone()) builder.Add(compound, inner(face.Face()));
+          if (!face.IsDone()) return;
+          builder.Add(compound, inner(face.Face()));
+          faces++;
         });
       }
+      // An empty compound made the kernel tools fail inside OCCT (BRepExtrema: "Standard_RangeError: NCollection_Array1::Create").
+      if (faces === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no triangle with a plane (all ${idx.length / 3} are degenerate): there is no surface to measure`, { bodyId: body.bodyId });
       return compound;
     } catch (e) {
       compound.delete();

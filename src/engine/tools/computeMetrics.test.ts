@@ -104,6 +104,33 @@ describe('compute_metrics on kernel-made shapes', () => {
     expect(r.warnings.map((w) => w.message).join(' ')).toMatch(/not closed/);
   });
 
+  it('coordinates too large for a metric: INVALID_GEOMETRY naming it, never a null; the box alone still answers', async () => {
+    // A closed tetrahedron (outward winding) with legs of length L: volume L^3/6, area (3 + sqrt 3) L^2 / 2.
+    const tetra = (L: number) => `v ${L} 0 0\nv 0 ${L} 0\nv 0 0 ${L}\nv 0 0 0\nf 1 2 3\nf 1 4 2\nf 2 4 3\nf 3 4 1\n`;
+    const load = (bodyId: string, L: number) => engine.run('import_file', { bytes: Buffer.from(tetra(L)).toString('base64'), fileName: `${bodyId}.obj`, bodyId });
+    await load('tetra70', 1e70);
+    await load('tetra200', 1e200);
+    // 1e70: volume 1.7e209 and area 2.4e140 are doubles, the inertia (L^5 = 1e350) is not.
+    const r = await metrics({ bodyId: 'tetra70', metrics: ['volume', 'surfaceArea'] });
+    expectClose(r.volume!, 1e210 / 6);
+    expectClose(r.surfaceArea!, ((3 + Math.sqrt(3)) / 2) * 1e140);
+    await expect(metrics({ bodyId: 'tetra70' })).rejects.toMatchObject({ code: 'INVALID_GEOMETRY', message: expect.stringMatching(/principalAxes .*reach 1\.00e\+70/) });
+    await expect(metrics({ bodyId: 'tetra200' })).rejects.toMatchObject({ code: 'INVALID_GEOMETRY', message: expect.stringContaining('volume, surfaceArea, centerOfMass, principalAxes') });
+    expect((await metrics({ bodyId: 'tetra200', metrics: ['boundingBox'] })).boundingBox).toEqual({ min: [0, 0, 0], max: [1e200, 1e200, 1e200] });
+  });
+
+  it('a mesh whose triangles are all collapsed to a point is not closed: volume null with a warning, not a closed volume 0', async () => {
+    const facet = (corner: string) => `facet normal 0 0 1\n outer loop\n vertex ${corner}\n vertex ${corner}\n vertex ${corner}\n endloop\nendfacet\n`;
+    const stl = `solid dots\n${facet('5 5 5')}${facet('1 2 3')}endsolid dots\n`;
+    const body = (await engine.run('import_file', { bytes: Buffer.from(stl).toString('base64'), fileName: 'dots.stl', bodyId: 'dots' })).result as { watertight: boolean };
+    expect(body.watertight).toBe(false);
+    const r = await metrics({ bodyId: 'dots' });
+    expect(r.volume).toBeNull();
+    expect(r.surfaceArea).toBe(0);
+    expect(r.warnings.map((w) => w.code)).toEqual(['NOT_CLOSED', 'NOT_CLOSED', 'NOT_CLOSED']);
+    expect(r.warnings[0]!.message).toBe('volume is null: every triangle of the mesh is degenerate (2 of zero area), so it encloses no volume');
+  });
+
   it('rejects an unknown body, an unknown metric and unknown keys with stable codes', async () => {
     await expect(metrics({ bodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(metrics({ bodyId: 'box', metrics: ['mass'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('metrics[0]') });

@@ -108,6 +108,7 @@ function cloudMetrics(body: PointsBody, asked: readonly Metric[]): MetricsResult
 }
 
 function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): MetricsResult {
+  refuseOverflow(raw, wanted, noun);
   const result: MetricsResult = { warnings: [] };
   const openNote = raw.openReason;
   if (wanted.has('volume')) {
@@ -150,6 +151,27 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
     if (!raw.closed) result.warnings.push(warning('NOT_CLOSED', `principalAxes are those of the surface (uniform shell): ${openNote}`));
   }
   return result;
+}
+
+/**
+ * Volume grows as the cube of the coordinates, the inertia as their fifth power: past about 1e61
+ * (inertia), 1e102 (volume) or 1e154 (area) they leave double precision, and JSON turned the
+ * Infinity or NaN into a silent null. A metric asked for that cannot be represented is an error.
+ */
+function refuseOverflow(raw: RawProperties, wanted: Set<Metric>, noun: string): void {
+  const finite = (values: readonly number[]): boolean => values.every((v) => Number.isFinite(v));
+  const lost: Metric[] = [];
+  if (wanted.has('volume') && raw.closed && !finite([raw.volume])) lost.push('volume');
+  if (wanted.has('surfaceArea') && !finite([raw.area])) lost.push('surfaceArea');
+  if (wanted.has('centerOfMass') && !finite(raw.centre)) lost.push('centerOfMass');
+  if (wanted.has('principalAxes') && !finite(raw.inertia)) lost.push('principalAxes');
+  if (!lost.length) return;
+  const box = raw.box();
+  const reach = box ? Math.max(...box.min.map(Math.abs), ...box.max.map(Math.abs)) : NaN;
+  throw new BrepscopeError(
+    'INVALID_GEOMETRY',
+    `compute_metrics: ${lost.join(', ')} of the ${noun} cannot be represented in double precision: its coordinates reach ${reach.toPrecision(3)} (ask for boundingBox alone, or scale the ${noun})`,
+  );
 }
 
 /** The spec's box is warned about when one of its faces stands off the tight box's by more than this share of the tight diagonal. */
@@ -203,6 +225,7 @@ function meshOpenReason(t: MeshTopology): string {
   if (t.nonManifoldEdges > 0) reasons.push(`the mesh is not manifold (${t.nonManifoldEdges} edge(s) shared by more than two triangles)`);
   if (t.inconsistentEdges > 0) reasons.push(`the mesh's winding is inconsistent (${t.inconsistentEdges} edge(s) run the same way in both their triangles)`);
   if (t.triangles === 0) reasons.push('the mesh has no triangles');
+  else if (t.degenerateTriangles === t.triangles) reasons.push(`every triangle of the mesh is degenerate (${t.triangles} of zero area)`);
   return reasons.join(' and ') || 'the mesh is not closed';
 }
 

@@ -12,7 +12,7 @@ import { surfaceBody } from '../scene/pointsBody';
 import { defineTool, type ToolContext } from './defineTool';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { coverageOf, directedCoverage } from '../deviation/coverage';
-import { DEFAULT_DEVIATION_SAMPLES, DEFLECTION_RATIO, type SurfaceMode } from '../deviation/defaults';
+import { DEFAULT_DEVIATION_SAMPLES, DEFLECTION_RATIO, MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import { directedDeviation, referenceBoundary } from '../deviation/directed';
 import { Pacer } from '../deviation/pacer';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
@@ -35,6 +35,7 @@ const schema = z.strictObject({
   maxSamples: z
     .int()
     .min(1)
+    .max(MAX_DEVIATION_SAMPLES)
     .default(DEFAULT_DEVIATION_SAMPLES)
     .describe("Samples of the statistics, as measure_deviation's maxSamples (default 20000): with the same settings the statistics are measure_deviation's fromToTo figures, from the same samples"),
   surface: surfaceSchema,

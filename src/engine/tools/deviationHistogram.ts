@@ -4,7 +4,7 @@ import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/
 import { cloudComparison, cloudDiagonal, cloudToSurface } from '../deviation/cloud';
 import { defineTool, type ToolContext } from './defineTool';
 import { directedCoverage } from '../deviation/coverage';
-import type { SurfaceMode } from '../deviation/defaults';
+import { MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import { directedDeviation } from '../deviation/directed';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { comparedSurfaces } from '../deviation/surfaces';
@@ -28,7 +28,7 @@ const schema = z.strictObject({
   tolerance: z.number().min(0).finite().optional().describe('When set, withinTolerance (share of samples within this distance of the nearest reference surface) is included'),
   signMode: signModeSchema,
   outputPath: z.string().min(1).optional().describe('Path to write a histogram PNG (800 x 480); omit for numbers only'),
-  maxSamples: z.int().min(1).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
+  maxSamples: z.int().min(1).max(MAX_DEVIATION_SAMPLES).default(HISTOGRAM_DEFAULT_SAMPLES).describe('Max candidate surface samples, stride-subsampled. Default 50000'),
   overwrite: overwriteSchema,
   surface: surfaceSchema,
   maxDistance: maxDistanceSchema,

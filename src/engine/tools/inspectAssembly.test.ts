@@ -160,6 +160,10 @@ describe('inspect_assembly', () => {
     await expect(inspect({ inputPath: join(dir, 'mesh.stl') })).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT' });
     writeFileSync(join(dir, 'broken.step'), 'ISO-10303-21;\nHEADER;\ngarbage\n');
     await expect(inspect({ inputPath: join(dir, 'broken.step') })).rejects.toMatchObject({ code: 'PARSE_FAILED' });
+    for (const empty of ['empty.step', 'empty.igs', 'empty.xbf']) {
+      writeFileSync(join(dir, empty), '');
+      await expect(inspect({ inputPath: join(dir, empty) })).rejects.toMatchObject({ code: 'EMPTY_FILE', message: `${join(dir, empty)}: the file is empty` });
+    }
     // The engine still works after the failures.
     expect((await inspect({ inputPath: join(dir, 'machine.xbf'), depth: 0 })).name).toBe('Machine');
   });

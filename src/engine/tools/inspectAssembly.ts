@@ -62,6 +62,8 @@ export const inspectAssembly = defineTool({
     }
     const path = args.inputPath!;
     const bytes = await ctx.files.read(path);
+    // As import_file says it: not "not a STEP file (no header)" for a .step of zero bytes.
+    if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${path}: the file is empty`);
     const format = resolveFormat(path, bytes);
     if (format !== 'step' && format !== 'iges' && format !== 'xbf') {
       throw new BrepscopeError('UNSUPPORTED_FORMAT', `${path}: inspect_assembly reads STEP, IGES or XBF, not ${format.toUpperCase()}; import it and pass its bodyId for a single-node tree`);

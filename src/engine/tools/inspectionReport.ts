@@ -13,6 +13,7 @@ import { evaluateGdt } from './evaluateGdt';
 import { heatmapField } from './deviationHeatmap';
 import { deviationHistogram, type HistogramResult } from './deviationHistogram';
 import { DEFAULT_AUTO_LABELS, labelSelectionSchema } from './deviationLabels';
+import { MAX_DEVIATION_SAMPLES } from '../deviation/defaults';
 import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { measureDeviation, type DeviationResult } from './measureDeviation';
 import { reportHtml, type ReportData } from '../report/reportHtml';
@@ -54,7 +55,7 @@ const schema = z
     .default(DEFAULT_PASS_SHARE)
     .describe(`The verdict rule: PASS when at least this share of the candidate's samples lies within the tolerance of the reference. Default ${DEFAULT_PASS_SHARE} (99 %)`),
   deflection: z.number().positive().finite().optional().describe('Deflection of BREP bodies; default 0.5% of the from-body bounding-box diagonal, as measure_deviation'),
-  maxSamples: z.int().min(1).default(DEFAULT_MAX_SAMPLES).describe(`Surface samples per direction for the statistics and the histogram, as measure_deviation's maxSamples. Default ${DEFAULT_MAX_SAMPLES}`),
+  maxSamples: z.int().min(1).max(MAX_DEVIATION_SAMPLES).default(DEFAULT_MAX_SAMPLES).describe(`Surface samples per direction for the statistics and the histogram, as measure_deviation's maxSamples. Default ${DEFAULT_MAX_SAMPLES}`),
   signMode: signModeSchema,
   surface: surfaceSchema,
   views: viewsSchema(DEFAULT_REPORT_VIEWS),

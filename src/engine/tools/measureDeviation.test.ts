@@ -13,7 +13,8 @@ import { Pacer } from '../deviation/pacer';
 import { surfaceSamples } from '../deviation/samples';
 import { deviationReference } from '../deviation/structures';
 import { measuredSurface, surfaceMesh } from '../deviation/surfaces';
-import type { DeviationResult } from './measureDeviation';
+import { MAX_SECTIONS, type DeviationResult } from './measureDeviation';
+import { MAX_DEVIATION_SAMPLES } from '../deviation/defaults';
 
 let oc: OC;
 let engine: Engine;
@@ -272,6 +273,11 @@ describe('measure_deviation: degenerate cases and bad input', () => {
   it('bad arguments: INVALID_ARGUMENT before any work; unknown bodies: BODY_NOT_FOUND', async () => {
     const base = { fromBodyId: 'thinCand', toBodyId: 'thinRef' };
     for (const bad of [
+      // Beyond what can be allocated: refused, not a RangeError (INTERNAL_ERROR) or a dead host.
+      { maxSamples: 1e15 },
+      { sectionAxis: [0, 0, 1], sections: 1e15 },
+      { maxSamples: MAX_DEVIATION_SAMPLES + 1 },
+      { sectionAxis: [0, 0, 1], sections: MAX_SECTIONS + 1 },
       { sections: 4 },
       { sectionAxis: [0, 0, 1], sections: 1 },
       { sectionAxis: [0, 0, 1], sections: 2.5 },
@@ -287,8 +293,28 @@ describe('measure_deviation: degenerate cases and bad input', () => {
     ]) {
       await expect(deviation({ ...base, ...bad })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
+    // Below what BRepMesh takes: a bad argument, not the kernel's Standard_NumericError (KERNEL_ERROR).
+    await expect(deviation({ fromBodyId: 'cyl2', toBodyId: 'cyl', deflection: 1e-12 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('deflection 1e-12 is below 1e-7') });
     await expect(deviation({ fromBodyId: 'nope', toBodyId: 'cyl' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(deviation({ fromBodyId: 'cyl', toBodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
+  });
+
+  it('every deviation tool refuses maxSamples over MAX_DEVIATION_SAMPLES with INVALID_ARGUMENT; the schemas state both limits', async () => {
+    const pair = { fromBodyId: 'thinCand', referenceBodyId: 'thinRef' };
+    for (const [tool, args] of [
+      ['measure_deviation', { fromBodyId: 'thinCand', toBodyId: 'thinRef' }],
+      ['deviation_heatmap', { fromBodyId: 'thinCand', toBodyId: 'thinRef', statistics: true }],
+      ['deviation_histogram', pair],
+      ['symmetric_difference_volume', pair],
+      ['inspection_report', { ...pair, outputPath: 'never-written.html' }],
+    ] as const) {
+      for (const maxSamples of [1e15, MAX_DEVIATION_SAMPLES + 1]) {
+        await expect(engine.runJson(tool, { ...args, maxSamples }), `${tool} ${maxSamples}`).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      }
+    }
+    const schema = engine.tools().find((t) => t.name === 'measure_deviation')!.inputSchema as { properties: Record<string, { maximum?: number }> };
+    expect(schema.properties['maxSamples']!.maximum).toBe(MAX_DEVIATION_SAMPLES);
+    expect(schema.properties['sections']!.maximum).toBe(MAX_SECTIONS);
   });
 
   it('default deflection is 0.5% of the from-body box diagonal', async () => {

@@ -5,7 +5,7 @@ import { cloudComparison, cloudDiagonal, cloudExtent, cloudToSurface, defaultSea
 import { defineTool, type ToolContext } from './defineTool';
 import { bothDirections } from '../deviation/directions';
 import { directedCoverage, type Coverage } from '../deviation/coverage';
-import { DEFAULT_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
+import { DEFAULT_DEVIATION_SAMPLES, MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import type { DirectedDeviation } from '../deviation/measure';
 import { Pacer } from '../deviation/pacer';
 import { directedRecord, thinWallWarning, type DirectedRecord } from '../deviation/record';
@@ -14,17 +14,23 @@ import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/s
 import { comparedSurfaces } from '../deviation/surfaces';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
+/**
+ * The most section stations: each is a record in the result, and the result crosses a thread and
+ * becomes JSON whole, so 10^8 of them took an MCP server's process past its heap and killed it.
+ */
+export const MAX_SECTIONS = 10_000;
+
 const schema = z
   .strictObject({
     fromBodyId: bodyIdSchema.describe('Source body (e.g. the reconstruction)'),
     toBodyId: bodyIdSchema.describe('Reference body (e.g. the input mesh); may equal fromBodyId (deviation 0)'),
     deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies; smaller is finer. Default 0.5% of the from-body bounding-box diagonal'),
-    maxSamples: z.int().min(1).default(DEFAULT_DEVIATION_SAMPLES).describe('Max surface samples per direction, stride-subsampled'),
+    maxSamples: z.int().min(1).max(MAX_DEVIATION_SAMPLES).default(DEFAULT_DEVIATION_SAMPLES).describe('Max surface samples per direction, stride-subsampled'),
     sectionAxis: vec3Schema
       .refine((v) => Math.hypot(v[0], v[1], v[2]) > 0, 'sectionAxis must not be the zero vector')
       .optional()
       .describe('Axis along which forward samples are binned'),
-    sections: z.int().min(2).optional().describe('Number of bins (integer >= 2); requires sectionAxis'),
+    sections: z.int().min(2).max(MAX_SECTIONS).optional().describe(`Number of bins (integer >= 2, at most ${MAX_SECTIONS}); requires sectionAxis`),
     signMode: signModeSchema,
     surface: surfaceSchema,
     maxDistance: maxDistanceSchema,

@@ -62,6 +62,15 @@ describe('measure_distance', () => {
     expect(r.contacts!.every((c) => Math.abs(c.pointOnTo[0] - 17.5) < 1e-6)).toBe(true);
   });
 
+  it('an STL whose triangles are all collapsed has no facet shell: EMPTY_MESH, not an OCCT exception', async () => {
+    const collapsed = { positions: Float64Array.from([5, 5, 5]), indices: Uint32Array.from([0, 0, 0]) };
+    await engine.run('import_file', { bytes: Buffer.from(writeBinaryStl(collapsed)).toString('base64'), fileName: 'dot.stl', bodyId: 'dot' });
+    for (const args of [{ fromBodyId: 'dot', toBodyId: 'a' }, { fromBodyId: 'a', toBodyId: 'dot', computeContacts: true }]) {
+      await expect(distance(args)).rejects.toMatchObject({ code: 'EMPTY_MESH', message: "body 'dot' has no triangle with a plane (all 1 are degenerate): there is no surface to measure" });
+    }
+    expect((await distance({ fromBodyId: 'a', toBodyId: 'gap' })).distance).toBeCloseTo(7.5, 9);
+  });
+
   it('unknown bodies and bad args', async () => {
     await expect(distance({ fromBodyId: 'a', toBodyId: 'nope' })).rejects.toMatchObject({ code: 'BODY_NOT_FOUND' });
     await expect(distance({ fromBodyId: 'a' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });

@@ -10,7 +10,7 @@ import { defineTool } from './defineTool';
 import type { ExactReference } from '../exact/ExactReference';
 import { closestPoint, createHit } from '../mesh/closestPoint';
 import type { TriangleBvh } from '../mesh/TriangleBvh';
-import type { SurfaceMode } from '../deviation/defaults';
+import { MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import { Pacer } from '../deviation/pacer';
 import { meshBoxOf } from '../deviation/queries';
 import { bodyExtent } from '../deviation/samples';
@@ -39,7 +39,7 @@ const schema = z.strictObject({
   fromBodyId: bodyIdSchema.describe('Candidate body'),
   referenceBodyId: bodyIdSchema.describe('Reference body; may be non-watertight'),
   deflection: z.number().positive().finite().optional().describe('Mesh linear deflection for BREP bodies. Default 0.5% of the from-body bounding-box diagonal'),
-  maxSamples: z.int().min(1).default(300).describe('Number of Monte Carlo sample points (Halton sequence). Default 300'),
+  maxSamples: z.int().min(1).max(MAX_DEVIATION_SAMPLES).default(300).describe('Number of Monte Carlo sample points (Halton sequence). Default 300'),
   surface: surfaceSchema,
 });
 
