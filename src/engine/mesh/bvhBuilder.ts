@@ -68,43 +68,6 @@ interface Ranges {
  * boxes), index in word 6. Returns the box of the doubled centres. Throws on an index out of range.
  */
 function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
-  if (!(positions instanceof Float32Array)) return wideRecords(positions, indices, rec, from, to);
-  const V = positions.length / 3;
-  const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let t = from; t < to; t++) {
-    const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
-    if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
-    const a = 3 * ia, b = 3 * ib, c = 3 * ic;
-    const o = REC * t;
-    let va = positions[a]!, vb = positions[b]!, vc = positions[c]!;
-    rec[o] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
-    rec[o + 3] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
-    va = positions[a + 1]!;
-    vb = positions[b + 1]!;
-    vc = positions[c + 1]!;
-    rec[o + 1] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
-    rec[o + 4] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
-    va = positions[a + 2]!;
-    vb = positions[b + 2]!;
-    vc = positions[c + 2]!;
-    rec[o + 2] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
-    rec[o + 5] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
-    words[o + 6] = t;
-    // Twice the centre: only ever compared with other doubled centres.
-    const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  return new Float64Array([x0, y0, z0, x1, y1, z1]);
-}
-
-/** triangleRecords for float64 positions: each box rounded outward to float32. */
-function wideRecords(positions: Float64Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -117,12 +80,14 @@ function wideRecords(positions: Float64Array, indices: Uint32Array, rec: Float32
       const va = positions[a + k]!, vb = positions[b + k]!, vc = positions[c + k]!;
       const lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
       const hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+      // Stored to nearest; a float64 value rounded the wrong way takes one float32 step out.
       rec[o + k] = lo;
       if (rec[o + k]! > lo) rec[o + k] = f32Below(rec[o + k]!);
       rec[o + 3 + k] = hi;
       if (rec[o + 3 + k]! < hi) rec[o + 3 + k] = f32Above(rec[o + 3 + k]!);
     }
     words[o + 6] = t;
+    // Twice the centre: only ever compared with other doubled centres.
     const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
