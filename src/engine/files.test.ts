@@ -175,4 +175,25 @@ describe('a dropped File read in pieces (issue 32, item 1)', () => {
     });
   }
 
+  it('a text point cloud given as a Blob is the same cloud as from its bytes, read without ever reading the whole Blob', async () => {
+    const text = new TextEncoder().encode('x,y,z,nx,ny,nz\r\n' + Array.from({ length: 3000 }, (_, i) => `${i / 8},${-i},${i % 7}.25,0,0,1`).join('\r\n'));
+    const fromBytes = new Engine({ files: memoryFiles() });
+    fromBytes.putFile('scan.csv', text.slice());
+    await fromBytes.run('import_file', { path: 'scan.csv', bodyId: 'a' });
+    const blob = new Blob([text.slice()]);
+    const whole = vi.spyOn(blob, 'arrayBuffer');
+    const fromBlob = new Engine({ files: memoryFiles() });
+    fromBlob.putFile('scan.csv', blob);
+    await fromBlob.run('import_file', { path: 'scan.csv', bodyId: 'a' });
+    expect(whole).not.toHaveBeenCalled();
+    const a = fromBytes.scene.get('a');
+    const b = fromBlob.scene.get('a');
+    if (a.kind !== 'points' || b.kind !== 'points') throw new Error('expected points bodies');
+    expect(b.cloud.count).toBe(3000);
+    expect(b.cloud.positions).toEqual(a.cloud.positions);
+    expect(b.cloud.positions.subarray(2999 * 3)).toEqual(Float64Array.of(2999 / 8, -2999, 3.25));
+    expect(b.cloud.normals).toEqual(a.cloud.normals);
+    expect(b.origin?.bytes).toBeUndefined();
+    expect(b.origin?.fileBytes).toBe(text.length);
+  });
 });

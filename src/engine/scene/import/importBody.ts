@@ -45,6 +45,8 @@ export interface ImportRequest {
   plyContent?: MeshOrCloud | undefined;
   /** An OBJ read as it streamed by (readObjPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
   objContent?: MeshOrCloud | undefined;
+  /** A text point cloud read as it streamed by (readPointTextPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
+  cloudContent?: MeshOrCloud | undefined;
 }
 
 export interface ImportEnvironment {
@@ -64,12 +66,12 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
   const { bytes } = req;
   const size = bytes?.byteLength ?? req.fileBytes ?? 0;
-  if (!bytes && !req.stlMesh && !req.plyContent && !req.objContent) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
+  if (!bytes && !req.stlMesh && !req.plyContent && !req.objContent && !req.cloudContent) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
   if (size === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
   if (size > MAX_MESH_FILE_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_MESH_FILE_BYTES, 'stl'));
   }
-  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : req.plyContent ? 'ply' : req.objContent ? 'obj' : 'stl';
+  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : req.plyContent ? 'ply' : req.objContent ? 'obj' : req.cloudContent ? 'xyz' : 'stl';
   // Mesh files never enter the kernel: the host's memory budget capped them when it read them.
   if (!isMeshFileFormat(format) && size > MAX_IMPORT_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_IMPORT_BYTES, format));
@@ -88,7 +90,9 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
           ? finishScan(req.plyContent, req.fileName)
           : format === 'obj' && !bytes && req.objContent
             ? finishScan(req.objContent, req.fileName)
-            : parseScanFile(format, bytes!, req.fileName);
+            : format === 'xyz' && !bytes && req.cloudContent
+              ? finishScan(req.cloudContent, req.fileName)
+              : parseScanFile(format, bytes!, req.fileName);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { MeshOrCloud } from './ply';
-import { resolveFormat } from './detectFormat';
+import { readLinePieces } from './linePieces';
 import type { FilePieces } from './stl';
 import { Float64Builder, TextScanner, Uint32Builder, quoteBytes } from './textScanner';
 
@@ -28,87 +28,9 @@ export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
  * gathered whole and returned as bytes, for the importer to read as it reads any file.
  */
 export async function readObjPieces(file: FilePieces, name: string, signature = false): Promise<{ content: MeshOrCloud } | { bytes: Uint8Array }> {
-  const iterator = file.pieces[Symbol.asyncIterator]();
-  try {
-    const first: Uint8Array[] = [];
-    let firstLength = 0;
-    // The head resolveFormat judges (its first 4096 bytes); pieces are copied, the host reuses its buffer.
-    for (let asked = false; !asked || (signature && firstLength < Math.min(file.size, SIGNATURE_BYTES)); asked = true) {
-      const next = await iterator.next();
-      if (next.done) break;
-      first.push(next.value.slice());
-      firstLength += next.value.length;
-    }
-    const head = concat(first, firstLength);
-    if (file.size === 0 || (signature && !isObjHead(head, file.size, name))) return { bytes: await gatherRest(head, iterator) };
-    const body = new ObjBody(name);
-    let carry: Uint8Array[] = [];
-    let carryLength = 0;
-    let base = 0;
-    const take = (piece: Uint8Array): void => {
-      const lastNewline = piece.lastIndexOf(NL);
-      if (lastNewline < 0) {
-        carry.push(piece.slice());
-        carryLength += piece.length;
-        return;
-      }
-      const lines = piece.subarray(0, lastNewline + 1);
-      const chunk = carryLength === 0 ? lines : concat([...carry, lines], carryLength + lines.length);
-      body.read(chunk, base);
-      base += chunk.length;
-      const rest = piece.slice(lastNewline + 1);
-      carry = [rest];
-      carryLength = rest.length;
-    };
-    take(head);
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      take(next.value);
-    }
-    if (carryLength > 0) body.read(concat(carry, carryLength), base);
-    return { content: body.result() };
-  } finally {
-    await iterator.return?.();
-  }
-}
-
-const NL = 10;
-/** The bytes of a file's head that resolveFormat's signatures look at. */
-const SIGNATURE_BYTES = 4096;
-
-/** Whether a file read without a requested format is an OBJ by its head, as resolveFormat judges the whole file. */
-function isObjHead(head: Uint8Array, size: number, name: string): boolean {
-  // A binary STL is known by its size, which the head alone does not give.
-  if (size >= 84 && head.length >= 84 && 84 + new DataView(head.buffer, head.byteOffset + 80, 4).getUint32(0, true) * 50 === size) return false;
-  try {
-    return resolveFormat(name, head) === 'obj';
-  } catch {
-    return false;
-  }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1 && parts[0]!.length === length) return parts[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array> {
-  const parts = [head];
-  let length = head.length;
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) break;
-    parts.push(next.value.slice());
-    length += next.value.length;
-  }
-  return concat(parts, length);
+  const body = new ObjBody(name);
+  const other = await readLinePieces(file, name, 'obj', signature, (lines, base) => body.read(lines, base));
+  return other ?? { content: body.result() };
 }
 
 /** An OBJ's geometry read into growable arrays, a run of whole lines at a time (the last may lack its newline). */

@@ -3,14 +3,15 @@ import type { SourceFormat } from '../Body';
 import type { ImportRequest } from './importBody';
 import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
+import { readPointTextPieces } from './pointText';
 import { readStlPieces } from './stl';
 
 /** What importBody is given for a file read by path. */
-export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'objContent' | 'fileBytes' | 'keepBytes'>;
+export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'objContent' | 'cloudContent' | 'fileBytes' | 'keepBytes'>;
 
 /**
  * A file read by path for importBody. Where the host streams files (Node), an STL is welded (and a
- * PLY or an OBJ read) as it streams by, binary or ASCII, never whole in memory, and a mesh body keeps no bytes (the host reads the file
+ * PLY, an OBJ or a text point cloud read) as it streams by, binary or ASCII, never whole in memory, and a mesh body keeps no bytes (the host reads the file
  * again by its path when something needs them); elsewhere (the browser, whose files are in memory
  * already) the file is read whole and kept. `shared`: the mesh in SharedArrayBuffers, for hosts
  * whose mesh threads read it.
@@ -33,6 +34,12 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
     // Without a requested format, a file named .obj may be another format by its first bytes (resolveFormat).
     const read = await readObjPieces(file, path, format === undefined);
     return 'content' in read ? { objContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+  }
+  if (format === 'xyz' || (format === undefined && /\.(xyz|pts|txt|csv)$/i.test(path))) {
+    const file = await files.stream(path);
+    // Without a requested format, a file named as a point cloud may be another format by its first bytes (resolveFormat).
+    const read = await readPointTextPieces(file, path, format === undefined);
+    return 'content' in read ? { cloudContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   return { bytes: await files.read(path), keepBytes: false };
 }

@@ -1,0 +1,101 @@
+import type { SourceFormat } from '../Body';
+import { resolveFormat } from './detectFormat';
+import type { FilePieces } from './stl';
+
+const NL = 10;
+/** The bytes of a file's head that resolveFormat's signatures look at. */
+const SIGNATURE_BYTES = 4096;
+
+/**
+ * A line-based text file (OBJ, a text point cloud) read piece by piece as it streams by (pieces of
+ * any size, a line may straddle two): each run of whole lines goes to `read` with its byte offset
+ * in the file, the partial last line carried over to the next piece, so the file is never whole in
+ * memory; the last line reaches `read` even without its newline. When `signature` (no format was
+ * requested), a file whose head resolveFormat judges another format than `format` is gathered whole
+ * and returned as bytes, for the importer to read as it reads any file; so is an empty file.
+ * Returns undefined when every line was read.
+ */
+export async function readLinePieces(
+  file: FilePieces,
+  name: string,
+  format: SourceFormat,
+  signature: boolean,
+  read: (lines: Uint8Array, base: number) => void,
+): Promise<{ bytes: Uint8Array } | undefined> {
+  const iterator = file.pieces[Symbol.asyncIterator]();
+  try {
+    const first: Uint8Array[] = [];
+    let firstLength = 0;
+    // The head resolveFormat judges (its first 4096 bytes); pieces are copied, the host reuses its buffer.
+    for (let asked = false; !asked || (signature && firstLength < Math.min(file.size, SIGNATURE_BYTES)); asked = true) {
+      const next = await iterator.next();
+      if (next.done) break;
+      first.push(next.value.slice());
+      firstLength += next.value.length;
+    }
+    const head = concat(first, firstLength);
+    if (file.size === 0 || (signature && !isHeadOf(format, head, file.size, name))) return { bytes: await gatherRest(head, iterator) };
+    let carry: Uint8Array[] = [];
+    let carryLength = 0;
+    let base = 0;
+    const take = (piece: Uint8Array): void => {
+      const lastNewline = piece.lastIndexOf(NL);
+      if (lastNewline < 0) {
+        carry.push(piece.slice());
+        carryLength += piece.length;
+        return;
+      }
+      const lines = piece.subarray(0, lastNewline + 1);
+      const chunk = carryLength === 0 ? lines : concat([...carry, lines], carryLength + lines.length);
+      read(chunk, base);
+      base += chunk.length;
+      const rest = piece.slice(lastNewline + 1);
+      carry = [rest];
+      carryLength = rest.length;
+    };
+    take(head);
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      take(next.value);
+    }
+    if (carryLength > 0) read(concat(carry, carryLength), base);
+    return undefined;
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** Whether a file read without a requested format is `format` by its head, as resolveFormat judges the whole file. */
+function isHeadOf(format: SourceFormat, head: Uint8Array, size: number, name: string): boolean {
+  // A binary STL is known by its size, which the head alone does not give.
+  if (size >= 84 && head.length >= 84 && 84 + new DataView(head.buffer, head.byteOffset + 80, 4).getUint32(0, true) * 50 === size) return false;
+  try {
+    return resolveFormat(name, head) === format;
+  } catch {
+    return false;
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0]!.length === length) return parts[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function gatherRest(head: Uint8Array, iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array> {
+  const parts = [head];
+  let length = head.length;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    parts.push(next.value.slice());
+    length += next.value.length;
+  }
+  return concat(parts, length);
+}

@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { errorOf, errorOfAsync, exactly, piecesOf } from '../../../test/streamedPieces';
+import { testEngine } from '../../../test/testEngine';
+import { nodeFileAccess } from '../../../node/nodeFiles';
+import type { PointsBody } from '../Body';
+import type { MeshOrCloud } from './ply';
+import { parsePointText, readPointTextPieces } from './pointText';
+import { readForImport } from './readForImport';
+
+const dir = mkdtempSync(join(tmpdir(), 'brepscope-xyz-stream-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Seeded coordinates, written with up to 6 decimals (not all exactly float32). */
+function coords(n: number, seed: number): number[][] {
+  let s = seed;
+  const next = (): number => Math.round(((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 2e8) / 1e6;
+  return Array.from({ length: n }, () => [next(), next(), next()]);
+}
+
+interface CloudSpec {
+  rows: number[][];
+  /** Lines before the first point. */
+  header?: string[];
+  separator?: string;
+  crlf?: boolean;
+  /** No newline after the last line. */
+  noFinalNewline?: boolean;
+  /** Comments (# and //) and blank lines between the points. */
+  comments?: boolean;
+}
+
+function cloudText(spec: CloudSpec): string {
+  const lines = [...(spec.header ?? [])];
+  spec.rows.forEach((row, i) => {
+    lines.push(row.join(spec.separator ?? ' '));
+    if (spec.comments && i % 13 === 0) lines.push(`# after point ${i}`, '', '  \t', `// note ${i}`);
+  });
+  const nl = spec.crlf ? '\r\n' : '\n';
+  const text = lines.join(nl);
+  return spec.noFinalNewline ? text : text + nl;
+}
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** `exactly` as one string (typed arrays as their type and hex bytes): thousands of parses compare quickly. */
+function fingerprint(r: MeshOrCloud): string {
+  if (r.kind !== 'points') throw new Error('a cloud expected');
+  const arrays = Object.entries(r.cloud).map(([k, v]) => [k, ArrayBuffer.isView(v) ? `${v.constructor.name}:${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}` : v]);
+  return JSON.stringify({ notes: r.notes, arrays });
+}
+const whole = (bytes: Uint8Array): MeshOrCloud => ({ kind: 'points', ...parsePointText(bytes, 'p.xyz') });
+
+async function streamed(bytes: Uint8Array, size: number | number[], signature = false, name = 'p.xyz'): Promise<MeshOrCloud> {
+  const read = await readPointTextPieces(piecesOf(bytes, size), name, signature);
+  if (!('content' in read)) throw new Error('not streamed');
+  return read.content;
+}
+
+/** Normals of unit length and colours 0..255, seeded. */
+const withNormals = (rows: number[][]): number[][] => rows.map(([x, y, z], i) => [x!, y!, z!, 0.6, 0, i % 2 ? 0.8 : -0.8]);
+const pts = (rows: number[][]): number[][] => rows.map(([x, y, z], i) => [x!, y!, z!, -(i % 2000), i % 256, (i * 7) % 256, (i * 13) % 300]);
+
+const CASES: [string, CloudSpec][] = [
+  ['x y z, blanks, comments and blank lines', { rows: coords(300, 1), comments: true }],
+  ['CRLF, comma separators, no final newline', { rows: coords(250, 2), separator: ',', crlf: true, noFinalNewline: true }],
+  ['a column-name header in another order (normals and colours)', { rows: coords(120, 3).map(([x, y, z], i) => [i % 256, 0, 0.6, z!, x!, 0.8, y!, 255 - (i % 256), 9]), header: ['scan of part 7', 'r,nx,ny,z,x,nz,y,g,b'], separator: ',' }],
+  ['PTS: a count line and 7 columns, CRLF', { rows: pts(coords(200, 4)), header: ['200'], crlf: true }],
+  ['6 columns without names: normals, under a title line', { rows: withNormals(coords(150, 5)), header: ['scan 7 of part'], comments: true }],
+  ['named columns X Y Z NX NY NZ', { rows: withNormals(coords(120, 10)), header: ['X Y Z NX NY NZ'] }],
+  ['4 columns: the others ignored, with a note', { rows: coords(150, 6).map((r, i) => [...r, i]), noFinalNewline: true }],
+];
+
+describe('a text point cloud streamed piece by piece parses exactly as the whole file does', () => {
+  for (const [what, spec] of CASES) {
+    it(what, async () => {
+      const bytes = encode(cloudText(spec));
+      const expected = fingerprint(whole(bytes));
+      expect(bytes.length).toBeGreaterThan(4096);
+      for (let size = 1; size <= 4096; size++) expect(fingerprint(await streamed(bytes, size)), `pieces of ${size}`).toBe(expected);
+      expect(exactly(await streamed(bytes, 4 << 20, true)), '4 MiB pieces, by signature').toEqual(exactly(whole(bytes)));
+    });
+  }
+
+  it('a cut at every byte gives the same cloud', async () => {
+    const bytes = encode(cloudText({ rows: pts(coords(12, 7)), header: ['12'], crlf: true, comments: true, noFinalNewline: true }));
+    const expected = fingerprint(whole(bytes));
+    for (let k = 1; k < bytes.length; k++) expect(fingerprint(await streamed(bytes, [k, 2 ** 30])), `cut at ${k}`).toBe(expected);
+  });
+
+  it('reads the values the text holds', async () => {
+    const text = 'x,y,z,nx,ny,nz,red,green,blue\r\n1,2.5,-3e2,0,0,1,0,128,300\r\n// c\r\n\r\n-0.125,4,5,1,0,0,255,-4,17.6';
+    const read = await streamed(encode(text), 3);
+    if (read.kind !== 'points') throw new Error('a cloud expected');
+    expect(read.cloud.count).toBe(2);
+    expect(read.cloud.positions).toEqual(Float64Array.of(1, 2.5, -300, -0.125, 4, 5));
+    expect(read.cloud.normals).toEqual(Float32Array.of(0, 0, 1, 1, 0, 0));
+    expect(read.cloud.colors).toEqual(Uint8Array.of(0, 128, 255, 255, 0, 18));
+    const four = await streamed(encode('1 2 3 4\n5 6 7 8'), 1);
+    expect(four.notes).toEqual(['4 columns per line: the first three are read as x y z, the others are ignored']);
+  });
+});
+
+describe('a streamed text point cloud fails as the whole file does', () => {
+  const good = cloudText({ rows: coords(200, 8), header: ['x y z'], comments: true });
+  const at = good.indexOf('\n', good.length / 2) + 1;
+  const cases: [string, string, RegExp][] = [
+    [good.slice(0, at) + '1 two 3\n' + good.slice(at), 'PARSE_FAILED', /^p\.xyz: line \d+: 'two' is not a finite number at byte \d+$/],
+    [good.slice(0, at) + '1 NaN 3\r\n' + good.slice(at), 'PARSE_FAILED', /^p\.xyz: line \d+: 'NaN' is not a finite number at byte \d+$/],
+    [good.slice(0, at) + '1 2 inf\n' + good.slice(at), 'PARSE_FAILED', /^p\.xyz: line \d+: 'inf' is not a finite number at byte \d+$/],
+    [good.slice(0, at) + '1 2 3 4\n' + good.slice(at), 'PARSE_FAILED', /^p\.xyz: line \d+: 4 numbers where the lines before have 3$/],
+    [good + '1 2', 'PARSE_FAILED', /^p\.xyz: line \d+: 2 numbers where the lines before have 3$/],
+    ['a\nb\nc\nd\ne\nf g h\n1 2 3\n', 'PARSE_FAILED', /^p\.xyz: line 6: 'f' is not a number at byte 10$/],
+    ['5\n4\n3\n2\n1\n0 1\n1 2 3\n', 'PARSE_FAILED', /^p\.xyz: line 6: a point needs x y z, this line has 2 numbers$/],
+    ['# nothing\r\nx y z\r\n\r\n', 'EMPTY_MESH', /^p\.xyz: the file has no lines of x y z numbers$/],
+  ];
+  for (const [text, code, message] of cases) {
+    it(`${message.source.slice(0, 60)}`, async () => {
+      const bytes = encode(text);
+      const expected = errorOf(() => parsePointText(bytes, 'p.xyz'));
+      expect(expected).toMatchObject({ code, message: expect.stringMatching(message) });
+      for (const size of [1, 2, 3, 7, 13, 64, 4096, 4 << 20]) expect(await errorOfAsync(() => readPointTextPieces(piecesOf(bytes, size), 'p.xyz')), `pieces of ${size}`).toEqual(expected);
+    });
+  }
+
+  it('names the line and the byte the whole file names', async () => {
+    const bytes = encode('1 2 3\r\n# c\r\n4 5 6\r\n7 8 9x\r\n');
+    const expected = `p.xyz: line 4: '9x' is not a finite number at byte 23`;
+    expect(errorOf(() => parsePointText(bytes, 'p.xyz'))).toMatchObject({ code: 'PARSE_FAILED', message: expected });
+    for (const size of [1, 5, 4096]) expect(await errorOfAsync(() => readPointTextPieces(piecesOf(bytes, size), 'p.xyz'))).toMatchObject({ code: 'PARSE_FAILED', message: expected });
+  });
+});
+
+describe('a text point cloud a Node engine reads by path', () => {
+  it('is streamed into the cloud its bytes give, with its notes, and the body keeps no bytes', async () => {
+    const bytes = encode(cloudText({ rows: coords(500, 9).map((r) => [...r, 1]), header: ['// exported'], crlf: true }));
+    const path = join(dir, 'scan.txt');
+    writeFileSync(path, bytes);
+    const input = await readForImport(nodeFileAccess(), path, undefined, false);
+    expect(input.bytes).toBeUndefined();
+    expect(input.fileBytes).toBe(bytes.length);
+    expect(exactly(input.cloudContent!)).toEqual(exactly(whole(bytes)));
+    const engine = testEngine();
+    await engine.load({ path, bodyId: 's' });
+    await engine.load({ path: 'bytes.txt', bytes, bodyId: 'b' });
+    const body = engine.scene.get('s') as PointsBody, fromBytes = engine.scene.get('b') as PointsBody;
+    expect(body.kind).toBe('points');
+    expect(body.cloud.positions).toEqual(fromBytes.cloud.positions);
+    expect(body.cloud.positions).toEqual(Float64Array.from(coords(500, 9).flat()));
+    expect(body.notes).toEqual(['4 columns per line: the first three are read as x y z, the others are ignored']);
+    expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'xyz' });
+    expect(body.origin!.bytes).toBeUndefined();
+  });
+
+  it('a file of another name streams when the format is asked for', async () => {
+    const bytes = encode('1 2 3\n4 5 6\n');
+    const path = join(dir, 'scan.dat');
+    writeFileSync(path, bytes);
+    const input = await readForImport(nodeFileAccess(), path, 'xyz', false);
+    expect(exactly(input.cloudContent!)).toEqual(exactly(whole(bytes)));
+  });
+
+  it('a point-cloud name holding another format, and an empty file, come back as bytes as before', async () => {
+    const stlText = encode('solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid s\n');
+    const binaryStl = new Uint8Array(84 + 50);
+    binaryStl[80] = 1;
+    const ply = encode('ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n');
+    for (const [file, bytes] of [['a.txt', stlText], ['b.xyz', binaryStl], ['c.csv', ply], ['d.pts', new Uint8Array(0)]] as const) {
+      const path = join(dir, file);
+      writeFileSync(path, bytes);
+      expect(await readForImport(nodeFileAccess(), path, undefined, false), file).toEqual({ bytes, keepBytes: false });
+    }
+    const engine = testEngine();
+    await expect(engine.load({ path: join(dir, 'a.txt'), bodyId: 'a' })).resolves.toBe('a');
+    expect(engine.scene.get('a')!.kind).toBe('mesh');
+    await expect(engine.load({ path: join(dir, 'd.pts'), bodyId: 'd' })).rejects.toMatchObject({ code: 'EMPTY_FILE' });
+  });
+});
