@@ -99,11 +99,24 @@ class PointTextReader {
       } else if (row.length !== this.columns) {
         throw bad(`${row.length} numbers where the lines before have ${this.columns}`);
       }
+      if (this.positions.length === this.positions.data.length) this.reserveRest(base + s.pos);
       for (const c of layout.xyz) this.positions.push(row[c]!);
       if (layout.normal) for (const c of layout.normal) this.normals.push(row[c]!);
       if (layout.color) for (const c of layout.color) this.colors.push(row[c]!);
     }
     this.line = s.line;
+  }
+
+  /**
+   * The first line's length guessed the point count short: room for the rest of the file at the
+   * bytes a point the lines read so far took (and 2 % more), not a doubling, which at 20M points
+   * would hold hundreds of megabytes it never fills.
+   */
+  private reserveRest(readTo: number): void {
+    const points = this.positions.length / 3;
+    const perPoint = Math.max(1, readTo / Math.max(1, points));
+    const more = Math.ceil(((this.fileSize - readTo) / perPoint) * 1.02) + 16;
+    for (const b of [this.positions, this.normals, this.colors]) if (b.length > 0) b.reserve(3 * (points + more));
   }
 
   result(): { cloud: PointCloud; notes: string[] } {

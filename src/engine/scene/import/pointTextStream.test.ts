@@ -101,6 +101,22 @@ describe('a text point cloud streamed piece by piece parses exactly as the whole
     const four = await streamed(encode('1 2 3 4\n5 6 7 8'), 1);
     expect(four.notes).toEqual(['4 columns per line: the first three are read as x y z, the others are ignored']);
   });
+
+  it('reads every point when the first line is far longer than the rest (room made for the rest of the file, again and again)', async () => {
+    // The first line (400 bytes) guesses room for a tenth of the points; the others take 20 to 140
+    // bytes, longer towards the end, so the room made from what was read runs out again.
+    const lines = [`0.${'0'.repeat(385)} 0 1 1 0 0`];
+    for (let i = 1; i < 3000; i++) lines.push(`${i}.5${'0'.repeat(Math.floor(i / 25))} ${-i} ${i / 8} 0 ${i % 2} 1`);
+    const bytes = encode(lines.join('\n'));
+    for (const read of [whole(bytes), await streamed(bytes, 1000)]) {
+      if (read.kind !== 'points') throw new Error('a cloud expected');
+      expect(read.cloud.count).toBe(3000);
+      for (const i of [0, 1, 1234, 2999]) {
+        expect(Array.from(read.cloud.positions.subarray(3 * i, 3 * i + 3))).toEqual(i === 0 ? [0, 0, 1] : [i + 0.5, -i, i / 8]);
+        expect(Array.from(read.cloud.normals!.subarray(3 * i, 3 * i + 3))).toEqual(i === 0 ? [1, 0, 0] : [0, i % 2, 1]);
+      }
+    }
+  });
 });
 
 describe('a streamed text point cloud fails as the whole file does', () => {

@@ -197,6 +197,13 @@ class ArrayBuilder<T extends Float64Array | Uint32Array> {
     }
     this.data[this.length++] = v;
   }
+  /** Room for at least `capacity` values, the ones there kept. */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = this.make(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
   toArray(): T {
     return this.data.length === this.length ? this.data : (this.data.slice(0, this.length) as T);
   }
