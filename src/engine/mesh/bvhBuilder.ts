@@ -157,7 +157,9 @@ export function buildTop(
   rootRound?: RootRound,
 ): TopTree {
   const T = indices.length / 3;
-  const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, T));
+  // Room for 3 / maxLeaf nodes a triangle: a tree of leaves of about maxLeaf / 1.5 (0.17 nodes a
+  // triangle at leaves of 16); room for one node a triangle held 32 bytes a triangle of it idle.
+  const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, Math.ceil((3 * T) / maxLeaf)));
   const deferred: TaskList = { tasks: new Float64Array(0), top: 0 };
   if (T === 0) return { nodes: r.nodes, slotTriangle, tasks: deferred.tasks, taskCount: 0 };
   const centres = madeCentres ?? triangleRecords(positions, indices, r.rec[0], 0, T);
@@ -393,7 +395,7 @@ function ranges(scratch: ArrayBufferLike, T: number, slotTriangle: Uint32Array, 
   return {
     rec: [new Float32Array(scratch, 0, REC * T), new Float32Array(scratch, 4 * REC * T, REC * T)],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
-    // About 0.6 nodes a triangle at 4 a leaf; a tree never has more than 2 T - 1 (allocNode grows it).
+    // A tree never has more than 2 T - 1 nodes; allocNode grows the arrays when they are full.
     nodes: { links: new Int32Array(links), boxes: new Float32Array(3 * links), count: 0 },
     slotTriangle,
     maxLeaf,
