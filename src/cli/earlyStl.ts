@@ -2,9 +2,8 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { importLimit, readStlPieces } from '../engine/hostFacts';
+import { collectGarbage } from '../node/collectGarbage';
 import type { TriMesh } from '../engine';
 
 /** One piece of the file in memory at a time (src/node/nodeFiles.ts reads the same way). */
@@ -30,6 +29,8 @@ export async function readStlEarly(path: string): Promise<{ stlMesh: TriMesh; fi
     if (!info.isFile() || info.size === 0 || info.size > importLimit('stl', budget)) return undefined;
     // In shared memory: the engine thread and its mesh thread read the same arrays, copied nowhere.
     const read = await readStlPieces({ size: info.size, pieces: pieces(handle) }, path, { shared: true });
+    // The weld's hash table and vertex store (about 20 bytes a triangle) are garbage now, and this
+    // thread allocates almost nothing after it.
     collectGarbage();
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: info.size } : undefined;
   } catch {
@@ -37,21 +38,6 @@ export async function readStlEarly(path: string): Promise<{ stlMesh: TriMesh; fi
   } finally {
     await handle?.close();
   }
-}
-
-let gc: (() => void) | undefined;
-
-/**
- * A full garbage collection of this thread now: the weld's hash table and vertex store (about 20
- * bytes a triangle) are garbage once the mesh is made, but this thread allocates almost nothing
- * after it, so V8 would keep them for the whole command.
- */
-function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
 }
 
 async function* pieces(handle: FileHandle): AsyncGenerator<Uint8Array> {
