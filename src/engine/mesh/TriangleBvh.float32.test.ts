@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
-import { buildBvh, SMALL_TREE } from './TriangleBvh';
+import { buildBvh, bvhSplits, SMALL_TREE } from './TriangleBvh';
 import { closestPointOnTriangle } from './closestPointOnTriangle';
 import { closestCompatiblePoint, closestPoint, createHit, createNearestTriangles, kNearestTriangles } from './closestPoint';
 import { mergeMeshes, randomSoup, seededRandom, uvSphere } from './generators';
@@ -80,5 +80,25 @@ describe('default leaf size', () => {
     expect(largestLeaf(small)).toBe(4);
     expect(largestLeaf(large)).toBeGreaterThan(4);
     expect(largestLeaf(large)).toBeLessThanOrEqual(16);
+  });
+});
+
+describe('bvhSplits then buildBvh({ tree })', () => {
+  it('lays out the tree buildBvh builds in one call, byte for byte, float32 and float64, leaves of 4 and 16', () => {
+    const rnd = seededRandom(23);
+    const sphere = uvSphere(5, 260, 130, [0.1, 1e3 / 3, -7.7]);
+    const big = mergeMeshes(sphere, randomSoup(20_000, 40, rnd));
+    for (const mesh of [big, asFloat32(big), { positions: Float32Array.from(big.positions, (v) => Math.fround(v)), indices: big.indices }]) {
+      expect(big.indices.length / 3).toBeGreaterThan(SMALL_TREE);
+      for (const options of [{}, { maxLeafSize: 4 }]) {
+        const one = buildBvh(mesh, options), two = buildBvh(mesh, { ...options, tree: bvhSplits(mesh, options) });
+        expect(two.nodeCount).toBe(one.nodeCount);
+        expect(two.maxDepth).toBe(one.maxDepth);
+        expect(Buffer.from(two.nodeBounds.buffer).equals(Buffer.from(one.nodeBounds.buffer))).toBe(true);
+        expect(Buffer.from(two.slotTriangle.buffer).equals(Buffer.from(one.slotTriangle.buffer))).toBe(true);
+        expect(two.slotCorners.constructor).toBe(one.slotCorners.constructor);
+        expect(Buffer.from(two.slotCorners.buffer).equals(Buffer.from(one.slotCorners.buffer))).toBe(true);
+      }
+    }
   });
 });

@@ -61,7 +61,7 @@ export interface BvhBuildOptions {
   /** Keep float64 corners even where float32 would hold them exactly (a reference to compare against). */
   float64Corners?: boolean;
   /** The split decisions, made already with the same maxLeafSize and bins (parallelBvh.ts); laid out here. */
-  tree?: BuiltTree;
+  tree?: BuiltTree | undefined;
 }
 
 export { SMALL_TREE } from './bvhLayoutRules';
@@ -98,6 +98,20 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   gatherCorners(mesh, slotTriangle, slotCorners, 0, T);
   nodeBoxes(nodeBounds, nodeLinks, 0, nodeCount, 0);
   return { triangleCount: T, nodeCount, nodeBounds, nodeLinks, slotCorners, slotTriangle, maxDepth };
+}
+
+/**
+ * buildBvh's split decisions alone, in a scratch of their own that is garbage when this returns:
+ * for a caller that can collect garbage (a Node mesh thread) before `buildBvh(mesh, { tree })`
+ * lays them out, so that the scratch (64 bytes a triangle) and the float32 corners (36) are never
+ * held at once. (Within buildBvh a collection cannot free the scratch: its frame still holds it.)
+ * Float64 corners gain nothing: buildBvh builds in their own memory.
+ */
+export function bvhSplits(mesh: TriMesh, options: Pick<BvhBuildOptions, 'maxLeafSize' | 'bins'> = {}): BuiltTree {
+  const T = mesh.indices.length / 3;
+  if (!Number.isInteger(T)) throw new Error('BVH: indices length must be a multiple of 3.');
+  const { maxLeafSize, bins } = buildParameters(T, options);
+  return buildTree(mesh.positions, mesh.indices, new ArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T), maxLeafSize, bins);
 }
 
 /** Squared distance from a point to node `node`'s box (0 inside). */

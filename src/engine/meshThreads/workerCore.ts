@@ -11,7 +11,8 @@ import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
-import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
+import { narrowCorners } from '../mesh/bvhLayoutRules';
+import { buildBvh, bvhSplits, type TriangleBvh } from '../mesh/TriangleBvh';
 import { buildSubtreeWork, recordWork, roundWork, type SubtreeWork } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
 import { measurePart, samplesPart } from '../deviation/threadParts';
@@ -42,11 +43,10 @@ let port: ThreadPort | undefined;
 /** What the thread's platform offers beyond messages. */
 export interface MeshWorkerOptions {
   /**
-   * A full garbage collection now, where the platform has one (Node): called after a BVH build of
-   * BIG_BUILD triangles or more, whose scratch (64 bytes a triangle) is garbage the thread would
-   * otherwise keep through the measuring, beside the tree and the pseudo-normals it builds next.
-   * (Called between the tree's passes instead, before its corners exist, the peak rose: 785 MB
-   * against 668 for a 4M-triangle reference; V8 frees the buffers after the collection, not in it.)
+   * A full garbage collection now, where the platform has one (Node): called in a BVH build of
+   * BIG_BUILD triangles or more between the split decisions and the layout, when the decisions'
+   * scratch (64 bytes a triangle) has become garbage, so that it is never held beside the tree's
+   * corners (36) nor kept through the measuring: the peak of a whole deviation run.
    */
   collectGarbage?: (() => void) | undefined;
 }
@@ -152,10 +152,17 @@ function pseudoNormalsOf(h: Held): PseudoNormals {
 }
 
 function bvhOf(h: Held, shared = false): TriangleBvh {
-  if (!h.bvh) {
-    h.bvh = buildBvh(h.mesh, { shared });
-    if (h.bvh.triangleCount >= BIG_BUILD) options.collectGarbage?.();
+  if (h.bvh) return h.bvh;
+  const collect = options.collectGarbage;
+  if (collect && h.mesh.indices.length / 3 >= BIG_BUILD) {
+    // Float32 corners: the splits in a scratch of their own, freed before the corners exist.
+    const tree = narrowCorners(h.mesh.positions, undefined) ? bvhSplits(h.mesh) : undefined;
+    collect();
+    h.bvh = buildBvh(h.mesh, { shared, tree });
+    collect();
+    return h.bvh;
   }
+  h.bvh = buildBvh(h.mesh, { shared });
   return h.bvh;
 }
 
