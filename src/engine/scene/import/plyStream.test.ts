@@ -302,9 +302,9 @@ describe('a streamed ASCII PLY fails as the whole file does', () => {
 });
 
 describe('a PLY a Node engine reads by path', () => {
-  it('is streamed into the same mesh as its bytes give, and the body keeps no bytes', async () => {
-    const bytes = binaryPly({ little: true, coord: 'float', vertices: grid(50, 9), faces: mixedFaces(50) });
-    const path = join(dir, 'mesh.ply');
+  /** The file written and loaded by path, checked against the mesh its bytes give, with no bytes kept. */
+  async function loadedByPath(name: string, bytes: Uint8Array): Promise<MeshBody> {
+    const path = join(dir, name);
     writeFileSync(path, bytes);
     const engine = testEngine();
     await engine.load({ path, bodyId: 'm' });
@@ -313,24 +313,18 @@ describe('a PLY a Node engine reads by path', () => {
     if (parsed.kind !== 'mesh') throw new Error('a mesh expected');
     expect(body.mesh.positions).toEqual(parsed.mesh.positions);
     expect(body.mesh.indices).toEqual(parsed.mesh.indices);
-    expect(body.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
     expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'ply' });
     expect(body.origin!.bytes).toBeUndefined();
+    return body;
+  }
+
+  it('is streamed into the same mesh as its bytes give, and the body keeps no bytes', async () => {
+    const body = await loadedByPath('mesh.ply', binaryPly({ little: true, coord: 'float', vertices: grid(50, 9), faces: mixedFaces(50) }));
+    expect(body.notes).toEqual(['1 faces with fewer than 3 vertices were skipped']);
   });
 
   it('an ASCII PLY too: streamed into the mesh its bytes give, no bytes kept', async () => {
-    const bytes = asciiPly({ vertices: decimals(30, 16), faces: mixedFaces(30), lineEnd: '\r\n' });
-    const path = join(dir, 'ascii.ply');
-    writeFileSync(path, bytes);
-    const engine = testEngine();
-    await engine.load({ path, bodyId: 'a' });
-    const body = engine.scene.get('a') as MeshBody;
-    const parsed = parseScanFile('ply', bytes, path);
-    if (parsed.kind !== 'mesh') throw new Error('a mesh expected');
-    expect(body.mesh.positions).toEqual(parsed.mesh.positions);
-    expect(body.mesh.indices).toEqual(parsed.mesh.indices);
-    expect(body.origin).toMatchObject({ path, fileBytes: bytes.byteLength, format: 'ply' });
-    expect(body.origin!.bytes).toBeUndefined();
+    await loadedByPath('ascii.ply', asciiPly({ vertices: decimals(30, 16), faces: mixedFaces(30), lineEnd: '\r\n' }));
   });
 
   it('a cloud too, as float32', async () => {
