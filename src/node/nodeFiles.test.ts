@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { open } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, importLimit } from '../engine';
@@ -131,6 +132,19 @@ describe('files: only regular files are read', () => {
       await expect(files.read(join(root, 'wedge\0.brep'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('NUL character') });
       await expect(files.read(join(root, `${'a'.repeat(5000)}.brep`))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long') });
     }
+  });
+});
+
+describe('files: file:// URLs', () => {
+  it('name the file they point at, confined like its path; a URL of no local file is a bad argument', async () => {
+    const inside = join(root, 'url part #1.brep');
+    writeFileSync(inside, 'inside');
+    writeFileSync(join(outside, 'url.brep'), 'outside');
+    for (const files of [nodeFiles, confined()]) expect(new TextDecoder().decode(await files.read(pathToFileURL(inside).href))).toBe('inside');
+    expect(await codeOf(confined().read(pathToFileURL(join(outside, 'url.brep')).href))).toBe('PATH_OUTSIDE_ROOTS');
+    expect(await codeOf(confined().read('file://elsewhere.example/part.brep'))).toBe('INVALID_ARGUMENT');
+    await confined().write(pathToFileURL(join(root, 'written.txt')).href, bytes('by URL'));
+    expect(readFileSync(join(root, 'written.txt'), 'utf8')).toBe('by URL');
   });
 });
 

@@ -3,6 +3,7 @@ import { link, lstat, mkdir, open, readlink, realpath, rename, stat, unlink, typ
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve as resolvePath, sep } from 'node:path';
 import { totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { BrepscopeError, formatFromExtension, importLimit, tooLargeMessage, type FileAccess } from '../engine';
 
 // Confinement by the file actually opened, not by a path checked before it (issue 35, item 1): a
@@ -33,8 +34,12 @@ export type Roots = () => readonly string[] | null;
  * device, a socket or a directory is refused before any byte is read, and a FIFO never blocks.
  */
 export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAccess {
-  // Relative paths from `base` (a test's temp root), else from the cwd at each call.
-  const resolve = (path: string): string => (base === undefined ? resolvePath(path) : resolvePath(base, path));
+  // Relative paths from `base` (a test's temp root), else from the cwd at each call; a file:// URL
+  // (as MCP clients name their roots) is the path it names.
+  const resolve = (path: string): string => {
+    const local = localPath(path);
+    return base === undefined ? resolvePath(local) : resolvePath(base, local);
+  };
   const confine = (real: string, path: string, verb: 'read' | 'write'): void => {
     const allowed = roots();
     if (allowed === null || allowed.some((root) => isWithin(real, root))) return;
@@ -102,6 +107,16 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
 export const nodeFiles: FileAccess = nodeFileAccess();
 
 /** The unconfined file system with relative paths resolved from `root` (tests: a temp folder). */
+/** A file:// URL as the local path it names (other paths as they are); one this machine cannot name is a bad argument. */
+function localPath(path: string): string {
+  if (!/^file:/i.test(path)) return path;
+  try {
+    return fileURLToPath(path);
+  } catch (e) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `${path}: not a file URL of this machine (${(e as Error).message})`);
+  }
+}
+
 export function nodeFilesIn(root: string): FileAccess {
   return nodeFileAccess(() => null, root);
 }
