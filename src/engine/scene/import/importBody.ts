@@ -41,12 +41,17 @@ export interface ImportRequest {
    * so it is not parsed twice.
    */
   stlMesh?: TriMesh | undefined;
-  /** A PLY read as it streamed by (readPlyPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
-  plyContent?: MeshOrCloud | undefined;
-  /** An OBJ read as it streamed by (readObjPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
-  objContent?: MeshOrCloud | undefined;
-  /** A text point cloud read as it streamed by (readPointTextPieces): used as is, with `fileBytes` its size, when `bytes` is absent. */
-  cloudContent?: MeshOrCloud | undefined;
+  /**
+   * A PLY, an OBJ or a text point cloud read as it streamed by (readForImport): used as is, with
+   * `fileBytes` its size, when `bytes` is absent.
+   */
+  scanContent?: StreamedScan | undefined;
+}
+
+/** A scan file other than an STL read piece by piece, and the format it was read as. */
+export interface StreamedScan {
+  format: 'ply' | 'obj' | 'xyz';
+  content: MeshOrCloud;
 }
 
 export interface ImportEnvironment {
@@ -66,12 +71,12 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
   const { bytes } = req;
   const size = bytes?.byteLength ?? req.fileBytes ?? 0;
-  if (!bytes && !req.stlMesh && !req.plyContent && !req.objContent && !req.cloudContent) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
+  if (!bytes && !req.stlMesh && !req.scanContent) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: neither the file's bytes nor its parsed mesh were given`);
   if (size === 0) throw new BrepscopeError('EMPTY_FILE', `${req.fileName}: the file is empty`);
   if (size > MAX_MESH_FILE_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_MESH_FILE_BYTES, 'stl'));
   }
-  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : req.plyContent ? 'ply' : req.objContent ? 'obj' : req.cloudContent ? 'xyz' : 'stl';
+  const format = bytes ? resolveFormat(req.fileName, bytes, req.format) : (req.scanContent?.format ?? 'stl');
   // Mesh files never enter the kernel: the host's memory budget capped them when it read them.
   if (!isMeshFileFormat(format) && size > MAX_IMPORT_BYTES) {
     throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(req.fileName, size, MAX_IMPORT_BYTES, format));
@@ -86,13 +91,9 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
     const parsed: ParsedScan =
       format === 'stl' && req.stlMesh
         ? { kind: 'mesh', mesh: req.stlMesh, notes: [], declaredUnit: null }
-        : format === 'ply' && !bytes && req.plyContent
-          ? finishScan(req.plyContent, req.fileName)
-          : format === 'obj' && !bytes && req.objContent
-            ? finishScan(req.objContent, req.fileName)
-            : format === 'xyz' && !bytes && req.cloudContent
-              ? finishScan(req.cloudContent, req.fileName)
-              : parseScanFile(format, bytes!, req.fileName);
+        : !bytes && req.scanContent
+          ? finishScan(req.scanContent.content, req.fileName)
+          : parseScanFile(format, bytes!, req.fileName);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);

@@ -157,7 +157,8 @@ describe('a text point cloud a Node engine reads by path', () => {
     const input = await readForImport(nodeFileAccess(), path, undefined, false);
     expect(input.bytes).toBeUndefined();
     expect(input.fileBytes).toBe(bytes.length);
-    expect(exactly(input.cloudContent!)).toEqual(exactly(whole(bytes)));
+    expect(input.scanContent!.format).toBe('xyz');
+    expect(exactly(input.scanContent!.content)).toEqual(exactly(whole(bytes)));
     const engine = testEngine();
     await engine.load({ path, bodyId: 's' });
     await engine.load({ path: 'bytes.txt', bytes, bodyId: 'b' });
@@ -175,7 +176,7 @@ describe('a text point cloud a Node engine reads by path', () => {
     const path = join(dir, 'scan.dat');
     writeFileSync(path, bytes);
     const input = await readForImport(nodeFileAccess(), path, 'xyz', false);
-    expect(exactly(input.cloudContent!)).toEqual(exactly(whole(bytes)));
+    expect(exactly(input.scanContent!.content)).toEqual(exactly(whole(bytes)));
   });
 
   it('a point-cloud name holding another format, and an empty file, come back as bytes as before', async () => {

@@ -1,13 +1,30 @@
 import type { FileAccess } from '../../context';
 import type { SourceFormat } from '../Body';
-import type { ImportRequest } from './importBody';
+import type { FilePieces } from './stl';
+import type { ImportRequest, StreamedScan } from './importBody';
+import type { MeshOrCloud } from './ply';
 import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
 import { readPointTextPieces } from './pointText';
 import { readStlPieces } from './stl';
 
 /** What importBody is given for a file read by path. */
-export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'plyContent' | 'objContent' | 'cloudContent' | 'fileBytes' | 'keepBytes'>;
+export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'scanContent' | 'fileBytes' | 'keepBytes'>;
+
+/**
+ * The other scan formats read piece by piece, by the name a file has when no format is asked for.
+ * Without a requested format each reader first checks the file is its format by its first bytes
+ * (resolveFormat's rule): a file that is another format whatever its name comes back as bytes.
+ */
+const STREAMED: readonly {
+  format: StreamedScan['format'];
+  name: RegExp;
+  read: (file: FilePieces, name: string, signature: boolean) => Promise<{ content: MeshOrCloud } | { bytes: Uint8Array }>;
+}[] = [
+  { format: 'ply', name: /\.ply$/i, read: readPlyPieces },
+  { format: 'obj', name: /\.obj$/i, read: readObjPieces },
+  { format: 'xyz', name: /\.(xyz|pts|txt|csv)$/i, read: readPointTextPieces },
+];
 
 /**
  * A file read by path for importBody. Where the host streams files (Node), an STL is welded (and a
@@ -23,23 +40,11 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
     const read = await readStlPieces(file, path, { shared });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
-  if (format === 'ply' || (format === undefined && /\.ply$/i.test(path))) {
+  const streamed = STREAMED.find((s) => format === s.format || (format === undefined && s.name.test(path)));
+  if (streamed) {
     const file = await files.stream(path);
-    // Without a requested format, the file is a PLY by its first line (resolveFormat), whatever its name.
-    const read = await readPlyPieces(file, path, format === undefined);
-    return 'content' in read ? { plyContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
-  }
-  if (format === 'obj' || (format === undefined && /\.obj$/i.test(path))) {
-    const file = await files.stream(path);
-    // Without a requested format, a file named .obj may be another format by its first bytes (resolveFormat).
-    const read = await readObjPieces(file, path, format === undefined);
-    return 'content' in read ? { objContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
-  }
-  if (format === 'xyz' || (format === undefined && /\.(xyz|pts|txt|csv)$/i.test(path))) {
-    const file = await files.stream(path);
-    // Without a requested format, a file named as a point cloud may be another format by its first bytes (resolveFormat).
-    const read = await readPointTextPieces(file, path, format === undefined);
-    return 'content' in read ? { cloudContent: read.content, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+    const read = await streamed.read(file, path, format === undefined);
+    return 'content' in read ? { scanContent: { format: streamed.format, content: read.content }, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   return { bytes: await files.read(path), keepBytes: false };
 }
