@@ -169,6 +169,25 @@ describe('buildBvh', () => {
   it('rejects malformed input', () => {
     expect(() => buildBvh({ positions: new Float64Array(9), indices: new Uint32Array([0, 1]) })).toThrow(/BVH/);
     expect(() => buildBvh({ positions: new Float64Array(9), indices: new Uint32Array([0, 1, 3]) })).toThrow(/out of range/);
+    // Float32 positions take their own record loop; it checks indices the same way.
+    expect(() => buildBvh({ positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2, 2, 4, 0]) })).toThrow(/index 4 out of range/);
+  });
+
+  it('halves a part of two leaves at the median centre along its longest axis', () => {
+    // 25 small triangles along x in shuffled order, a little spread in y: the longest axis is x.
+    const n = 25, xs = Array.from({ length: n }, (_, i) => (i * 7) % n);
+    const positions = new Float32Array(9 * n);
+    xs.forEach((x, t) => positions.set([x, 0.1 * (t % 3), 0, x + 0.5, 0.1 * (t % 3), 0, x, 0.1 * (t % 3) + 0.5, 0], 9 * t));
+    const mesh: TriMesh = { positions, indices: Uint32Array.from({ length: 3 * n }, (_, i) => i) };
+    const bvh = buildBvh(mesh, { maxLeafSize: 16 });
+    checkStructure(bvh, mesh, 16);
+    expect(bvh.nodeCount).toBe(3);
+    const leafXs = (node: number) => {
+      const first = bvh.nodeLinks[NODE_STRIDE * node + LINK_OFFSET]!, count = bvh.nodeLinks[NODE_STRIDE * node + LINK_OFFSET + 1]!;
+      return Array.from(bvh.slotTriangle.subarray(first, first + count), (t) => xs[t]!).sort((a, b) => a - b);
+    };
+    expect(leafXs(1)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    expect(leafXs(2)).toEqual(Array.from({ length: 13 }, (_, i) => 12 + i));
   });
 
   it('answers nothing on an empty mesh', () => {

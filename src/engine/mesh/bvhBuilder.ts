@@ -15,7 +15,8 @@
  * A round stops refining a part once its cells are too coarse to choose well (fewer than
  * MIN_LAYERS layers along every axis); the next round grids that part afresh over its own centre box.
  * Parts of at most SMALL_NODE records are finished in cache by exact SAH over their centres
- * sorted along the longest axis. On a 1M-triangle scan every record goes through two or three
+ * sorted along the longest axis; a part of two leaves' worth, the common case at leaves of 16, is
+ * halved at its median centre, found by selection rather than a sort. On a 1M-triangle scan every record goes through two or three
  * rounds instead of twenty-odd binning levels.
  */
 
@@ -56,6 +57,8 @@ export interface BuiltTree {
 interface Ranges {
   rec: readonly [Float32Array, Float32Array];
   words: readonly [Int32Array, Int32Array];
+  /** The same buffers as float64 words, which move a record in four copies (scatter). */
+  pairs: readonly [Float64Array, Float64Array];
   nodes: BuildNodes;
   slotTriangle: Uint32Array;
   maxLeaf: number;
@@ -70,24 +73,81 @@ interface Ranges {
 function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32Array, rec: Float32Array, from: number, to: number): Float64Array {
   const V = positions.length / 3;
   const words = new Int32Array(rec.buffer, rec.byteOffset, rec.length);
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  const centres = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (let t = from; t < to; ) {
+    // Chunks keep the bounds check out of the hot loops and let each loop stay monomorphic.
+    const end = Math.min(to, t + 65536);
+    const bad = positions instanceof Float32Array ? float32Records(positions, indices, rec, words, t, end, centres) : float64Records(positions, indices, rec, words, t, end, centres);
+    if (bad >= 0) throw new Error(`BVH: index ${bad} out of range (${V} vertices).`);
+    t = end;
+  }
+  return centres;
+}
+
+/** Exact boxes: every float32 coordinate is its own float32 bound. Returns -1, or an index out of range. */
+function float32Records(positions: Float32Array, indices: Uint32Array, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
+  const V = positions.length / 3;
+  let x0 = centres[0]!, y0 = centres[1]!, z0 = centres[2]!, x1 = centres[3]!, y1 = centres[4]!, z1 = centres[5]!;
   for (let t = from; t < to; t++) {
     const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
-    if (ia >= V || ib >= V || ic >= V) throw new Error(`BVH: index ${Math.max(ia, ib, ic)} out of range (${V} vertices).`);
+    if (ia >= V || ib >= V || ic >= V) return Math.max(ia, ib, ic);
+    const a = 3 * ia, b = 3 * ib, c = 3 * ic;
+    const o = REC * t;
+    let va = positions[a]!, vb = positions[b]!, vc = positions[c]!;
+    let lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    let hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    rec[o] = lo;
+    rec[o + 3] = hi;
+    const x = lo + hi;
+    va = positions[a + 1]!;
+    vb = positions[b + 1]!;
+    vc = positions[c + 1]!;
+    lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    rec[o + 1] = lo;
+    rec[o + 4] = hi;
+    const y = lo + hi;
+    va = positions[a + 2]!;
+    vb = positions[b + 2]!;
+    vc = positions[c + 2]!;
+    lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+    hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+    rec[o + 2] = lo;
+    rec[o + 5] = hi;
+    const z = lo + hi;
+    words[o + 6] = t;
+    // Twice the centre: only ever compared with other doubled centres.
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  centres.set([x0, y0, z0, x1, y1, z1]);
+  return -1;
+}
+
+/** Boxes rounded outward to float32. Returns -1, or an index out of range. */
+function float64Records(positions: Float64Array, indices: Uint32Array, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
+  const V = positions.length / 3;
+  let x0 = centres[0]!, y0 = centres[1]!, z0 = centres[2]!, x1 = centres[3]!, y1 = centres[4]!, z1 = centres[5]!;
+  for (let t = from; t < to; t++) {
+    const ia = indices[3 * t]!, ib = indices[3 * t + 1]!, ic = indices[3 * t + 2]!;
+    if (ia >= V || ib >= V || ic >= V) return Math.max(ia, ib, ic);
     const a = 3 * ia, b = 3 * ib, c = 3 * ic;
     const o = REC * t;
     for (let k = 0; k < 3; k++) {
       const va = positions[a + k]!, vb = positions[b + k]!, vc = positions[c + k]!;
       const lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
       const hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
-      // Stored to nearest; a float64 value rounded the wrong way takes one float32 step out.
+      // Stored to nearest; a value rounded the wrong way takes one float32 step out.
       rec[o + k] = lo;
       if (rec[o + k]! > lo) rec[o + k] = f32Below(rec[o + k]!);
       rec[o + 3 + k] = hi;
       if (rec[o + 3 + k]! < hi) rec[o + 3 + k] = f32Above(rec[o + 3 + k]!);
     }
     words[o + 6] = t;
-    // Twice the centre: only ever compared with other doubled centres.
     const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
@@ -96,7 +156,8 @@ function triangleRecords(positions: Float64Array | Float32Array, indices: Uint32
     if (z < z0) z0 = z;
     if (z > z1) z1 = z;
   }
-  return new Float64Array([x0, y0, z0, x1, y1, z1]);
+  centres.set([x0, y0, z0, x1, y1, z1]);
+  return -1;
 }
 
 // Pending parts: start, end, buffer, node, then the centre box (6). Integers are read back with
@@ -284,7 +345,7 @@ export function scatterRun(scratch: ArrayBufferLike, T: number, plan: ScatterPla
     bucketCentres[o] = bucketCentres[o + 1] = bucketCentres[o + 2] = Infinity;
     bucketCentres[o + 3] = bucketCentres[o + 4] = bucketCentres[o + 5] = -Infinity;
   }
-  scatter(new Float32Array(scratch, 0, REC * T), new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T), from, to);
+  scatter(new Float32Array(scratch, 0, REC * T), new Int32Array(scratch, 0, REC * T), new Float64Array(scratch, 0, (REC / 2) * T), new Float64Array(scratch, 4 * REC * T, (REC / 2) * T), from, to);
   return bucketCentres.slice(0, 6 * buckets);
 }
 
@@ -395,6 +456,7 @@ function ranges(scratch: ArrayBufferLike, T: number, slotTriangle: Uint32Array, 
   return {
     rec: [new Float32Array(scratch, 0, REC * T), new Float32Array(scratch, 4 * REC * T, REC * T)],
     words: [new Int32Array(scratch, 0, REC * T), new Int32Array(scratch, 4 * REC * T, REC * T)],
+    pairs: [new Float64Array(scratch, 0, (REC / 2) * T), new Float64Array(scratch, 4 * REC * T, (REC / 2) * T)],
     // A tree never has more than 2 T - 1 nodes; allocNode grows the arrays when they are full.
     nodes: { links: new Int32Array(links), boxes: new Float32Array(3 * links), count: 0 },
     slotTriangle,
@@ -553,7 +615,7 @@ function gridRound(r: Ranges, b: number, start: number, end: number, node: numbe
     bucketCentres[o] = bucketCentres[o + 1] = bucketCentres[o + 2] = Infinity;
     bucketCentres[o + 3] = bucketCentres[o + 4] = bucketCentres[o + 5] = -Infinity;
   }
-  scatter(r.rec[b]!, r.words[b]!, r.words[1 - b]!, start, end);
+  scatter(r.rec[b]!, r.words[b]!, r.pairs[b]!, r.pairs[1 - b]!, start, end);
   let pending = 0;
   for (let k = 0; k < buckets; k++) {
     const last = bucketNext[k]!, first = last - bucketSize[k]!;
@@ -762,19 +824,20 @@ function addBucket(node: number, leaf: boolean, lo: number, hi: number): void {
   bucketSize[k] = size;
 }
 
-/** Moves every record to the next position of its bucket's run (stable), gathering each bucket's centre box. */
-function scatter(rec: Float32Array, from: Int32Array, to: Int32Array, start: number, end: number): void {
+/**
+ * Moves every record to the next position of its bucket's run (stable), gathering each bucket's
+ * centre box. A record moves as four float64 words: no pair of its 32-bit words reads as a NaN
+ * (finite float32 bounds; an index beside a cell below 2^15), so every bit is kept.
+ */
+function scatter(rec: Float32Array, words: Int32Array, from: Float64Array, to: Float64Array, start: number, end: number): void {
   for (let o = REC * start; o < REC * end; o += REC) {
-    const k = cellBucket[from[o + 7]!]!;
+    const k = cellBucket[words[o + 7]!]!;
     const p = bucketNext[k]!++;
-    const d = REC * p;
-    to[d] = from[o]!;
-    to[d + 1] = from[o + 1]!;
-    to[d + 2] = from[o + 2]!;
-    to[d + 3] = from[o + 3]!;
-    to[d + 4] = from[o + 4]!;
-    to[d + 5] = from[o + 5]!;
-    to[d + 6] = from[o + 6]!;
+    const d = (REC / 2) * p, q = o >> 1;
+    to[d] = from[q]!;
+    to[d + 1] = from[q + 1]!;
+    to[d + 2] = from[q + 2]!;
+    to[d + 3] = from[q + 3]!;
     // Only a part that gets a round of its own needs its centre box (splitPart finds its own).
     if (bucketSize[k]! <= SMALL_NODE) continue;
     const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
@@ -826,6 +889,10 @@ const partTasks = new Int32Array(3 * 2 * (SMALL_NODE + 1));
 function splitPart(r: Ranges, b: number, start: number, end: number, node: number): void {
   const rec = r.rec[b]!, words = r.words[b]!;
   const n = end - start;
+  if (n > r.maxLeaf && n <= 2 * r.maxLeaf) {
+    halvePart(r, b, start, end, node);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const o = REC * (start + i);
     for (let k = 0; k < 6; k++) partBox[6 * i + k] = rec[o + k]!;
@@ -856,6 +923,82 @@ function splitPart(r: Ranges, b: number, start: number, end: number, node: numbe
     partTasks[top++] = left;
   }
   for (let i = 0; i < n; i++) r.slotTriangle[start + i] = partTriangle[order[i]!]!;
+}
+
+/**
+ * Splits a part of two leaves' worth (maxLeaf < n <= 2 maxLeaf) into two leaves at the median
+ * centre along the longest axis of the centre box: the split the sorted SAH sweep makes for such a
+ * part (sortedSahSplit), found by selection, with no copy of the records.
+ */
+function halvePart(r: Ranges, b: number, start: number, end: number, node: number): void {
+  const rec = r.rec[b]!, words = r.words[b]!;
+  const n = end - start;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let o = REC * start; o < REC * end; o += REC) {
+    const x = rec[o]! + rec[o + 3]!, y = rec[o + 1]! + rec[o + 4]!, z = rec[o + 2]! + rec[o + 5]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
+  const axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
+  for (let i = 0; i < n; i++) {
+    const o = REC * (start + i) + axis;
+    sortKeys[i] = rec[o]! + rec[o + 3]!;
+    order[i] = i;
+  }
+  const mid = n >>> 1;
+  selectKey(n, mid);
+  const left = allocNode(r.nodes), right = allocNode(r.nodes);
+  setInner(r.nodes, node, left, right);
+  orderLeaf(r, rec, words, left, start, 0, mid);
+  orderLeaf(r, rec, words, right, start, mid, n);
+}
+
+/** Reorders sortKeys[0, n) (and order alongside) so that key k is in place, smaller ones before it, larger after (Hoare). */
+function selectKey(n: number, k: number): void {
+  let lo = 0, hi = n - 1;
+  while (hi > lo) {
+    const pivot = sortKeys[(lo + hi) >>> 1]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (sortKeys[i]! < pivot) i++;
+      while (sortKeys[j]! > pivot) j--;
+      if (i <= j) {
+        const key = sortKeys[i]!, v = order[i]!;
+        sortKeys[i] = sortKeys[j]!;
+        order[i] = order[j]!;
+        sortKeys[j] = key;
+        order[j] = v;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/** Makes `node` the leaf of records start + order[lo, hi) of a record buffer, at positions start + lo on. */
+function orderLeaf(r: Ranges, rec: Float32Array, words: Int32Array, node: number, start: number, lo: number, hi: number): void {
+  r.nodes.links[2 * node] = start + lo;
+  r.nodes.links[2 * node + 1] = lo - hi;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = lo; i < hi; i++) {
+    const o = REC * (start + order[i]!);
+    r.slotTriangle[start + i] = words[o + 6]!;
+    if (rec[o]! < x0) x0 = rec[o]!;
+    if (rec[o + 1]! < y0) y0 = rec[o + 1]!;
+    if (rec[o + 2]! < z0) z0 = rec[o + 2]!;
+    if (rec[o + 3]! > x1) x1 = rec[o + 3]!;
+    if (rec[o + 4]! > y1) y1 = rec[o + 4]!;
+    if (rec[o + 5]! > z1) z1 = rec[o + 5]!;
+  }
+  setBox(r.nodes.boxes, node, x0, y0, z0, x1, y1, z1);
 }
 
 /** Makes `node` the leaf of the part's records order[lo, hi), at positions start + lo on, with their box. */
