@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 
-const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44;
+const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44, SEMICOLON = 59, POINT = 46;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const latin1 = new TextDecoder('latin1');
 /** Characters of a token a message quotes: a 100 MB token must not become a 100 MB message. */
@@ -41,15 +41,26 @@ export class TextScanner {
   line = 1;
   tokenStart = 0;
   tokenEnd = 0;
-  private readonly comma: boolean;
+  private blank!: Uint8Array;
+  private point = POINT;
 
   constructor(
     readonly bytes: Uint8Array,
     start = 0,
-    options: { commaIsBlank?: boolean } = {},
+    options: TextSeparators = {},
   ) {
     this.pos = start;
-    this.comma = options.commaIsBlank ?? false;
+    this.separate(options);
+  }
+
+  /** What separates tokens and marks decimals from here on (a text point file decides it from its first lines). */
+  separate(options: TextSeparators): void {
+    const blank = new Uint8Array(256);
+    for (const c of [SPACE, TAB, CR]) blank[c] = 1;
+    if (options.commaIsBlank) blank[COMMA] = 1;
+    if (options.semicolonIsBlank) blank[SEMICOLON] = 1;
+    this.blank = blank;
+    this.point = options.decimalComma ? COMMA : POINT;
   }
 
   atEnd(): boolean {
@@ -57,7 +68,7 @@ export class TextScanner {
   }
 
   private isBlank(c: number): boolean {
-    return c === SPACE || c === TAB || c === CR || (this.comma && c === COMMA);
+    return this.blank[c] === 1;
   }
 
   /** Skips blanks on the current line; true if a token follows on it. */
@@ -122,21 +133,29 @@ export class TextScanner {
 
   /** The current token as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`). */
   tokenNumber(): number {
-    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd);
+    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd, this.point);
   }
+}
+
+/** Token separators besides space, tab and CR, and the decimal mark (a point unless `decimalComma`). */
+export interface TextSeparators {
+  commaIsBlank?: boolean;
+  semicolonIsBlank?: boolean;
+  decimalComma?: boolean;
 }
 
 /**
  * Bytes start .. end - 1 as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`, or
  * more than MAX_NUMBER_TEXT characters): exactly Number() on their text where that is a decimal.
+ * `point`: the decimal mark's byte (a comma for European decimal-comma files; then `1.5` is NaN).
  */
-export function decimalNumber(b: Uint8Array, start: number, end: number): number {
+export function decimalNumber(b: Uint8Array, start: number, end: number, point = POINT): number {
   let p = start;
   let negative = false;
   if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
   let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
   for (; p < end; p++) {
-    if (b[p] === 46 && !afterPoint) {
+    if (b[p] === point && !afterPoint) {
       afterPoint = true;
       continue;
     }
@@ -170,13 +189,19 @@ export function decimalNumber(b: Uint8Array, start: number, end: number): number
   if (p !== end) return NaN;
   // A number text a megabyte long is no coordinate: not decoded into a string for Number().
   if (end - start > MAX_NUMBER_TEXT) return NaN;
-  if (digits > 15) return Number(latin1.decode(b.subarray(start, end)));
+  if (digits > 15) return numberText(b, start, end, point);
   let value: number;
   if (scale === 0) value = mantissa;
   else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
   else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
-  else return Number(latin1.decode(b.subarray(start, end)));
+  else return numberText(b, start, end, point);
   return negative ? -value : value;
+}
+
+/** Number() on a decimal text the loop above checked (its one decimal mark, if any, is `point`). */
+function numberText(b: Uint8Array, start: number, end: number, point: number): number {
+  const text = latin1.decode(b.subarray(start, end));
+  return Number(point === POINT ? text : text.replace(',', '.'));
 }
 
 /** A growable typed array: parsers of text formats do not know counts in advance. */
