@@ -3,7 +3,7 @@ import { readLinePieces } from './linePieces';
 import type { MeshOrCloud } from './ply';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
-import { Float64Builder, MAX_QUOTE, TextScanner, quoteBytes, type TextSeparators } from './textScanner';
+import { Float64Builder, MAX_QUOTE, TextScanner, byteOrderMark, quoteBytes, type TextSyntax } from './textScanner';
 
 /** Header lines tolerated before the first point: a title, a count, column names. */
 const MAX_HEADER_LINES = 5;
@@ -45,7 +45,7 @@ class PointTextReader {
   private columns = 0;
   private layout: Layout | undefined;
   /** Separators and decimal mark: judged on each line until the first point, then kept. */
-  private separators: TextSeparators = { commaIsBlank: true };
+  private separators: TextSyntax = { commaIsBlank: true };
   private positions = new Float64Builder();
   private normals = new Float64Builder();
   private colors = new Float64Builder();
@@ -63,7 +63,7 @@ class PointTextReader {
 
   /** Reads whole lines: `bytes` starts a line, at byte `base` of the file. */
   read(bytes: Uint8Array, base: number): void {
-    const s = new TextScanner(bytes, 0, this.separators);
+    const s = new TextScanner(bytes, base === 0 ? byteOrderMark(bytes) : 0, this.separators);
     s.line = this.line;
     const { header, row, name } = this;
     const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
@@ -109,7 +109,7 @@ class PointTextReader {
         }
         this.columns = row.length;
         layout = this.layout = chooseLayout(header, this.columns, this.notes);
-        if (this.separators.decimalComma) this.notes.push('decimal commas: numbers such as 1,5 are read as 1.5');
+        if (this.separators.decimalComma && DECIMAL_COMMA_IN.test(lineText(s.bytes, lineStart))) this.notes.push('decimal commas: numbers such as 1,5 are read as 1.5');
         // Room for as many points as lines of this length fit in the file, so a 5M-point file does not grow by doubling.
         const lines = Math.ceil((this.fileSize - (base + lineStart)) / Math.max(1, s.pos - lineStart)) + 16;
         this.positions = new Float64Builder(lines * 3);
@@ -179,25 +179,23 @@ interface Layout {
 /** A number with a decimal comma (`-1,25`, `3,5e-2`), as European-locale exports write them. */
 const DECIMAL_COMMA = /^[-+]?\d*,\d+([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+([eE][-+]?\d+)?$/;
+const DECIMAL_COMMA_IN = /\d,\d/;
 
 /**
  * The separators of a line before the first point, as exports write them: `;` separates (and then
- * a comma is a decimal mark if a field has one, e.g. `1,5;2,5;3,5`); else fields that are all
- * numbers with a decimal comma between blanks (`1,5 2,5 3,5`, a tab-separated European export) are
- * read so; else a comma separates, as in `1.5,2.5,3.5`. Decided before a line is split into
- * numbers, so `1,5 2,5 3,5` is never six numbers.
+ * no comma does, so a comma is a decimal mark as a point is: `1,5;2,5;3,5`); else fields that are
+ * all numbers, some with a decimal comma, between blanks (`1,5 2,5 3,5`, a tab-separated European
+ * export) are read so (a point still a decimal mark too); else a comma separates, as in
+ * `1.5,2.5,3.5`. Decided before a line is split into numbers, so `1,5 2,5 3,5` is never six numbers.
  */
-function separatorsOf(line: string): TextSeparators {
-  if (line.includes(';')) {
-    const fields = line.split(/[;\s]+/).filter(Boolean);
-    return { semicolonIsBlank: true, decimalComma: fields.some((f) => DECIMAL_COMMA.test(f)) };
-  }
+function separatorsOf(line: string): TextSyntax {
+  if (line.includes(';')) return { semicolonIsBlank: true, decimalComma: true };
   const fields = line.split(/\s+/).filter(Boolean);
   if (fields.length >= 3 && fields.some((f) => DECIMAL_COMMA.test(f)) && fields.every((f) => DECIMAL_COMMA.test(f) || INTEGER.test(f))) return { decimalComma: true };
   return { commaIsBlank: true };
 }
 
-function sameSeparators(a: TextSeparators, b: TextSeparators): boolean {
+function sameSeparators(a: TextSyntax, b: TextSyntax): boolean {
   return !!a.commaIsBlank === !!b.commaIsBlank && !!a.semicolonIsBlank === !!b.semicolonIsBlank && !!a.decimalComma === !!b.decimalComma;
 }
 
@@ -283,5 +281,6 @@ function lineText(bytes: Uint8Array, at: number): string {
   let end = bytes.indexOf(10, at);
   if (end < 0) end = bytes.length;
   // Column names fit in a few hundred characters; a header line of megabytes is not decoded whole.
-  return new TextDecoder('latin1').decode(bytes.subarray(start, Math.min(end, start + 64 * MAX_QUOTE))).trim();
+  // A UTF-8 byte order mark before the first line is no part of its names.
+  return new TextDecoder('latin1').decode(bytes.subarray(start, Math.min(end, start + 64 * MAX_QUOTE))).replace(/^\u00ef\u00bb\u00bf/, '').trim();
 }

@@ -121,8 +121,11 @@ describe('a text point cloud streamed piece by piece parses exactly as the whole
     expect(await cloud('1,5 2,5 3,5\n4,5 5,5 6,5\n')).toEqual({ positions: [1.5, 2.5, 3.5, 4.5, 5.5, 6.5], notes: decimal });
     // Semicolons with decimal points, and a trailing separator.
     expect(await cloud('1.5;2;3;\n4;5;6.25;\n')).toEqual({ positions: [1.5, 2, 3, 4, 5, 6.25], notes: [] });
-    // A point in a decimal-comma file is a mistake, named.
-    await expect(streamed(encode('1,5;2;3\n1.5;2;3\n'), 3)).rejects.toMatchObject({ code: 'PARSE_FAILED', message: "p.xyz: line 2: '1.5' is not a finite number at byte 8" });
+    // Where no comma separates, a comma and a point are both decimal marks, whichever line comes first.
+    expect(await cloud('1;2;3\n1,5;2.5;3\n')).toEqual({ positions: [1, 2, 3, 1.5, 2.5, 3], notes: [] });
+    expect(await cloud('1,5 2 3\n1.5 2,5 3\n')).toEqual({ positions: [1.5, 2, 3, 1.5, 2.5, 3], notes: decimal });
+    // A thousands separator is no number, named.
+    await expect(streamed(encode('1,5;2;3\n1.234,5;2;3\n'), 3)).rejects.toMatchObject({ code: 'PARSE_FAILED', message: "p.xyz: line 2: '1.234,5' is not a finite number at byte 8" });
     // Six unnamed columns: integer colours 0..255, Open3D's colours 0..1, unit normals.
     expect(await cloud('1 2 3 255 128 0\n4 5 6 10 20 30\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [255, 128, 0, 10, 20, 30], notes: ['columns 4 to 6 read as colours (0 to 255; no header names the columns)'] });
     expect(await cloud('1 2 3 1 0.5 0\n4 5 6 0.2 0.4 0.6\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [255, 128, 0, 51, 102, 153], notes: ['columns 4 to 6 read as colours (0 to 1; no header names the columns)'] });

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 
-const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44, SEMICOLON = 59, POINT = 46;
+const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44, SEMICOLON = 59, POINT = 46, BACKSLASH = 92;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const latin1 = new TextDecoder('latin1');
 /** Characters of a token a message quotes: a 100 MB token must not become a 100 MB message. */
@@ -18,6 +18,11 @@ export function quoteBytes(bytes: Uint8Array, start: number, end: number): strin
   const length = end - start;
   const shown = latin1.decode(bytes.subarray(start, start + Math.min(length, MAX_QUOTE)).map((c) => (c < 32 || c === 127 ? 63 : c)));
   return length > MAX_QUOTE ? `'${shown}…' (${length} bytes)` : `'${shown}'`;
+}
+
+/** The bytes of a UTF-8 byte order mark at the start of `bytes` (3, or 0 when there is none): Windows tools write one before text. */
+export function byteOrderMark(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 /** A whole file as latin1 text, or FILE_TOO_LARGE when it is longer than a string can be. */
@@ -42,25 +47,27 @@ export class TextScanner {
   tokenStart = 0;
   tokenEnd = 0;
   private blank!: Uint8Array;
-  private point = POINT;
+  private comma = false;
+  private continuation = false;
 
   constructor(
     readonly bytes: Uint8Array,
     start = 0,
-    options: TextSeparators = {},
+    options: TextSyntax = {},
   ) {
     this.pos = start;
     this.separate(options);
   }
 
   /** What separates tokens and marks decimals from here on (a text point file decides it from its first lines). */
-  separate(options: TextSeparators): void {
+  separate(options: TextSyntax): void {
+    this.continuation = options.lineContinuation ?? false;
     const blank = new Uint8Array(256);
     for (const c of [SPACE, TAB, CR]) blank[c] = 1;
     if (options.commaIsBlank) blank[COMMA] = 1;
     if (options.semicolonIsBlank) blank[SEMICOLON] = 1;
     this.blank = blank;
-    this.point = options.decimalComma ? COMMA : POINT;
+    this.comma = options.decimalComma ?? false;
   }
 
   atEnd(): boolean {
@@ -75,9 +82,23 @@ export class TextScanner {
   hasToken(): boolean {
     const b = this.bytes;
     let p = this.pos;
-    while (p < b.length && this.isBlank(b[p]!)) p++;
+    for (;;) {
+      while (p < b.length && this.isBlank(b[p]!)) p++;
+      const next = b[p] === BACKSLASH && this.continuation ? this.continued(p) : -1;
+      if (next < 0) break;
+      p = next;
+      this.line++;
+    }
     this.pos = p;
     return p < b.length && b[p] !== NL;
+  }
+
+  /** Past a line continuation (a backslash that ends its line) at `p`, or -1 when there is none. */
+  private continued(p: number): number {
+    const b = this.bytes;
+    if (b[p + 1] === NL) return p + 2;
+    if (b[p + 1] === CR && b[p + 2] === NL) return p + 3;
+    return -1;
   }
 
   /** Moves past the rest of the current line. */
@@ -93,7 +114,7 @@ export class TextScanner {
     const b = this.bytes;
     let p = this.pos;
     this.tokenStart = p;
-    while (p < b.length && b[p] !== NL && !this.isBlank(b[p]!)) p++;
+    while (p < b.length && b[p] !== NL && !this.isBlank(b[p]!) && !(b[p] === BACKSLASH && this.continuation && this.continued(p) >= 0)) p++;
     this.tokenEnd = p;
     this.pos = p;
     return true;
@@ -133,29 +154,31 @@ export class TextScanner {
 
   /** The current token as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`). */
   tokenNumber(): number {
-    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd, this.point);
+    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd, this.comma);
   }
 }
 
-/** Token separators besides space, tab and CR, and the decimal mark (a point unless `decimalComma`). */
-export interface TextSeparators {
+/** Token separators besides space, tab and CR; whether a comma is a decimal mark too (`decimalComma`); line continuations. */
+export interface TextSyntax {
   commaIsBlank?: boolean;
   semicolonIsBlank?: boolean;
   decimalComma?: boolean;
+  /** A backslash that ends a line joins the next line to it (OBJ). */
+  lineContinuation?: boolean;
 }
 
 /**
  * Bytes start .. end - 1 as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`, or
  * more than MAX_NUMBER_TEXT characters): exactly Number() on their text where that is a decimal.
- * `point`: the decimal mark's byte (a comma for European decimal-comma files; then `1.5` is NaN).
+ * `comma`: a comma is a decimal mark as well as a point (European decimal-comma files, where no comma separates).
  */
-export function decimalNumber(b: Uint8Array, start: number, end: number, point = POINT): number {
+export function decimalNumber(b: Uint8Array, start: number, end: number, comma = false): number {
   let p = start;
   let negative = false;
   if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
   let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
   for (; p < end; p++) {
-    if (b[p] === point && !afterPoint) {
+    if ((b[p] === POINT || (comma && b[p] === COMMA)) && !afterPoint) {
       afterPoint = true;
       continue;
     }
@@ -189,19 +212,18 @@ export function decimalNumber(b: Uint8Array, start: number, end: number, point =
   if (p !== end) return NaN;
   // A number text a megabyte long is no coordinate: not decoded into a string for Number().
   if (end - start > MAX_NUMBER_TEXT) return NaN;
-  if (digits > 15) return numberText(b, start, end, point);
+  if (digits > 15) return numberText(b, start, end);
   let value: number;
   if (scale === 0) value = mantissa;
   else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
   else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
-  else return numberText(b, start, end, point);
+  else return numberText(b, start, end);
   return negative ? -value : value;
 }
 
-/** Number() on a decimal text the loop above checked (its one decimal mark, if any, is `point`). */
-function numberText(b: Uint8Array, start: number, end: number, point: number): number {
-  const text = latin1.decode(b.subarray(start, end));
-  return Number(point === POINT ? text : text.replace(',', '.'));
+/** Number() on a decimal text the loop above checked (its one decimal mark a point or, where allowed, a comma). */
+function numberText(b: Uint8Array, start: number, end: number): number {
+  return Number(latin1.decode(b.subarray(start, end)).replace(',', '.'));
 }
 
 /** A growable typed array: parsers of text formats do not know counts in advance. */
