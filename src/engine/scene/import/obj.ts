@@ -118,6 +118,7 @@ class ObjBody {
         faceNormals.length = 0;
         const vertexCount = positions.length / 3, normalCount = normals.length / 3;
         while (s.token()) {
+          if (bytes[s.tokenStart] === 35 /* # */) break; // a comment after the corners
           const [v, n] = readCorner(s, base, bad);
           const vi = v < 0 ? vertexCount + v : v - 1;
           if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);

@@ -3,7 +3,7 @@ import { readLinePieces } from './linePieces';
 import type { MeshOrCloud } from './ply';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
-import { Float64Builder, MAX_QUOTE, TextScanner, byteOrderMark, quoteBytes, type TextSyntax } from './textScanner';
+import { Float64Builder, MAX_QUOTE, NAN_TEXT, TextScanner, byteOrderMark, quoteBytes, type TextSyntax } from './textScanner';
 
 /** Header lines tolerated before the first point: a title, a count, column names. */
 const MAX_HEADER_LINES = 5;
@@ -52,6 +52,8 @@ class PointTextReader {
   /** Unnamed column triples (x y z a b c [d e f]) kept until every line is in, then judged normals or colours. */
   private readonly guessed: Float64Builder[] = [];
   private readonly notes: string[] = [];
+  /** Lines whose x y z are all nan, skipped. */
+  private unmeasured = 0;
   /** 1-based number of the next line to read. */
   private line = 1;
 
@@ -89,9 +91,20 @@ class PointTextReader {
       }
       let text: string | undefined;
       let at = 0;
+      // The first `nan` of the line: a row of them is a point the scanner did not measure (a structured grid's hole).
+      let nanText: string | undefined;
+      let nanAt = 0;
       do {
         const v = s.tokenNumber();
         if (!Number.isFinite(v)) {
+          if (Number.isNaN(v) && NAN_TEXT.test(s.tokenText())) {
+            if (nanText === undefined) {
+              nanText = quoteBytes(s.bytes, s.tokenStart, s.tokenEnd);
+              nanAt = base + s.tokenStart;
+            }
+            row.push(NaN);
+            continue;
+          }
           text = `${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)}`;
           at = base + s.tokenStart;
           break;
@@ -120,6 +133,16 @@ class PointTextReader {
         throw bad(`${text} is not a finite number at byte ${at}`);
       } else if (row.length !== this.columns) {
         throw bad(`${row.length} numbers where the lines before have ${this.columns}`);
+      }
+      if (nanText !== undefined) {
+        const unmeasured = layout.xyz.filter((c) => Number.isNaN(row[c])).length;
+        if (unmeasured === 3) {
+          this.unmeasured++;
+          continue;
+        }
+        if (unmeasured > 0) throw bad(`${nanText} is not a finite number at byte ${nanAt}`);
+        // A nan normal or colour of a measured point: none (0).
+        for (let k = 0; k < row.length; k++) if (Number.isNaN(row[k])) row[k] = 0;
       }
       if (this.positions.length === this.positions.data.length) this.reserveRest(base + s.pos);
       for (const c of layout.xyz) this.positions.push(row[c]!);
@@ -151,8 +174,10 @@ class PointTextReader {
 
   result(): { cloud: PointCloud; notes: string[] } {
     const { layout, positions, notes, name } = this;
+    if (layout && positions.length === 0 && this.unmeasured > 0) throw new BrepscopeError('EMPTY_MESH', `${name}: every point of the file is nan (none was measured)`);
     if (!layout || positions.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the file has no lines of x y z numbers`);
     const count = positions.length / 3;
+    if (this.unmeasured > 0) notes.push(`${this.unmeasured} points whose x y z are nan (not measured) are skipped`);
     let normals = layout.normal ? this.normals.toArray() : undefined;
     let colors = layout.color ? this.colors.toArray() : undefined;
     if (layout.guess) ({ normals, colors } = judgeTriples(layout.guess, this.guessed, this.columns, notes));
@@ -216,7 +241,7 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
   }
   if (columns === 6) return { xyz: [0, 1, 2], guess: [3] };
   if (columns === 9) return { xyz: [0, 1, 2], guess: [3, 6] };
-  if (columns === 7) return { xyz: [0, 1, 2], color: [4, 5, 6] };
+  if (columns === 7) return { xyz: [0, 1, 2], guess: [4, 3] };
   if (columns !== 3) notes.push(`${columns} columns per line: the first three are read as x y z, the others are ignored`);
   return { xyz: [0, 1, 2] };
 }
@@ -226,7 +251,8 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
  * integer 0..255 (some above 1) or every value lies in 0..1 (Open3D's `.xyzrgb`) and not every
  * triple is of unit length, since normals point every way and are never all positive; else normals (6 columns: x y z nx ny nz). Of two
  * triples (9 columns), the colours and the other the normals (CloudCompare's `x y z r g b nx ny
- * nz`); both alike, neither is read. A note says what was chosen unless it is normals alone.
+ * nz`); both alike, neither is read. Seven columns: Leica PTS' x y z intensity r g b, unless
+ * only x y z r g b and a value fits. A note says what was chosen unless it is normals alone or PTS.
  */
 function judgeTriples(firsts: number[], triples: Float64Builder[], columns: number, notes: string[]): { normals?: Float64Array; colors?: Float64Array } {
   const kinds = triples.map((t) => colourScale(t));
@@ -236,6 +262,14 @@ function judgeTriples(firsts: number[], triples: Float64Builder[], columns: numb
     const scale = kinds[k]!;
     return scale === 1 ? values : values.map((v) => v * scale);
   };
+  if (columns === 7) {
+    // Leica PTS (x y z intensity r g b), or CloudCompare's x y z r g b and a scalar field.
+    if (kinds[0] === 0 && kinds[1] !== 0) {
+      notes.push(`${span(1)} read as colours, column 7 is ignored (no header names the columns)`);
+      return { colors: colours(1) };
+    }
+    return { colors: triples[0]!.toArray() };
+  }
   if (triples.length === 1) {
     if (kinds[0] === 0) return { normals: triples[0]!.toArray() };
     notes.push(`${span(0)} read as colours (${kinds[0] === 1 ? '0 to 255' : '0 to 1'}; no header names the columns)`);
@@ -253,14 +287,15 @@ function judgeTriples(firsts: number[], triples: Float64Builder[], columns: numb
 
 /**
  * 1 when every value is an integer 0..255 and some exceed 1, 255 when every value lies in 0..1 and
- * not every triple is of unit length (then they are normals), else 0 (not colours).
+ * not every triple is of unit length or 0 0 0 (then they are normals), else 0 (not colours).
  */
 function colourScale(triple: Float64Builder): number {
   const v = triple.data, n = triple.length;
   let integers = true, unit = true, above1 = false, unitLength = true;
   for (let i = 0; i < n; i += 3) {
     const a = v[i]!, b = v[i + 1]!, c = v[i + 2]!;
-    if (unitLength && Math.abs(Math.hypot(a, b, c) - 1) > 0.01) unitLength = false;
+    // 0 0 0 is how writers say a point has no normal.
+    if (unitLength && Math.abs(Math.hypot(a, b, c) - 1) > 0.01 && (a !== 0 || b !== 0 || c !== 0)) unitLength = false;
     for (const x of [a, b, c]) {
       if (x < 0 || x > 255) return 0;
       if (x > 1) {

@@ -91,7 +91,7 @@ const vertices = (points: number[][], properties = xyz()): PlyElement => ({ name
 
 /** A FileAccess that hands the file over in pieces of `size` bytes, as the Node host streams it. */
 function piecesAccess(bytes: Uint8Array, size: number): FileAccess {
-  return { read: () => Promise.resolve(bytes), stream: () => Promise.resolve(piecesOf(bytes, size)) };
+  return { read: () => Promise.resolve(bytes), stream: () => Promise.resolve(piecesOf(bytes, size)), write: () => Promise.reject(new Error('no writes here')) };
 }
 
 function readWhole(bytes: Uint8Array, name: string): ParsedScan {
@@ -270,6 +270,17 @@ describe('STL from other writers', () => {
     }
   });
 
+  it('ASCII: a solid name holding the words vertex and endfacet and numbers is a name, however the pieces cut it', async () => {
+    const named = asciiStl(TRIS, { name: 'vertex 1 2 3 endfacet' }).replace(/\n$/, '');
+    expect(measure(await read(text(named), 'named.stl'))).toEqual(BOX_TRUTH);
+    expect(measure(await read(text(named.replace(/\n/g, '\r\n').replace(/ /g, '\t')), 'named.stl'))).toEqual(BOX_TRUTH);
+  });
+
+  it('ASCII: a facet of four vertices is refused', async () => {
+    const quads = 'solid q\n' + QUADS.map((q) => `facet normal 0 0 0\nouter loop\n${q.map((i) => `vertex ${BOX[i]!.join(' ')}\n`).join('')}endloop\nendfacet\n`).join('') + 'endsolid q\n';
+    expect(await failure(text(quads), 'q.stl')).toMatchObject({ code: 'PARSE_FAILED', message: 'q.stl: ASCII STL has 6 complete facets but 8 vertex triples (truncated file?)' });
+  });
+
   it('binary: a header starting "solid" (with "facet" in it), colour attribute bytes', async () => {
     expect(measure(await read(binaryStl({ header: 'solid part facet endsolid' }), 'b.stl'))).toEqual(BOX_TRUTH);
     expect(measure(await read(binaryStl({ header: 'solid COLOR=\x80\x80\x80\xff MATERIAL=', attribute: 0x7fff }), 'c.stl'))).toEqual(BOX_TRUTH);
@@ -298,6 +309,10 @@ describe('OBJ from other writers', () => {
     expect(await failure(text(v + 'f 1 2 \\\n 3\nf 1 2 x\n'), 'c.obj')).toMatchObject({ code: 'PARSE_FAILED', message: "c.obj: line 11: 'x' is not a face corner (v, v/vt, v//vn or v/vt/vn) at byte 85" });
   });
 
+  it('a comment after the corners of a face', async () => {
+    expect(measure(await read(text(v + QUADS.map((q) => `f ${q.map((i) => i + 1).join(' ')} # quad`).join('\n')), 'comment.obj'))).toEqual(BOX_TRUTH);
+  });
+
   it('a UTF-8 byte order mark before the first vertex keeps that vertex', async () => {
     expect(measure(await read(text('\ufeff' + v + QUADS.map((q) => `f ${q.map((i) => i + 1).join(' ')}`).join('\n')), 'bom.obj'))).toEqual(BOX_TRUTH);
   });
@@ -311,6 +326,20 @@ describe('OBJ from other writers', () => {
 });
 
 describe('text point clouds from other writers', () => {
+  it('a line of nan x y z is a point not measured, skipped with a note; a nan normal is none; one nan coordinate is refused', async () => {
+    const r = await read(text('1 2 3 0 0 1\nnan nan nan nan nan nan\n-nan(ind) 1.#QNAN nan 0 0 1\n4 5 6 nan nan nan\n'), 'grid.xyz');
+    expect(r.kind === 'points' && { positions: [...r.cloud.positions], normals: [...r.cloud.normals!], notes: r.notes }).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0, 0, 0], notes: ['2 points whose x y z are nan (not measured) are skipped'] });
+    expect(await failure(text('1 2 3\n4 nan 6\n'), 'grid.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "grid.xyz: line 2: 'nan' is not a finite number at byte 8" });
+    expect(await failure(text('nan nan nan\n'), 'grid.xyz')).toMatchObject({ code: 'EMPTY_MESH', message: 'grid.xyz: every point of the file is nan (none was measured)' });
+  });
+
+  it('seven unnamed columns: Leica PTS x y z intensity r g b, or x y z r g b and a value', async () => {
+    const pts = await read(text('2\n1 2 3 -1024 10 20 30\n4 5 6 512 40 50 60\n'), 'scan.pts');
+    expect(pts.kind === 'points' && { colors: [...pts.cloud.colors!], notes: pts.notes }).toEqual({ colors: [10, 20, 30, 40, 50, 60], notes: [] });
+    const rgbValue = await read(text('1 2 3 10 20 30 0.25\n4 5 6 40 50 60 1.5\n'), 'scan.asc');
+    expect(rgbValue.kind === 'points' && { colors: [...rgbValue.cloud.colors!], notes: rgbValue.notes }).toEqual({ colors: [10, 20, 30, 40, 50, 60], notes: ['columns 4 to 6 read as colours, column 7 is ignored (no header names the columns)'] });
+  });
+
   it('a UTF-8 byte order mark before the first point keeps that point', async () => {
     const r = await read(text('\ufeff1.5 2 3\n4 5 6\n'), 'bom.xyz');
     expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1.5, 2, 3, 4, 5, 6]);

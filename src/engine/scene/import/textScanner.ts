@@ -25,6 +25,9 @@ export function byteOrderMark(bytes: Uint8Array): number {
   return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
+/** How C libraries print NaN (glibc `nan`, `-nan`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`). */
+export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
+
 /** A whole file as latin1 text, or FILE_TOO_LARGE when it is longer than a string can be. */
 export function decodeWholeText(bytes: Uint8Array, name: string, what: string): string {
   if (bytes.length > MAX_STRING_LENGTH) {
