@@ -18,6 +18,7 @@ const EXTENSIONS: Record<string, SourceFormat> = {
   pts: 'xyz',
   txt: 'xyz',
   csv: 'xyz',
+  asc: 'xyz', // CloudCompare's ASCII cloud
 };
 
 export const SUPPORTED_EXTENSIONS = Object.keys(EXTENSIONS);

@@ -11,7 +11,8 @@ const SLASH = 47;
  * `vn`, and `f` in every index form (`v`, `v/vt`, `v//vn`, `v/vt/vn`, negative indices counting
  * back from the latest vertex), polygons fanned into triangles. Every object and group becomes part
  * of one body. Materials, texture coordinates, lines and points are not geometry we measure: they
- * are ignored, with a note. A file with vertices and no faces is a point cloud.
+ * are ignored, with a note. A backslash at a line's end continues it. A file with vertices and no
+ * faces is a point cloud.
  */
 export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
   const body = new ObjBody(name);

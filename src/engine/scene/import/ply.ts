@@ -46,7 +46,7 @@ const FLOAT32_EXACT = new Set<ScalarType>(['float32', 'int8', 'uint8', 'int16', 
 /**
  * Parses a PLY file (ASCII, binary little or big endian; Stanford's format as scanners write it):
  * `vertex` x y z with optional nx ny nz and red green blue, `face` vertex_indices lists fanned into
- * triangles. A file with vertices and no faces is a point cloud. Every count in the header is checked
+ * triangles, `tristrips` strips into triangles. A file with vertices and no faces is a point cloud. Every count in the header is checked
  * against the bytes that follow before anything is allocated, so a truncated or lying file fails at
  * once, naming the element, never as a partial body.
  */

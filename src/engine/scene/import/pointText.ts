@@ -9,11 +9,13 @@ import { Float64Builder, MAX_QUOTE, NAN_TEXT, TextScanner, byteOrderMark, quoteB
 const MAX_HEADER_LINES = 5;
 
 /**
- * Parses a text point file (`.xyz`, `.pts`, `.txt`, `.csv`): one point per line, `x y z` with
- * optional `nx ny nz`, separated by blanks or commas. Lines before the first numeric one are a
- * header: tolerated, and used to find the columns when it names them (`x,y,z,nx,ny,nz`). Without
- * names, 6 columns are x y z nx ny nz and 7 are Leica PTS (x y z intensity r g b). Every data line
- * must have the same number of columns; a non-number, NaN or infinity fails naming the line.
+ * Parses a text point file (`.xyz`, `.pts`, `.txt`, `.csv`, `.asc`): one point per line, `x y z`
+ * with optional normals and colours, separated by blanks, commas or semicolons, decimal commas read
+ * where no comma separates (separatorsOf). Lines before the first numeric one are a header:
+ * tolerated, and used to find the columns when it names them (`x,y,z,nx,ny,nz`, quoted, or in a
+ * `//` or `#` comment). Unnamed columns are judged by their values (judgeTriples). Every data line
+ * must have the same number of columns; a non-number, NaN or infinity fails naming the line, except
+ * a line whose x y z are all nan (a point not measured), which is skipped with a note.
  * The streamed reader (readPointTextPieces) given the whole file as one run of lines.
  */
 export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointCloud; notes: string[] } {

@@ -71,7 +71,7 @@ const CASES: [string, CloudSpec][] = [
   ['6 columns without names: normals, under a title line', { rows: withNormals(coords(150, 5)), header: ['scan 7 of part'], comments: true }],
   ['named columns X Y Z NX NY NZ', { rows: withNormals(coords(120, 10)), header: ['X Y Z NX NY NZ'] }],
   ['4 columns: the others ignored, with a note', { rows: coords(150, 6).map((r, i) => [...r, i]), noFinalNewline: true }],
-  // Exports from the wild (docs/decisions.md, "Text point clouds from other software").
+  // Exports from the wild (docs/decisions.md, "Scan files from other software").
   ['CloudCompare ASC: 9 unnamed columns x y z r g b nx ny nz', { rows: withNormals(coords(120, 11)).map(([x, y, z, a, b, c], i) => [x!, y!, z!, i % 256, 7, 255 - (i % 256), a!, b!, c!]) }],
   ['semicolons and decimal commas (a European-locale CSV), with a header', { rows: coords(150, 12).map((r) => r.map((v) => String(v).replace('.', ','))) as unknown as number[][], header: ['X;Y;Z'], separator: ';', crlf: true }],
   ['tabs and decimal commas', { rows: coords(150, 13).map((r) => r.map((v) => String(v).replace('.', ','))) as unknown as number[][], separator: '\t' }],

@@ -333,6 +333,14 @@ describe('text point clouds from other writers', () => {
     expect(await failure(text('nan nan nan\n'), 'grid.xyz')).toMatchObject({ code: 'EMPTY_MESH', message: 'grid.xyz: every point of the file is nan (none was measured)' });
   });
 
+  it("CloudCompare's .asc is a text cloud by its name, streamed", async () => {
+    const bytes = text('//X Y Z\n1 2 3');
+    expect(resolveFormat('scan.asc', bytes)).toBe('xyz');
+    expect((await readForImport(piecesAccess(bytes, 7), 'scan.asc', undefined, false)).scanContent?.format).toBe('xyz');
+    const r = await read(bytes, 'scan.asc');
+    expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1, 2, 3]);
+  });
+
   it('seven unnamed columns: Leica PTS x y z intensity r g b, or x y z r g b and a value', async () => {
     const pts = await read(text('2\n1 2 3 -1024 10 20 30\n4 5 6 512 40 50 60\n'), 'scan.pts');
     expect(pts.kind === 'points' && { colors: [...pts.cloud.colors!], notes: pts.notes }).toEqual({ colors: [10, 20, 30, 40, 50, 60], notes: [] });
