@@ -2,7 +2,7 @@ import { BrepscopeError } from '../../errors';
 import type { MeshOrCloud } from './ply';
 import { readLinePieces } from './linePieces';
 import type { FilePieces } from './stl';
-import { Float64Builder, TextScanner, Uint32Builder, byteOrderMark, quoteBytes } from './textScanner';
+import { Float64Builder, TextScanner, Uint32Builder, byteOrderMark, quoteBytes, refuseCarriageReturnLines } from './textScanner';
 
 const SLASH = 47;
 
@@ -79,6 +79,7 @@ class ObjBody {
         bytes = bytes.subarray(0, start);
       }
     }
+    if (base === 0) refuseCarriageReturnLines(bytes, this.name);
     const s = new TextScanner(bytes, base === 0 ? byteOrderMark(bytes) : 0, { lineContinuation: true });
     s.line = this.line;
     const { positions, colors, normals, indices, cornerNormals, pending, face, faceNormals } = this;

@@ -3,7 +3,7 @@ import { readLinePieces } from './linePieces';
 import type { MeshOrCloud } from './ply';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
-import { Float64Builder, MAX_QUOTE, NAN_TEXT, TextScanner, byteOrderMark, quoteBytes, type TextSyntax } from './textScanner';
+import { Float64Builder, MAX_QUOTE, NAN_TEXT, TextScanner, byteOrderMark, quoteBytes, refuseCarriageReturnLines, type TextSyntax } from './textScanner';
 
 /** Header lines tolerated before the first point: a title, a count, column names. */
 const MAX_HEADER_LINES = 5;
@@ -54,6 +54,8 @@ class PointTextReader {
   /** Unnamed column triples (x y z a b c [d e f]) kept until every line is in, then judged normals or colours. */
   private readonly guessed: Float64Builder[] = [];
   private readonly notes: string[] = [];
+  /** Lone counts between points (a PTS of several scans), skipped. */
+  private countLines = 0;
   /** Lines whose x y z are all nan, skipped. */
   private unmeasured = 0;
   /** 1-based number of the next line to read. */
@@ -67,9 +69,10 @@ class PointTextReader {
 
   /** Reads whole lines: `bytes` starts a line, at byte `base` of the file. */
   read(bytes: Uint8Array, base: number): void {
+    const { header, row, name } = this;
+    if (base === 0) refuseCarriageReturnLines(bytes, name);
     const s = new TextScanner(bytes, base === 0 ? byteOrderMark(bytes) : 0, this.separators);
     s.line = this.line;
-    const { header, row, name } = this;
     const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
 
     for (; !s.atEnd(); s.nextLine()) {
@@ -133,6 +136,10 @@ class PointTextReader {
         for (let k = 0; k < (layout.guess?.length ?? 0); k++) this.guessed.push(new Float64Builder(lines * 3));
       } else if (text !== undefined) {
         throw bad(`${text} is not a finite number at byte ${at}`);
+      } else if (row.length === 1 && Number.isInteger(row[0]) && row[0]! >= 0) {
+        // The count line of the next scan in a PTS of several.
+        this.countLines++;
+        continue;
       } else if (row.length !== this.columns) {
         throw bad(`${row.length} numbers where the lines before have ${this.columns}`);
       }
@@ -179,6 +186,7 @@ class PointTextReader {
     if (layout && positions.length === 0 && this.unmeasured > 0) throw new BrepscopeError('EMPTY_MESH', `${name}: every point of the file is nan (none was measured)`);
     if (!layout || positions.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the file has no lines of x y z numbers`);
     const count = positions.length / 3;
+    if (this.countLines > 0) notes.push(`${this.countLines} point counts between the points (a PTS of several scans) are skipped: the scans are one cloud`);
     if (this.unmeasured > 0) notes.push(`${this.unmeasured} points whose x y z are nan (not measured) are skipped`);
     let normals = layout.normal ? this.normals.toArray() : undefined;
     let colors = layout.color ? this.colors.toArray() : undefined;

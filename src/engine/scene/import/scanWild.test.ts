@@ -333,6 +333,22 @@ describe('text point clouds from other writers', () => {
     expect(await failure(text('nan nan nan\n'), 'grid.xyz')).toMatchObject({ code: 'EMPTY_MESH', message: 'grid.xyz: every point of the file is nan (none was measured)' });
   });
 
+  it('a PTS of several scans, each after its count, is one cloud', async () => {
+    const r = await read(text('2\r\n1 2 3 -5 1 2 3\r\n4 5 6 7 4 5 6\r\n1\r\n7 8 9 0 7 8 9\r\n'), 'scans.pts');
+    expect(r.kind === 'points' && { positions: [...r.cloud.positions], colors: [...r.cloud.colors!], notes: r.notes }).toEqual({
+      positions: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      colors: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      notes: ['1 point counts between the points (a PTS of several scans) are skipped: the scans are one cloud'],
+    });
+  });
+
+  it('lines that end in CR alone (classic Mac OS) are refused, never read as one line of one point', async () => {
+    for (const [name, file] of [['mac.xyz', '1 2 3\r4 5 6\r'], ['mac.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r']]) {
+      expect(await failure(text(file!), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends` });
+    }
+    expect(await read(text('1 2 3\r'), 'one.xyz')).toMatchObject({ kind: 'points', cloud: { count: 1 } });
+  });
+
   it("CloudCompare's .asc is a text cloud by its name, streamed", async () => {
     const bytes = text('//X Y Z\n1 2 3');
     expect(resolveFormat('scan.asc', bytes)).toBe('xyz');

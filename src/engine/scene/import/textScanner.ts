@@ -28,6 +28,23 @@ export function byteOrderMark(bytes: Uint8Array): number {
 /** How C libraries print NaN (glibc `nan`, `-nan`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`). */
 export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 
+/**
+ * Refuses text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
+ * one, silently a single vertex or point. `bytes` are a file's first lines (or the whole file, when
+ * it has no LF at all: a streamed reader is handed them only then).
+ */
+export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
+  if (bytes.indexOf(NL) >= 0) return;
+  const cr = bytes.indexOf(CR);
+  if (cr < 0) return;
+  for (let i = cr + 1; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== CR && c !== SPACE && c !== TAB) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends`);
+    }
+  }
+}
+
 /** A whole file as latin1 text, or FILE_TOO_LARGE when it is longer than a string can be. */
 export function decodeWholeText(bytes: Uint8Array, name: string, what: string): string {
   if (bytes.length > MAX_STRING_LENGTH) {
