@@ -236,7 +236,7 @@ class PlyBody {
     this.strips = strips;
     this.layout = layout;
     const triangles = face || strips;
-    this.vertices = new VertexSink(vertex.count, layout, name, !triangles && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
+    this.vertices = new VertexSink(vertex.count, layout, name, !triangles && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)), !triangles);
     this.faces = triangles ? new FaceSink(face?.count ?? 0, vertex.count, name) : undefined;
   }
 
@@ -269,7 +269,7 @@ class PlyBody {
             } else if (element === vertex) {
               // Only a coordinate must be a number: a writer's `nan` normal or quality is read, as in a binary file.
               const r = role[p] ?? 0;
-              vertices.set(i, p, reader.scalar(prop, r === 0 || r > 3), element);
+              vertices.set(i, p, reader.scalar(prop, r === 0 || r > 3 || !faces), element);
             } else {
               reader.skipScalar(prop);
             }
@@ -295,7 +295,9 @@ class PlyBody {
     const normals = layout.normal ? vertices.normals : undefined;
     const colors = layout.color ? vertices.colors : undefined;
     if (!faces) {
-      return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
+      const cloud = vertices.measured(vertex.count);
+      if (cloud.skipped > 0) notes.push(`${cloud.skipped} points whose x y z are nan (not measured) are skipped`);
+      return { kind: 'points', cloud: { positions: cloud.positions, normals: normals && cloud.normals, colors: colors && cloud.colors, count: cloud.count }, notes };
     }
     // float32 positions are chosen for clouds only (no face element), so a mesh's are float64.
     return { kind: 'mesh', mesh: { positions: vertices.positions as Float64Array, indices: faces.indices.toArray(), normals, colors }, notes };
@@ -420,6 +422,8 @@ class VertexSink {
     private readonly name: string,
     /** Keep the positions as float32 (a binary cloud whose coordinates are float32 or smaller). */
     float32 = false,
+    /** A cloud: a NaN coordinate is kept, for measured() to drop a point of three or refuse one of fewer. */
+    private readonly cloud = false,
   ) {
     this.positions = float32 ? new Float32Array(count * 3) : new Float64Array(count * 3);
     this.normals = layout.normal ? new Float32Array(count * 3) : undefined;
@@ -431,11 +435,36 @@ class VertexSink {
     layout.color?.forEach((p, k) => (this.role[p] = 7 + k));
   }
 
+  /**
+   * A cloud's points without those whose x y z are all NaN (a structured scan's holes), how many
+   * those were; PARSE_FAILED for a point with some NaN coordinates and not all.
+   */
+  measured(count: number): { positions: Float64Array | Float32Array; normals: Float32Array | undefined; colors: Uint8Array | undefined; count: number; skipped: number } {
+    const { positions: p, normals: n, colors: c } = this;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const nan = (Number.isNaN(p[3 * i]!) ? 1 : 0) + (Number.isNaN(p[3 * i + 1]!) ? 1 : 0) + (Number.isNaN(p[3 * i + 2]!) ? 1 : 0);
+      if (nan === 3) continue;
+      if (nan > 0) {
+        const axis = [0, 1, 2].find((k) => Number.isNaN(p[3 * i + k]!))!;
+        throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${'xyz'[axis]} is not a finite number (NaN)`);
+      }
+      if (kept !== i) {
+        p.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+        n?.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+        c?.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+      }
+      kept++;
+    }
+    if (kept === count) return { positions: p, normals: n, colors: c, count, skipped: 0 };
+    return { positions: p.slice(0, 3 * kept), normals: n?.slice(0, 3 * kept), colors: c?.slice(0, 3 * kept), count: kept, skipped: count - kept };
+  }
+
   set(i: number, property: number, value: number, element: Element): void {
     const role = this.role[property] ?? 0;
     if (role === 0) return;
     if (role <= 3) {
-      if (!Number.isFinite(value)) throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${element.properties[property]!.name} is not a finite number (${value})`);
+      if (!Number.isFinite(value) && !(this.cloud && Number.isNaN(value))) throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${element.properties[property]!.name} is not a finite number (${value})`);
       this.positions[i * 3 + role - 1] = value;
     } else if (role <= 6) {
       // A writer's NaN for a point without a normal: no normal (0 0 0), never NaN in what tools read.

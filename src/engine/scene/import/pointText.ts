@@ -189,7 +189,7 @@ class PointTextReader {
     if (this.countLines > 0) notes.push(`${this.countLines} point counts between the points (a PTS of several scans) are skipped: the scans are one cloud`);
     if (this.unmeasured > 0) notes.push(`${this.unmeasured} points whose x y z are nan (not measured) are skipped`);
     let normals = layout.normal ? this.normals.toArray() : undefined;
-    let colors = layout.color ? this.colors.toArray() : undefined;
+    let colors = layout.color ? namedColours(this.colors.toArray()) : undefined;
     if (layout.guess) ({ normals, colors } = judgeTriples(layout.guess, this.guessed, this.columns, notes));
     return {
       cloud: {
@@ -293,6 +293,16 @@ function judgeTriples(firsts: number[], triples: Float64Builder[], columns: numb
   const n = 1 - c;
   notes.push(`${span(c)} read as colours, ${span(n)} as normals (no header names the columns)`);
   return { normals: triples[n]!.toArray(), colors: colours(c) };
+}
+
+/** Colour columns a header names: 0..255, or 0..1 when none exceeds 1 and some is a fraction (then scaled). */
+function namedColours(values: Float64Array): Float64Array {
+  let max = 0, fraction = false;
+  for (const v of values) {
+    if (v > max) max = v;
+    if (!Number.isInteger(v)) fraction = true;
+  }
+  return max <= 1 && fraction ? values.map((v) => v * 255) : values;
 }
 
 /**

@@ -214,6 +214,23 @@ describe('PLY from other writers', () => {
     expect(await failure(nanX, 'nan.ply')).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining("'nan' is not a number (x)") });
   });
 
+  it('a cloud point whose x y z are all nan (a structured scan) is skipped with its normal and colour; one nan coordinate is refused', async () => {
+    const properties = [...xyz(), ...['nx', 'ny', 'nz'].map((name) => ({ type: 'float', name })), ...['red', 'green', 'blue'].map((name) => ({ type: 'uchar', name }))];
+    const rows = [[1, 2, 3, 0, 0, 1, 10, 20, 30], [NaN, NaN, NaN, 0, 1, 0, 1, 1, 1], [4, 5, 6, 1, 0, 0, 40, 50, 60], [NaN, NaN, NaN, NaN, NaN, NaN, 0, 0, 0]];
+    for (const format of formats) {
+      const r = await read(ply(format, [{ name: 'vertex', properties, rows }]), 'grid.ply');
+      expect(r.kind === 'points' && { count: r.cloud.count, positions: [...r.cloud.positions], normals: [...r.cloud.normals!], colors: [...r.cloud.colors!], notes: r.notes }).toEqual({
+        count: 2,
+        positions: [1, 2, 3, 4, 5, 6],
+        normals: [0, 0, 1, 1, 0, 0],
+        colors: [10, 20, 30, 40, 50, 60],
+        notes: ['2 points whose x y z are nan (not measured) are skipped'],
+      });
+      const partial = ply(format, [{ name: 'vertex', properties, rows: [rows[0]!, [7, NaN, 9, 0, 0, 1, 0, 0, 0]] }]);
+      expect(await failure(partial, 'grid.ply')).toMatchObject({ code: 'PARSE_FAILED', message: 'grid.ply: vertex 1: y is not a finite number (NaN)' });
+    }
+  });
+
   it('a UTF-8 byte order mark before "ply"; no faces, or zero faces, is a point cloud', async () => {
     expect(measure(await read(ply('ascii', [vertices(BOX), faces(TRIS)], { bom: true }), 'bom.ply'))).toEqual(BOX_TRUTH);
     for (const file of [ply('binary_big_endian', [vertices(BOX)]), ply('ascii', [vertices(BOX), faces([])])]) {
@@ -331,6 +348,13 @@ describe('text point clouds from other writers', () => {
     expect(r.kind === 'points' && { positions: [...r.cloud.positions], normals: [...r.cloud.normals!], notes: r.notes }).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0, 0, 0], notes: ['2 points whose x y z are nan (not measured) are skipped'] });
     expect(await failure(text('1 2 3\n4 nan 6\n'), 'grid.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "grid.xyz: line 2: 'nan' is not a finite number at byte 8" });
     expect(await failure(text('nan nan nan\n'), 'grid.xyz')).toMatchObject({ code: 'EMPTY_MESH', message: 'grid.xyz: every point of the file is nan (none was measured)' });
+  });
+
+  it('named colour columns of 0..1 fractions are scaled to 0..255; of integers, kept', async () => {
+    const fractions = await read(text('x y z red green blue\n1 2 3 1 0.5 0\n'), 'f.txt');
+    expect(fractions.kind === 'points' && [...fractions.cloud.colors!]).toEqual([255, 128, 0]);
+    const integers = await read(text('x y z red green blue\n1 2 3 1 0 200\n'), 'i.txt');
+    expect(integers.kind === 'points' && [...integers.cloud.colors!]).toEqual([1, 0, 200]);
   });
 
   it('a PTS of several scans, each after its count, is one cloud', async () => {
