@@ -693,7 +693,11 @@ class AsciiReader implements ElementReader {
     }
     const v = s.tokenNumber();
     if (!Number.isFinite(v)) {
-      if (lenient && NOT_A_NUMBER.test(s.tokenText())) return NaN;
+      if (lenient) {
+        const text = s.tokenText();
+        // As a binary file holds them: an infinity is one (and still no coordinate), the rest NaN.
+        if (NOT_A_NUMBER.test(text)) return /inf/i.test(text) ? (text.startsWith('-') ? -Infinity : Infinity) : NaN;
+      }
       throw new BrepscopeError(
         'PARSE_FAILED',
         `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a ${Number.isNaN(v) ? '' : 'finite '}number (${prop.name}) at byte ${this.base + s.tokenStart}`,

@@ -228,6 +228,8 @@ describe('PLY from other writers', () => {
       });
       const partial = ply(format, [{ name: 'vertex', properties, rows: [rows[0]!, [7, NaN, 9, 0, 0, 1, 0, 0, 0]] }]);
       expect(await failure(partial, 'grid.ply')).toMatchObject({ code: 'PARSE_FAILED', message: 'grid.ply: vertex 1: y is not a finite number (NaN)' });
+      const infinite = ply(format, [{ name: 'vertex', properties, rows: [rows[0]!, [-Infinity, -Infinity, -Infinity, 0, 0, 1, 0, 0, 0]] }]);
+      expect(await failure(infinite, 'grid.ply')).toMatchObject({ code: 'PARSE_FAILED', message: 'grid.ply: vertex 1: x is not a finite number (-Infinity)' });
     }
   });
 
