@@ -53,6 +53,15 @@ export function decodeWholeText(bytes: Uint8Array, name: string, what: string): 
   return latin1.decode(bytes);
 }
 
+/** Blank bytes, by separators: [none, comma, semicolon, both] besides space, tab and CR (a scanner is made per span of a streamed file). */
+const BLANKS = [0, 1, 2, 3].map((k) => {
+  const blank = new Uint8Array(256);
+  for (const c of [SPACE, TAB, CR]) blank[c] = 1;
+  if (k & 1) blank[COMMA] = 1;
+  if (k & 2) blank[SEMICOLON] = 1;
+  return blank;
+});
+
 /**
  * Reads whitespace-separated tokens and numbers straight from file bytes, line by line, without
  * decoding the file into a string: ASCII PLY, OBJ and text point clouds run to hundreds of MB.
@@ -82,11 +91,7 @@ export class TextScanner {
   /** What separates tokens and marks decimals from here on (a text point file decides it from its first lines). */
   separate(options: TextSyntax): void {
     this.continuation = options.lineContinuation ?? false;
-    const blank = new Uint8Array(256);
-    for (const c of [SPACE, TAB, CR]) blank[c] = 1;
-    if (options.commaIsBlank) blank[COMMA] = 1;
-    if (options.semicolonIsBlank) blank[SEMICOLON] = 1;
-    this.blank = blank;
+    this.blank = BLANKS[(options.commaIsBlank ? 1 : 0) + (options.semicolonIsBlank ? 2 : 0)]!;
     this.comma = options.decimalComma ?? false;
   }
 
