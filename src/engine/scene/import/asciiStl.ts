@@ -6,7 +6,8 @@ import { decimalNumber } from './textScanner';
 /**
  * What an ASCII STL is read as: every `vertex` keyword (any case, even at the end of a longer
  * word) followed by blanks and three blank-separated tokens is a corner, its tokens read as
- * Number() reads them; `endfacet` (any case, anywhere) closes a facet. Blanks are those of a
+ * Number() reads them; `endfacet` (any case, anywhere) closes a facet; after `solid` or
+ * `endsolid` and a space or tab, the rest of the line is the solid's name, whatever words it holds. Blanks are those of a
  * regular expression's `\s` in the file's latin1 text: tab, line feed, vertical tab, form feed,
  * carriage return, space and no-break space (0xa0).
  */
@@ -14,7 +15,7 @@ const BLANK = new Uint8Array(256);
 for (const c of [9, 10, 11, 12, 13, 32, 0xa0]) BLANK[c] = 1;
 /** Bytes that start neither keyword: read while no match is under way, they change nothing. */
 const QUIET = new Uint8Array(256).fill(1);
-for (const c of 'vVeE') QUIET[c.charCodeAt(0)] = 0;
+for (const c of 'vVeEsS') QUIET[c.charCodeAt(0)] = 0;
 
 /** Case-insensitive matchers of a keyword, byte by byte: state k means its first k letters were just read. */
 function matcher(word: string): Uint8Array {
@@ -36,8 +37,10 @@ function matcher(word: string): Uint8Array {
 
 const VERTEX = matcher('vertex');
 const ENDFACET = matcher('endfacet');
+const SOLID = matcher('solid');
 const VERTEX_LENGTH = 6;
 const ENDFACET_LENGTH = 8;
+const SOLID_LENGTH = 5;
 /** Characters of a coordinate token kept when it straddles two pieces (decimalNumber reads no longer ones). */
 const MAX_NUMBER_TEXT = 1024;
 const latin1 = new TextDecoder('latin1');
@@ -52,6 +55,9 @@ const latin1 = new TextDecoder('latin1');
 export class AsciiStlReader {
   private vertexState = 0;
   private endfacetState = 0;
+  private solidState = 0;
+  /** Inside a solid's name: skipping to the end of its line. */
+  private naming = false;
   private facets = 0;
   /** -1 while looking for `vertex`; else the coordinate (0..2) being read. */
   private axis = -1;
@@ -73,14 +79,32 @@ export class AsciiStlReader {
   push(piece: Uint8Array): void {
     // Two tight loops (looking for 'vertex', reading a coordinate token), the keyword matchers'
     // states in locals; a blank ends any match of 'endfacet', so runs of blanks skip its matcher.
-    const n = piece.length, blank = BLANK, quiet = QUIET, vertex = VERTEX, endfacet = ENDFACET;
-    let vertexState = this.vertexState, endfacetState = this.endfacetState, axis = this.axis, facets = this.facets;
+    const n = piece.length, blank = BLANK, quiet = QUIET, vertex = VERTEX, endfacet = ENDFACET, solid = SOLID;
+    let vertexState = this.vertexState, endfacetState = this.endfacetState, solidState = this.solidState, axis = this.axis, facets = this.facets;
     let i = 0;
+    if (this.naming) {
+      i = piece.indexOf(10);
+      if (i < 0) return;
+      this.naming = false;
+    }
     while (i < n) {
       if (axis < 0) {
         for (; i < n; i++) {
           const c = piece[i]!;
-          if (quiet[c] === 1 && (vertexState | endfacetState) === 0) continue;
+          if (quiet[c] === 1 && (vertexState | endfacetState | solidState) === 0) continue;
+          if (solidState === SOLID_LENGTH && (c === 32 || c === 9)) {
+            // A solid's name: the rest of its line, never a corner or a facet's end.
+            solidState = vertexState = endfacetState = 0;
+            const end = piece.indexOf(10, i);
+            if (end < 0) {
+              this.naming = true;
+              i = n;
+              break;
+            }
+            i = end;
+            continue;
+          }
+          solidState = solid[solidState * 256 + c]!;
           endfacetState = endfacet[endfacetState * 256 + c]!;
           if (endfacetState === ENDFACET_LENGTH) {
             facets++;
@@ -123,6 +147,7 @@ export class AsciiStlReader {
     }
     this.vertexState = vertexState;
     this.endfacetState = endfacetState;
+    this.solidState = solidState;
     this.axis = axis;
     this.facets = facets;
   }

@@ -1,5 +1,6 @@
 import { BrepscopeError } from '../../errors';
 import type { SourceFormat } from '../Body';
+import { byteOrderMark } from './textScanner';
 
 const EXTENSIONS: Record<string, SourceFormat> = {
   brep: 'brep',
@@ -17,6 +18,7 @@ const EXTENSIONS: Record<string, SourceFormat> = {
   pts: 'xyz',
   txt: 'xyz',
   csv: 'xyz',
+  asc: 'xyz', // CloudCompare's ASCII cloud
 };
 
 export const SUPPORTED_EXTENSIONS = Object.keys(EXTENSIONS);
@@ -33,7 +35,7 @@ export function formatFromContent(bytes: Uint8Array): SourceFormat | undefined {
 
 /** Recognizes a format that has a signature in its first bytes. */
 function formatFromSignature(bytes: Uint8Array): SourceFormat | undefined {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
+  const head = headText(bytes);
   const trimmed = head.trimStart();
   if (trimmed.startsWith('ISO-10303-21')) return 'step';
   if (/^(DBRep_DrawableShape|CASCADE Topology V)/.test(trimmed)) return 'brep';
@@ -51,13 +53,18 @@ function formatFromSignature(bytes: Uint8Array): SourceFormat | undefined {
   return undefined;
 }
 
+/** The first 4096 bytes as latin1 text, after a UTF-8 byte order mark (which text exports from Windows tools start with). */
+function headText(bytes: Uint8Array): string {
+  return new TextDecoder('latin1').decode(bytes.subarray(byteOrderMark(bytes), Math.min(bytes.byteLength, 4096)));
+}
+
 /**
  * OBJ and text point files have no signature; their lines do: OBJ is keyword lines (`v`, `f`, `o`
  * ...) with at least one vertex, a point file is lines of 3 or more numbers. Only whole lines of the
  * head are judged (the last may be cut), and a NUL byte rules text out.
  */
 function textGeometryFormat(bytes: Uint8Array): SourceFormat | undefined {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 4096)));
+  const head = headText(bytes);
   if (head.includes('\u0000')) return undefined;
   const lines = head.split(/\r?\n/).slice(0, -1).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length === 0) return undefined;

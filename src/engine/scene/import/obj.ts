@@ -2,7 +2,7 @@ import { BrepscopeError } from '../../errors';
 import type { MeshOrCloud } from './ply';
 import { readLinePieces } from './linePieces';
 import type { FilePieces } from './stl';
-import { Float64Builder, TextScanner, Uint32Builder, quoteBytes } from './textScanner';
+import { Float64Builder, TextScanner, Uint32Builder, byteOrderMark, quoteBytes, refuseCarriageReturnLines } from './textScanner';
 
 const SLASH = 47;
 
@@ -11,7 +11,8 @@ const SLASH = 47;
  * `vn`, and `f` in every index form (`v`, `v/vt`, `v//vn`, `v/vt/vn`, negative indices counting
  * back from the latest vertex), polygons fanned into triangles. Every object and group becomes part
  * of one body. Materials, texture coordinates, lines and points are not geometry we measure: they
- * are ignored, with a note. A file with vertices and no faces is a point cloud.
+ * are ignored, with a note. A backslash at a line's end continues it. A file with vertices and no
+ * faces is a point cloud.
  */
 export function parseObj(bytes: Uint8Array, name: string): MeshOrCloud {
   const body = new ObjBody(name);
@@ -52,12 +53,34 @@ class ObjBody {
   private readonly faceNormals: number[] = [];
   /** 1-based number of the next line to read. */
   private line = 1;
+  /** A line continued (`\\` at its end) past the lines read so far: read with the next ones. */
+  private held: { bytes: Uint8Array; base: number } | undefined;
 
   constructor(private readonly name: string) {}
 
-  /** Reads whole lines: `bytes` starts a line, at byte `base` of the file. */
-  read(bytes: Uint8Array, base: number): void {
-    const s = new TextScanner(bytes);
+  /**
+   * Reads whole lines: `bytes` starts a line, at byte `base` of the file. A last line that a
+   * backslash continues is held back and read with the next lines (or by result()), so a
+   * continued line is read whole however the file was cut into pieces.
+   */
+  read(lines: Uint8Array, lineBase: number, final = false): void {
+    let bytes = lines, base = lineBase;
+    if (this.held) {
+      bytes = new Uint8Array(this.held.bytes.length + lines.length);
+      bytes.set(this.held.bytes);
+      bytes.set(lines, this.held.bytes.length);
+      base = this.held.base;
+      this.held = undefined;
+    }
+    if (!final) {
+      const start = continuedStart(bytes);
+      if (start < bytes.length) {
+        this.held = { bytes: bytes.slice(start), base: base + start };
+        bytes = bytes.subarray(0, start);
+      }
+    }
+    if (base === 0) refuseCarriageReturnLines(bytes, this.name);
+    const s = new TextScanner(bytes, base === 0 ? byteOrderMark(bytes) : 0, { lineContinuation: true });
     s.line = this.line;
     const { positions, colors, normals, indices, cornerNormals, pending, face, faceNormals } = this;
     const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${this.name}: line ${s.line}: ${what}`);
@@ -97,6 +120,7 @@ class ObjBody {
         faceNormals.length = 0;
         const vertexCount = positions.length / 3, normalCount = normals.length / 3;
         while (s.token()) {
+          if (bytes[s.tokenStart] === 35 /* # */) break; // a comment after the corners
           const [v, n] = readCorner(s, base, bad);
           const vi = v < 0 ? vertexCount + v : v - 1;
           if (vi < 0) throw bad(`face index ${v} refers to no vertex (${vertexCount} defined so far)`);
@@ -125,6 +149,7 @@ class ObjBody {
   }
 
   result(): MeshOrCloud {
+    if (this.held) this.read(new Uint8Array(0), 0, true);
     const { name, positions, colors, normals, indices, cornerNormals, withColor, withoutColor, groups, materials, ignoredElements } = this;
     const vertexCount = positions.length / 3;
     for (const p of this.pending) {
@@ -149,6 +174,18 @@ class ObjBody {
       mesh: { positions: positions.toArray(), indices: indices.toArray(), normals: vertexNormals(normals.toArray(), indices, cornerNormals, vertexCount), colors: colorArray },
       notes,
     };
+  }
+}
+
+/** Where the last line of `bytes` starts when a backslash continues it (and the lines it continues), else bytes.length. */
+function continuedStart(bytes: Uint8Array): number {
+  let end = bytes.length;
+  for (;;) {
+    if (end === 0 || bytes[end - 1] !== 10) return end;
+    const before = bytes[end - 2] === 13 ? end - 3 : end - 2;
+    if (before < 0 || bytes[before] !== 92) return end;
+    // The physical line this continuation ends; the line before it may continue into it too.
+    end = bytes.lastIndexOf(10, before) + 1;
   }
 }
 

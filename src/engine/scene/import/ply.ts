@@ -3,7 +3,7 @@ import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
-import { TextScanner, Uint32Builder, quoteBytes } from './textScanner';
+import { TextScanner, Uint32Builder, byteOrderMark, quoteBytes } from './textScanner';
 
 /** What a scan file holds: triangles, or points with no faces. */
 /** `declaredUnit`: the length unit the file declares (3MF does; PLY, OBJ and text points do not). */
@@ -46,7 +46,7 @@ const FLOAT32_EXACT = new Set<ScalarType>(['float32', 'int8', 'uint8', 'int16', 
 /**
  * Parses a PLY file (ASCII, binary little or big endian; Stanford's format as scanners write it):
  * `vertex` x y z with optional nx ny nz and red green blue, `face` vertex_indices lists fanned into
- * triangles. A file with vertices and no faces is a point cloud. Every count in the header is checked
+ * triangles, `tristrips` strips into triangles. A file with vertices and no faces is a point cloud. Every count in the header is checked
  * against the bytes that follow before anything is allocated, so a truncated or lying file fails at
  * once, naming the element, never as a partial body.
  */
@@ -76,7 +76,7 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
       gathered.push(next.value);
     }
     const head = gathered.take(gathered.length);
-    if (file.size === 0 || (signature && !/^ply\r?\n/.test(new TextDecoder('latin1').decode(head.subarray(0, 5))))) {
+    if (file.size === 0 || (signature && !/^(\u00ef\u00bb\u00bf)?ply\r?\n/.test(new TextDecoder('latin1').decode(head.subarray(0, 8))))) {
       return { bytes: await gatherRest(head, iterator) };
     }
     const header = readHeader(head, name);
@@ -202,6 +202,9 @@ class PlyBody {
   private readonly vertex: Element;
   private readonly face: Element | undefined;
   private readonly faceList: number;
+  /** Triangle strips (old Stanford and Cyberware scans): `tristrips` with a vertex_indices list, -1 between strips. */
+  private readonly strips: Element | undefined;
+  private readonly stripList: number;
   private readonly layout: VertexLayout;
   private readonly vertices: VertexSink;
   private readonly faces: FaceSink | undefined;
@@ -217,8 +220,10 @@ class PlyBody {
     const vertex = header.elements.find((e) => e.name === 'vertex');
     if (!vertex || vertex.count === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the PLY file has no vertices`);
     const face = header.elements.find((e) => e.name === 'face' && e.count > 0);
+    const strips = header.elements.find((e) => e.name === 'tristrips' && e.count > 0);
     const layout = vertexLayout(vertex, name);
     this.faceList = face ? faceListIndex(face, name) : -1;
+    this.stripList = strips ? faceListIndex(strips, name) : -1;
     checkCountsFit(size, header, name);
     // The header's counts, as the arrays they become (positions, normals, colours; a triangle per face at least).
     checkImportMemory(
@@ -228,9 +233,11 @@ class PlyBody {
     );
     this.vertex = vertex;
     this.face = face;
+    this.strips = strips;
     this.layout = layout;
-    this.vertices = new VertexSink(vertex.count, layout, name, !face && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)));
-    this.faces = face ? new FaceSink(face.count, vertex.count, name) : undefined;
+    const triangles = face || strips;
+    this.vertices = new VertexSink(vertex.count, layout, name, !triangles && header.format !== 'ascii' && layout.xyz.every((i) => FLOAT32_EXACT.has(vertex.properties[i]!.type)), !triangles);
+    this.faces = triangles ? new FaceSink(face?.count ?? 0, vertex.count, name) : undefined;
   }
 
   /**
@@ -238,7 +245,8 @@ class PlyBody {
    * record is undone, to be read again from `reader.recordStart` when more bytes are in).
    */
   read(reader: ElementReader): boolean {
-    const { vertex, face, faceList, vertices, faces } = this;
+    const { vertex, face, faceList, strips, stripList, vertices, faces } = this;
+    const role = vertices.role;
     const elements = this.header.elements;
     let triangles = faces ? faces.indices.length : 0, skipped = faces ? faces.skipped : 0;
     try {
@@ -256,9 +264,12 @@ class PlyBody {
             if (prop.countType) {
               const n = reader.listCount(prop);
               if (element === face && p === faceList) faces!.face(reader, prop, n, i);
+              else if (element === strips && p === stripList) faces!.strip(reader, prop, n, i);
               else reader.skipList(prop, n);
             } else if (element === vertex) {
-              vertices.set(i, p, reader.scalar(prop), element);
+              // Only a coordinate must be a number: a writer's `nan` normal or quality is read, as in a binary file.
+              const r = role[p] ?? 0;
+              vertices.set(i, p, reader.scalar(prop, r === 0 || r > 3 || !faces), element);
             } else {
               reader.skipScalar(prop);
             }
@@ -284,7 +295,9 @@ class PlyBody {
     const normals = layout.normal ? vertices.normals : undefined;
     const colors = layout.color ? vertices.colors : undefined;
     if (!faces) {
-      return { kind: 'points', cloud: { positions: vertices.positions, normals, colors, count: vertex.count }, notes };
+      const cloud = vertices.measured(vertex.count);
+      if (cloud.skipped > 0) notes.push(`${cloud.skipped} points whose x y z are nan (not measured) are skipped`);
+      return { kind: 'points', cloud: { positions: cloud.positions, normals: normals && cloud.normals, colors: colors && cloud.colors, count: cloud.count }, notes };
     }
     // float32 positions are chosen for clouds only (no face element), so a mesh's are float64.
     return { kind: 'mesh', mesh: { positions: vertices.positions as Float64Array, indices: faces.indices.toArray(), normals, colors }, notes };
@@ -301,7 +314,8 @@ function fail(name: string, where: string, what: string): BrepscopeError {
 function readHeader(bytes: Uint8Array, name: string): Header {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, MAX_HEADER_BYTES)));
   const endMatch = /(^|\n)end_header[ \t]*\r?\n/.exec(head);
-  if (!head.startsWith('ply')) throw new BrepscopeError('PARSE_FAILED', `${name}: not a PLY file (it does not start with "ply")`);
+  // A UTF-8 byte order mark before `ply` (a header edited on Windows) is no part of the header.
+  if (!head.startsWith('ply', byteOrderMark(bytes))) throw new BrepscopeError('PARSE_FAILED', `${name}: not a PLY file (it does not start with "ply")`);
   if (!endMatch) throw new BrepscopeError('PARSE_FAILED', `${name}: the PLY header has no end_header line in its first ${MAX_HEADER_BYTES} bytes (truncated or not PLY)`);
   const bodyStart = endMatch.index + endMatch[0].length;
   const lines = head.slice(0, bodyStart).split(/\r?\n/);
@@ -400,7 +414,7 @@ class VertexSink {
   readonly normals: Float32Array | undefined;
   readonly colors: Uint8Array | undefined;
   /** Per property of the vertex element: 0 ignore, 1..3 position, 4..6 normal, 7..9 colour. */
-  private readonly role: Uint8Array;
+  readonly role: Uint8Array;
 
   constructor(
     count: number,
@@ -408,6 +422,8 @@ class VertexSink {
     private readonly name: string,
     /** Keep the positions as float32 (a binary cloud whose coordinates are float32 or smaller). */
     float32 = false,
+    /** A cloud: a NaN coordinate is kept, for measured() to drop a point of three or refuse one of fewer. */
+    private readonly cloud = false,
   ) {
     this.positions = float32 ? new Float32Array(count * 3) : new Float64Array(count * 3);
     this.normals = layout.normal ? new Float32Array(count * 3) : undefined;
@@ -419,14 +435,40 @@ class VertexSink {
     layout.color?.forEach((p, k) => (this.role[p] = 7 + k));
   }
 
+  /**
+   * A cloud's points without those whose x y z are all NaN (a structured scan's holes), how many
+   * those were; PARSE_FAILED for a point with some NaN coordinates and not all.
+   */
+  measured(count: number): { positions: Float64Array | Float32Array; normals: Float32Array | undefined; colors: Uint8Array | undefined; count: number; skipped: number } {
+    const { positions: p, normals: n, colors: c } = this;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const nan = (Number.isNaN(p[3 * i]!) ? 1 : 0) + (Number.isNaN(p[3 * i + 1]!) ? 1 : 0) + (Number.isNaN(p[3 * i + 2]!) ? 1 : 0);
+      if (nan === 3) continue;
+      if (nan > 0) {
+        const axis = [0, 1, 2].find((k) => Number.isNaN(p[3 * i + k]!))!;
+        throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${'xyz'[axis]} is not a finite number (NaN)`);
+      }
+      if (kept !== i) {
+        p.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+        n?.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+        c?.copyWithin(3 * kept, 3 * i, 3 * i + 3);
+      }
+      kept++;
+    }
+    if (kept === count) return { positions: p, normals: n, colors: c, count, skipped: 0 };
+    return { positions: p.slice(0, 3 * kept), normals: n?.slice(0, 3 * kept), colors: c?.slice(0, 3 * kept), count: kept, skipped: count - kept };
+  }
+
   set(i: number, property: number, value: number, element: Element): void {
     const role = this.role[property] ?? 0;
     if (role === 0) return;
     if (role <= 3) {
-      if (!Number.isFinite(value)) throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${element.properties[property]!.name} is not a finite number (${value})`);
+      if (!Number.isFinite(value) && !(this.cloud && Number.isNaN(value))) throw new BrepscopeError('PARSE_FAILED', `${this.name}: vertex ${i}: ${element.properties[property]!.name} is not a finite number (${value})`);
       this.positions[i * 3 + role - 1] = value;
     } else if (role <= 6) {
-      this.normals![i * 3 + role - 4] = value;
+      // A writer's NaN for a point without a normal: no normal (0 0 0), never NaN in what tools read.
+      this.normals![i * 3 + role - 4] = Number.isFinite(value) ? value : 0;
     } else {
       const type = element.properties[property]!.type;
       // Float colours are 0..1; integer colours 0..255.
@@ -469,12 +511,42 @@ class FaceSink {
       previous = v;
     }
   }
+
+  /**
+   * Reads one triangle strip's n indices: -1 ends a strip; each next index makes a triangle with
+   * the two before it, every second one turned (b a c) so the strip keeps one winding; the
+   * degenerate triangles that join strips are dropped.
+   */
+  strip(reader: ElementReader, prop: Property, n: number, stripIndex: number): void {
+    let a = -1, b = -1, k = 0;
+    for (let j = 0; j < n; j++) {
+      const v = reader.scalar(prop);
+      if (v === -1) {
+        a = b = -1;
+        k = 0;
+        continue;
+      }
+      if (!Number.isInteger(v) || v < 0 || v >= this.vertexCount) {
+        throw new BrepscopeError('PARSE_FAILED', `${this.name}: tristrips ${stripIndex}: vertex index ${v} is not one of the ${this.vertexCount} vertices`);
+      }
+      if (k >= 2 && a !== b && b !== v && a !== v) {
+        const odd = (k & 1) === 1;
+        this.indices.push(odd ? b : a);
+        this.indices.push(odd ? a : b);
+        this.indices.push(v);
+      }
+      a = b;
+      b = v;
+      k++;
+    }
+  }
 }
 
 interface ElementReader {
   beginElement(element: Element, index: number): void;
   endElement(): void;
-  scalar(prop: Property): number;
+  /** `lenient`: a text `nan` or `inf` is that value, not an error (binary files hold them as they are). */
+  scalar(prop: Property, lenient?: boolean): number;
   skipScalar(prop: Property): void;
   listCount(prop: Property): number;
   skipList(prop: Property, n: number): void;
@@ -610,7 +682,7 @@ class AsciiReader implements ElementReader {
 
   endElement(): void {}
 
-  scalar(prop: Property): number {
+  scalar(prop: Property, lenient = false): number {
     const s = this.scanner;
     if (!s.tokenAnywhere()) {
       if (!this.final) throw OUT_OF_SPAN;
@@ -621,6 +693,11 @@ class AsciiReader implements ElementReader {
     }
     const v = s.tokenNumber();
     if (!Number.isFinite(v)) {
+      if (lenient) {
+        const text = s.tokenText();
+        // As a binary file holds them: an infinity is one (and still no coordinate), the rest NaN.
+        if (NOT_A_NUMBER.test(text)) return /inf/i.test(text) ? (text.startsWith('-') ? -Infinity : Infinity) : NaN;
+      }
       throw new BrepscopeError(
         'PARSE_FAILED',
         `${this.name}: line ${s.line}: ${this.element!.name} ${this.index}: ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a ${Number.isNaN(v) ? '' : 'finite '}number (${prop.name}) at byte ${this.base + s.tokenStart}`,
@@ -630,7 +707,7 @@ class AsciiReader implements ElementReader {
   }
 
   skipScalar(prop: Property): void {
-    this.scalar(prop);
+    this.scalar(prop, true);
   }
 
   listCount(prop: Property): number {
@@ -640,9 +717,12 @@ class AsciiReader implements ElementReader {
   }
 
   skipList(prop: Property, n: number): void {
-    for (let k = 0; k < n; k++) this.scalar(prop);
+    for (let k = 0; k < n; k++) this.scalar(prop, true);
   }
 }
+
+/** How C libraries print NaN and infinity (glibc `nan`, `-nan`, `inf`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`, `1.#INF`). */
+const NOT_A_NUMBER = /^[-+]?(nan(\([a-z0-9_]*\))?|inf(inity)?|1\.#(inf|ind|qnan|snan)0*)$/i;
 
 /** The 1-based line number of byte `at`. */
 function lineAt(bytes: Uint8Array, at: number): number {

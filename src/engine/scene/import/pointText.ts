@@ -3,17 +3,19 @@ import { readLinePieces } from './linePieces';
 import type { MeshOrCloud } from './ply';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
-import { Float64Builder, MAX_QUOTE, TextScanner, quoteBytes } from './textScanner';
+import { Float64Builder, MAX_QUOTE, NAN_TEXT, TextScanner, byteOrderMark, quoteBytes, refuseCarriageReturnLines, type TextSyntax } from './textScanner';
 
 /** Header lines tolerated before the first point: a title, a count, column names. */
 const MAX_HEADER_LINES = 5;
 
 /**
- * Parses a text point file (`.xyz`, `.pts`, `.txt`, `.csv`): one point per line, `x y z` with
- * optional `nx ny nz`, separated by blanks or commas. Lines before the first numeric one are a
- * header: tolerated, and used to find the columns when it names them (`x,y,z,nx,ny,nz`). Without
- * names, 6 columns are x y z nx ny nz and 7 are Leica PTS (x y z intensity r g b). Every data line
- * must have the same number of columns; a non-number, NaN or infinity fails naming the line.
+ * Parses a text point file (`.xyz`, `.pts`, `.txt`, `.csv`, `.asc`): one point per line, `x y z`
+ * with optional normals and colours, separated by blanks, commas or semicolons, decimal commas read
+ * where no comma separates (separatorsOf). Lines before the first numeric one are a header:
+ * tolerated, and used to find the columns when it names them (`x,y,z,nx,ny,nz`, quoted, or in a
+ * `//` or `#` comment). Unnamed columns are judged by their values (judgeTriples). Every data line
+ * must have the same number of columns; a non-number, NaN or infinity fails naming the line, except
+ * a line whose x y z are all nan (a point not measured), which is skipped with a note.
  * The streamed reader (readPointTextPieces) given the whole file as one run of lines.
  */
 export function parsePointText(bytes: Uint8Array, name: string): { cloud: PointCloud; notes: string[] } {
@@ -40,13 +42,22 @@ export async function readPointTextPieces(file: FilePieces, name: string, signat
 /** A text point file read into growable arrays, a run of whole lines at a time (the last may lack its newline). */
 class PointTextReader {
   private readonly header: string[] = [];
+  private headerLines = 0;
   private readonly row: number[] = [];
   private columns = 0;
   private layout: Layout | undefined;
+  /** Separators and decimal mark: judged on each line until the first point, then kept. */
+  private separators: TextSyntax = { commaIsBlank: true };
   private positions = new Float64Builder();
   private normals = new Float64Builder();
   private colors = new Float64Builder();
+  /** Unnamed column triples (x y z a b c [d e f]) kept until every line is in, then judged normals or colours. */
+  private readonly guessed: Float64Builder[] = [];
   private readonly notes: string[] = [];
+  /** Lone counts between points (a PTS of several scans), skipped. */
+  private countLines = 0;
+  /** Lines whose x y z are all nan, skipped. */
+  private unmeasured = 0;
   /** 1-based number of the next line to read. */
   private line = 1;
 
@@ -58,21 +69,47 @@ class PointTextReader {
 
   /** Reads whole lines: `bytes` starts a line, at byte `base` of the file. */
   read(bytes: Uint8Array, base: number): void {
-    const s = new TextScanner(bytes, 0, { commaIsBlank: true });
-    s.line = this.line;
     const { header, row, name } = this;
+    if (base === 0) refuseCarriageReturnLines(bytes, name);
+    const s = new TextScanner(bytes, base === 0 ? byteOrderMark(bytes) : 0, this.separators);
+    s.line = this.line;
     const bad = (what: string): BrepscopeError => new BrepscopeError('PARSE_FAILED', `${name}: line ${s.line}: ${what}`);
 
     for (; !s.atEnd(); s.nextLine()) {
       row.length = 0;
       const lineStart = s.pos;
       if (!s.token()) continue;
-      if (s.bytes[s.tokenStart] === 35 /* # */ || s.tokenIs('//')) continue;
+      const b0 = s.bytes[s.tokenStart], b1 = s.bytes[s.tokenStart + 1];
+      if (b0 === 35 /* # */ || (b0 === 47 && b1 === 47) /* // */) {
+        // A comment; before the first point it may name the columns (CloudCompare's `//X Y Z`).
+        if (!this.layout) header.push(lineText(s.bytes, s.tokenStart));
+        continue;
+      }
+      if (!this.layout) {
+        const separators = separatorsOf(lineText(s.bytes, s.tokenStart));
+        if (!sameSeparators(separators, this.separators)) {
+          this.separators = separators;
+          s.separate(separators);
+          s.pos = lineStart;
+          s.token();
+        }
+      }
       let text: string | undefined;
       let at = 0;
+      // The first `nan` of the line: a row of them is a point the scanner did not measure (a structured grid's hole).
+      let nanText: string | undefined;
+      let nanAt = 0;
       do {
         const v = s.tokenNumber();
         if (!Number.isFinite(v)) {
+          if (Number.isNaN(v) && NAN_TEXT.test(s.tokenText())) {
+            if (nanText === undefined) {
+              nanText = quoteBytes(s.bytes, s.tokenStart, s.tokenEnd);
+              nanAt = base + s.tokenStart;
+            }
+            row.push(NaN);
+            continue;
+          }
           text = `${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)}`;
           at = base + s.tokenStart;
           break;
@@ -83,26 +120,51 @@ class PointTextReader {
       if (!layout) {
         // Still in the header: a line with a word, or a lone count (PTS starts with the point count).
         if (text !== undefined || row.length < 3) {
-          if (header.length >= MAX_HEADER_LINES) throw bad(text !== undefined ? `${text} is not a number at byte ${at}` : `a point needs x y z, this line has ${row.length} numbers`);
+          if (this.headerLines >= MAX_HEADER_LINES) throw bad(text !== undefined ? `${text} is not a number at byte ${at}` : `a point needs x y z, this line has ${row.length} numbers`);
+          this.headerLines++;
           header.push(lineText(s.bytes, s.tokenStart));
           continue;
         }
         this.columns = row.length;
         layout = this.layout = chooseLayout(header, this.columns, this.notes);
+        if (this.separators.decimalComma && DECIMAL_COMMA_IN.test(lineText(s.bytes, lineStart))) this.notes.push('decimal commas: numbers such as 1,5 are read as 1.5');
         // Room for as many points as lines of this length fit in the file, so a 5M-point file does not grow by doubling.
         const lines = Math.ceil((this.fileSize - (base + lineStart)) / Math.max(1, s.pos - lineStart)) + 16;
         this.positions = new Float64Builder(lines * 3);
         if (layout.normal) this.normals = new Float64Builder(lines * 3);
         if (layout.color) this.colors = new Float64Builder(lines * 3);
+        for (let k = 0; k < (layout.guess?.length ?? 0); k++) this.guessed.push(new Float64Builder(lines * 3));
       } else if (text !== undefined) {
         throw bad(`${text} is not a finite number at byte ${at}`);
+      } else if (row.length === 1 && Number.isInteger(row[0]) && row[0]! >= 0) {
+        // The count line of the next scan in a PTS of several.
+        this.countLines++;
+        continue;
       } else if (row.length !== this.columns) {
         throw bad(`${row.length} numbers where the lines before have ${this.columns}`);
+      }
+      if (nanText !== undefined) {
+        const unmeasured = layout.xyz.filter((c) => Number.isNaN(row[c])).length;
+        if (unmeasured === 3) {
+          this.unmeasured++;
+          continue;
+        }
+        if (unmeasured > 0) throw bad(`${nanText} is not a finite number at byte ${nanAt}`);
+        // A nan normal or colour of a measured point: none (0).
+        for (let k = 0; k < row.length; k++) if (Number.isNaN(row[k])) row[k] = 0;
       }
       if (this.positions.length === this.positions.data.length) this.reserveRest(base + s.pos);
       for (const c of layout.xyz) this.positions.push(row[c]!);
       if (layout.normal) for (const c of layout.normal) this.normals.push(row[c]!);
       if (layout.color) for (const c of layout.color) this.colors.push(row[c]!);
+      if (layout.guess) {
+        for (let k = 0; k < layout.guess.length; k++) {
+          const first = layout.guess[k]!, into = this.guessed[k]!;
+          into.push(row[first]!);
+          into.push(row[first + 1]!);
+          into.push(row[first + 2]!);
+        }
+      }
     }
     this.line = s.line;
   }
@@ -116,18 +178,24 @@ class PointTextReader {
     const points = this.positions.length / 3;
     const perPoint = Math.max(1, readTo / Math.max(1, points));
     const more = Math.ceil(((this.fileSize - readTo) / perPoint) * 1.02) + 16;
-    for (const b of [this.positions, this.normals, this.colors]) if (b.length > 0) b.reserve(3 * (points + more));
+    for (const b of [this.positions, this.normals, this.colors, ...this.guessed]) if (b.length > 0) b.reserve(3 * (points + more));
   }
 
   result(): { cloud: PointCloud; notes: string[] } {
-    const { layout, positions, normals, colors, notes, name } = this;
+    const { layout, positions, notes, name } = this;
+    if (layout && positions.length === 0 && this.unmeasured > 0) throw new BrepscopeError('EMPTY_MESH', `${name}: every point of the file is nan (none was measured)`);
     if (!layout || positions.length === 0) throw new BrepscopeError('EMPTY_MESH', `${name}: the file has no lines of x y z numbers`);
     const count = positions.length / 3;
+    if (this.countLines > 0) notes.push(`${this.countLines} point counts between the points (a PTS of several scans) are skipped: the scans are one cloud`);
+    if (this.unmeasured > 0) notes.push(`${this.unmeasured} points whose x y z are nan (not measured) are skipped`);
+    let normals = layout.normal ? this.normals.toArray() : undefined;
+    let colors = layout.color ? namedColours(this.colors.toArray()) : undefined;
+    if (layout.guess) ({ normals, colors } = judgeTriples(layout.guess, this.guessed, this.columns, notes));
     return {
       cloud: {
         positions: positions.toArray(),
-        normals: layout.normal ? Float32Array.from(normals.toArray()) : undefined,
-        colors: layout.color ? Uint8Array.from(colors.toArray(), (c) => Math.min(255, Math.max(0, Math.round(c)))) : undefined,
+        normals: normals ? Float32Array.from(normals) : undefined,
+        colors: colors ? Uint8Array.from(colors, (c) => Math.min(255, Math.max(0, Math.round(c)))) : undefined,
         count,
       },
       notes,
@@ -139,23 +207,126 @@ interface Layout {
   xyz: number[];
   normal?: number[] | undefined;
   color?: number[] | undefined;
+  /** Unnamed triples (their first columns), judged normals or colours by their values once all are read. */
+  guess?: number[] | undefined;
+}
+
+/** A number with a decimal comma (`-1,25`, `3,5e-2`), as European-locale exports write them. */
+const DECIMAL_COMMA = /^[-+]?\d*,\d+([eE][-+]?\d+)?$/;
+const INTEGER = /^[-+]?\d+([eE][-+]?\d+)?$/;
+const DECIMAL_COMMA_IN = /\d,\d/;
+
+/**
+ * The separators of a line before the first point, as exports write them: `;` separates (and then
+ * no comma does, so a comma is a decimal mark as a point is: `1,5;2,5;3,5`); else fields that are
+ * all numbers, some with a decimal comma, between blanks (`1,5 2,5 3,5`, a tab-separated European
+ * export) are read so (a point still a decimal mark too); else a comma separates, as in
+ * `1.5,2.5,3.5`. Decided before a line is split into numbers, so `1,5 2,5 3,5` is never six numbers.
+ */
+function separatorsOf(line: string): TextSyntax {
+  if (line.includes(';')) return { semicolonIsBlank: true, decimalComma: true };
+  const fields = line.split(/\s+/).filter(Boolean);
+  if (fields.length >= 3 && fields.some((f) => DECIMAL_COMMA.test(f)) && fields.every((f) => DECIMAL_COMMA.test(f) || INTEGER.test(f))) return { decimalComma: true };
+  return { commaIsBlank: true };
+}
+
+function sameSeparators(a: TextSyntax, b: TextSyntax): boolean {
+  return !!a.commaIsBlank === !!b.commaIsBlank && !!a.semicolonIsBlank === !!b.semicolonIsBlank && !!a.decimalComma === !!b.decimalComma;
 }
 
 function chooseLayout(header: string[], columns: number, notes: string[]): Layout {
-  const names = (header.at(-1) ?? '').toLowerCase().split(/[\s,;]+/).filter(Boolean).map((n) => n.replace(/^\/\/|^#/, ''));
+  const names = (header.at(-1) ?? '')
+    .toLowerCase()
+    .split(/[\s,;]+/)
+    .map((n) => n.replace(/^\/\/|^#/, '').replace(/^["']|["']$/g, ''))
+    .filter(Boolean);
   if (names.length === columns) {
     const find = (...options: string[]): number => names.findIndex((n) => options.includes(n));
     const triple = (a: string[], b: string[], c: string[]): number[] | undefined => {
       const t = [find(...a), find(...b), find(...c)];
       return t.every((i) => i >= 0) ? t : undefined;
     };
-    const xyz = triple(['x', '//x'], ['y'], ['z']);
+    const xyz = triple(['x'], ['y'], ['z']);
     if (xyz) return { xyz, normal: triple(['nx', 'normal_x'], ['ny', 'normal_y'], ['nz', 'normal_z']), color: triple(['r', 'red'], ['g', 'green'], ['b', 'blue']) };
   }
-  if (columns === 6) return { xyz: [0, 1, 2], normal: [3, 4, 5] };
-  if (columns === 7) return { xyz: [0, 1, 2], color: [4, 5, 6] };
+  if (columns === 6) return { xyz: [0, 1, 2], guess: [3] };
+  if (columns === 9) return { xyz: [0, 1, 2], guess: [3, 6] };
+  if (columns === 7) return { xyz: [0, 1, 2], guess: [4, 3] };
   if (columns !== 3) notes.push(`${columns} columns per line: the first three are read as x y z, the others are ignored`);
   return { xyz: [0, 1, 2] };
+}
+
+/**
+ * Unnamed columns after x y z, judged by every value they hold: colours when every value is an
+ * integer 0..255 (some above 1) or every value lies in 0..1 (Open3D's `.xyzrgb`) and not every
+ * triple is of unit length, since normals point every way and are never all positive; else normals (6 columns: x y z nx ny nz). Of two
+ * triples (9 columns), the colours and the other the normals (CloudCompare's `x y z r g b nx ny
+ * nz`); both alike, neither is read. Seven columns: Leica PTS' x y z intensity r g b, unless
+ * only x y z r g b and a value fits. A note says what was chosen unless it is normals alone or PTS.
+ */
+function judgeTriples(firsts: number[], triples: Float64Builder[], columns: number, notes: string[]): { normals?: Float64Array; colors?: Float64Array } {
+  const kinds = triples.map((t) => colourScale(t));
+  const span = (k: number): string => `columns ${firsts[k]! + 1} to ${firsts[k]! + 3}`;
+  const colours = (k: number): Float64Array => {
+    const values = triples[k]!.toArray();
+    const scale = kinds[k]!;
+    return scale === 1 ? values : values.map((v) => v * scale);
+  };
+  if (columns === 7) {
+    // Leica PTS (x y z intensity r g b), or CloudCompare's x y z r g b and a scalar field.
+    if (kinds[0] === 0 && kinds[1] !== 0) {
+      notes.push(`${span(1)} read as colours, column 7 is ignored (no header names the columns)`);
+      return { colors: colours(1) };
+    }
+    return { colors: triples[0]!.toArray() };
+  }
+  if (triples.length === 1) {
+    if (kinds[0] === 0) return { normals: triples[0]!.toArray() };
+    notes.push(`${span(0)} read as colours (${kinds[0] === 1 ? '0 to 255' : '0 to 1'}; no header names the columns)`);
+    return { colors: colours(0) };
+  }
+  const c = kinds.findIndex((k) => k !== 0);
+  if (c < 0 || kinds.filter((k) => k !== 0).length > 1) {
+    notes.push(`${columns} columns per line without names: the first three are read as x y z, the others are ignored`);
+    return {};
+  }
+  const n = 1 - c;
+  notes.push(`${span(c)} read as colours, ${span(n)} as normals (no header names the columns)`);
+  return { normals: triples[n]!.toArray(), colors: colours(c) };
+}
+
+/** Colour columns a header names: 0..255, or 0..1 when none exceeds 1 and some is a fraction (then scaled). */
+function namedColours(values: Float64Array): Float64Array {
+  let max = 0, fraction = false;
+  for (const v of values) {
+    if (v > max) max = v;
+    if (!Number.isInteger(v)) fraction = true;
+  }
+  return max <= 1 && fraction ? values.map((v) => v * 255) : values;
+}
+
+/**
+ * 1 when every value is an integer 0..255 and some exceed 1, 255 when every value lies in 0..1 and
+ * not every triple is of unit length or 0 0 0 (then they are normals), else 0 (not colours).
+ */
+function colourScale(triple: Float64Builder): number {
+  const v = triple.data, n = triple.length;
+  let integers = true, unit = true, above1 = false, unitLength = true;
+  for (let i = 0; i < n; i += 3) {
+    const a = v[i]!, b = v[i + 1]!, c = v[i + 2]!;
+    // 0 0 0 is how writers say a point has no normal.
+    if (unitLength && Math.abs(Math.hypot(a, b, c) - 1) > 0.01 && (a !== 0 || b !== 0 || c !== 0)) unitLength = false;
+    for (const x of [a, b, c]) {
+      if (x < 0 || x > 255) return 0;
+      if (x > 1) {
+        unit = false;
+        above1 = true;
+      }
+      if (!Number.isInteger(x)) integers = false;
+    }
+    if (!integers && !unit) return 0;
+  }
+  return unit ? (unitLength ? 0 : 255) : integers && above1 ? 1 : 0;
 }
 
 /** The whole line around byte `at`. */
@@ -165,5 +336,6 @@ function lineText(bytes: Uint8Array, at: number): string {
   let end = bytes.indexOf(10, at);
   if (end < 0) end = bytes.length;
   // Column names fit in a few hundred characters; a header line of megabytes is not decoded whole.
-  return new TextDecoder('latin1').decode(bytes.subarray(start, Math.min(end, start + 64 * MAX_QUOTE))).trim();
+  // A UTF-8 byte order mark before the first line is no part of its names.
+  return new TextDecoder('latin1').decode(bytes.subarray(start, Math.min(end, start + 64 * MAX_QUOTE))).replace(/^\u00ef\u00bb\u00bf/, '').trim();
 }

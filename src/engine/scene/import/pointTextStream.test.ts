@@ -71,6 +71,10 @@ const CASES: [string, CloudSpec][] = [
   ['6 columns without names: normals, under a title line', { rows: withNormals(coords(150, 5)), header: ['scan 7 of part'], comments: true }],
   ['named columns X Y Z NX NY NZ', { rows: withNormals(coords(120, 10)), header: ['X Y Z NX NY NZ'] }],
   ['4 columns: the others ignored, with a note', { rows: coords(150, 6).map((r, i) => [...r, i]), noFinalNewline: true }],
+  // Exports from the wild (docs/decisions.md, "Scan files from other software").
+  ['CloudCompare ASC: 9 unnamed columns x y z r g b nx ny nz', { rows: withNormals(coords(120, 11)).map(([x, y, z, a, b, c], i) => [x!, y!, z!, i % 256, 7, 255 - (i % 256), a!, b!, c!]) }],
+  ['semicolons and decimal commas (a European-locale CSV), with a header', { rows: coords(150, 12).map((r) => r.map((v) => String(v).replace('.', ','))) as unknown as number[][], header: ['X;Y;Z'], separator: ';', crlf: true }],
+  ['tabs and decimal commas', { rows: coords(150, 13).map((r) => r.map((v) => String(v).replace('.', ','))) as unknown as number[][], separator: '\t' }],
 ];
 
 describe('a text point cloud streamed piece by piece parses exactly as the whole file does', () => {
@@ -102,18 +106,52 @@ describe('a text point cloud streamed piece by piece parses exactly as the whole
     expect(four.notes).toEqual(['4 columns per line: the first three are read as x y z, the others are ignored']);
   });
 
+  it('reads the exports of other software as their writers meant them, never a decimal comma as a separator', async () => {
+    const cloud = async (text: string): Promise<{ positions: number[]; normals?: number[]; colors?: number[]; notes: string[] }> => {
+      const read = await streamed(encode(text), 5);
+      expect(exactly(read)).toEqual(exactly(whole(encode(text))));
+      if (read.kind !== 'points') throw new Error('a cloud expected');
+      const { positions, normals, colors } = read.cloud;
+      return { positions: [...positions], ...(normals ? { normals: [...normals] } : {}), ...(colors ? { colors: [...colors] } : {}), notes: read.notes };
+    };
+    const decimal = ['decimal commas: numbers such as 1,5 are read as 1.5'];
+    // Semicolons with decimal commas (Excel in a German locale), with tabs, with blanks: never six numbers a line.
+    expect(await cloud('X;Y;Z\r\n1,5;-2,25;3e1\r\n-0,125;4;5,5\r\n')).toEqual({ positions: [1.5, -2.25, 30, -0.125, 4, 5.5], notes: decimal });
+    expect(await cloud('1,5\t-2,25\t3\n4\t5,75\t6\n')).toEqual({ positions: [1.5, -2.25, 3, 4, 5.75, 6], notes: decimal });
+    expect(await cloud('1,5 2,5 3,5\n4,5 5,5 6,5\n')).toEqual({ positions: [1.5, 2.5, 3.5, 4.5, 5.5, 6.5], notes: decimal });
+    // Semicolons with decimal points, and a trailing separator.
+    expect(await cloud('1.5;2;3;\n4;5;6.25;\n')).toEqual({ positions: [1.5, 2, 3, 4, 5, 6.25], notes: [] });
+    // Where no comma separates, a comma and a point are both decimal marks, whichever line comes first.
+    expect(await cloud('1;2;3\n1,5;2.5;3\n')).toEqual({ positions: [1, 2, 3, 1.5, 2.5, 3], notes: [] });
+    expect(await cloud('1,5 2 3\n1.5 2,5 3\n')).toEqual({ positions: [1.5, 2, 3, 1.5, 2.5, 3], notes: decimal });
+    // A thousands separator is no number, named.
+    await expect(streamed(encode('1,5;2;3\n1.234,5;2;3\n'), 3)).rejects.toMatchObject({ code: 'PARSE_FAILED', message: "p.xyz: line 2: '1.234,5' is not a finite number at byte 8" });
+    // Six unnamed columns: integer colours 0..255, Open3D's colours 0..1, unit normals.
+    expect(await cloud('1 2 3 255 128 0\n4 5 6 10 20 30\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [255, 128, 0, 10, 20, 30], notes: ['columns 4 to 6 read as colours (0 to 255; no header names the columns)'] });
+    expect(await cloud('1 2 3 1 0.5 0\n4 5 6 0.2 0.4 0.6\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [255, 128, 0, 51, 102, 153], notes: ['columns 4 to 6 read as colours (0 to 1; no header names the columns)'] });
+    expect(await cloud('1 2 3 0 0 1\n4 5 6 0.6 0 -0.8\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0.6000000238418579, 0, -0.800000011920929], notes: [] });
+    // Nine: CloudCompare's r g b nx ny nz, or nx ny nz r g b.
+    const nine = { positions: [1, 2, 3], normals: [0, 1, 0], colors: [9, 200, 31] };
+    expect(await cloud('1 2 3 9 200 31 0 1 0\n')).toEqual({ ...nine, notes: ['columns 4 to 6 read as colours, columns 7 to 9 as normals (no header names the columns)'] });
+    expect(await cloud('1 2 3 0 1 0 9 200 31\n')).toEqual({ ...nine, notes: ['columns 7 to 9 read as colours, columns 4 to 6 as normals (no header names the columns)'] });
+    // Quoted CSV column names, and names in a comment line (CloudCompare's //X, a # header).
+    expect(await cloud('"X","Y","Z","Red","Green","Blue"\n1,2,3,0,0,1\n')).toEqual({ positions: [1, 2, 3], colors: [0, 0, 1], notes: [] });
+    expect(await cloud('# x y z nx ny nz\n1 2 3 1 2 3\n')).toEqual({ positions: [1, 2, 3], normals: [1, 2, 3], notes: [] });
+    expect(await cloud('//X;Y;Z;R;G;B\n1;2;3;0;0;1\n// later\n4;5;6;1;0;0\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [0, 0, 1, 1, 0, 0], notes: [] });
+  });
+
   it('reads every point when the first line is far longer than the rest (room made for the rest of the file, again and again)', async () => {
     // The first line (400 bytes) guesses room for a tenth of the points; the others take 20 to 140
     // bytes, longer towards the end, so the room made from what was read runs out again.
     const lines = [`0.${'0'.repeat(385)} 0 1 1 0 0`];
-    for (let i = 1; i < 3000; i++) lines.push(`${i}.5${'0'.repeat(Math.floor(i / 25))} ${-i} ${i / 8} 0 ${i % 2} 1`);
+    for (let i = 1; i < 3000; i++) lines.push(`${i}.5${'0'.repeat(Math.floor(i / 25))} ${-i} ${i / 8} 0 ${i % 2} ${1 - (i % 2)}`);
     const bytes = encode(lines.join('\n'));
     for (const read of [whole(bytes), await streamed(bytes, 1000)]) {
       if (read.kind !== 'points') throw new Error('a cloud expected');
       expect(read.cloud.count).toBe(3000);
       for (const i of [0, 1, 1234, 2999]) {
         expect(Array.from(read.cloud.positions.subarray(3 * i, 3 * i + 3))).toEqual(i === 0 ? [0, 0, 1] : [i + 0.5, -i, i / 8]);
-        expect(Array.from(read.cloud.normals!.subarray(3 * i, 3 * i + 3))).toEqual(i === 0 ? [1, 0, 0] : [0, i % 2, 1]);
+        expect(Array.from(read.cloud.normals!.subarray(3 * i, 3 * i + 3))).toEqual(i === 0 ? [1, 0, 0] : [0, i % 2, 1 - (i % 2)]);
       }
     }
   });

@@ -23,7 +23,7 @@ const STREAMED: readonly {
 }[] = [
   { format: 'ply', name: /\.ply$/i, read: readPlyPieces },
   { format: 'obj', name: /\.obj$/i, read: readObjPieces },
-  { format: 'xyz', name: /\.(xyz|pts|txt|csv)$/i, read: readPointTextPieces },
+  { format: 'xyz', name: /\.(xyz|pts|txt|csv|asc)$/i, read: readPointTextPieces },
 ];
 
 /**

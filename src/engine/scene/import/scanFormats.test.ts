@@ -265,7 +265,12 @@ describe('3MF', () => {
 describe('text point clouds', () => {
   const random = seededRandom(11);
   const positions = Float64Array.from({ length: 60 }, () => Math.fround((random() - 0.5) * 100));
-  const normals = Float32Array.from({ length: 60 }, () => random());
+  // Unit normals pointing every way, as a scanner writes them (all-positive values in 0..1 would read as colours).
+  const normals = new Float32Array(60);
+  for (let i = 0; i < 20; i++) {
+    const v = [random() - 0.5, random() - 0.5, random() - 0.5], l = Math.hypot(...v);
+    for (let k = 0; k < 3; k++) normals[3 * i + k] = v[k]! / l;
+  }
 
   it.each([
     { what: 'x y z, blanks', file: 'a.xyz', bytes: () => writePointText(positions), normals: false },

@@ -3,6 +3,7 @@ import type { TriMesh } from '../../mesh/TriMesh';
 import { hashWords } from '../../mesh/weld';
 import { AsciiStlReader } from './asciiStl';
 import { checkImportMemory } from './importLimits';
+import { byteOrderMark } from './textScanner';
 
 /** What reading one binary STL triangle takes at most (BinaryStlReader: indices, vertex bits grown, table, positions), for the memory budget. */
 const STL_BYTES_PER_TRIANGLE = 36 + 12 + 24 + 36;
@@ -36,7 +37,10 @@ export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: bo
       'PARSE_FAILED',
       need > bytes.byteLength
         ? `${name}: truncated binary STL: the header announces ${binaryCount} triangles (${need} bytes) but the file has ${bytes.byteLength} bytes`
-        : `${name}: not an STL: binary header announces ${binaryCount} triangles (${need} bytes) but the file has ${bytes.byteLength} bytes, and it is not ASCII STL`,
+        : (bytes.byteLength - HEADER_BYTES) % RECORD_BYTES === 0
+          ? // Whole records, more than announced: which count is true is unknown (a writer that never set it, or a damaged file), so neither is guessed.
+            `${name}: binary STL: the header announces ${binaryCount} triangles but the file holds ${(bytes.byteLength - HEADER_BYTES) / RECORD_BYTES} (${bytes.byteLength} bytes); a count that disagrees with the file is refused (export the file again)`
+          : `${name}: not an STL: binary header announces ${binaryCount} triangles (${need} bytes) but the file has ${bytes.byteLength} bytes, and it is not ASCII STL`,
     );
   }
   throw new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${bytes.byteLength} bytes is shorter than a binary STL header and the text is not ASCII STL`);
@@ -105,7 +109,7 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
  * or float data) rules text out, so a truncated binary file is reported as such, not as an empty mesh.
  */
 function looksLikeAsciiStl(bytes: Uint8Array, size: number): boolean {
-  const start = bytes.subarray(0, Math.min(bytes.byteLength, ASCII_HEAD_BYTES));
+  const start = bytes.subarray(byteOrderMark(bytes), Math.min(bytes.byteLength, ASCII_HEAD_BYTES));
   if (start.includes(0)) return false;
   const head = new TextDecoder('latin1').decode(start).trimStart().toLowerCase();
   return head.startsWith('solid') && (size < ASCII_HEAD_BYTES || /facet|endsolid/.test(head));

@@ -1,6 +1,6 @@
 import { BrepscopeError } from '../../errors';
 
-const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44;
+const NL = 10, CR = 13, SPACE = 32, TAB = 9, COMMA = 44, SEMICOLON = 59, POINT = 46, BACKSLASH = 92;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const latin1 = new TextDecoder('latin1');
 /** Characters of a token a message quotes: a 100 MB token must not become a 100 MB message. */
@@ -20,6 +20,31 @@ export function quoteBytes(bytes: Uint8Array, start: number, end: number): strin
   return length > MAX_QUOTE ? `'${shown}…' (${length} bytes)` : `'${shown}'`;
 }
 
+/** The bytes of a UTF-8 byte order mark at the start of `bytes` (3, or 0 when there is none): Windows tools write one before text. */
+export function byteOrderMark(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/** How C libraries print NaN (glibc `nan`, `-nan`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`). */
+export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
+
+/**
+ * Refuses text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
+ * one, silently a single vertex or point. `bytes` are a file's first lines (or the whole file, when
+ * it has no LF at all: a streamed reader is handed them only then).
+ */
+export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
+  if (bytes.indexOf(NL) >= 0) return;
+  const cr = bytes.indexOf(CR);
+  if (cr < 0) return;
+  for (let i = cr + 1; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== CR && c !== SPACE && c !== TAB) {
+      throw new BrepscopeError('PARSE_FAILED', `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends`);
+    }
+  }
+}
+
 /** A whole file as latin1 text, or FILE_TOO_LARGE when it is longer than a string can be. */
 export function decodeWholeText(bytes: Uint8Array, name: string, what: string): string {
   if (bytes.length > MAX_STRING_LENGTH) {
@@ -27,6 +52,15 @@ export function decodeWholeText(bytes: Uint8Array, name: string, what: string): 
   }
   return latin1.decode(bytes);
 }
+
+/** Blank bytes, by separators: [none, comma, semicolon, both] besides space, tab and CR (a scanner is made per span of a streamed file). */
+const BLANKS = [0, 1, 2, 3].map((k) => {
+  const blank = new Uint8Array(256);
+  for (const c of [SPACE, TAB, CR]) blank[c] = 1;
+  if (k & 1) blank[COMMA] = 1;
+  if (k & 2) blank[SEMICOLON] = 1;
+  return blank;
+});
 
 /**
  * Reads whitespace-separated tokens and numbers straight from file bytes, line by line, without
@@ -41,15 +75,24 @@ export class TextScanner {
   line = 1;
   tokenStart = 0;
   tokenEnd = 0;
-  private readonly comma: boolean;
+  private blank!: Uint8Array;
+  private comma = false;
+  private continuation = false;
 
   constructor(
     readonly bytes: Uint8Array,
     start = 0,
-    options: { commaIsBlank?: boolean } = {},
+    options: TextSyntax = {},
   ) {
     this.pos = start;
-    this.comma = options.commaIsBlank ?? false;
+    this.separate(options);
+  }
+
+  /** What separates tokens and marks decimals from here on (a text point file decides it from its first lines). */
+  separate(options: TextSyntax): void {
+    this.continuation = options.lineContinuation ?? false;
+    this.blank = BLANKS[(options.commaIsBlank ? 1 : 0) + (options.semicolonIsBlank ? 2 : 0)]!;
+    this.comma = options.decimalComma ?? false;
   }
 
   atEnd(): boolean {
@@ -57,16 +100,30 @@ export class TextScanner {
   }
 
   private isBlank(c: number): boolean {
-    return c === SPACE || c === TAB || c === CR || (this.comma && c === COMMA);
+    return this.blank[c] === 1;
   }
 
   /** Skips blanks on the current line; true if a token follows on it. */
   hasToken(): boolean {
     const b = this.bytes;
     let p = this.pos;
-    while (p < b.length && this.isBlank(b[p]!)) p++;
+    for (;;) {
+      while (p < b.length && this.isBlank(b[p]!)) p++;
+      const next = b[p] === BACKSLASH && this.continuation ? this.continued(p) : -1;
+      if (next < 0) break;
+      p = next;
+      this.line++;
+    }
     this.pos = p;
     return p < b.length && b[p] !== NL;
+  }
+
+  /** Past a line continuation (a backslash that ends its line) at `p`, or -1 when there is none. */
+  private continued(p: number): number {
+    const b = this.bytes;
+    if (b[p + 1] === NL) return p + 2;
+    if (b[p + 1] === CR && b[p + 2] === NL) return p + 3;
+    return -1;
   }
 
   /** Moves past the rest of the current line. */
@@ -82,7 +139,7 @@ export class TextScanner {
     const b = this.bytes;
     let p = this.pos;
     this.tokenStart = p;
-    while (p < b.length && b[p] !== NL && !this.isBlank(b[p]!)) p++;
+    while (p < b.length && b[p] !== NL && !this.isBlank(b[p]!) && !(b[p] === BACKSLASH && this.continuation && this.continued(p) >= 0)) p++;
     this.tokenEnd = p;
     this.pos = p;
     return true;
@@ -122,21 +179,31 @@ export class TextScanner {
 
   /** The current token as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`). */
   tokenNumber(): number {
-    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd);
+    return decimalNumber(this.bytes, this.tokenStart, this.tokenEnd, this.comma);
   }
+}
+
+/** Token separators besides space, tab and CR; whether a comma is a decimal mark too (`decimalComma`); line continuations. */
+export interface TextSyntax {
+  commaIsBlank?: boolean;
+  semicolonIsBlank?: boolean;
+  decimalComma?: boolean;
+  /** A backslash that ends a line joins the next line to it (OBJ). */
+  lineContinuation?: boolean;
 }
 
 /**
  * Bytes start .. end - 1 as a decimal number (NaN for anything else: `nan`, `inf`, `0x1f`, `1,5`, or
  * more than MAX_NUMBER_TEXT characters): exactly Number() on their text where that is a decimal.
+ * `comma`: a comma is a decimal mark as well as a point (European decimal-comma files, where no comma separates).
  */
-export function decimalNumber(b: Uint8Array, start: number, end: number): number {
+export function decimalNumber(b: Uint8Array, start: number, end: number, comma = false): number {
   let p = start;
   let negative = false;
   if (b[p] === 45 || b[p] === 43) negative = b[p++] === 45;
   let mantissa = 0, digits = 0, scale = 0, any = false, afterPoint = false;
   for (; p < end; p++) {
-    if (b[p] === 46 && !afterPoint) {
+    if ((b[p] === POINT || (comma && b[p] === COMMA)) && !afterPoint) {
       afterPoint = true;
       continue;
     }
@@ -170,13 +237,18 @@ export function decimalNumber(b: Uint8Array, start: number, end: number): number
   if (p !== end) return NaN;
   // A number text a megabyte long is no coordinate: not decoded into a string for Number().
   if (end - start > MAX_NUMBER_TEXT) return NaN;
-  if (digits > 15) return Number(latin1.decode(b.subarray(start, end)));
+  if (digits > 15) return numberText(b, start, end);
   let value: number;
   if (scale === 0) value = mantissa;
   else if (scale > 0 && scale <= 22) value = mantissa * POW10[scale]!;
   else if (scale < 0 && scale >= -22) value = mantissa / POW10[-scale]!;
-  else return Number(latin1.decode(b.subarray(start, end)));
+  else return numberText(b, start, end);
   return negative ? -value : value;
+}
+
+/** Number() on a decimal text the loop above checked (its one decimal mark a point or, where allowed, a comma). */
+function numberText(b: Uint8Array, start: number, end: number): number {
+  return Number(latin1.decode(b.subarray(start, end)).replace(',', '.'));
 }
 
 /** A growable typed array: parsers of text formats do not know counts in advance. */
