@@ -34,7 +34,7 @@ function importCheck(entry: BodyEntry): { label: string; ok: boolean; title: str
 }
 
 /** Files read without the CAD kernel (meshes and point clouds): their import never waits for it. */
-const MESH_FILE = /\.(stl|ply|obj|3mf|xyz|pts|txt|csv)$/i;
+const MESH_FILE = /\.(stl|ply|obj|3mf|xyz|pts|txt|csv|asc)$/i;
 
 function stageText(p: PendingImport, kernel: string): string {
   switch (p.stage) {

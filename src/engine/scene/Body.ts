@@ -4,7 +4,7 @@ import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import type { Rigid } from '../math/rigid';
 import type { PointCloud } from './import/PointCloud';
 
-/** `xyz` is a text point file (.xyz .pts .txt .csv); `ply`, `obj`, `3mf` are meshes like STL. */
+/** `xyz` is a text point file (.xyz .pts .txt .csv .asc); `ply`, `obj`, `3mf` are meshes like STL. */
 export type SourceFormat = 'brep' | 'stl' | 'step' | 'iges' | 'xbf' | 'ply' | 'obj' | '3mf' | 'xyz';
 
 /**
