@@ -242,16 +242,18 @@ function checkerIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, i
 /**
  * Free edges (on one face only, not seams or degenerate) and the shells they leave open. In a solid
  * that is an error; in a shell or face body (a surface model) it is how the model is, so a warning.
+ * A body may hold both (NIST's AP242 test parts: a closed solid beside open construction surfaces):
+ * each edge and shell is judged by whether it lies in a solid, not by whether the body has one.
  */
 function opennessIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps): ValidationIssue[] {
   const faceMap = maps.find((m) => m.kind === 'FACE')!.map;
   const edgeMap = maps.find((m) => m.kind === 'EDGE')!.map;
   const shellMap = maps.find((m) => m.kind === 'SHELL')!.map;
-  const hasSolid = maps.find((m) => m.kind === 'SOLID')!.map.Extent() > 0;
+  const solidMap = maps.find((m) => m.kind === 'SOLID')!.map;
   if (faceMap.Extent() === 0) return [];
   const ancestors = own(new oc.TopTools_IndexedDataMapOfShapeListOfShape_1());
   oc.TopExp.MapShapesAndAncestors(shape, topAbs(oc, 'EDGE'), topAbs(oc, 'FACE'), ancestors);
-  const free: string[] = [];
+  const free: number[] = [];
   for (let i = 1; i <= edgeMap.Extent(); i++) {
     const edge = own(oc.TopoDS.Edge_1(own(edgeMap.FindKey(i))));
     if (oc.BRep_Tool.Degenerated(edge)) continue;
@@ -260,15 +262,37 @@ function opennessIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps):
     const distinct = new Set(faces.map((f) => faceMap.FindIndex(f)));
     // A seam edge appears twice in one face (MapShapesAndAncestors lists the face once per use): closed there, not free.
     const seam = distinct.size === 1 && oc.BRep_Tool.IsClosed_2(edge, own(oc.TopoDS.Face_1(faces[0]!)));
-    if (distinct.size === 1 && !seam) free.push(`edge[${i - 1}]`);
+    if (distinct.size === 1 && !seam) free.push(i);
   }
   if (free.length === 0) return [];
-  const severity = hasSolid ? 'error' : 'warning';
-  const openShells: string[] = [];
-  for (let i = 1; i <= shellMap.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shellMap.FindKey(i)))) openShells.push(`shell[${i - 1}]`);
-  const what = hasSolid ? 'a solid must be closed' : 'an open surface model';
-  const out = [issue('freeEdge', severity, free, `${free.length} edge(s) bound only one face: ${what}`)];
-  if (openShells.length) out.unshift(issue('openShell', severity, openShells, `${openShells.length} shell(s) are not closed: ${what}`));
+  const openShells: number[] = [];
+  for (let i = 1; i <= shellMap.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shellMap.FindKey(i)))) openShells.push(i);
+  // MapShapes adds to the map it is given: one map of the edges (and one of the shells) of every solid.
+  const solidEdges = own(new oc.TopTools_IndexedMapOfShape_1());
+  const solidShells = own(new oc.TopTools_IndexedMapOfShape_1());
+  for (let i = 1; i <= solidMap.Extent(); i++) {
+    const solid = own(solidMap.FindKey(i));
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'EDGE'), solidEdges);
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'SHELL'), solidShells);
+  }
+  const inSolid = (map: TopTools_IndexedMapOfShape, all: TopTools_IndexedMapOfShape, i: number): boolean => map.Contains(own(all.FindKey(i)));
+  const out: ValidationIssue[] = [];
+  const report = (severity: 'error' | 'warning', edges: number[], shells: number[], what: string): void => {
+    if (shells.length) out.push(issue('openShell', severity, shells.map((i) => `shell[${i - 1}]`), `${shells.length} shell(s) are not closed: ${what}`));
+    if (edges.length) out.push(issue('freeEdge', severity, edges.map((i) => `edge[${i - 1}]`), `${edges.length} edge(s) bound only one face: ${what}`));
+  };
+  report(
+    'error',
+    free.filter((i) => inSolid(solidEdges, edgeMap, i)),
+    openShells.filter((i) => inSolid(solidShells, shellMap, i)),
+    'a solid must be closed',
+  );
+  report(
+    'warning',
+    free.filter((i) => !inSolid(solidEdges, edgeMap, i)),
+    openShells.filter((i) => !inSolid(solidShells, shellMap, i)),
+    solidMap.Extent() > 0 ? 'outside any solid, an open surface model beside the solid(s)' : 'an open surface model',
+  );
   return out;
 }
 
