@@ -349,17 +349,19 @@ function isEmptySolid(oc: OC, own: Own, solid: TopoDS_Shape): boolean {
 function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, idOf: (s: TopoDS_Shape) => string, brepCheckValid: boolean, budget: Budget): ValidationIssue[] {
   const crossing = new Set<string>();
   const lone = new Set<string>();
-  const units: { checked: TopoDS_Shape; instances: TopoDS_Shape[]; part: TopoDS_Shape }[] = [];
+  const contact = new Set<string>();
+  const units: { checked: TopoDS_Shape; instances: TopoDS_Shape[]; part: TopoDS_Shape; borders: FaceSets | null }[] = [];
   for (const instances of selfIntersectionParts(oc, own, shape, maps)) {
     const part = instances[0]!;
     const faces = own(new oc.TopTools_IndexedMapOfShape_1());
     oc.TopExp.MapShapes_1(part, topAbs(oc, 'FACE'), faces);
-    if (faces.Extent() <= SELF_CHECK_WHOLE_FACES) units.push({ checked: part, instances, part });
-    else for (const group of faceGroups(oc, own, faces)) units.push({ checked: group, instances, part });
+    const borders = isShapeKind(oc, part.ShapeType(), 'SOLID') ? null : faceSets(oc, own, part, faces);
+    if (faces.Extent() <= SELF_CHECK_WHOLE_FACES) units.push({ checked: part, instances, part, borders });
+    else for (const group of faceGroups(oc, own, faces)) units.push({ checked: group, instances, part, borders });
   }
   budget.planned += units.length;
-  budget.foundSoFar = () => selfIssues(crossing, lone);
-  for (const { checked, instances, part } of units) {
+  budget.foundSoFar = () => selfIssues(crossing, lone, contact);
+  for (const { checked, instances, part, borders } of units) {
     if (!budget.next()) break;
     const check = own(new oc.BRepAlgoAPI_Check_2(checked, false, true, own(new oc.Message_ProgressRange_1())));
     if (check.IsValid()) continue;
@@ -367,20 +369,67 @@ function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: Sha
     for (const result of drainList(own(check.Result())).map(own)) {
       if (result.GetCheckStatus() !== oc.BOPAlgo_CheckStatus.BOPAlgo_SelfIntersect) continue;
       const faulty = [...drainList(own(result.GetFaultyShapes1())), ...drainList(own(result.GetFaultyShapes2()))].map(own);
-      const into = faulty.length === 1 && brepCheckValid ? lone : crossing;
+      const into = borders && meetOnBorders(borders, faulty) ? contact : faulty.length === 1 && brepCheckValid ? lone : crossing;
       for (const s of faulty) {
         for (const instance of instances) into.add(idOf(instance === part ? s : own(s.Moved(own(own(instance.Location_1()).Multiplied(back)), false))));
       }
     }
   }
-  return selfIssues(crossing, lone);
+  return selfIssues(crossing, lone, contact);
 }
 
 /** The self-intersection issues from the faces found so far: crossings (errors) and faces crossing only themselves (warnings). */
-function selfIssues(crossing: Set<string>, found: Set<string>): ValidationIssue[] {
+/**
+ * Faces outside solids (a surface model): for each edge and vertex, the faces it bounds. Two
+ * patches of an unsewn model (OCCT's wing.brep, IGES trimmed surfaces) meet along edges of their
+ * own; the argument analyzer reports those coincident edges as self-interference, as it reported
+ * touching solids (issue 18). Sewing joins them; they are contact, not a crossing.
+ */
+type FaceSets = (s: TopoDS_Shape) => Set<number> | null;
+
+function faceSets(oc: OC, own: Own, part: TopoDS_Shape, faces: TopTools_IndexedMapOfShape): FaceSets {
+  const maps = (['EDGE', 'VERTEX'] as const).map((kind) => {
+    const map = own(new oc.TopTools_IndexedDataMapOfShapeListOfShape_1());
+    oc.TopExp.MapShapesAndAncestors(part, topAbs(oc, kind), topAbs(oc, 'FACE'), map);
+    return { kind, map };
+  });
+  return (s) => {
+    const found = maps.find(({ kind }) => isShapeKind(oc, s.ShapeType(), kind));
+    if (!found) return null;
+    const idx = found.map.FindIndex(s);
+    return idx > 0 ? new Set(drainList(own(found.map.FindFromIndex(idx))).map((f) => faces.FindIndex(own(f)))) : null;
+  };
+}
+
+/** The faulty shapes are edges and vertices of faces no two of them share: different patches meeting at their borders. */
+function meetOnBorders(borders: FaceSets, faulty: TopoDS_Shape[]): boolean {
+  if (faulty.length < 2) return false;
+  const seen = new Set<number>();
+  for (const s of faulty) {
+    const faces = borders(s);
+    if (!faces || faces.size === 0) return false;
+    for (const f of faces) if (seen.has(f)) return false;
+    for (const f of faces) seen.add(f);
+  }
+  return true;
+}
+
+function selfIssues(crossing: Set<string>, found: Set<string>, contact: Set<string>): ValidationIssue[] {
   const lone = [...found].filter((id) => !crossing.has(id));
+  const touching = [...contact].filter((id) => !crossing.has(id) && !found.has(id));
   const out: ValidationIssue[] = [];
   if (crossing.size) out.push(issue('selfIntersection', 'error', [...crossing], `the shape intersects itself at ${[...crossing].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect'));
+  if (touching.length) {
+    out.push(
+      issue(
+        'faceContact',
+        'warning',
+        touching,
+        `${touching.length} edge(s) and vertices where different faces outside any solid meet without sharing them (an unsewn surface model; sewing joins them): contact, not self-intersection`,
+        'BOPAlgo_SelfIntersect',
+      ),
+    );
+  }
   if (lone.length) {
     out.push(
       issue(

@@ -95,6 +95,36 @@ describe('validate_geometry', () => {
     expect(open.map((i) => [i.severity, i.entities])).toEqual([['error', ['shell[0]']], ['warning', ['shell[1]']]]);
   });
 
+  it('OCCT wing.brep, four unsewn patches meeting at their borders: contact (a warning), not self-intersection', async () => {
+    // Native OCCT 7.6.3: BRepCheck_Analyzer accepts it; BRepAlgoAPI_Check reports 22 SelfIntersect
+    // results, each between edges or vertices of different faces; sewing at 1e-6 leaves 4 free edges of 16.
+    await engine.run('import_file', { path: dataPath('occt/wing.brep'), bodyId: 'wing' });
+    const v = await validate('wing');
+    expect(v.valid).toBe(true);
+    expect(kinds(v)).toEqual(['faceContact', 'freeEdge']);
+    const contact = v.issues.find((i) => i.kind === 'faceContact')!;
+    expect(contact).toMatchObject({ severity: 'warning', count: 28, source: 'BOPAlgo_SelfIntersect' });
+    // Every edge where patches meet is one of the 16 free edges: the patches' own borders.
+    const free = new Set(v.issues.find((i) => i.kind === 'freeEdge')!.entities);
+    expect(free.size).toBe(16);
+    const edges = contact.entities.filter((id) => id.startsWith('edge['));
+    expect(edges.length).toBeGreaterThan(0);
+    for (const id of edges) expect(free.has(id)).toBe(true);
+  });
+
+  it('two faces outside a solid crossing through their interiors still intersect: an error', async () => {
+    // Face x = 0 of one box (y, z in [0, 10]) and face z = 2 of another (x in [-5, 5], y in [2, 12]) cross along x = 0, z = 2.
+    const a = makeBox(oc, 10, 10, 10);
+    const b = makeBox(oc, 10, 10, 10, [-5, 2, 2]);
+    addShapeBody(oc, engine.scene, 'crossingFaces', compoundOf(oc, [shellWithout(oc, a, [1, 2, 3, 4, 5], false), shellWithout(oc, b, [0, 1, 2, 3, 5], false)]));
+    a.delete();
+    b.delete();
+    const v = await validate('crossingFaces');
+    expect(v.valid).toBe(false);
+    expect(v.issues.find((i) => i.kind === 'selfIntersection')).toMatchObject({ severity: 'error' });
+    expect(v.issues.some((i) => i.kind === 'faceContact')).toBe(false);
+  });
+
   it('two overlapping boxes in one compound interfere (a warning), neither intersects itself', async () => {
     addShapeBody(oc, engine.scene, 'overlap', compoundOf(oc, [makeBox(oc, 10, 10, 10), makeBox(oc, 10, 10, 10, [5, 5, 5])]));
     const v = await validate('overlap');
