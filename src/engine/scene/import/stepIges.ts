@@ -2,6 +2,7 @@ import type { IGESControl_Reader, STEPControl_Reader, TopoDS_Shape } from 'openc
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC, type Own } from '../../kernel';
 import { asBadInput } from './kernelFailure';
+import { stepContextLengthUnit } from './stepContextUnit';
 import { listNames, stepExternalFiles } from './stepExternalRefs';
 import { withKernelFile } from './kernelFile';
 import { validateBeforeKernel } from './validate';
@@ -34,7 +35,7 @@ function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | '
       if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) {
         throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable ${format.toUpperCase()} file (the reader returned ${statusName(oc, status)})`);
       }
-      const declaredUnit = step ? stepLengthUnit(oc, own, step) : igesLengthUnit(own, iges!);
+      const declaredUnit = step ? (stepLengthUnit(oc, own, step) ?? stepContextLengthUnit(bytes)) : igesLengthUnit(own, iges!);
       reader.TransferRoots(own(new oc.Message_ProgressRange_1()));
       if (reader.NbShapes() === 0) {
         throw externalOnly(bytes, name, format) ?? new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but holds no transferable shape`);
