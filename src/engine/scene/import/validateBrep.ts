@@ -21,6 +21,18 @@ export function validateBrepText(bytes: Uint8Array, name: string): void {
   new BrepGrammar(bytes, name).file();
 }
 
+/**
+ * What a file given as BREP is instead, when its head says (a STEP part renamed .brep reaches the
+ * graph commands and read_brep, which read BREP only): the sentence's tail, or ''.
+ */
+function otherFormat(bytes: Uint8Array): string {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
+  // IGES columns count from the line's start: its first line may begin with blanks.
+  const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+  const what = head.trimStart().startsWith('ISO-10303-21') ? 'a STEP' : firstLine.length >= 73 && firstLine[72] === 'S' ? 'an IGES' : null;
+  return what ? `: its content is ${what} file (import_file reads it; read_brep and the graph commands on a file read BREP only)` : '';
+}
+
 class BrepGrammar {
   private readonly s: TextScanner;
   private version = 1;
@@ -83,7 +95,7 @@ class BrepGrammar {
     let w = this.word('the header');
     if (w === 'DBRep_DrawableShape') w = this.word('the header');
     if (w === 'Open') return; // "Open CASCADE Topology ..." is a binary BREP: the kernel's reader checks it.
-    if (w !== 'CASCADE') throw new BrepscopeError('PARSE_FAILED', `${this.name}: not an OCCT BREP file (no 'CASCADE Topology' header)`);
+    if (w !== 'CASCADE') throw new BrepscopeError('PARSE_FAILED', `${this.name}: not an OCCT BREP file (no 'CASCADE Topology' header)${otherFormat(this.s.bytes)}`);
     this.expect('Topology');
     const v = this.word('the format version');
     const m = /^V(\d),?$/.exec(v);
