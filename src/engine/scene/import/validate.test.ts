@@ -23,6 +23,26 @@ describe('pre-kernel validation', () => {
     expect(() => validate(read(file), file)).not.toThrow();
   });
 
+  it('a damaged line before the version line is skipped, as BRepTools::Read skips it', async () => {
+    // wing.brep with its first line's '_' flipped to '^' (DBRep^DrawableShape): native OCCT 7.6.3 reads
+    // it as the original, surface area 12.3773278735483; the check refused it (no 'CASCADE Topology' header).
+    const wing = read('occt/wing.brep');
+    const flipped = wing.slice();
+    flipped[5] = flipped[5]! ^ 1;
+    expect(new TextDecoder().decode(flipped.subarray(0, 19))).toBe('DBRep^DrawableShape');
+    expect(() => validateBrepText(flipped, 'flip.brep')).not.toThrow();
+    const oc = await nodeKernel();
+    const area = withKernel(oc, (own) => {
+      const props = own(new oc.GProp_GProps_1());
+      oc.BRepGProp.SurfaceProperties_2(own(readBrepShape(oc, flipped, 'flip.brep')), props, 1e-9, false);
+      return props.Mass();
+    });
+    expect(Math.abs(area / 12.3773278735483 - 1)).toBeLessThan(1e-12);
+    // Line numbers still count from the file's start: a damaged version line is reported where it is.
+    const text = new TextDecoder('latin1').decode(wing).replace('CASCADE Topology V1', 'CASCADE Topology X1');
+    expect(() => validateBrepText(new TextEncoder().encode(text), 'v.brep')).toThrow(/v\.brep: line 3: unknown BREP format version 'X1,'/);
+  });
+
   it("every BREP test file, rewritten by this kernel's BRepTools::Write (format V3, triangulations kept), passes", async () => {
     const oc = await nodeKernel();
     for (const [file, validate] of GOOD) {

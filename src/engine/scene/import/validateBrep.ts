@@ -21,6 +21,15 @@ export function validateBrepText(bytes: Uint8Array, name: string): void {
   new BrepGrammar(bytes, name).file();
 }
 
+/** Where the text form's version line ('CASCADE Topology V1, ...') starts, when a line of the file's head does. */
+function versionLine(bytes: Uint8Array): { pos: number; line: number } | null {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 65536));
+  const m = /(^|\n)CASCADE Topology V/.exec(head);
+  if (!m) return null;
+  const pos = m.index + m[1]!.length;
+  return { pos, line: head.slice(0, pos).split('\n').length };
+}
+
 /**
  * What a file given as BREP is instead, when its head says (a STEP part renamed .brep reaches the
  * graph commands and read_brep, which read BREP only): the sentence's tail, or ''.
@@ -92,6 +101,13 @@ class BrepGrammar {
   }
 
   file(): void {
+    // BRepTools::Read skips every line before its version line (DBRep's 'DBRep_DrawableShape', or a
+    // damaged one: native OCCT reads wing.brep with that first line's '_' flipped); so does this check.
+    const version = versionLine(this.s.bytes);
+    if (version) {
+      this.s.pos = version.pos;
+      this.s.line = version.line;
+    }
     let w = this.word('the header');
     if (w === 'DBRep_DrawableShape') w = this.word('the header');
     if (w === 'Open') return; // "Open CASCADE Topology ..." is a binary BREP: the kernel's reader checks it.
