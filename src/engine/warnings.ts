@@ -93,7 +93,11 @@ export type WarningCode =
   /** The body was not read from a STEP file: no PMI to read. */
   | 'NO_PMI_SOURCE'
   /** The file names a length unit we do not know: values taken as mm. */
-  | 'UNKNOWN_LENGTH_UNIT';
+  | 'UNKNOWN_LENGTH_UNIT'
+  /** A body holds closed solids and open surfaces beside them: volume, centre and axes are the solids'. */
+  | 'OPEN_SURFACES_BESIDE_SOLIDS'
+  /** A STEP assembly names other files for (some of) its parts: they are not read, their nodes are empty. */
+  | 'EXTERNAL_REFERENCES';
 
 /** A caveat on a tool's result: a stable code and a sentence for people. */
 export interface ToolWarning {

@@ -242,16 +242,18 @@ function checkerIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, i
 /**
  * Free edges (on one face only, not seams or degenerate) and the shells they leave open. In a solid
  * that is an error; in a shell or face body (a surface model) it is how the model is, so a warning.
+ * A body may hold both (NIST's AP242 test parts: a closed solid beside open construction surfaces):
+ * each edge and shell is judged by whether it lies in a solid, not by whether the body has one.
  */
 function opennessIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps): ValidationIssue[] {
   const faceMap = maps.find((m) => m.kind === 'FACE')!.map;
   const edgeMap = maps.find((m) => m.kind === 'EDGE')!.map;
   const shellMap = maps.find((m) => m.kind === 'SHELL')!.map;
-  const hasSolid = maps.find((m) => m.kind === 'SOLID')!.map.Extent() > 0;
+  const solidMap = maps.find((m) => m.kind === 'SOLID')!.map;
   if (faceMap.Extent() === 0) return [];
   const ancestors = own(new oc.TopTools_IndexedDataMapOfShapeListOfShape_1());
   oc.TopExp.MapShapesAndAncestors(shape, topAbs(oc, 'EDGE'), topAbs(oc, 'FACE'), ancestors);
-  const free: string[] = [];
+  const free: number[] = [];
   for (let i = 1; i <= edgeMap.Extent(); i++) {
     const edge = own(oc.TopoDS.Edge_1(own(edgeMap.FindKey(i))));
     if (oc.BRep_Tool.Degenerated(edge)) continue;
@@ -260,15 +262,37 @@ function opennessIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps):
     const distinct = new Set(faces.map((f) => faceMap.FindIndex(f)));
     // A seam edge appears twice in one face (MapShapesAndAncestors lists the face once per use): closed there, not free.
     const seam = distinct.size === 1 && oc.BRep_Tool.IsClosed_2(edge, own(oc.TopoDS.Face_1(faces[0]!)));
-    if (distinct.size === 1 && !seam) free.push(`edge[${i - 1}]`);
+    if (distinct.size === 1 && !seam) free.push(i);
   }
   if (free.length === 0) return [];
-  const severity = hasSolid ? 'error' : 'warning';
-  const openShells: string[] = [];
-  for (let i = 1; i <= shellMap.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shellMap.FindKey(i)))) openShells.push(`shell[${i - 1}]`);
-  const what = hasSolid ? 'a solid must be closed' : 'an open surface model';
-  const out = [issue('freeEdge', severity, free, `${free.length} edge(s) bound only one face: ${what}`)];
-  if (openShells.length) out.unshift(issue('openShell', severity, openShells, `${openShells.length} shell(s) are not closed: ${what}`));
+  const openShells: number[] = [];
+  for (let i = 1; i <= shellMap.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shellMap.FindKey(i)))) openShells.push(i);
+  // MapShapes adds to the map it is given: one map of the edges (and one of the shells) of every solid.
+  const solidEdges = own(new oc.TopTools_IndexedMapOfShape_1());
+  const solidShells = own(new oc.TopTools_IndexedMapOfShape_1());
+  for (let i = 1; i <= solidMap.Extent(); i++) {
+    const solid = own(solidMap.FindKey(i));
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'EDGE'), solidEdges);
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'SHELL'), solidShells);
+  }
+  const inSolid = (map: TopTools_IndexedMapOfShape, all: TopTools_IndexedMapOfShape, i: number): boolean => map.Contains(own(all.FindKey(i)));
+  const out: ValidationIssue[] = [];
+  const report = (severity: 'error' | 'warning', edges: number[], shells: number[], what: string): void => {
+    if (shells.length) out.push(issue('openShell', severity, shells.map((i) => `shell[${i - 1}]`), `${shells.length} shell(s) are not closed: ${what}`));
+    if (edges.length) out.push(issue('freeEdge', severity, edges.map((i) => `edge[${i - 1}]`), `${edges.length} edge(s) bound only one face: ${what}`));
+  };
+  report(
+    'error',
+    free.filter((i) => inSolid(solidEdges, edgeMap, i)),
+    openShells.filter((i) => inSolid(solidShells, shellMap, i)),
+    'a solid must be closed',
+  );
+  report(
+    'warning',
+    free.filter((i) => !inSolid(solidEdges, edgeMap, i)),
+    openShells.filter((i) => !inSolid(solidShells, shellMap, i)),
+    solidMap.Extent() > 0 ? 'outside any solid, an open surface model beside the solid(s)' : 'an open surface model',
+  );
   return out;
 }
 
@@ -325,17 +349,19 @@ function isEmptySolid(oc: OC, own: Own, solid: TopoDS_Shape): boolean {
 function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: ShapeMaps, idOf: (s: TopoDS_Shape) => string, brepCheckValid: boolean, budget: Budget): ValidationIssue[] {
   const crossing = new Set<string>();
   const lone = new Set<string>();
-  const units: { checked: TopoDS_Shape; instances: TopoDS_Shape[]; part: TopoDS_Shape }[] = [];
+  const contact = new Set<string>();
+  const units: { checked: TopoDS_Shape; instances: TopoDS_Shape[]; part: TopoDS_Shape; borders: FaceSets | null }[] = [];
   for (const instances of selfIntersectionParts(oc, own, shape, maps)) {
     const part = instances[0]!;
     const faces = own(new oc.TopTools_IndexedMapOfShape_1());
     oc.TopExp.MapShapes_1(part, topAbs(oc, 'FACE'), faces);
-    if (faces.Extent() <= SELF_CHECK_WHOLE_FACES) units.push({ checked: part, instances, part });
-    else for (const group of faceGroups(oc, own, faces)) units.push({ checked: group, instances, part });
+    const borders = isShapeKind(oc, part.ShapeType(), 'SOLID') ? null : faceSets(oc, own, part, faces);
+    if (faces.Extent() <= SELF_CHECK_WHOLE_FACES) units.push({ checked: part, instances, part, borders });
+    else for (const group of faceGroups(oc, own, faces)) units.push({ checked: group, instances, part, borders });
   }
   budget.planned += units.length;
-  budget.foundSoFar = () => selfIssues(crossing, lone);
-  for (const { checked, instances, part } of units) {
+  budget.foundSoFar = () => selfIssues(crossing, lone, contact);
+  for (const { checked, instances, part, borders } of units) {
     if (!budget.next()) break;
     const check = own(new oc.BRepAlgoAPI_Check_2(checked, false, true, own(new oc.Message_ProgressRange_1())));
     if (check.IsValid()) continue;
@@ -343,20 +369,67 @@ function selfIntersectionIssues(oc: OC, own: Own, shape: TopoDS_Shape, maps: Sha
     for (const result of drainList(own(check.Result())).map(own)) {
       if (result.GetCheckStatus() !== oc.BOPAlgo_CheckStatus.BOPAlgo_SelfIntersect) continue;
       const faulty = [...drainList(own(result.GetFaultyShapes1())), ...drainList(own(result.GetFaultyShapes2()))].map(own);
-      const into = faulty.length === 1 && brepCheckValid ? lone : crossing;
+      const into = borders && meetOnBorders(borders, faulty) ? contact : faulty.length === 1 && brepCheckValid ? lone : crossing;
       for (const s of faulty) {
         for (const instance of instances) into.add(idOf(instance === part ? s : own(s.Moved(own(own(instance.Location_1()).Multiplied(back)), false))));
       }
     }
   }
-  return selfIssues(crossing, lone);
+  return selfIssues(crossing, lone, contact);
 }
 
 /** The self-intersection issues from the faces found so far: crossings (errors) and faces crossing only themselves (warnings). */
-function selfIssues(crossing: Set<string>, found: Set<string>): ValidationIssue[] {
+/**
+ * Faces outside solids (a surface model): for each edge and vertex, the faces it bounds. Two
+ * patches of an unsewn model (OCCT's wing.brep, IGES trimmed surfaces) meet along edges of their
+ * own; the argument analyzer reports those coincident edges as self-interference, as it reported
+ * touching solids (issue 18). Sewing joins them; they are contact, not a crossing.
+ */
+type FaceSets = (s: TopoDS_Shape) => Set<number> | null;
+
+function faceSets(oc: OC, own: Own, part: TopoDS_Shape, faces: TopTools_IndexedMapOfShape): FaceSets {
+  const maps = (['EDGE', 'VERTEX'] as const).map((kind) => {
+    const map = own(new oc.TopTools_IndexedDataMapOfShapeListOfShape_1());
+    oc.TopExp.MapShapesAndAncestors(part, topAbs(oc, kind), topAbs(oc, 'FACE'), map);
+    return { kind, map };
+  });
+  return (s) => {
+    const found = maps.find(({ kind }) => isShapeKind(oc, s.ShapeType(), kind));
+    if (!found) return null;
+    const idx = found.map.FindIndex(s);
+    return idx > 0 ? new Set(drainList(own(found.map.FindFromIndex(idx))).map((f) => faces.FindIndex(own(f)))) : null;
+  };
+}
+
+/** The faulty shapes are edges and vertices of faces no two of them share: different patches meeting at their borders. */
+function meetOnBorders(borders: FaceSets, faulty: TopoDS_Shape[]): boolean {
+  if (faulty.length < 2) return false;
+  const seen = new Set<number>();
+  for (const s of faulty) {
+    const faces = borders(s);
+    if (!faces || faces.size === 0) return false;
+    for (const f of faces) if (seen.has(f)) return false;
+    for (const f of faces) seen.add(f);
+  }
+  return true;
+}
+
+function selfIssues(crossing: Set<string>, found: Set<string>, contact: Set<string>): ValidationIssue[] {
   const lone = [...found].filter((id) => !crossing.has(id));
+  const touching = [...contact].filter((id) => !crossing.has(id) && !found.has(id));
   const out: ValidationIssue[] = [];
   if (crossing.size) out.push(issue('selfIntersection', 'error', [...crossing], `the shape intersects itself at ${[...crossing].slice(0, 5).join(', ')}`, 'BOPAlgo_SelfIntersect'));
+  if (touching.length) {
+    out.push(
+      issue(
+        'faceContact',
+        'warning',
+        touching,
+        `${touching.length} edge(s) and vertices where different faces outside any solid meet without sharing them (an unsewn surface model; sewing joins them): contact, not self-intersection`,
+        'BOPAlgo_SelfIntersect',
+      ),
+    );
+  }
   if (lone.length) {
     out.push(
       issue(

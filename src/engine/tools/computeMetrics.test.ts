@@ -5,7 +5,7 @@ import { addShapeBody } from '../scene/addShapeBody';
 import { writeBinaryStl } from '../scene/import/stl';
 import { nodeKernel } from '../../node/nodeEngine';
 import { testEngine } from '../../test/testEngine';
-import { makeBox, makeCylinder, makeDrilledBlock } from '../../test/kernelShapes';
+import { compoundOf, makeBox, makeCylinder, makeDrilledBlock, shellWithout } from '../../test/kernelShapes';
 import type { MetricsResult } from './computeMetrics';
 
 const REL = 1e-9;
@@ -129,6 +129,34 @@ describe('compute_metrics on kernel-made shapes', () => {
     expect(r.surfaceArea).toBe(0);
     expect(r.warnings.map((w) => w.code)).toEqual(['NOT_CLOSED', 'NOT_CLOSED', 'NOT_CLOSED']);
     expect(r.warnings[0]!.message).toBe('volume is null: every triangle of the mesh is degenerate (2 of zero area), so it encloses no volume');
+  });
+
+  it('a closed solid beside an open surface (NIST AP242 parts): volume and centre of the solid, area of both', async () => {
+    // Native OCCT 7.6.3, BRepGProp::VolumeProperties of the solids alone: NIST CTC 04 17519780.2149212 mm3,
+    // FTC 10 188318.067671724 mm3 (the body's volume was null). Here: a 10x20x30 box beside a box shell
+    // at x = 100 missing its x = 100 face (area 2200 - 600).
+    const other = makeBox(oc, 10, 20, 30, [100, 0, 0]);
+    addShapeBody(oc, engine.scene, 'solidAndSurface', compoundOf(oc, [makeBox(oc, 10, 20, 30), shellWithout(oc, other, [0], false)]));
+    other.delete();
+    const r = await metrics({ bodyId: 'solidAndSurface' });
+    expectClose(r.volume!, 6000);
+    expectClose(r.surfaceArea!, 2200 + 1600);
+    expectVecClose(r.centerOfMass!, [5, 10, 15]);
+    const [a, b, c] = r.principalAxes!;
+    expectParallel(a, [0, 0, 1]);
+    expectParallel(b, [0, 1, 0]);
+    expectParallel(c, [1, 0, 0]);
+    expect(r.warnings.map((w) => w.code)).toEqual(['OPEN_SURFACES_BESIDE_SOLIDS']);
+    expect(r.warnings[0]!.message).toContain('1 closed solid(s): 5 face(s) outside any solid');
+    // An open solid beside it keeps the old answer: no volume.
+    const a2 = makeBox(oc, 10, 20, 30);
+    const b2 = makeBox(oc, 10, 20, 30, [100, 0, 0]);
+    addShapeBody(oc, engine.scene, 'openSolidAndSurface', compoundOf(oc, [shellWithout(oc, a2, [0], true), shellWithout(oc, b2, [0], false)]));
+    a2.delete();
+    b2.delete();
+    const open = await metrics({ bodyId: 'openSolidAndSurface', metrics: ['volume'] });
+    expect(open.volume).toBeNull();
+    expect(open.warnings.map((w) => w.code)).toEqual(['NOT_CLOSED']);
   });
 
   it('rejects an unknown body, an unknown metric and unknown keys with stable codes', async () => {

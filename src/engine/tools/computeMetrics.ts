@@ -39,6 +39,8 @@ interface RawProperties {
   closed: boolean;
   /** Why the body encloses no volume (when not closed): the sentence the warnings give. */
   openReason: string;
+  /** Set when volume, centre and inertia are its closed solids' alone (open surfaces beside them): the warning's sentence. */
+  solidsOnly?: string;
   volume: number;
   area: number;
   /** Centre and inertia of the solid when closed, of the surface otherwise. */
@@ -111,6 +113,7 @@ function assemble(raw: RawProperties, wanted: Set<Metric>, noun: string): Metric
   refuseOverflow(raw, wanted, noun);
   const result: MetricsResult = { warnings: [] };
   const openNote = raw.openReason;
+  if (raw.solidsOnly && (wanted.has('volume') || wanted.has('centerOfMass') || wanted.has('principalAxes'))) result.warnings.push(warning('OPEN_SURFACES_BESIDE_SOLIDS', raw.solidsOnly));
   if (wanted.has('volume')) {
     if (raw.closed) {
       result.volume = raw.volume;
@@ -242,13 +245,15 @@ function once<T>(compute: () => T): () => T {
 }
 
 function brepProperties(oc: OC, own: Own, shape: TopoDS_Shape): RawProperties {
-  const closed = isClosedShape(oc, own, shape);
+  const wholeClosed = isClosedShape(oc, own, shape);
+  const beside = wholeClosed ? null : closedSolidsBesideSurfaces(oc, own, shape);
+  const closed = wholeClosed || beside !== null;
   const surface = own(new oc.GProp_GProps_1());
   oc.BRepGProp.SurfaceProperties_2(shape, surface, INTEGRATION_EPS, false);
   let mass = surface;
   if (closed) {
     mass = own(new oc.GProp_GProps_1());
-    oc.BRepGProp.VolumeProperties_2(shape, mass, INTEGRATION_EPS, false, false);
+    oc.BRepGProp.VolumeProperties_2(beside?.solids ?? shape, mass, INTEGRATION_EPS, false, false);
   }
   const centre = own(mass.CentreOfMass());
   const matrix = own(mass.MatrixOfInertia());
@@ -257,6 +262,7 @@ function brepProperties(oc: OC, own: Own, shape: TopoDS_Shape): RawProperties {
   return {
     closed,
     openReason: 'the shape is not closed',
+    ...(beside ? { solidsOnly: beside.sentence } : {}),
     volume: closed ? mass.Mass() : 0,
     area: surface.Mass(),
     centre: [centre.X(), centre.Y(), centre.Z()],
@@ -311,6 +317,33 @@ function edgePointBox(oc: OC, shape: TopoDS_Shape): Box3 | null {
     }
     return min[0] <= max[0] ? { min, max } : null;
   });
+}
+
+/**
+ * A body of closed solids with open surfaces beside them (NIST's AP242 test parts: the part and its
+ * construction surfaces in one compound): the solids, gathered, and the sentence the warning gives;
+ * null when a solid is open or empty, or there is no solid. The surfaces enclose nothing, so the
+ * volume is the solids'; their area still counts in surfaceArea.
+ */
+function closedSolidsBesideSurfaces(oc: OC, own: Own, shape: TopoDS_Shape): { solids: TopoDS_Shape; sentence: string } | null {
+  const solids = own(new oc.TopTools_IndexedMapOfShape_1());
+  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'SOLID'), solids);
+  if (solids.Extent() === 0) return null;
+  const builder = own(new oc.BRep_Builder());
+  const compound = own(new oc.TopoDS_Compound());
+  builder.MakeCompound(compound);
+  const solidFaces = own(new oc.TopTools_IndexedMapOfShape_1());
+  for (let i = 1; i <= solids.Extent(); i++) {
+    const solid = own(solids.FindKey(i));
+    if (!isClosedShape(oc, own, solid)) return null;
+    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'FACE'), solidFaces);
+    builder.Add(compound, solid);
+  }
+  const faces = own(new oc.TopTools_IndexedMapOfShape_1());
+  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'FACE'), faces);
+  const outside = faces.Extent() - solidFaces.Extent();
+  const sentence = `volume, centerOfMass and principalAxes are those of the ${solids.Extent()} closed solid(s): ${outside} face(s) outside any solid form open surfaces, which enclose nothing (surfaceArea includes them)`;
+  return { solids: compound, sentence };
 }
 
 /** Closed: it has shells, every shell has no free edge, and no face stands outside a shell. */

@@ -12,6 +12,7 @@ import { makeBox } from '../../test/kernelShapes';
 import type { AssemblyNode, Matrix4 } from './inspectAssembly';
 
 const AS1 = dataPath('cax-if/as1_pe_203.stp');
+const S1 = dataPath('cax-if/s1_pe_214.stp');
 const I: Matrix4 = [
   [1, 0, 0, 0],
   [0, 1, 0, 0],
@@ -143,6 +144,28 @@ describe('inspect_assembly', () => {
     expect([...relations.values()].reduce((s, kids) => s + kids.length, 0)).toBe(nauoCount);
     const nutBolt = root.children[1]!.children.find((c) => c.name === 'NUT_BOLT_ASSEMBLY')!;
     expect(nutBolt.children.map((c) => c.name)).toEqual(['BOLT', 'NUT']);
+  });
+
+  it('CAx-IF s1_pe_214 (parts in other files): the tree native OCCT reads from the file alone, and a warning naming the files', async () => {
+    const root = await inspect({ inputPath: S1 });
+    // Native OCCT 7.6.3 (STEPCAFControl_Reader, the file alone in its folder): one root, 5 components, depth 1.
+    expect(root.name).toBe('S1_PE_TOP');
+    expect(root.children.map((c) => [c.name, c.shape, c.children.length])).toEqual([
+      ['MAINBODY', 'compound', 0],
+      ['HEAD', 'compound', 0],
+      ['TAIL', 'compound', 0],
+      ['FOOT', 'compound', 0],
+      ['FOOT', 'compound', 0],
+    ]);
+    expect(root.warnings).toEqual([
+      {
+        code: 'EXTERNAL_REFERENCES',
+        message:
+          'the file names 4 other STEP file(s) for its parts (mainbody_asm.stp, head_asm.stp, tail_asm.stp, foot_asm.stp); external references are not followed: 5 node(s) stand for them without content (MAINBODY, HEAD, TAIL, FOOT, FOOT)',
+      },
+    ]);
+    // A file that holds its parts has no such warning.
+    expect((await inspect({ inputPath: AS1 })).warnings).toBeUndefined();
   });
 
   it('a scene body gives a single-node tree', async () => {

@@ -2,13 +2,15 @@ import { surfaceBody } from '../scene/pointsBody';
 import type { TCollection_ExtendedString, TDF_Label, TDocStd_Document, TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { OC, Own } from '../kernel';
+import { topAbs, type OC, type Own } from '../kernel';
 import { toMatrix4, type Matrix4 } from '../math/rigid';
 import { baseName, resolveFormat } from '../scene/import/detectFormat';
+import { listNames, stepExternalFiles } from '../scene/import/stepExternalRefs';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { shapeTypeName } from '../scene/typeNames';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
+import { warning, type ToolWarning } from '../warnings';
 
 export type { Matrix4 };
 
@@ -25,6 +27,8 @@ export interface AssemblyNode {
   children: AssemblyNode[];
   /** Present (true) when depth cut this node's children off. */
   truncated?: boolean;
+  /** Root only, when there is a caveat: EXTERNAL_REFERENCES (parts in other files, not read). */
+  warnings?: ToolWarning[];
 }
 
 const schema = z
@@ -69,26 +73,35 @@ export const inspectAssembly = defineTool({
       throw new BrepscopeError('UNSUPPORTED_FORMAT', `${path}: inspect_assembly reads STEP, IGES or XBF, not ${format.toUpperCase()}; import it and pass its bodyId for a single-node tree`);
     }
     const maxDepth = args.depth ?? Infinity;
-    return withXcafDocument(oc, bytes, path, format, (doc, own) => assemblyTree(oc, own, doc, baseName(path), maxDepth));
+    const hollow: string[] = [];
+    const tree = withXcafDocument(oc, bytes, path, format, (doc, own) => assemblyTree(oc, own, doc, baseName(path), maxDepth, hollow));
+    const external = format === 'step' ? stepExternalFiles(bytes) : [];
+    if (external.length) {
+      const empty = hollow.length ? `: ${hollow.length} node(s) stand for them without content (${listNames(hollow)})` : '';
+      tree.warnings = [warning('EXTERNAL_REFERENCES', `the file names ${external.length} other STEP file(s) for its parts (${listNames(external)}); external references are not followed${empty}`)];
+    }
+    return tree;
   },
 });
 
-function assemblyTree(oc: OC, own: Own, doc: TDocStd_Document, fileName: string, maxDepth: number): AssemblyNode {
+/** hollow collects the names of leaves whose shape has no vertex at all (an external reference's empty compound). */
+function assemblyTree(oc: OC, own: Own, doc: TDocStd_Document, fileName: string, maxDepth: number, hollow: string[]): AssemblyNode {
+  const visit = (label: TDF_Label, parentWorld: Matrix4, depth: number): AssemblyNode => visitNode(oc, own, label, parentWorld, depth, maxDepth, hollow);
   const tool = own(oc.XCAFDoc_DocumentTool.ShapeTool(own(doc.Main()))).get();
   const free = own(new oc.TDF_LabelSequence_1());
   tool.GetFreeShapes(free);
   const roots: TDF_Label[] = [];
   for (let i = 1; i <= free.Length(); i++) roots.push(own(free.Value(i)));
   if (roots.length === 0) throw new BrepscopeError('PARSE_FAILED', `${fileName}: the file holds no shape`);
-  if (roots.length === 1) return visit(oc, own, roots[0]!, IDENTITY, 0, maxDepth);
+  if (roots.length === 1) return visit(roots[0]!, IDENTITY, 0);
   // Several top-level shapes: a root named after the file gathers them.
   const root: AssemblyNode = { name: fileName, transform: IDENTITY, worldTransform: IDENTITY, children: [] };
   if (maxDepth === 0) return { ...root, truncated: true };
-  root.children = roots.map((label) => visit(oc, own, label, IDENTITY, 1, maxDepth));
+  root.children = roots.map((label) => visit(label, IDENTITY, 1));
   return root;
 }
 
-function visit(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: number, maxDepth: number): AssemblyNode {
+function visitNode(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: number, maxDepth: number, hollow: string[]): AssemblyNode {
   const ST = oc.XCAFDoc_ShapeTool;
   const referred = own(new oc.TDF_Label());
   const target = ST.IsReference(label) && ST.GetReferredShape(label, referred) ? referred : label;
@@ -96,7 +109,9 @@ function visit(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: 
   const worldTransform = multiply(parentWorld, transform);
   const node: AssemblyNode = { name: nodeName(oc, own, label, target), label: entry(oc, own, label), transform, worldTransform, children: [] };
   if (!ST.IsAssembly(target)) {
-    node.shape = shapeTypeOf(oc, own(ST.GetShape_2(target)));
+    const shape = own(ST.GetShape_2(target));
+    node.shape = shapeTypeOf(oc, shape);
+    if (shape.IsNull() || !own(new oc.TopExp_Explorer_2(shape, topAbs(oc, 'VERTEX'), topAbs(oc, 'SHAPE'))).More()) hollow.push(node.name);
     return node;
   }
   const components = own(new oc.TDF_LabelSequence_1());
@@ -105,7 +120,7 @@ function visit(oc: OC, own: Own, label: TDF_Label, parentWorld: Matrix4, depth: 
     if (components.Length() > 0) node.truncated = true;
     return node;
   }
-  for (let i = 1; i <= components.Length(); i++) node.children.push(visit(oc, own, own(components.Value(i)), worldTransform, depth + 1, maxDepth));
+  for (let i = 1; i <= components.Length(); i++) node.children.push(visitNode(oc, own, own(components.Value(i)), worldTransform, depth + 1, maxDepth, hollow));
   return node;
 }
 

@@ -60,6 +60,71 @@ describe('validate_geometry', () => {
     expect(v.issues.find((i) => i.kind === 'freeEdge')!.count).toBe(4);
   });
 
+  it('a closed solid beside an open surface (NIST AP242 parts): the open shell outside the solid is a warning, not an error', async () => {
+    // NIST CTC 02/04 and FTC 08/10 hold a closed solid and open construction shells in one compound:
+    // BRepCheck (native OCCT 7.6.3) accepts them, and the solid's own shell is closed.
+    const solid = makeBox(oc, 10, 20, 30);
+    const other = makeBox(oc, 10, 20, 30, [100, 0, 0]);
+    addShapeBody(oc, engine.scene, 'solidAndSurface', compoundOf(oc, [solid, shellWithout(oc, other, [0], false)]));
+    other.delete();
+    const v = await validate('solidAndSurface', false);
+    expect(v.valid).toBe(true);
+    expect(kinds(v)).toEqual(['freeEdge', 'openShell']);
+    expect(v.issues.every((i) => i.severity === 'warning')).toBe(true);
+    // The open shell is the second one (the solid's comes first), its free edges the four of the dropped face.
+    expect(v.issues.find((i) => i.kind === 'openShell')).toMatchObject({ entities: ['shell[1]'], count: 1 });
+    const free = v.issues.find((i) => i.kind === 'freeEdge')!;
+    expect(free.count).toBe(4);
+    expect(free.message).toContain('outside any solid');
+    const edges = (await engine.run('query_topology', { bodyId: 'solidAndSurface', entity: 'edge' })).result as { id: string; centroid: number[] }[];
+    const onDroppedFace = edges.filter((e) => Math.abs(e.centroid[0]! - 100) < 1e-9).map((e) => e.id).sort();
+    expect([...free.entities].sort()).toEqual(onDroppedFace);
+  });
+
+  it('an open solid beside an open surface: the solid part is an error, the surface part a warning', async () => {
+    const a = makeBox(oc, 10, 20, 30);
+    const b = makeBox(oc, 10, 20, 30, [100, 0, 0]);
+    addShapeBody(oc, engine.scene, 'openBoth', compoundOf(oc, [shellWithout(oc, a, [0], true), shellWithout(oc, b, [0], false)]));
+    a.delete();
+    b.delete();
+    const v = await validate('openBoth', false);
+    expect(v.valid).toBe(false);
+    const free = v.issues.filter((i) => i.kind === 'freeEdge');
+    expect(free.map((i) => [i.severity, i.count])).toEqual([['error', 4], ['warning', 4]]);
+    const open = v.issues.filter((i) => i.kind === 'openShell');
+    expect(open.map((i) => [i.severity, i.entities])).toEqual([['error', ['shell[0]']], ['warning', ['shell[1]']]]);
+  });
+
+  it('OCCT wing.brep, four unsewn patches meeting at their borders: contact (a warning), not self-intersection', async () => {
+    // Native OCCT 7.6.3: BRepCheck_Analyzer accepts it; BRepAlgoAPI_Check reports 22 SelfIntersect
+    // results, each between edges or vertices of different faces; sewing at 1e-6 leaves 4 free edges of 16.
+    await engine.run('import_file', { path: dataPath('occt/wing.brep'), bodyId: 'wing' });
+    const v = await validate('wing');
+    expect(v.valid).toBe(true);
+    expect(kinds(v)).toEqual(['faceContact', 'freeEdge']);
+    const contact = v.issues.find((i) => i.kind === 'faceContact')!;
+    expect(contact).toMatchObject({ severity: 'warning', count: 28, source: 'BOPAlgo_SelfIntersect' });
+    // Every edge where patches meet is one of the 16 free edges: the patches' own borders.
+    const free = new Set(v.issues.find((i) => i.kind === 'freeEdge')!.entities);
+    expect(free.size).toBe(16);
+    const edges = contact.entities.filter((id) => id.startsWith('edge['));
+    expect(edges.length).toBeGreaterThan(0);
+    for (const id of edges) expect(free.has(id)).toBe(true);
+  });
+
+  it('two faces outside a solid crossing through their interiors still intersect: an error', async () => {
+    // Face x = 0 of one box (y, z in [0, 10]) and face z = 2 of another (x in [-5, 5], y in [2, 12]) cross along x = 0, z = 2.
+    const a = makeBox(oc, 10, 10, 10);
+    const b = makeBox(oc, 10, 10, 10, [-5, 2, 2]);
+    addShapeBody(oc, engine.scene, 'crossingFaces', compoundOf(oc, [shellWithout(oc, a, [1, 2, 3, 4, 5], false), shellWithout(oc, b, [0, 1, 2, 3, 5], false)]));
+    a.delete();
+    b.delete();
+    const v = await validate('crossingFaces');
+    expect(v.valid).toBe(false);
+    expect(v.issues.find((i) => i.kind === 'selfIntersection')).toMatchObject({ severity: 'error' });
+    expect(v.issues.some((i) => i.kind === 'faceContact')).toBe(false);
+  });
+
   it('two overlapping boxes in one compound interfere (a warning), neither intersects itself', async () => {
     addShapeBody(oc, engine.scene, 'overlap', compoundOf(oc, [makeBox(oc, 10, 10, 10), makeBox(oc, 10, 10, 10, [5, 5, 5])]));
     const v = await validate('overlap');

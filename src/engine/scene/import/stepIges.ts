@@ -2,6 +2,8 @@ import type { IGESControl_Reader, STEPControl_Reader, TopoDS_Shape } from 'openc
 import { BrepscopeError } from '../../errors';
 import { withKernel, type OC, type Own } from '../../kernel';
 import { asBadInput } from './kernelFailure';
+import { stepContextLengthUnit } from './stepContextUnit';
+import { listNames, stepExternalFiles } from './stepExternalRefs';
 import { withKernelFile } from './kernelFile';
 import { validateBeforeKernel } from './validate';
 
@@ -33,18 +35,29 @@ function readChecked(oc: OC, bytes: Uint8Array, name: string, format: 'step' | '
       if (status !== oc.IFSelect_ReturnStatus.IFSelect_RetDone) {
         throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable ${format.toUpperCase()} file (the reader returned ${statusName(oc, status)})`);
       }
-      const declaredUnit = step ? stepLengthUnit(oc, own, step) : igesLengthUnit(own, iges!);
+      const declaredUnit = step ? (stepLengthUnit(oc, own, step) ?? stepContextLengthUnit(bytes)) : igesLengthUnit(own, iges!);
       reader.TransferRoots(own(new oc.Message_ProgressRange_1()));
       if (reader.NbShapes() === 0) {
-        throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but holds no transferable shape`);
+        throw externalOnly(bytes, name, format) ?? new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file was read but holds no transferable shape`);
       }
       const shape = reader.OneShape();
       if (shape.IsNull()) {
         shape.delete();
-        throw new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file produced an empty shape`);
+        throw externalOnly(bytes, name, format) ?? new BrepscopeError('PARSE_FAILED', `${name}: the ${format.toUpperCase()} file produced an empty shape`);
       }
       return { shape, declaredUnit };
     }),
+  );
+}
+
+/** The error for a STEP assembly whose parts are all in other files (external references), or null. */
+function externalOnly(bytes: Uint8Array, name: string, format: 'step' | 'iges'): BrepscopeError | null {
+  const files = format === 'step' ? stepExternalFiles(bytes) : [];
+  if (!files.length) return null;
+  return new BrepscopeError(
+    'PARSE_FAILED',
+    `${name}: a STEP assembly whose parts are in ${files.length} other file(s) (${listNames(files)}); external references are not followed, so this file alone holds no shape: import the part files, or export the assembly as a single STEP file`,
+    { externalFiles: files },
   );
 }
 

@@ -23,6 +23,26 @@ describe('pre-kernel validation', () => {
     expect(() => validate(read(file), file)).not.toThrow();
   });
 
+  it('a damaged line before the version line is skipped, as BRepTools::Read skips it', async () => {
+    // wing.brep with its first line's '_' flipped to '^' (DBRep^DrawableShape): native OCCT 7.6.3 reads
+    // it as the original, surface area 12.3773278735483; the check refused it (no 'CASCADE Topology' header).
+    const wing = read('occt/wing.brep');
+    const flipped = wing.slice();
+    flipped[5] = flipped[5]! ^ 1;
+    expect(new TextDecoder().decode(flipped.subarray(0, 19))).toBe('DBRep^DrawableShape');
+    expect(() => validateBrepText(flipped, 'flip.brep')).not.toThrow();
+    const oc = await nodeKernel();
+    const area = withKernel(oc, (own) => {
+      const props = own(new oc.GProp_GProps_1());
+      oc.BRepGProp.SurfaceProperties_2(own(readBrepShape(oc, flipped, 'flip.brep')), props, 1e-9, false);
+      return props.Mass();
+    });
+    expect(Math.abs(area / 12.3773278735483 - 1)).toBeLessThan(1e-12);
+    // Line numbers still count from the file's start: a damaged version line is reported where it is.
+    const text = new TextDecoder('latin1').decode(wing).replace('CASCADE Topology V1', 'CASCADE Topology X1');
+    expect(() => validateBrepText(new TextEncoder().encode(text), 'v.brep')).toThrow(/v\.brep: line 3: unknown BREP format version 'X1,'/);
+  });
+
   it("every BREP test file, rewritten by this kernel's BRepTools::Write (format V3, triangulations kept), passes", async () => {
     const oc = await nodeKernel();
     for (const [file, validate] of GOOD) {
@@ -57,7 +77,11 @@ describe('pre-kernel validation refuses corrupt files with PARSE_FAILED naming t
     { what: 'BREP with a huge curve count', file: 'huge.brep', bytes: () => text(wedge.replace('Curves 12', 'Curves 2147483647')), validate: validateBrepText, message: /huge\.brep: line \d+: Curves 2147483647 cannot fit/ },
     { what: 'BREP with a curve index past the table', file: 'idx.brep', bytes: () => text(wedge.replace('1  1 0 0 8', '1  99 0 0 8')), validate: validateBrepText, message: /idx\.brep: line \d+: shape 3 \(Ed\) curve: 99 is outside 0\.\.12/ },
     { what: 'BREP with a letter flipped into a number', file: 'flip.brep', bytes: () => text(wedge.replace('1e-07\n8 0 0', '1e-07\n8 0 O')), validate: validateBrepText, message: /flip\.brep: line 57: shape 1 \(Ve\): 'O' is not a number/ },
+    { what: 'a STEP file given as BREP (graph commands, read_brep) says it is STEP', file: 'part.brep', bytes: () => text(step), validate: validateBrepText, message: /part\.brep: not an OCCT BREP file \(no 'CASCADE Topology' header\): its content is a STEP file \(import_file reads it; read_brep and the graph commands on a file read BREP only\)$/ },
+    { what: 'an IGES file given as BREP says it is IGES', file: 'surf.brep', bytes: () => text(iges.join('\n')), validate: validateBrepText, message: /surf\.brep: not an OCCT BREP file \(no 'CASCADE Topology' header\): its content is an IGES file/ },
+    { what: 'other text given as BREP: no guess', file: 'x.brep', bytes: () => text('hello world\n'), validate: validateBrepText, message: /x\.brep: not an OCCT BREP file \(no 'CASCADE Topology' header\)$/ },
     { what: 'STEP cut short', file: 'cut.stp', bytes: () => text(step.slice(0, Math.floor(step.length * 0.6))), validate: validateStep, message: /cut\.stp: line \d+: / },
+    { what: 'STEP cut inside an entity name (NIST CTC 05 cut at 50% ends in `#7584=CAR`): no parentheses open, and not said to be', file: 'name.stp', bytes: () => text(step.replace(/(#\d+\s*=\s*CAR)TESIAN_POINT[\s\S]*$/, '$1')), validate: validateStep, message: /name\.stp: line \d+: the file ends inside an entity \(before its closing ';'\) \(not a readable/ },
     { what: 'STEP without its trailer', file: 'cut.stp', bytes: () => text(step.replace(/END-ISO-10303-21;\s*$/, '')), validate: validateStep, message: /cut\.stp: line \d+: the file ends without END-ISO-10303-21/ },
     { what: 'STEP entity referring to itself', file: 'self.stp', bytes: () => text(step.replace(/#(\d+)(\s*=\s*EDGE_LOOP\([^#]*)#\d+/, '#$1$2#$1')), validate: validateStep, message: /self\.stp: line \d+: a reference cycle: #(\d+) -> #\1 /},
     { what: 'STEP pair referring to each other', file: 'pair.stp', bytes: () => text('ISO-10303-21;\nHEADER;\nFILE_NAME(\'x\');\nENDSEC;\nDATA;\n#1=CLOSED_SHELL(\'\',(#2));\n#2=ADVANCED_FACE(\'\',(#1),#3,.T.);\n#3=PLANE(\'\',$);\nENDSEC;\nEND-ISO-10303-21;\n'), validate: validateStep, message: /pair\.stp: line 6: a reference cycle: #1 -> #2 -> #1/ },

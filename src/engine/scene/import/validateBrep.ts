@@ -21,6 +21,27 @@ export function validateBrepText(bytes: Uint8Array, name: string): void {
   new BrepGrammar(bytes, name).file();
 }
 
+/** Where the text form's version line ('CASCADE Topology V1, ...') starts, when a line of the file's head does. */
+function versionLine(bytes: Uint8Array): { pos: number; line: number } | null {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 65536));
+  const m = /(^|\n)CASCADE Topology V/.exec(head);
+  if (!m) return null;
+  const pos = m.index + m[1]!.length;
+  return { pos, line: head.slice(0, pos).split('\n').length };
+}
+
+/**
+ * What a file given as BREP is instead, when its head says (a STEP part renamed .brep reaches the
+ * graph commands and read_brep, which read BREP only): the sentence's tail, or ''.
+ */
+function otherFormat(bytes: Uint8Array): string {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
+  // IGES columns count from the line's start: its first line may begin with blanks.
+  const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+  const what = head.trimStart().startsWith('ISO-10303-21') ? 'a STEP' : firstLine.length >= 73 && firstLine[72] === 'S' ? 'an IGES' : null;
+  return what ? `: its content is ${what} file (import_file reads it; read_brep and the graph commands on a file read BREP only)` : '';
+}
+
 class BrepGrammar {
   private readonly s: TextScanner;
   private version = 1;
@@ -80,10 +101,17 @@ class BrepGrammar {
   }
 
   file(): void {
+    // BRepTools::Read skips every line before its version line (DBRep's 'DBRep_DrawableShape', or a
+    // damaged one: native OCCT reads wing.brep with that first line's '_' flipped); so does this check.
+    const version = versionLine(this.s.bytes);
+    if (version) {
+      this.s.pos = version.pos;
+      this.s.line = version.line;
+    }
     let w = this.word('the header');
     if (w === 'DBRep_DrawableShape') w = this.word('the header');
     if (w === 'Open') return; // "Open CASCADE Topology ..." is a binary BREP: the kernel's reader checks it.
-    if (w !== 'CASCADE') throw new BrepscopeError('PARSE_FAILED', `${this.name}: not an OCCT BREP file (no 'CASCADE Topology' header)`);
+    if (w !== 'CASCADE') throw new BrepscopeError('PARSE_FAILED', `${this.name}: not an OCCT BREP file (no 'CASCADE Topology' header)${otherFormat(this.s.bytes)}`);
     this.expect('Topology');
     const v = this.word('the format version');
     const m = /^V(\d),?$/.exec(v);

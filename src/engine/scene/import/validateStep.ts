@@ -49,7 +49,7 @@ export function validateStep(bytes: Uint8Array, name: string): void {
   const body = (collect: boolean): void => {
     let depth = 0;
     for (;;) {
-      if (p >= b.length) throw fail(`the file ends inside an entity (${depth} parentheses open)`);
+      if (p >= b.length) throw fail(`the file ends inside an entity (${depth ? `${depth} parentheses open` : 'before its closing \';\''})`);
       const c = b[p]!;
       if (c === NL) line++;
       if (c === QUOTE || c === DQUOTE) {
