@@ -372,10 +372,13 @@ describe('text point clouds from other writers', () => {
   });
 
   it('lines that end in CR alone (classic Mac OS) are refused, never read as one line of one point', async () => {
-    for (const [name, file] of [['mac.xyz', '1 2 3\r4 5 6\r'], ['mac.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r']]) {
+    // Also when the file ends in one LF (before: one line, one point of 9 columns, or one vertex of 12 numbers).
+    for (const [name, file] of [['mac.xyz', '1 2 3\r4 5 6\r'], ['mac.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r'], ['lf.xyz', '1 2 3\r4 5 6\r7 8 9\n'], ['lf.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\n']]) {
       expect(await failure(text(file!), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends` });
     }
     expect(await read(text('1 2 3\r'), 'one.xyz')).toMatchObject({ kind: 'points', cloud: { count: 1 } });
+    const mixed = await read(text('1 2 3\r\n4 5 6\n7 8 9\r\n'), 'mixed.xyz');
+    expect(mixed.kind === 'points' && [...mixed.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
   it("CloudCompare's .asc is a text cloud by its name, streamed", async () => {

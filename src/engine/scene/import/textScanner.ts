@@ -30,14 +30,17 @@ export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 
 /**
  * Refuses text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
- * one, silently a single vertex or point. `bytes` are a file's first lines (or the whole file, when
- * it has no LF at all: a streamed reader is handed them only then).
+ * one, silently a single vertex or point. Judged on the first line: a CR with more text after it
+ * before the line's LF (or the end, when there is no LF at all; a file of CR lines that ends with
+ * one LF is as much Mac text). `bytes` are a file's first whole lines (a streamed reader is handed
+ * at least the first).
  */
 export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
-  if (bytes.indexOf(NL) >= 0) return;
-  const cr = bytes.indexOf(CR);
+  let end = bytes.indexOf(NL);
+  if (end < 0) end = bytes.length;
+  const cr = bytes.subarray(0, end).indexOf(CR);
   if (cr < 0) return;
-  for (let i = cr + 1; i < bytes.length; i++) {
+  for (let i = cr + 1; i < end; i++) {
     const c = bytes[i]!;
     if (c !== CR && c !== SPACE && c !== TAB) {
       throw new BrepscopeError('PARSE_FAILED', `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends`);
