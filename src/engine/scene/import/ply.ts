@@ -55,6 +55,10 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   const body = new PlyBody(header, bytes.length, name);
   const reader = header.format === 'ascii' ? new AsciiReader(bytes, header.bodyStart, name) : new BinaryReader(bytes, header.bodyStart, header.format === 'binary_little_endian', name);
   body.read(reader);
+  if (reader instanceof AsciiReader) {
+    const after = firstValue(bytes, reader.pos, reader.line);
+    if (after.at !== undefined && startsNumber(bytes[after.at]!)) throw valuesAfterBody(name, after.line, after.at);
+  }
   return body.result();
 }
 
@@ -133,7 +137,20 @@ async function readAsciiBody(body: PlyBody, head: Uint8Array, bodyStart: number,
     // A span without a line end is read only at the file's end (then even empty: a truncation).
     if (end > 0 || final) {
       const reader = new AsciiReader(span.subarray(0, end), 0, name, base, line, final);
-      if (body.read(reader)) return body.result();
+      if (body.read(reader)) {
+        // The rest of the file, a piece at a time, must not start with a number, as parsePly requires of the whole.
+        let piece = span, offset = base;
+        let after = firstValue(piece, reader.pos, reader.line);
+        while (after.at === undefined) {
+          const more = await next();
+          if (!more) break;
+          offset += piece.length;
+          piece = more;
+          after = firstValue(piece, 0, after.line);
+        }
+        if (after.at !== undefined && startsNumber(piece[after.at]!)) throw valuesAfterBody(name, after.line, offset + after.at);
+        return body.result();
+      }
       keep = reader.recordStart;
       line = reader.recordLine;
       base += keep;
@@ -682,6 +699,15 @@ class AsciiReader implements ElementReader {
 
   endElement(): void {}
 
+  /** Where the scanner is in the span, and its line: after the last element, the start of what follows the body. */
+  get pos(): number {
+    return this.scanner.pos;
+  }
+
+  get line(): number {
+    return this.scanner.line;
+  }
+
   scalar(prop: Property, lenient = false): number {
     const s = this.scanner;
     if (!s.tokenAnywhere()) {
@@ -723,6 +749,34 @@ class AsciiReader implements ElementReader {
 
 /** How C libraries print NaN and infinity (glibc `nan`, `-nan`, `inf`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`, `1.#INF`). */
 const NOT_A_NUMBER = /^[-+]?(nan(\([a-z0-9_]*\))?|inf(inity)?|1\.#(inf|ind|qnan|snan)0*)$/i;
+
+/**
+ * The first byte from `from` on that is not blank (space, tab, CR, NUL padding, a DOS end-of-file
+ * mark) or a line end: its offset in `bytes` and line, or only the line reached at the end.
+ */
+function firstValue(bytes: Uint8Array, from: number, line: number): { line: number; at?: number } {
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === NL) line++;
+    else if (c !== 32 && c !== 9 && c !== 13 && c !== 0 && c !== 26) return { line, at: i };
+  }
+  return { line };
+}
+
+/**
+ * A number after the last element the header declares: the header does not describe the body (a
+ * property it omits would shift every value after the first record; a vertex count too small
+ * drops points), so nothing is read rather than something wrong. Words there (a writer's trailer)
+ * are not read and do no harm.
+ */
+function valuesAfterBody(name: string, line: number, at: number): BrepscopeError {
+  return new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: a number at byte ${at} after the last element the header declares: the header does not describe the body (a property or element missing from it, or counts too small)`);
+}
+
+/** Whether a token starting with byte `c` can be a number (a digit, a sign or a point). */
+function startsNumber(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
+}
 
 /** The 1-based line number of byte `at`. */
 function lineAt(bytes: Uint8Array, at: number): number {

@@ -498,3 +498,32 @@ describe('text clouds that look like another dialect are refused or read with a 
     });
   });
 });
+
+describe('an ASCII PLY whose header does not describe its body', () => {
+  const xyz = ['x', 'y', 'z'].map((name) => ({ type: 'float', name }));
+  const withTail = (rows: Row[], tail: string): Uint8Array => {
+    const head = ply('ascii', [{ name: 'vertex', properties: xyz, rows }]);
+    return Uint8Array.from([...head, ...text(tail)]);
+  };
+
+  it('a number after the last vertex (a property the header omits, a count too small) is refused, naming its line and byte', async () => {
+    // The header says x y z, the writer wrote x y z intensity: before, read as 1 2 3 and 4 5 6 (the second point shifted), 7 8 ignored.
+    const shifted = Uint8Array.from([...ply('ascii', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3, 4], [5, 6, 7, 8]] }])]);
+    const lines = new TextDecoder().decode(shifted).split('\n');
+    const last = lines.length - 2;
+    expect(await failure(shifted, 'shifted.ply')).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: `shifted.ply: line ${last + 1}: a number at byte ${shifted.length - 4} after the last element the header declares: the header does not describe the body (a property or element missing from it, or counts too small)`,
+    });
+    // A vertex count one short: before, the third point was dropped without a word.
+    const short = withTail([[1, 2, 3], [4, 5, 6]], '\n-7.5 8 9\n');
+    expect(await failure(short, 'short.ply')).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(new RegExp(`^short\\.ply: line ${lines.length + 1}: a number at byte ${short.length - 9} after the last element`)) });
+  });
+
+  it('words, blanks or NUL padding after the last vertex are not read and do no harm', async () => {
+    for (const tail of ['the end\n1 2 3\n', '\n\r\n  \t\n', '\0\0\0\0']) {
+      const r = await read(withTail([[1, 2, 3], [4, 5, 6]], tail), 'tail.ply');
+      expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6]);
+    }
+  });
+});
