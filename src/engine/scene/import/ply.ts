@@ -58,6 +58,8 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   if (reader instanceof AsciiReader) {
     const after = firstValue(bytes, reader.pos, reader.line);
     if (after.at !== undefined && startsNumber(bytes[after.at]!)) throw valuesAfterBody(name, after.line, after.at);
+  } else if (reader instanceof BinaryReader && !padding(bytes, reader.end)) {
+    throw bytesAfterBody(name, reader.end, bytes.length - reader.end);
   }
   return body.result();
 }
@@ -104,7 +106,17 @@ async function readBinaryBody(body: PlyBody, head: Uint8Array, header: Header, n
   let final = false;
   for (;;) {
     const reader = new BinaryReader(span, 0, little, name, base, final);
-    if (body.read(reader)) return body.result();
+    if (body.read(reader)) {
+      // The rest of the file, a piece at a time, must be padding, as parsePly requires of the whole.
+      const end = base + reader.end;
+      let after = span.length - reader.end, blank = padding(span, reader.end);
+      for (let piece = await next(); piece; piece = await next()) {
+        after += piece.length;
+        blank &&= padding(piece, 0);
+      }
+      if (!blank) throw bytesAfterBody(name, end, after);
+      return body.result();
+    }
     // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
     const keep = reader.recordStart;
     const queue = new PieceQueue();
@@ -604,6 +616,11 @@ class BinaryReader implements ElementReader {
 
   endElement(): void {}
 
+  /** Where the reader is in the span: after the last element, the start of what follows the body. */
+  get end(): number {
+    return this.at;
+  }
+
   private need(n: number): void {
     if (this.at + n > this.bytes.length) {
       if (!this.final) {
@@ -771,6 +788,20 @@ function firstValue(bytes: Uint8Array, from: number, line: number): { line: numb
  */
 function valuesAfterBody(name: string, line: number, at: number): BrepscopeError {
   return new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: a number at byte ${at} after the last element the header declares: the header does not describe the body (a property or element missing from it, or counts too small)`);
+}
+
+/** Whether bytes[from..] are only what writers pad a binary body with: NUL, line ends, blanks. */
+function padding(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== 0 && c !== NL && c !== 13 && c !== 32) return false;
+  }
+  return true;
+}
+
+/** A binary body followed by more than padding: as valuesAfterBody, the header does not describe the file. */
+function bytesAfterBody(name: string, end: number, after: number): BrepscopeError {
+  return new BrepscopeError('PARSE_FAILED', `${name}: the body the header declares ends at byte ${end}, and ${after} more bytes follow: the header does not describe the body (a property or element missing from it, or counts too small)`);
 }
 
 /** Whether a token starting with byte `c` can be a number (a digit, a sign or a point). */

@@ -520,6 +520,20 @@ describe('an ASCII PLY whose header does not describe its body', () => {
     expect(await failure(short, 'short.ply')).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(new RegExp(`^short\\.ply: line ${lines.length + 1}: a number at byte ${short.length - 9} after the last element`)) });
   });
 
+  it('binary: bytes after the body other than padding are refused (a property the header omits, a count too small)', async () => {
+    // Two points declared, three written: before, the third was dropped without a word.
+    const declared = ply('binary_little_endian', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3], [4, 5, 6]] }]);
+    const short = Uint8Array.from([...declared, ...new Uint8Array(Float32Array.of(7, 8, 9).buffer)]);
+    expect(await failure(short, 'short.ply')).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: `short.ply: the body the header declares ends at byte ${declared.length}, and 12 more bytes follow: the header does not describe the body (a property or element missing from it, or counts too small)`,
+    });
+    // Padding (a line end, NUL bytes) after the body is not read.
+    const padded = ply('binary_big_endian', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3], [4, 5, 6]] }]);
+    const r = await read(Uint8Array.from([...padded, 13, 10, 0, 0, 0, 0]), 'padded.ply');
+    expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('words, blanks or NUL padding after the last vertex are not read and do no harm', async () => {
     for (const tail of ['the end\n1 2 3\n', '\n\r\n  \t\n', '\0\0\0\0']) {
       const r = await read(withTail([[1, 2, 3], [4, 5, 6]], tail), 'tail.ply');
