@@ -295,7 +295,8 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
   const names = (header.at(-1) ?? '')
     .toLowerCase()
     .split(/[\s,;]+/)
-    .map((n) => n.replace(/^\/\/|^#/, '').replace(/^["']|["']$/g, ''))
+    // A unit after the name (`X[mm]`, `z(m)`) is no part of it.
+    .map((n) => n.replace(/^\/\/|^#/, '').replace(/^["']|["']$/g, '').replace(/[[(].*$/, ''))
     .filter(Boolean);
   if (names.length === columns) {
     const find = (...options: string[]): number => names.findIndex((n) => options.includes(n));
@@ -303,7 +304,12 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
       const t = [find(...a), find(...b), find(...c)];
       return t.every((i) => i >= 0) ? t : undefined;
     };
-    const xyz = triple(['x'], ['y'], ['z']);
+    // Survey exports name the axes and often put northing first: read as written, never swapped (a mirrored cloud).
+    const xyz = triple(['x', 'easting', 'east'], ['y', 'northing', 'north'], ['z', 'elevation', 'elev', 'height']);
+    // Words that may name the columns (a number among them makes it a title), none an axis: said, as a guess follows.
+    if (!xyz && !names.some((n) => /^[-+.\d]+$/.test(n))) {
+      notes.push(`the line above the points, ${quoteText(header.at(-1)!)}, has a word per column, none of them x, y or z: if they name the columns, they are not understood; the first three columns are read as x y z`);
+    }
     if (xyz) return { xyz, normal: triple(['nx', 'normal_x'], ['ny', 'normal_y'], ['nz', 'normal_z']), color: triple(['r', 'red'], ['g', 'green'], ['b', 'blue']) };
   }
   if (columns === 6) return { xyz: [0, 1, 2], guess: [3] };

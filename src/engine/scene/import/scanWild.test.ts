@@ -484,6 +484,21 @@ describe('text clouds that look like another dialect are refused or read with a 
     });
   });
 
+  it('survey names (northing before easting) and names with units are read as named; words that name no axis are said', async () => {
+    // Before: Northing,Easting read as x y (a mirrored cloud, no note); with a point id first, the id was x.
+    const survey = { positions: [3000.25, 5000.5, 12.5, 3001.25, 5001.5, 13.5], notes: [] };
+    expect(await cloudOf('Northing,Easting,Elevation\n5000.5,3000.25,12.5\n5001.5,3001.25,13.5\n', 'survey.csv')).toEqual(survey);
+    expect(await cloudOf('Point,Northing,Easting,Height\n1,5000.5,3000.25,12.5\n2,5001.5,3001.25,13.5\n', 'survey.csv')).toEqual(survey);
+    expect(await cloudOf('Z[mm];Y[mm];X[mm]\n3;2;1\n', 'units.csv')).toEqual({ positions: [1, 2, 3], notes: [] });
+    expect(await cloudOf('X (mm) Y (mm) Z (mm) Nx Ny Nz\n1 2 3 0 0 1\n')).toEqual({ positions: [1, 2, 3], normals: [0, 0, 1], notes: [] });
+    expect(await cloudOf('lat lon alt\n45.5 7.25 300\n')).toEqual({
+      positions: [45.5, 7.25, 300],
+      notes: ["the line above the points, 'lat lon alt', has a word per column, none of them x, y or z: if they name the columns, they are not understood; the first three columns are read as x y z"],
+    });
+    // A title with a number in it names nothing.
+    expect(await cloudOf('Scan; part 7\n1.5,2.5,3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+  });
+
   it('a point count that disagrees with the points after it is said (a PTS cut short at a line end, a line of one number)', async () => {
     const disagree = 'point counts that disagree with the points after them (a file cut short, or a line of one number that is no count): ';
     expect(await cloudOf('3\n1 2 3\n4 5 6\n', 'cut.pts')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: [`${disagree}line 1 announces 3 points, 2 follow`] });
