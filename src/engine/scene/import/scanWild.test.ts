@@ -377,6 +377,13 @@ describe('text point clouds from other writers', () => {
       expect(await failure(text(file!), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends` });
     }
     expect(await read(text('1 2 3\r'), 'one.xyz')).toMatchObject({ kind: 'points', cloud: { count: 1 } });
+    // UTF-16 (Windows "Unicode" text), with or without its byte order mark: named, not taken for CR lines.
+    const utf16 = (s: string, bom: boolean): Uint8Array => Uint8Array.from([...(bom ? [0xff, 0xfe] : []), ...[...s].flatMap((c) => [c.charCodeAt(0), 0])]);
+    for (const [name, file] of [['wide.xyz', '1.5 2.5 3.5\r\n4 5 6\r\n'], ['wide.obj', 'v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n']]) {
+      for (const bom of [true, false]) {
+        expect(await failure(utf16(file!, bom), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: it is UTF-16 text (or holds NUL bytes), which is not read: save it as UTF-8 or ASCII` });
+      }
+    }
     const mixed = await read(text('1 2 3\r\n4 5 6\n7 8 9\r\n'), 'mixed.xyz');
     expect(mixed.kind === 'points' && [...mixed.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });

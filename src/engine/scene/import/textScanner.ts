@@ -29,7 +29,7 @@ export function byteOrderMark(bytes: Uint8Array): number {
 export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 
 /**
- * Refuses text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
+ * Refuses UTF-16 text, and text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
  * one, silently a single vertex or point. Judged on the first line: a CR with more text after it
  * before the line's LF (or the end, when there is no LF at all; a file of CR lines that ends with
  * one LF is as much Mac text). `bytes` are a file's first whole lines (a streamed reader is handed
@@ -38,6 +38,10 @@ export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
   let end = bytes.indexOf(NL);
   if (end < 0) end = bytes.length;
+  // UTF-16 (Windows "Unicode" text, PowerShell's Out-File): a NUL beside every character.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.subarray(0, end).indexOf(0) >= 0) {
+    throw new BrepscopeError('PARSE_FAILED', `${name}: it is UTF-16 text (or holds NUL bytes), which is not read: save it as UTF-8 or ASCII`);
+  }
   const cr = bytes.subarray(0, end).indexOf(CR);
   if (cr < 0) return;
   for (let i = cr + 1; i < end; i++) {
