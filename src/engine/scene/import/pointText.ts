@@ -411,14 +411,14 @@ function namedColours(values: Float64Array): Float64Array {
  */
 function kindOf(triple: Float64Builder): 'normal' | 'positiveNormal' | '255' | '1' | 'other' {
   const v = triple.data, n = triple.length;
-  let integers = true, unit = true, above1 = false, unitLength = true, anyUnit = false, negative = false, nonZero = false;
+  let integers = true, unit = true, above1 = false, negative = false, nonZero = false;
+  // The largest |length - 1| of a triple other than 0 0 0 (how writers say a point has no normal).
+  let worst = 0;
   for (let i = 0; i < n; i += 3) {
     const a = v[i]!, b = v[i + 1]!, c = v[i + 2]!;
-    // 0 0 0 is how writers say a point has no normal.
     if (a !== 0 || b !== 0 || c !== 0) {
       nonZero = true;
-      if (Math.abs(Math.hypot(a, b, c) - 1) > 0.01) unitLength = false;
-      else anyUnit = true;
+      worst = Math.max(worst, Math.abs(Math.hypot(a, b, c) - 1));
     }
     for (const x of [a, b, c]) {
       if (x < 0) negative = true;
@@ -429,13 +429,18 @@ function kindOf(triple: Float64Builder): 'normal' | 'positiveNormal' | '255' | '
       }
       if (!Number.isInteger(x)) integers = false;
     }
-    if (!unitLength && !integers && !unit) return 'other';
+    if (worst > UNIT_SIGNED && !integers && !unit) return 'other';
   }
-  if (unitLength && anyUnit) return negative ? 'normal' : 'positiveNormal';
   // All 0 0 0: no normals, or black; either way nothing to show.
   if (!nonZero) return 'other';
+  // A negative component rules colours out, so normals written with one decimal (`-0.6 0.6 0.5`) pass; else 1 %.
+  if (negative ? worst <= UNIT_SIGNED : worst <= UNIT_POSITIVE) return negative ? 'normal' : 'positiveNormal';
   return integers && above1 ? '255' : unit ? '1' : 'other';
 }
+
+/** How far from unit length a triple of normals may be: with a negative component (never colours), and without. */
+const UNIT_SIGNED = 0.1;
+const UNIT_POSITIVE = 0.01;
 
 /** The whole line around byte `at`. */
 function lineText(bytes: Uint8Array, at: number): string {

@@ -448,6 +448,9 @@ describe('text clouds that look like another dialect are refused or read with a 
     expect(await cloudOf('1 2 3 0 0 0\n4 5 6 0 0 0\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: ignored });
     // Unit normals pointing every way: normals, no note.
     expect(await cloudOf('1 2 3 0 0 1\n4 5 6 0.6 0 -0.8\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0.6, 0, -0.8], notes: [] });
+    // Written with one decimal: within 10 % of unit length when some component is negative (never colours), within 1 % when none is.
+    expect(await cloudOf('1 2 3 -0.6 0.6 0.5\n4 5 6 0.7 0.7 0.1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [-0.6, 0.6, 0.5, 0.7, 0.7, 0.1], notes: [] });
+    expect(await cloudOf('1 2 3 0.6 0.6 0.5\n4 5 6 0.7 0.7 0.1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [153, 153, 128, 179, 179, 26], notes: ['columns 4 to 6 read as colours (0 to 1; no header names the columns)'] });
   });
 
   it('unit triples that never point against an axis are normals with a note: they could be 0..1 colours of pure hues', async () => {
