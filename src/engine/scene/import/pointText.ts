@@ -255,13 +255,14 @@ const DECIMAL_COMMA_IN = /\d,\d/;
  * no comma does, so a comma is a decimal mark as a point is: `1,5;2,5;3,5`); else fields that are
  * all numbers, some with a decimal comma, between blanks (`1,5 2,5 3,5`, a tab-separated European
  * export) are read so (a point still a decimal mark too); else a comma separates, as in
- * `1.5,2.5,3.5`. Decided before a line is split into numbers, so `1,5 2,5 3,5` is never six numbers.
+ * `1.5,2.5,3.5`, if the line has one; else only blanks do. Decided before a line is split into numbers, so `1,5 2,5 3,5` is never six numbers.
  */
 function separatorsOf(line: string): TextSyntax {
   if (line.includes(';')) return { semicolonIsBlank: true, decimalComma: true };
   const fields = line.split(/\s+/).filter(Boolean);
   if (fields.length >= 3 && fields.some((f) => DECIMAL_COMMA.test(f)) && fields.every((f) => DECIMAL_COMMA.test(f) || INTEGER.test(f))) return { decimalComma: true };
-  return { commaIsBlank: true };
+  // A first point without a comma: none separates, so a later `1,5 2,5 3,5` is no number, never 1 5 2 5 3 5.
+  return line.includes(',') ? { commaIsBlank: true } : {};
 }
 
 /**

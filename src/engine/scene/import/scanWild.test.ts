@@ -381,7 +381,7 @@ describe('text point clouds from other writers', () => {
     const utf16 = (s: string, bom: boolean): Uint8Array => Uint8Array.from([...(bom ? [0xff, 0xfe] : []), ...[...s].flatMap((c) => [c.charCodeAt(0), 0])]);
     for (const [name, file] of [['wide.xyz', '1.5 2.5 3.5\r\n4 5 6\r\n'], ['wide.obj', 'v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n']]) {
       for (const bom of [true, false]) {
-        expect(await failure(utf16(file!, bom), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: it is UTF-16 text (or holds NUL bytes), which is not read: save it as UTF-8 or ASCII` });
+        expect(await failure(utf16(file!, bom), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: it is UTF-16 text, which is not read: save it as UTF-8 or ASCII` });
       }
     }
     const mixed = await read(text('1 2 3\r\n4 5 6\n7 8 9\r\n'), 'mixed.xyz');
@@ -430,6 +430,8 @@ describe('text clouds that look like another dialect are refused or read with a 
       code: 'PARSE_FAILED',
       message: "fr.xyz: line 1: '1 234,5 2 345,5 3 456,5' looks like numbers with a blank as thousands separator (1 234,5): not read, as the blanks would make twice the numbers meant",
     });
+    // A first point without a comma: a later decimal comma is no number (before: '1,5 2,5 3,5 0 0 1' was 1 5 2 and 5 3 5, six columns like the first).
+    expect(await failure(text('1.5 2.5 3.5 0 0 1\n1,5 2,5 3,5 0 0 1\n'), 'merged.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "merged.xyz: line 2: '1,5' is not a finite number at byte 18" });
     // An integer x before a decimal comma is still a point of three numbers.
     expect(await cloudOf('12 345,5 7\n1 2,5 3\n')).toEqual({ positions: [12, 345.5, 7, 1, 2.5, 3], notes: ['decimal commas: numbers such as 1,5 are read as 1.5'] });
   });

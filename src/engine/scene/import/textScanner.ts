@@ -38,9 +38,9 @@ export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
   let end = bytes.indexOf(NL);
   if (end < 0) end = bytes.length;
-  // UTF-16 (Windows "Unicode" text, PowerShell's Out-File): a NUL beside every character.
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.subarray(0, end).indexOf(0) >= 0) {
-    throw new BrepscopeError('PARSE_FAILED', `${name}: it is UTF-16 text (or holds NUL bytes), which is not read: save it as UTF-8 or ASCII`);
+  // UTF-16 (Windows "Unicode" text, PowerShell's Out-File): its byte order mark, or a NUL beside the first character (a file of NULs is no text at all).
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length > 1 && (bytes[0] === 0) !== (bytes[1] === 0))) {
+    throw new BrepscopeError('PARSE_FAILED', `${name}: it is UTF-16 text, which is not read: save it as UTF-8 or ASCII`);
   }
   const cr = bytes.subarray(0, end).indexOf(CR);
   if (cr < 0) return;
