@@ -46,8 +46,9 @@ class PointTextReader {
   private readonly row: number[] = [];
   private columns = 0;
   private layout: Layout | undefined;
-  /** Separators and decimal mark: judged on each line until the first point, then kept. */
+  /** Separators and decimal mark: judged on each line until the first point with a number, then kept. */
   private separators: TextSyntax = { commaIsBlank: true };
+  private judged = false;
   private positions = new Float64Builder();
   private normals = new Float64Builder();
   private colors = new Float64Builder();
@@ -91,7 +92,7 @@ class PointTextReader {
         if (!this.layout) header.push(lineText(s.bytes, s.tokenStart));
         continue;
       }
-      if (!this.layout) {
+      if (!this.judged) {
         const separators = separatorsOf(lineText(s.bytes, s.tokenStart));
         if (!sameSeparators(separators, this.separators)) {
           this.separators = separators;
@@ -133,11 +134,8 @@ class PointTextReader {
           header.push(lineText(s.bytes, s.tokenStart));
           continue;
         }
-        const mixed = mixedSeparators(lineText(s.bytes, lineStart), this.separators);
-        if (mixed) throw bad(mixed);
         this.columns = row.length;
         layout = this.layout = chooseLayout(header, this.columns, this.notes);
-        if (this.separators.decimalComma && DECIMAL_COMMA_IN.test(lineText(s.bytes, lineStart))) this.notes.push('decimal commas: numbers such as 1,5 are read as 1.5');
         // Room for as many points as lines of this length fit in the file, so a 5M-point file does not grow by doubling.
         const lines = Math.ceil((this.fileSize - (base + lineStart)) / Math.max(1, s.pos - lineStart)) + 16;
         this.positions = new Float64Builder(lines * 3);
@@ -153,6 +151,13 @@ class PointTextReader {
         continue;
       } else if (row.length !== this.columns) {
         throw bad(`${row.length} numbers where the lines before have ${this.columns}`);
+      }
+      if (!this.judged && row.some((v) => !Number.isNaN(v))) {
+        // The first point with a number: its separators are kept (a row of nan says nothing of them).
+        this.judged = true;
+        const mixed = mixedSeparators(lineText(s.bytes, lineStart), this.separators);
+        if (mixed) throw bad(mixed);
+        if (this.separators.decimalComma && DECIMAL_COMMA_IN.test(lineText(s.bytes, lineStart))) this.notes.push('decimal commas: numbers such as 1,5 are read as 1.5');
       }
       this.sinceCount++;
       if (nanText !== undefined) {

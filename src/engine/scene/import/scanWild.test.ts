@@ -432,6 +432,10 @@ describe('text clouds that look like another dialect are refused or read with a 
     });
     // A first point without a comma: a later decimal comma is no number (before: '1,5 2,5 3,5 0 0 1' was 1 5 2 and 5 3 5, six columns like the first).
     expect(await failure(text('1.5 2.5 3.5 0 0 1\n1,5 2,5 3,5 0 0 1\n'), 'merged.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "merged.xyz: line 2: '1,5' is not a finite number at byte 18" });
+    // A first row of nan (a structured grid's hole) says nothing of the separators: the first row with a number does (before: refused).
+    const hole = '1 points whose x y z are nan (not measured) are skipped';
+    expect(await cloudOf('nan nan nan\n1,5 2,5 3,5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: ['decimal commas: numbers such as 1,5 are read as 1.5', hole] });
+    expect(await cloudOf('nan nan nan\n1.5,2.5,3.5\n', 'grid.csv')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [hole] });
     // An integer x before a decimal comma is still a point of three numbers.
     expect(await cloudOf('12 345,5 7\n1 2,5 3\n')).toEqual({ positions: [12, 345.5, 7, 1, 2.5, 3], notes: ['decimal commas: numbers such as 1,5 are read as 1.5'] });
   });
