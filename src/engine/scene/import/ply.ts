@@ -55,6 +55,12 @@ export function parsePly(bytes: Uint8Array, name: string): MeshOrCloud {
   const body = new PlyBody(header, bytes.length, name);
   const reader = header.format === 'ascii' ? new AsciiReader(bytes, header.bodyStart, name) : new BinaryReader(bytes, header.bodyStart, header.format === 'binary_little_endian', name);
   body.read(reader);
+  if (reader instanceof AsciiReader) {
+    const after = firstValue(bytes, reader.pos, reader.line);
+    if (after.at !== undefined && startsNumber(bytes[after.at]!)) throw valuesAfterBody(name, after.line, after.at);
+  } else if (reader instanceof BinaryReader && !padding(bytes, reader.end)) {
+    throw bytesAfterBody(name, reader.end, bytes.length - reader.end);
+  }
   return body.result();
 }
 
@@ -100,7 +106,17 @@ async function readBinaryBody(body: PlyBody, head: Uint8Array, header: Header, n
   let final = false;
   for (;;) {
     const reader = new BinaryReader(span, 0, little, name, base, final);
-    if (body.read(reader)) return body.result();
+    if (body.read(reader)) {
+      // The rest of the file, a piece at a time, must be padding, as parsePly requires of the whole.
+      const end = base + reader.end;
+      let after = span.length - reader.end, blank = padding(span, reader.end);
+      for (let piece = await next(); piece; piece = await next()) {
+        after += piece.length;
+        blank &&= padding(piece, 0);
+      }
+      if (!blank) throw bytesAfterBody(name, end, after);
+      return body.result();
+    }
     // The record that did not fit: its bytes so far, and pieces until its shortfall is in (or the file ends).
     const keep = reader.recordStart;
     const queue = new PieceQueue();
@@ -133,7 +149,20 @@ async function readAsciiBody(body: PlyBody, head: Uint8Array, bodyStart: number,
     // A span without a line end is read only at the file's end (then even empty: a truncation).
     if (end > 0 || final) {
       const reader = new AsciiReader(span.subarray(0, end), 0, name, base, line, final);
-      if (body.read(reader)) return body.result();
+      if (body.read(reader)) {
+        // The rest of the file, a piece at a time, must not start with a number, as parsePly requires of the whole.
+        let piece = span, offset = base;
+        let after = firstValue(piece, reader.pos, reader.line);
+        while (after.at === undefined) {
+          const more = await next();
+          if (!more) break;
+          offset += piece.length;
+          piece = more;
+          after = firstValue(piece, 0, after.line);
+        }
+        if (after.at !== undefined && startsNumber(piece[after.at]!)) throw valuesAfterBody(name, after.line, offset + after.at);
+        return body.result();
+      }
       keep = reader.recordStart;
       line = reader.recordLine;
       base += keep;
@@ -587,6 +616,11 @@ class BinaryReader implements ElementReader {
 
   endElement(): void {}
 
+  /** Where the reader is in the span: after the last element, the start of what follows the body. */
+  get end(): number {
+    return this.at;
+  }
+
   private need(n: number): void {
     if (this.at + n > this.bytes.length) {
       if (!this.final) {
@@ -682,6 +716,15 @@ class AsciiReader implements ElementReader {
 
   endElement(): void {}
 
+  /** Where the scanner is in the span, and its line: after the last element, the start of what follows the body. */
+  get pos(): number {
+    return this.scanner.pos;
+  }
+
+  get line(): number {
+    return this.scanner.line;
+  }
+
   scalar(prop: Property, lenient = false): number {
     const s = this.scanner;
     if (!s.tokenAnywhere()) {
@@ -723,6 +766,48 @@ class AsciiReader implements ElementReader {
 
 /** How C libraries print NaN and infinity (glibc `nan`, `-nan`, `inf`; MSVC `-nan(ind)`, `1.#QNAN`, `-1.#IND`, `1.#INF`). */
 const NOT_A_NUMBER = /^[-+]?(nan(\([a-z0-9_]*\))?|inf(inity)?|1\.#(inf|ind|qnan|snan)0*)$/i;
+
+/**
+ * The first byte from `from` on that is not blank (space, tab, CR, NUL padding, a DOS end-of-file
+ * mark) or a line end: its offset in `bytes` and line, or only the line reached at the end.
+ */
+function firstValue(bytes: Uint8Array, from: number, line: number): { line: number; at?: number } {
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === NL) line++;
+    else if (c !== 32 && c !== 9 && c !== 13 && c !== 0 && c !== 26) return { line, at: i };
+  }
+  return { line };
+}
+
+/**
+ * A number after the last element the header declares: the header does not describe the body (a
+ * property it omits would shift every value after the first record; a vertex count too small
+ * drops points), so nothing is read rather than something wrong. Words there (a writer's trailer)
+ * are not read and do no harm.
+ */
+function valuesAfterBody(name: string, line: number, at: number): BrepscopeError {
+  return new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: a number at byte ${at} after the last element the header declares: the header does not describe the body (a property or element missing from it, or counts too small)`);
+}
+
+/** Whether bytes[from..] are only what writers pad a binary body with: NUL, line ends, blanks. */
+function padding(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== 0 && c !== NL && c !== 13 && c !== 32) return false;
+  }
+  return true;
+}
+
+/** A binary body followed by more than padding: as valuesAfterBody, the header does not describe the file. */
+function bytesAfterBody(name: string, end: number, after: number): BrepscopeError {
+  return new BrepscopeError('PARSE_FAILED', `${name}: the body the header declares ends at byte ${end}, and ${after} more bytes follow: the header does not describe the body (a property or element missing from it, or counts too small)`);
+}
+
+/** Whether a token starting with byte `c` can be a number (a digit, a sign or a point). */
+function startsNumber(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
+}
 
 /** The 1-based line number of byte `at`. */
 function lineAt(bytes: Uint8Array, at: number): number {

@@ -347,7 +347,10 @@ describe('OBJ from other writers', () => {
 describe('text point clouds from other writers', () => {
   it('a line of nan x y z is a point not measured, skipped with a note; a nan normal is none; one nan coordinate is refused', async () => {
     const r = await read(text('1 2 3 0 0 1\nnan nan nan nan nan nan\n-nan(ind) 1.#QNAN nan 0 0 1\n4 5 6 nan nan nan\n'), 'grid.xyz');
-    expect(r.kind === 'points' && { positions: [...r.cloud.positions], normals: [...r.cloud.normals!], notes: r.notes }).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0, 0, 0], notes: ['2 points whose x y z are nan (not measured) are skipped'] });
+    expect(r.kind === 'points' && { positions: [...r.cloud.positions], normals: [...r.cloud.normals!], notes: r.notes }).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0, 0, 0], notes: [
+      '2 points whose x y z are nan (not measured) are skipped',
+      'columns 4 to 6 read as normals (all of unit length, none pointing against an axis, as 0 to 1 colours of pure hues would be) (no header names the columns)',
+    ] });
     expect(await failure(text('1 2 3\n4 nan 6\n'), 'grid.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "grid.xyz: line 2: 'nan' is not a finite number at byte 8" });
     expect(await failure(text('nan nan nan\n'), 'grid.xyz')).toMatchObject({ code: 'EMPTY_MESH', message: 'grid.xyz: every point of the file is nan (none was measured)' });
   });
@@ -369,10 +372,20 @@ describe('text point clouds from other writers', () => {
   });
 
   it('lines that end in CR alone (classic Mac OS) are refused, never read as one line of one point', async () => {
-    for (const [name, file] of [['mac.xyz', '1 2 3\r4 5 6\r'], ['mac.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r']]) {
+    // Also when the file ends in one LF (before: one line, one point of 9 columns, or one vertex of 12 numbers).
+    for (const [name, file] of [['mac.xyz', '1 2 3\r4 5 6\r'], ['mac.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r'], ['lf.xyz', '1 2 3\r4 5 6\r7 8 9\n'], ['lf.obj', 'v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\n']]) {
       expect(await failure(text(file!), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends` });
     }
     expect(await read(text('1 2 3\r'), 'one.xyz')).toMatchObject({ kind: 'points', cloud: { count: 1 } });
+    // UTF-16 (Windows "Unicode" text), with or without its byte order mark: named, not taken for CR lines.
+    const utf16 = (s: string, bom: boolean): Uint8Array => Uint8Array.from([...(bom ? [0xff, 0xfe] : []), ...[...s].flatMap((c) => [c.charCodeAt(0), 0])]);
+    for (const [name, file] of [['wide.xyz', '1.5 2.5 3.5\r\n4 5 6\r\n'], ['wide.obj', 'v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n']]) {
+      for (const bom of [true, false]) {
+        expect(await failure(utf16(file!, bom), name!)).toMatchObject({ code: 'PARSE_FAILED', message: `${name}: it is UTF-16 text, which is not read: save it as UTF-8 or ASCII` });
+      }
+    }
+    const mixed = await read(text('1 2 3\r\n4 5 6\n7 8 9\r\n'), 'mixed.xyz');
+    expect(mixed.kind === 'points' && [...mixed.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
   it("CloudCompare's .asc is a text cloud by its name, streamed", async () => {
@@ -395,5 +408,167 @@ describe('text point clouds from other writers', () => {
     expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1.5, 2, 3, 4, 5, 6]);
     const named = await read(text('\ufeffX,Y,Z,Red,Green,Blue\n1,2,3,0,0,1\n'), 'bom.csv');
     expect(named.kind === 'points' && [...named.cloud.colors!]).toEqual([0, 0, 1]);
+  });
+});
+
+/** Positions, normals, colours and notes of a text cloud read whole and streamed (read()). */
+async function cloudOf(file: string, name = 'scan.xyz'): Promise<{ positions: number[]; normals?: number[]; colors?: number[]; notes: string[] }> {
+  const r = await read(text(file), name);
+  if (r.kind !== 'points') throw new Error(`a cloud expected, got ${r.kind}`);
+  const { positions, normals, colors } = r.cloud;
+  return { positions: [...positions], ...(normals ? { normals: [...normals].map((v) => Math.round(v * 1e6) / 1e6) } : {}), ...(colors ? { colors: [...colors] } : {}), notes: r.notes };
+}
+
+describe('text clouds that look like another dialect are refused or read with a note, never silently wrong', () => {
+  it('a thousands mark or a trailing comma beside decimal commas is refused, not split at its commas', async () => {
+    // Before: '1.234,5 2.345,5 3,5' was x y z = 1.234 5 2.345 and colours 5 3 5.
+    const mixed = "has blanks between numbers and commas inside them: which separates and which is a decimal or thousands mark is not known, so the file is not read (save it with one separator)";
+    expect(await failure(text('1.234,5 2.345,5 3,5\n1.234,6 2.345,6 3,6\n'), 'eu.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: `eu.xyz: line 1: '1.234,5 2.345,5 3,5' ${mixed}` });
+    expect(await failure(text('# title\n1,5 2,5 3,5,\n'), 'eu.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: `eu.xyz: line 2: '1,5 2,5 3,5,' ${mixed}` });
+    // Before: '1 234,5 2 345,5 3 456,5' was x y z = 1 234.5 2 and normals 345.5 3 456.5, no note.
+    expect(await failure(text('1 234,5 2 345,5 3 456,5\n'), 'fr.xyz')).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: "fr.xyz: line 1: '1 234,5 2 345,5 3 456,5' looks like numbers with a blank as thousands separator (1 234,5): not read, as the blanks would make twice the numbers meant",
+    });
+    // A first point without a comma: a later decimal comma is no number (before: '1,5 2,5 3,5 0 0 1' was 1 5 2 and 5 3 5, six columns like the first).
+    expect(await failure(text('1.5 2.5 3.5 0 0 1\n1,5 2,5 3,5 0 0 1\n'), 'merged.xyz')).toMatchObject({ code: 'PARSE_FAILED', message: "merged.xyz: line 2: '1,5' is not a finite number at byte 18" });
+    // A first row of nan (a structured grid's hole) says nothing of the separators: the first row with a number does (before: refused).
+    const hole = '1 points whose x y z are nan (not measured) are skipped';
+    expect(await cloudOf('nan nan nan\n1,5 2,5 3,5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: ['decimal commas: numbers such as 1,5 are read as 1.5', hole] });
+    expect(await cloudOf('nan nan nan\n1.5,2.5,3.5\n', 'grid.csv')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [hole] });
+    // An integer x before a decimal comma is still a point of three numbers.
+    expect(await cloudOf('12 345,5 7\n1 2,5 3\n')).toEqual({ positions: [12, 345.5, 7, 1, 2.5, 3], notes: ['decimal commas: numbers such as 1,5 are read as 1.5'] });
+  });
+
+  it('a comma after a blank is a separator (1 ,2 ,3), never a decimal comma (before: 1 0.2 0.3)', async () => {
+    expect(await cloudOf('1 ,2 ,3\n4 ,5 ,6\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: [] });
+    expect(await cloudOf('1.5, 2.5, 3.5\n4, 5, 6.5\n')).toEqual({ positions: [1.5, 2.5, 3.5, 4, 5, 6.5], notes: [] });
+  });
+
+  it('six unnamed columns that are neither colours nor unit normals (a LAS export: intensity, return, class) are ignored with a note', async () => {
+    // Before: read as normals 1200 1 2, no note.
+    const ignored = ['columns 4 to 6 are neither colours (0 to 255, 0 to 1) nor unit normals and are ignored (no header names the columns)'];
+    expect(await cloudOf('1.5 2.5 3.5 1200 1 2\n4.5 5.5 6.5 830 2 2\n')).toEqual({ positions: [1.5, 2.5, 3.5, 4.5, 5.5, 6.5], notes: ignored });
+    // Vectors not of unit length, and 0 0 0 throughout (no normals, or black): nothing read.
+    expect(await cloudOf('1 2 3 2.5 -1 0.3\n4 5 6 -0.2 3 1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: ignored });
+    expect(await cloudOf('1 2 3 0 0 0\n4 5 6 0 0 0\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: ignored });
+    // Unit normals pointing every way: normals, no note.
+    expect(await cloudOf('1 2 3 0 0 1\n4 5 6 0.6 0 -0.8\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0.6, 0, -0.8], notes: [] });
+    // Written with one decimal: within 10 % of unit length when some component is negative (never colours), within 1 % when none is.
+    expect(await cloudOf('1 2 3 -0.6 0.6 0.5\n4 5 6 0.7 0.7 0.1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [-0.6, 0.6, 0.5, 0.7, 0.7, 0.1], notes: [] });
+    expect(await cloudOf('1 2 3 0.6 0.6 0.5\n4 5 6 0.7 0.7 0.1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], colors: [153, 153, 128, 179, 179, 26], notes: ['columns 4 to 6 read as colours (0 to 1; no header names the columns)'] });
+  });
+
+  it('unit triples that never point against an axis are normals with a note: they could be 0..1 colours of pure hues', async () => {
+    const note = 'columns 4 to 6 read as normals (all of unit length, none pointing against an axis, as 0 to 1 colours of pure hues would be) (no header names the columns)';
+    expect(await cloudOf('1 2 3 0 0 1\n4 5 6 0 0 1\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [0, 0, 1, 0, 0, 1], notes: [note] });
+    expect(await cloudOf('1 2 3 1 0 0\n4 5 6 0.6 0.8 0\n')).toEqual({ positions: [1, 2, 3, 4, 5, 6], normals: [1, 0, 0, 0.6, 0.8, 0], notes: [note] });
+  });
+
+  it('seven unnamed columns x y z nx ny nz and a value: normals (before: ny nz value read as colours, no note)', async () => {
+    expect(await cloudOf('1 2 3 0 0.6 0.8 120\n4 5 6 -0.6 0 0.8 75\n')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6],
+      normals: [0, 0.6, 0.8, -0.6, 0, 0.8],
+      notes: ['columns 4 to 6 read as normals, column 7 is ignored (no header names the columns)'],
+    });
+    // PTS with 0..1 colours: scaled (before: rounded to 0 or 1), with a note.
+    expect(await cloudOf('1 2 3 -100 0.2 0.4 0.6\n4 5 6 50 1 0.5 0\n')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6],
+      colors: [51, 102, 153, 255, 128, 0],
+      notes: ['columns 5 to 7 read as colours (0 to 1; Leica PTS x y z intensity r g b), column 4 is ignored (no header names the columns)'],
+    });
+    // Columns 4 to 6 could be colours too: PTS is chosen and said.
+    expect(await cloudOf('2\n1 2 3 100 10 20 30\n4 5 6 90 40 50 60\n', 'scan.pts')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6],
+      colors: [10, 20, 30, 40, 50, 60],
+      notes: ['columns 5 to 7 read as colours (0 to 255; Leica PTS x y z intensity r g b), column 4 is ignored (no header names the columns)'],
+    });
+    // Neither: nothing read.
+    expect(await cloudOf('1 2 3 1200 -5 7 0.5\n')).toEqual({ positions: [1, 2, 3], notes: ['7 columns per line without names: the first three are read as x y z, the others are ignored (neither colours nor unit normals)'] });
+  });
+
+  it('nine unnamed columns: a triple that is neither colours nor unit normals is ignored, the other kept (before: read as normals)', async () => {
+    expect(await cloudOf('1 2 3 10 20 30 1200 2 3\n4 5 6 40 50 60 400 5 6\n')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6],
+      colors: [10, 20, 30, 40, 50, 60],
+      notes: ['columns 4 to 6 read as colours, columns 7 to 9 are neither colours (0 to 255, 0 to 1) nor unit normals and are ignored (no header names the columns)'],
+    });
+    expect(await cloudOf('1 2 3 0 0 -1 1200 2 3\n')).toEqual({
+      positions: [1, 2, 3],
+      normals: [0, 0, -1],
+      notes: ['columns 4 to 6 read as normals, columns 7 to 9 are neither colours (0 to 255, 0 to 1) nor unit normals and are ignored (no header names the columns)'],
+    });
+  });
+
+  it('survey names (northing before easting) and names with units are read as named; words that name no axis are said', async () => {
+    // Before: Northing,Easting read as x y (a mirrored cloud, no note); with a point id first, the id was x.
+    const survey = { positions: [3000.25, 5000.5, 12.5, 3001.25, 5001.5, 13.5], notes: [] };
+    expect(await cloudOf('Northing,Easting,Elevation\n5000.5,3000.25,12.5\n5001.5,3001.25,13.5\n', 'survey.csv')).toEqual(survey);
+    expect(await cloudOf('Point,Northing,Easting,Height\n1,5000.5,3000.25,12.5\n2,5001.5,3001.25,13.5\n', 'survey.csv')).toEqual(survey);
+    expect(await cloudOf('Z[mm];Y[mm];X[mm]\n3;2;1\n', 'units.csv')).toEqual({ positions: [1, 2, 3], notes: [] });
+    expect(await cloudOf('X (mm) Y (mm) Z (mm) Nx Ny Nz\n1 2 3 0 0 1\n')).toEqual({ positions: [1, 2, 3], normals: [0, 0, 1], notes: [] });
+    expect(await cloudOf('lat lon alt\n45.5 7.25 300\n')).toEqual({
+      positions: [45.5, 7.25, 300],
+      notes: ["the line above the points, 'lat lon alt', has a word per column, none of them x, y or z: if they name the columns, they are not understood; the first three columns are read as x y z"],
+    });
+    // A title with a number in it names nothing.
+    expect(await cloudOf('Scan; part 7\n1.5,2.5,3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+  });
+
+  it('a point count that disagrees with the points after it is said (a PTS cut short at a line end, a line of one number)', async () => {
+    const disagree = 'point counts that disagree with the points after them (a file cut short, or a line of one number that is no count): ';
+    expect(await cloudOf('3\n1 2 3\n4 5 6\n', 'cut.pts')).toEqual({ positions: [1, 2, 3, 4, 5, 6], notes: [`${disagree}line 1 announces 3 points, 2 follow`] });
+    expect(await cloudOf('1 2 3\n4 5 6\n7\n8 9 10\n')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6, 8, 9, 10],
+      notes: ['1 point counts between the points (a PTS of several scans) are skipped: the scans are one cloud', `${disagree}line 3 announces 7 points, 1 follow`],
+    });
+    // Counts that agree (a nan line is one of the points counted; a scan number before the count): no such note.
+    expect(await cloudOf('1\n3\n1 2 3\nnan nan nan\n4 5 6\n1\n7 8 9\n', 'ok.pts')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      notes: ['1 point counts between the points (a PTS of several scans) are skipped: the scans are one cloud', '1 points whose x y z are nan (not measured) are skipped'],
+    });
+  });
+});
+
+describe('an ASCII PLY whose header does not describe its body', () => {
+  const xyz = ['x', 'y', 'z'].map((name) => ({ type: 'float', name }));
+  const withTail = (rows: Row[], tail: string): Uint8Array => {
+    const head = ply('ascii', [{ name: 'vertex', properties: xyz, rows }]);
+    return Uint8Array.from([...head, ...text(tail)]);
+  };
+
+  it('a number after the last vertex (a property the header omits, a count too small) is refused, naming its line and byte', async () => {
+    // The header says x y z, the writer wrote x y z intensity: before, read as 1 2 3 and 4 5 6 (the second point shifted), 7 8 ignored.
+    const shifted = Uint8Array.from([...ply('ascii', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3, 4], [5, 6, 7, 8]] }])]);
+    const lines = new TextDecoder().decode(shifted).split('\n');
+    const last = lines.length - 2;
+    expect(await failure(shifted, 'shifted.ply')).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: `shifted.ply: line ${last + 1}: a number at byte ${shifted.length - 4} after the last element the header declares: the header does not describe the body (a property or element missing from it, or counts too small)`,
+    });
+    // A vertex count one short: before, the third point was dropped without a word.
+    const short = withTail([[1, 2, 3], [4, 5, 6]], '\n-7.5 8 9\n');
+    expect(await failure(short, 'short.ply')).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(new RegExp(`^short\\.ply: line ${lines.length + 1}: a number at byte ${short.length - 9} after the last element`)) });
+  });
+
+  it('binary: bytes after the body other than padding are refused (a property the header omits, a count too small)', async () => {
+    // Two points declared, three written: before, the third was dropped without a word.
+    const declared = ply('binary_little_endian', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3], [4, 5, 6]] }]);
+    const short = Uint8Array.from([...declared, ...new Uint8Array(Float32Array.of(7, 8, 9).buffer)]);
+    expect(await failure(short, 'short.ply')).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: `short.ply: the body the header declares ends at byte ${declared.length}, and 12 more bytes follow: the header does not describe the body (a property or element missing from it, or counts too small)`,
+    });
+    // Padding (a line end, NUL bytes) after the body is not read.
+    const padded = ply('binary_big_endian', [{ name: 'vertex', properties: xyz, rows: [[1, 2, 3], [4, 5, 6]] }]);
+    const r = await read(Uint8Array.from([...padded, 13, 10, 0, 0, 0, 0]), 'padded.ply');
+    expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('words, blanks or NUL padding after the last vertex are not read and do no harm', async () => {
+    for (const tail of ['the end\n1 2 3\n', '\n\r\n  \t\n', '\0\0\0\0']) {
+      const r = await read(withTail([[1, 2, 3], [4, 5, 6]], tail), 'tail.ply');
+      expect(r.kind === 'points' && [...r.cloud.positions]).toEqual([1, 2, 3, 4, 5, 6]);
+    }
   });
 });

@@ -29,15 +29,22 @@ export function byteOrderMark(bytes: Uint8Array): number {
 export const NAN_TEXT = /^[-+]?(nan(\([a-z0-9_]*\))?|1\.#(ind|qnan|snan)0*)$/i;
 
 /**
- * Refuses text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
- * one, silently a single vertex or point. `bytes` are a file's first lines (or the whole file, when
- * it has no LF at all: a streamed reader is handed them only then).
+ * Refuses UTF-16 text, and text whose lines end in CR alone (classic Mac OS): read as lines of LF, its lines would be
+ * one, silently a single vertex or point. Judged on the first line: a CR with more text after it
+ * before the line's LF (or the end, when there is no LF at all; a file of CR lines that ends with
+ * one LF is as much Mac text). `bytes` are a file's first whole lines (a streamed reader is handed
+ * at least the first).
  */
 export function refuseCarriageReturnLines(bytes: Uint8Array, name: string): void {
-  if (bytes.indexOf(NL) >= 0) return;
-  const cr = bytes.indexOf(CR);
+  let end = bytes.indexOf(NL);
+  if (end < 0) end = bytes.length;
+  // UTF-16 (Windows "Unicode" text, PowerShell's Out-File): its byte order mark, or a NUL beside the first character (a file of NULs is no text at all).
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length > 1 && (bytes[0] === 0) !== (bytes[1] === 0))) {
+    throw new BrepscopeError('PARSE_FAILED', `${name}: it is UTF-16 text, which is not read: save it as UTF-8 or ASCII`);
+  }
+  const cr = bytes.subarray(0, end).indexOf(CR);
   if (cr < 0) return;
-  for (let i = cr + 1; i < bytes.length; i++) {
+  for (let i = cr + 1; i < end; i++) {
     const c = bytes[i]!;
     if (c !== CR && c !== SPACE && c !== TAB) {
       throw new BrepscopeError('PARSE_FAILED', `${name}: its lines end in CR alone (classic Mac OS text), which is not read: save it with LF or CRLF line ends`);
