@@ -500,8 +500,8 @@ class VertexSink {
       this.normals![i * 3 + role - 4] = Number.isFinite(value) ? value : 0;
     } else {
       const type = element.properties[property]!.type;
-      // Float colours are 0..1; integer colours 0..255.
-      const v = type === 'float32' || type === 'float64' ? value * 255 : value;
+      // Float colours are 0..1; 16-bit colours (PDAL's from LAS) 0..65535, scaled by 255 / 65535 = 1 / 257; other integers 0..255.
+      const v = type === 'float32' || type === 'float64' ? value * 255 : type === 'uint16' ? value / 257 : value;
       this.colors![i * 3 + role - 7] = Math.min(255, Math.max(0, Math.round(v)));
     }
   }

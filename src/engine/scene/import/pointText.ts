@@ -228,7 +228,7 @@ class PointTextReader {
     }
     if (this.unmeasured > 0) notes.push(`${this.unmeasured} points whose x y z are nan (not measured) are skipped`);
     let normals = layout.normal ? this.normals.toArray() : undefined;
-    let colors = layout.color ? namedColours(this.colors.toArray()) : undefined;
+    let colors = layout.color ? namedColours(this.colors.toArray(), notes) : undefined;
     if (layout.guess) ({ normals, colors } = judgeTriples(layout.guess, this.guessed, this.columns, notes));
     return {
       cloud: {
@@ -399,14 +399,23 @@ function judgeTriples(firsts: number[], triples: Float64Builder[], columns: numb
   return {};
 }
 
-/** Colour columns a header names: 0..255, or 0..1 when none exceeds 1 and some is a fraction (then scaled). */
-function namedColours(values: Float64Array): Float64Array {
+/**
+ * Colour columns a header names: 0..255; 0..1 when none exceeds 1 and some is a fraction (scaled
+ * by 255); 16-bit (0..65535, as LAS stores them) when all are integers and some exceed 255 (scaled
+ * by 1 / 257, with a note). Anything else is clamped to 0..255 later.
+ */
+function namedColours(values: Float64Array, notes: string[]): Float64Array {
   let max = 0, fraction = false;
   for (const v of values) {
     if (v > max) max = v;
     if (!Number.isInteger(v)) fraction = true;
   }
-  return max <= 1 && fraction ? values.map((v) => v * 255) : values;
+  if (max <= 1 && fraction) return values.map((v) => v * 255);
+  if (max > 255 && max <= 65535 && !fraction) {
+    notes.push(`the colour columns hold integers up to ${max}: read as 16-bit colours (0 to 65535, as LAS stores them) and scaled to 0 to 255`);
+    return values.map((v) => v / 257);
+  }
+  return values;
 }
 
 /**

@@ -40,6 +40,7 @@ const SETTERS: Record<string, [number, (v: DataView, at: number, x: number, litt
   uchar: [1, (v, at, x) => v.setUint8(at, x)],
   short: [2, (v, at, x, le) => v.setInt16(at, x, le)],
   ushort: [2, (v, at, x, le) => v.setUint16(at, x, le)],
+  uint16: [2, (v, at, x, le) => v.setUint16(at, x, le)],
   int: [4, (v, at, x, le) => v.setInt32(at, x, le)],
   uint: [4, (v, at, x, le) => v.setUint32(at, x, le)],
   float: [4, (v, at, x, le) => v.setFloat32(at, x, le)],
@@ -233,6 +234,21 @@ describe('PLY from other writers', () => {
     }
   });
 
+  it('16-bit colours (ushort, as PDAL writes LAS colours) are scaled by 1/257, 8-bit kept, float 0..1 scaled by 255 (before: 16-bit clamped to 255)', async () => {
+    const rgb = (type: string, prefix = ''): PlyProperty[] => ['red', 'green', 'blue'].map((name) => ({ type, name: prefix + name }));
+    for (const format of formats) {
+      const colorsOf = async (properties: PlyProperty[], rows: Row[]): Promise<number[]> => {
+        const r = await read(ply(format, [{ name: 'vertex', properties: [...xyz(), ...properties], rows }]), 'rgb.ply');
+        return r.kind === 'points' ? [...r.cloud.colors!] : [];
+      };
+      // 32768 / 257 = 127.502, 1000 / 257 = 3.891, 65278 / 257 = 254.
+      expect(await colorsOf(rgb('ushort'), [[1, 2, 3, 0, 65535, 32768], [4, 5, 6, 257, 1000, 65278]])).toEqual([0, 255, 128, 1, 4, 254]);
+      expect(await colorsOf(rgb('uint16', 'diffuse_'), [[1, 2, 3, 65535, 514, 128]])).toEqual([255, 2, 0]);
+      expect(await colorsOf(rgb('uchar'), [[1, 2, 3, 0, 255, 128]])).toEqual([0, 255, 128]);
+      expect(await colorsOf(rgb('float'), [[1, 2, 3, 0, 1, 0.5], [4, 5, 6, 0.25, 0.002, 1]])).toEqual([0, 255, 128, 64, 1, 255]);
+    }
+  });
+
   it('a UTF-8 byte order mark before "ply"; no faces, or zero faces, is a point cloud', async () => {
     expect(measure(await read(ply('ascii', [vertices(BOX), faces(TRIS)], { bom: true }), 'bom.ply'))).toEqual(BOX_TRUTH);
     for (const file of [ply('binary_big_endian', [vertices(BOX)]), ply('ascii', [vertices(BOX), faces([])])]) {
@@ -360,6 +376,16 @@ describe('text point clouds from other writers', () => {
     expect(fractions.kind === 'points' && [...fractions.cloud.colors!]).toEqual([255, 128, 0]);
     const integers = await read(text('x y z red green blue\n1 2 3 1 0 200\n'), 'i.txt');
     expect(integers.kind === 'points' && [...integers.cloud.colors!]).toEqual([1, 0, 200]);
+  });
+
+  it('named colour columns of integers above 255 (16-bit, as LAS stores them) are scaled by 1/257 with a note (before: clamped to 255)', async () => {
+    expect(await cloudOf('x y z red green blue\n1 2 3 65535 32768 0\n4 5 6 257 1000 65278\n', 'las.txt')).toEqual({
+      positions: [1, 2, 3, 4, 5, 6],
+      colors: [255, 128, 0, 1, 4, 254],
+      notes: ['the colour columns hold integers up to 65535: read as 16-bit colours (0 to 65535, as LAS stores them) and scaled to 0 to 255'],
+    });
+    // Up to 255 is 8-bit, whatever the values: kept.
+    expect(await cloudOf('x y z r g b\n1 2 3 255 0 17\n', 'rgb.txt')).toEqual({ positions: [1, 2, 3], colors: [255, 0, 17], notes: [] });
   });
 
   it('a PTS of several scans, each after its count, is one cloud', async () => {
