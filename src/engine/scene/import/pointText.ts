@@ -312,8 +312,8 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
     };
     // Survey exports name the axes and often put northing first: read as written, never swapped (a mirrored cloud).
     const xyz = triple(['x', 'easting', 'east'], ['y', 'northing', 'north'], ['z', 'elevation', 'elev', 'height']);
-    // Words that may name the columns (a number among them makes it a title), none an axis: said, as a guess follows.
-    if (!xyz && !names.some((n) => /^[-+.\d]+$/.test(n))) {
+    // Words that may name the columns, none an axis: said, as a guess follows. A title (`Scan of part`) is not.
+    if (!xyz && names.every(looksLikeColumnName)) {
       notes.push(`the line above the points, ${quoteText(header.at(-1)!)}, has a word per column, none of them x, y or z: if they name the columns, they are not understood; the first three columns are read as x y z`);
     }
     if (xyz) return { xyz, normal: triple(['nx', 'normal_x'], ['ny', 'normal_y'], ['nz', 'normal_z']), color: triple(['r', 'red'], ['g', 'green'], ['b', 'blue']) };
@@ -324,6 +324,17 @@ function chooseLayout(header: string[], columns: number, notes: string[]): Layou
   if (columns !== 3) notes.push(`${columns} columns per line: the first three are read as x y z, the others are ignored`);
   return { xyz: [0, 1, 2] };
 }
+
+/**
+ * A word that may name a column: a letter or underscore, then up to 15 letters, digits or
+ * underscores (`lat`, `intensity`, `scalar_1`), and not an English word of a title (an article,
+ * a preposition, a conjunction, or a word titles of scans use: `Scan of part`, `Export from cloud`).
+ * A number makes the line a title too (`Scan; part 7`).
+ */
+function looksLikeColumnName(word: string): boolean {
+  return /^[a-z_][a-z0-9_]{0,15}$/.test(word) && !TITLE_WORDS.has(word);
+}
+const TITLE_WORDS = new Set(['a', 'an', 'the', 'of', 'and', 'or', 'for', 'in', 'on', 'at', 'to', 'by', 'with', 'from', 'is', 'scan', 'part', 'cloud', 'file', 'export', 'data']);
 
 /**
  * Unnamed columns after x y z, judged by every value they hold (kindOf): colours when every value

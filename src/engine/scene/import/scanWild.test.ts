@@ -539,6 +539,18 @@ describe('text clouds that look like another dialect are refused or read with a 
     });
     // A title with a number in it names nothing.
     expect(await cloudOf('Scan; part 7\n1.5,2.5,3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+    // Nor does a title of a word per column that holds an English title word (before: the note fired).
+    expect(await cloudOf('Scan of part\n1.5 2.5 3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+    expect(await cloudOf('Export from CloudCompare\n1.5 2.5 3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+    expect(await cloudOf('Housing-left rev.B 2024\n1.5 2.5 3.5\n')).toEqual({ positions: [1.5, 2.5, 3.5], notes: [] });
+    // Names of other columns (digits, underscores) still get the note.
+    expect(await cloudOf('Lon Lat Alt Scalar_1\n7.25 45.5 300 0.5\n')).toEqual({
+      positions: [7.25, 45.5, 300],
+      notes: [
+        "the line above the points, 'Lon Lat Alt Scalar_1', has a word per column, none of them x, y or z: if they name the columns, they are not understood; the first three columns are read as x y z",
+        '4 columns per line: the first three are read as x y z, the others are ignored',
+      ],
+    });
   });
 
   it('a point count that disagrees with the points after it is said (a PTS cut short at a line end, a line of one number)', async () => {
