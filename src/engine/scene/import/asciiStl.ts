@@ -9,13 +9,19 @@ import { decimalNumber } from './textScanner';
  * Number() reads them; `endfacet` (any case, anywhere) closes a facet; after `solid` or
  * `endsolid` and a space or tab, the rest of the line is the solid's name, whatever words it holds. Blanks are those of a
  * regular expression's `\s` in the file's latin1 text: tab, line feed, vertical tab, form feed,
- * carriage return, space and no-break space (0xa0).
+ * carriage return, space and no-break space (0xa0). A number after a corner's three on its line
+ * (`vertex 0 0 0 1`) is refused, naming the line: lines are counted by their line feeds.
  */
 const BLANK = new Uint8Array(256);
 for (const c of [9, 10, 11, 12, 13, 32, 0xa0]) BLANK[c] = 1;
 /** Bytes that start neither keyword: read while no match is under way, they change nothing. */
 const QUIET = new Uint8Array(256).fill(1);
 for (const c of 'vVeEsS') QUIET[c.charCodeAt(0)] = 0;
+// Line feeds are counted (one slow step a line).
+QUIET[10] = 0;
+/** Bytes that start a number: after a corner's third coordinate on its line, a fourth. */
+const NUMBER_START = new Uint8Array(256);
+for (const c of '0123456789+-.') NUMBER_START[c.charCodeAt(0)] = 1;
 
 /** Case-insensitive matchers of a keyword, byte by byte: state k means its first k letters were just read. */
 function matcher(word: string): Uint8Array {
@@ -59,6 +65,10 @@ export class AsciiStlReader {
   /** Inside a solid's name: skipping to the end of its line. */
   private naming = false;
   private facets = 0;
+  /** The line being read (1 + the line feeds read). */
+  private line = 1;
+  /** 1 after a corner's third coordinate, until its line ends or a word follows on it. */
+  private afterCorner = 0;
   /** -1 while looking for `vertex`; else the coordinate (0..2) being read. */
   private axis = -1;
   /** A coordinate token cut by the end of the previous piece: its first bytes, and its length. */
@@ -81,6 +91,7 @@ export class AsciiStlReader {
     // states in locals; a blank ends any match of 'endfacet', so runs of blanks skip its matcher.
     const n = piece.length, blank = BLANK, quiet = QUIET, vertex = VERTEX, endfacet = ENDFACET, solid = SOLID;
     let vertexState = this.vertexState, endfacetState = this.endfacetState, solidState = this.solidState, axis = this.axis, facets = this.facets;
+    let line = this.line, after = this.afterCorner;
     let i = 0;
     if (this.naming) {
       i = piece.indexOf(10);
@@ -91,7 +102,14 @@ export class AsciiStlReader {
       if (axis < 0) {
         for (; i < n; i++) {
           const c = piece[i]!;
-          if (quiet[c] === 1 && (vertexState | endfacetState | solidState) === 0) continue;
+          if (quiet[c] === 1 && (vertexState | endfacetState | solidState | after) === 0) continue;
+          if (c === 10) {
+            line++;
+            after = 0;
+          } else if (after === 1 && blank[c] === 0) {
+            if (NUMBER_START[c] === 1) throw this.fourthNumber(line);
+            after = 0;
+          }
           if (solidState === SOLID_LENGTH && (c === 32 || c === 9)) {
             // A solid's name: the rest of its line, never a corner or a facet's end.
             solidState = vertexState = endfacetState = 0;
@@ -101,7 +119,8 @@ export class AsciiStlReader {
               i = n;
               break;
             }
-            i = end;
+            // The line feed is read next, and counted.
+            i = end - 1;
             continue;
           }
           solidState = solid[solidState * 256 + c]!;
@@ -122,7 +141,7 @@ export class AsciiStlReader {
       }
       // A token carried over from the last piece goes on at this piece's first byte.
       if (this.carried === 0) {
-        while (i < n && blank[piece[i]!] === 1) i++;
+        for (; i < n && blank[piece[i]!] === 1; i++) if (piece[i] === 10) line++;
         endfacetState = 0;
         if (i === n) break;
       }
@@ -141,15 +160,29 @@ export class AsciiStlReader {
         break;
       }
       this.coordinate(piece, start, i, axis);
-      if (++axis === 3) axis = -1;
+      if (++axis === 3) {
+        axis = -1;
+        after = 1;
+      }
       endfacetState = 0;
-      i++; // the blank: no part of either keyword
+      // The blank: no part of either keyword.
+      if (piece[i] === 10) {
+        line++;
+        after = 0;
+      }
+      i++;
     }
     this.vertexState = vertexState;
     this.endfacetState = endfacetState;
     this.solidState = solidState;
     this.axis = axis;
     this.facets = facets;
+    this.line = line;
+    this.afterCorner = after;
+  }
+
+  private fourthNumber(line: number): BrepscopeError {
+    return new BrepscopeError('PARSE_FAILED', `${this.name}: line ${line}: corner ${this.corners - 1} has a number after its x y z (a vertex holds three)`);
   }
 
   /** The welded mesh, or the error the file's text earns. */

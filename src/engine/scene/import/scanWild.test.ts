@@ -316,6 +316,23 @@ describe('STL from other writers', () => {
     expect(await failure(text(quads), 'q.stl')).toMatchObject({ code: 'PARSE_FAILED', message: 'q.stl: ASCII STL has 6 complete facets but 8 vertex triples (truncated file?)' });
   });
 
+  it('ASCII: a number after a vertex\'s x y z (vertex 0 0 0 1) is refused, naming its line (before: ignored)', async () => {
+    const lines = asciiStl(TRIS).split('\n');
+    // Line 13 is facet 1's third vertex: corner 5.
+    expect(lines[12]).toBe('   vertex 11 2 3');
+    const fourth = (edit: (line: string) => string, lineEnd = '\n'): Uint8Array => text(lines.map((l, k) => (k === 12 ? edit(l) : l)).join(lineEnd));
+    const error = { code: 'PARSE_FAILED', message: 'four.stl: line 13: corner 5 has a number after its x y z (a vertex holds three)' };
+    expect(await failure(fourth((l) => `${l} 1`), 'four.stl')).toMatchObject(error);
+    expect(await failure(fourth((l) => `${l}\t -1e3 `, '\r\n'), 'four.stl')).toMatchObject(error);
+    expect(await failure(fourth((l) => `${l} .5`), 'four.stl')).toMatchObject(error);
+    // A solid name of numbers after a name line, and words after the corner on its line, are no fourth number.
+    const named = text(`solid part 1 2 3 4\n${asciiStl(TRIS).split('\n').slice(1).map((l, k) => (k === 11 ? `${l} endloop-ish` : l)).join('\n')}`);
+    expect(measure(await read(named, 'named.stl'))).toEqual(BOX_TRUTH);
+    // A facet on one line still reads.
+    const oneLine = `solid t\n${TRIS.map((t) => `facet normal 0 0 0 outer loop ${t.map((i) => `vertex ${BOX[i]!.join(' ')}`).join(' ')} endloop endfacet`).join('\n')}\nendsolid t\n`;
+    expect(measure(await read(text(oneLine), 'oneline.stl'))).toEqual(BOX_TRUTH);
+  });
+
   it('binary: a header starting "solid" (with "facet" in it), colour attribute bytes', async () => {
     expect(measure(await read(binaryStl({ header: 'solid part facet endsolid' }), 'b.stl'))).toEqual(BOX_TRUTH);
     expect(measure(await read(binaryStl({ header: 'solid COLOR=\x80\x80\x80\xff MATERIAL=', attribute: 0x7fff }), 'c.stl'))).toEqual(BOX_TRUTH);

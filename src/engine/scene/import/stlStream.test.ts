@@ -194,11 +194,12 @@ describe('an ASCII STL streamed piece by piece parses exactly as the whole file 
       expect(streamed, JSON.stringify(text)).toEqual(expected);
       outcomes.add(expected instanceof Error ? (expected as BrepscopeError).message.replace(/\d+/g, 'N').replace(/coordinate [xyz]/, 'coordinate X') : 'mesh');
     }
-    // The texts reach every outcome: meshes, each count mismatch, a coordinate that is not a number, no triangles.
+    // The texts reach every outcome: meshes, each count mismatch, a coordinate that is not a number, a fourth number, no triangles.
     expect([...outcomes].sort()).toEqual([
       'a.stl: ASCII STL has N complete facets but N vertex triples (truncated file?)',
       'a.stl: ASCII STL has N vertices, not a multiple of N (truncated facet?)',
       'a.stl: coordinate X of corner N is not a finite number',
+      'a.stl: line N: corner N has a number after its x y z (a vertex holds three)',
       'a.stl: the STL contains no triangles',
       'mesh',
     ]);
@@ -210,7 +211,16 @@ function regexStl(bytes: Uint8Array, name: string): TriMesh {
   const text = new TextDecoder('latin1').decode(bytes);
   const out: number[] = [];
   const vertex = /vertex\s+(\S+)\s+(\S+)\s+(\S+)/gi;
-  for (let m = vertex.exec(text); m; m = vertex.exec(text)) out.push(Number(m[1]), Number(m[2]), Number(m[3]));
+  // A number after the three on the corner's line is refused as soon as it is read.
+  const fourth = /[^\S\n]*[0-9+.-]/y;
+  for (let m = vertex.exec(text); m; m = vertex.exec(text)) {
+    out.push(Number(m[1]), Number(m[2]), Number(m[3]));
+    fourth.lastIndex = vertex.lastIndex;
+    if (fourth.test(text)) {
+      const line = text.slice(0, vertex.lastIndex).split('\n').length;
+      throw new BrepscopeError('PARSE_FAILED', `${name}: line ${line}: corner ${out.length / 3 - 1} has a number after its x y z (a vertex holds three)`);
+    }
+  }
   if (out.length % 9 !== 0) throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${out.length / 3} vertices, not a multiple of 3 (truncated facet?)`);
   const facets = (text.match(/endfacet/gi) ?? []).length;
   if (facets !== out.length / 9) throw new BrepscopeError('PARSE_FAILED', `${name}: ASCII STL has ${facets} complete facets but ${out.length / 9} vertex triples (truncated file?)`);
