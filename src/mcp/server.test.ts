@@ -280,9 +280,11 @@ describe('brepscope MCP server over stdio', () => {
       else await call('remove_body', { bodyId: `m${seed}` });
       outcomes.push(code);
     }
-    // The corpus is hostile: most are refused, with more than one kind of code.
+    // The corpus is hostile: most are refused, some still read (a mutation that leaves a readable
+    // file); since this round's reader changes every refusal of these 26 is PARSE_FAILED.
     expect(outcomes.filter((c) => c !== 'result').length).toBeGreaterThan(outcomes.length / 2);
-    expect(new Set(outcomes).size).toBeGreaterThan(2);
+    expect(outcomes).toContain('result');
+    expect(outcomes).toContain('PARSE_FAILED');
     const again = await call('import_file', { path: boxPath, bodyId: 'after_fuzz' });
     expect(again.isError).toBeFalsy();
     expect((json(await call('compute_metrics', { bodyId: 'after_fuzz', metrics: ['volume'] })) as { volume: number }).volume).toBeCloseTo(6000, 6);
