@@ -1,5 +1,5 @@
 import { ExactReference } from '../exact/ExactReference';
-import type { ExactGeometry } from '../exact/geometry';
+import { keptFaces, type ExactGeometry } from '../exact/geometry';
 import { requireKernel, type OC } from '../kernel';
 import { buildOpenBoundary, type OpenBoundary } from '../mesh/openBoundary';
 import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
@@ -9,6 +9,7 @@ import { buildBvh, type TriangleBvh } from '../mesh/TriangleBvh';
 import type { FaceTessellation } from '../mesh/TriMesh';
 import { buildFastWinding, type FastWinding } from '../mesh/windingNumber';
 import type { BrepBody } from '../scene/Body';
+import { solidsBesideOf } from '../scene/solidsBeside';
 import { extractExactGeometry, type KernelFaceSurfaces } from '../scene/exactGeometry';
 import type { SurfaceMode } from './defaults';
 import type { DeviationTarget } from './measure';
@@ -97,8 +98,9 @@ export function exactReference(oc: OC, body: BrepBody, deflection: number): Exac
   const q = queriesOf(s);
   if (!q.exact) {
     const { geometry, kernelSurfaces } = exactGeometryOf(oc, body);
+    const beside = solidsBesideOf(oc, body);
     q.exact = new ExactReference({
-      geometry,
+      geometry: beside ? keptFaces(geometry, beside.solidFace) : geometry,
       mesh: s.mesh as FaceTessellation,
       bvh: meshBvh(s),
       pseudoNormals: meshPseudoNormals(s),

@@ -144,7 +144,7 @@ export class ExactReference {
       diagonal = Math.hypot(b[3]! - b[0]!, b[4]! - b[1]!, b[5]! - b[2]!);
     }
     this.diagonal = diagonal;
-    this.closed = geometry.faces.length > 0 && geometry.edges.every((e) => e.faces.length >= 2);
+    this.closed = geometry.faces.length > 0 && geometry.edges.every((e) => e.faces.length >= 2 || e.outside === true);
     this.triangleError = measureChordErrors(geometry, mesh, input.kernel);
     let maxError = 0;
     for (let t = 0; t < this.triangleError.length; t++) maxError = Math.max(maxError, this.triangleError[t]!);

@@ -52,6 +52,26 @@ export interface ExactEdge {
   /** Faces the edge bounds and the edge's pcurve on each (same order); a seam lists its face twice. */
   faces: Int32Array;
   pcurves: Curve[];
+  /** The edge bounds none of the faces measured (keptFaces): it does not make the body open. */
+  outside?: true;
+}
+
+/**
+ * The geometry measured as the faces `keep` marks (solidsBeside.ts: a body's closed solids beside
+ * open surfaces): each edge forgets the other faces and their pcurves, so that an edge's normal and
+ * the body's closedness are the kept faces'. Faces keep their index (face[N]); the others are
+ * never candidates, being absent from the measured tessellation.
+ */
+export function keptFaces(g: ExactGeometry, keep: Uint8Array): ExactGeometry {
+  const edges = g.edges.map((e): ExactEdge => {
+    const at: number[] = [];
+    for (let k = 0; k < e.faces.length; k++) if (keep[e.faces[k]!] === 1) at.push(k);
+    if (at.length === e.faces.length) return e;
+    const kept: ExactEdge = { ...e, faces: Int32Array.from(at, (k) => e.faces[k]!), pcurves: at.map((k) => e.pcurves[k]!) };
+    if (at.length === 0 && e.faces.length > 0) kept.outside = true;
+    return kept;
+  });
+  return { ...g, edges };
 }
 
 /**

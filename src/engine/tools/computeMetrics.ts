@@ -11,6 +11,7 @@ import { cloudBox } from '../deviation/cloud';
 import { defineTool } from './defineTool';
 import { bodyIdSchema } from './schemas';
 import { warning, type ToolWarning } from '../warnings';
+import { closedSolidsBesideSurfaces, isClosedShape, type SolidsBeside } from '../scene/solidsBeside';
 
 export const METRICS = ['volume', 'surfaceArea', 'centerOfMass', 'boundingBox', 'boundingBoxOptimal', 'principalAxes'] as const;
 export type Metric = (typeof METRICS)[number];
@@ -246,7 +247,8 @@ function once<T>(compute: () => T): () => T {
 
 function brepProperties(oc: OC, own: Own, shape: TopoDS_Shape): RawProperties {
   const wholeClosed = isClosedShape(oc, own, shape);
-  const beside = wholeClosed ? null : closedSolidsBesideSurfaces(oc, own, shape);
+  const found = wholeClosed ? null : closedSolidsBesideSurfaces(oc, own, shape);
+  const beside = found && { solids: found.solids, sentence: solidsOnlySentence(found.beside) };
   const closed = wholeClosed || beside !== null;
   const surface = own(new oc.GProp_GProps_1());
   oc.BRepGProp.SurfaceProperties_2(shape, surface, INTEGRATION_EPS, false);
@@ -319,39 +321,6 @@ function edgePointBox(oc: OC, shape: TopoDS_Shape): Box3 | null {
   });
 }
 
-/**
- * A body of closed solids with open surfaces beside them (NIST's AP242 test parts: the part and its
- * construction surfaces in one compound): the solids, gathered, and the sentence the warning gives;
- * null when a solid is open or empty, or there is no solid. The surfaces enclose nothing, so the
- * volume is the solids'; their area still counts in surfaceArea.
- */
-function closedSolidsBesideSurfaces(oc: OC, own: Own, shape: TopoDS_Shape): { solids: TopoDS_Shape; sentence: string } | null {
-  const solids = own(new oc.TopTools_IndexedMapOfShape_1());
-  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'SOLID'), solids);
-  if (solids.Extent() === 0) return null;
-  const builder = own(new oc.BRep_Builder());
-  const compound = own(new oc.TopoDS_Compound());
-  builder.MakeCompound(compound);
-  const solidFaces = own(new oc.TopTools_IndexedMapOfShape_1());
-  for (let i = 1; i <= solids.Extent(); i++) {
-    const solid = own(solids.FindKey(i));
-    if (!isClosedShape(oc, own, solid)) return null;
-    oc.TopExp.MapShapes_1(solid, topAbs(oc, 'FACE'), solidFaces);
-    builder.Add(compound, solid);
-  }
-  const faces = own(new oc.TopTools_IndexedMapOfShape_1());
-  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'FACE'), faces);
-  const outside = faces.Extent() - solidFaces.Extent();
-  const sentence = `volume, centerOfMass and principalAxes are those of the ${solids.Extent()} closed solid(s): ${outside} face(s) outside any solid form open surfaces, which enclose nothing (surfaceArea includes them)`;
-  return { solids: compound, sentence };
-}
-
-/** Closed: it has shells, every shell has no free edge, and no face stands outside a shell. */
-export function isClosedShape(oc: OC, own: Own, shape: TopoDS_Shape): boolean {
-  const shells = own(new oc.TopTools_IndexedMapOfShape_1());
-  oc.TopExp.MapShapes_1(shape, topAbs(oc, 'SHELL'), shells);
-  if (shells.Extent() === 0) return false;
-  for (let i = 1; i <= shells.Extent(); i++) if (!oc.BRep_Tool.IsClosed_1(own(shells.FindKey(i)))) return false;
-  const looseFaces = own(new oc.TopExp_Explorer_2(shape, topAbs(oc, 'FACE'), topAbs(oc, 'SHELL')));
-  return !looseFaces.More();
+function solidsOnlySentence(beside: SolidsBeside): string {
+  return `volume, centerOfMass and principalAxes are those of the ${beside.solids} closed solid(s): ${beside.outside} face(s) outside any solid form open surfaces, which enclose nothing (surfaceArea includes them)`;
 }

@@ -23,12 +23,12 @@ import { colorRange, colorSpan, defaultTolerance } from '../render/heatColors';
 import { pairUnit } from '../scene/pairUnit';
 import type { Body, SurfaceBody } from '../scene/Body';
 import { sectionBrep } from '../scene/sectionBrep';
-import { getTessellation } from '../scene/tessellation';
+import { onMeasuredShape } from '../scene/solidsBeside';
 import { defineTool, type ToolContext } from './defineTool';
 import type { SurfaceMode } from '../deviation/defaults';
 import { bodyExtent as deviationBodyExtent } from '../deviation/samples';
 import { surfaceSchema } from '../deviation/schemas';
-import { surfaceOf } from '../deviation/surfaces';
+import { measuredTessellation, surfaceOf } from '../deviation/surfaces';
 import { kernelFor } from '../context';
 import { bodyIdSchema, overwriteSchema, vec3Schema } from './schemas';
 import { gapChecker, referenceProbe, type GapTally, type SurfaceProbe } from '../deviation/sectionProbe';
@@ -477,8 +477,9 @@ function stationCentre(axisCentre: [number, number], from: SectionProfile, ref: 
 /** Each station's curves of one body: an STL sliced on its arrays, a BREP body cut by the kernel. */
 function sectionCurves(oc: OC | undefined, body: SurfaceBody, frame: PlaneFrame, levels: number[], deflection: number, weld: number, warnings: ToolWarning[]): SectionCurves[] {
   if (body.kind === 'mesh') return sliceMesh(body.mesh, frame, levels).map((segments) => chainSegments(segments, weld));
-  const sections = sectionBrep(requireKernel(oc, TOOL), body.shape, frame, levels, deflection * BREP_CURVE_REFINEMENT);
-  const failed = sections.flatMap((s, k) => (s.error !== undefined ? [`${k} (${s.error})`] : []));
+  const k = requireKernel(oc, TOOL);
+  const sections = onMeasuredShape(k, body, (shape) => sectionBrep(k, shape, frame, levels, deflection * BREP_CURVE_REFINEMENT));
+  const failed = sections.flatMap((s, i) => (s.error !== undefined ? [`${i} (${s.error})`] : []));
   if (failed.length) warnings.push(warning('SECTION_FAILED', `the kernel could not section body '${body.bodyId}' at stations ${failed.join(', ')}; treated as not cut`));
   // Edge ends meet within their vertices' tolerances, which in imported parts can be far above the weld.
   return sections.map((s) => chainPolylines(s.pieces, Math.max(weld, 2 * s.vertexTolerance)));
@@ -491,7 +492,7 @@ function sectionCurves(oc: OC | undefined, body: SurfaceBody, frame: PlaneFrame,
  */
 function bodyExtent(oc: OC | undefined, body: SurfaceBody, axis: Vec3, deflection: number, surface: SurfaceMode): [number, number] {
   if (body.kind === 'mesh') return checkedExtent(body, meshExtent(body.mesh, axis));
-  const mesh = getTessellation(requireKernel(oc, TOOL), body, deflection);
+  const mesh = measuredTessellation(requireKernel(oc, TOOL), body, deflection);
   return checkedExtent(body, surface === 'exact' && mesh.indices.length > 0 ? deviationBodyExtent(oc, surfaceOf(body, mesh), axis, surface) : meshExtent(mesh, axis));
 }
 

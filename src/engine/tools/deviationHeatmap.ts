@@ -17,7 +17,7 @@ import { directedDeviation, referenceBoundary } from '../deviation/directed';
 import { Pacer } from '../deviation/pacer';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { deviationTarget, meshPseudoNormals } from '../deviation/structures';
-import { bodyDiagonal, measuredSurface, surfaceOf, type MeasuredSurface } from '../deviation/surfaces';
+import { bodyDiagonal, measuredSurface, surfaceOf, verticesOutsideSolids, type MeasuredSurface } from '../deviation/surfaces';
 import { beyondOpenBoundary } from '../mesh/openBoundary';
 import { kernelFor } from '../context';
 import { cloudComparison, cloudDiagonal, cloudToSurface, type CloudComparison } from '../deviation/cloud';
@@ -190,10 +190,17 @@ export async function heatmapField(
   }
   const { noData } = coverageOf(perVertex.distance, perVertex.beyond, maxDistance, diagonal);
   const values = perVertex.values.slice();
+  // Construction surfaces beside the solids are drawn but not part of the measured nominal.
+  const outside = verticesOutsideSolids(oc, from, display.mesh);
   let m = 0, signedVertices = 0, ambiguousVertices = 0, noDataVertices = 0;
   for (let v = 0; v < values.length; v++) {
     if (!perVertex.used[v]) {
       noData[v] = 0;
+      continue;
+    }
+    if (outside?.[v]) {
+      values[v] = NaN;
+      noData[v] = 1;
       continue;
     }
     if (noData[v]) {

@@ -7,7 +7,7 @@ import { directedCoverage } from '../deviation/coverage';
 import { MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import { directedDeviation } from '../deviation/directed';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
-import { comparedSurfaces } from '../deviation/surfaces';
+import { comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from '../deviation/statistics';
 import { thinWallWarning } from '../deviation/record';
@@ -69,8 +69,8 @@ export const deviationHistogram = defineTool({
   schema,
   async run(args, ctx): Promise<HistogramResult> {
     const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.referenceBodyId, args.deflection, 'deviation_histogram', 'referenceBodyId');
-    const { from, reference, deflection, surface, d, diagonal } = cloud
-      ? { ...cloud, surface: args.surface, d: await cloudToSurface(ctx, cloud, args.maxSamples, args.signMode, args.surface, 'histogram'), diagonal: cloudDiagonal(cloud.from) }
+    const { from, reference, deflection, surface, d, diagonal, solidsOnly } = cloud
+      ? { ...cloud, surface: args.surface, d: await cloudToSurface(ctx, cloud, args.maxSamples, args.signMode, args.surface, 'histogram'), diagonal: cloudDiagonal(cloud.from), solidsOnly: [solidsOnlyWarning(cloud.oc, cloud.reference)].filter((w) => w !== null) }
       : await surfaceHistogramData(ctx, args.fromBodyId, args.referenceBodyId, args.deflection, args.surface, args.maxSamples, args.signMode);
     const coverage = directedCoverage(d, args.maxDistance, diagonal, `${args.fromBodyId} against ${args.referenceBodyId}`);
     const { noData, noDataSamples, maxDistance } = coverage;
@@ -79,7 +79,7 @@ export const deviationHistogram = defineTool({
     const unsigned = Float64Array.from(distance).sort();
     const signed = d.signed.filter((s, i) => s === s && !noData[i]).sort();
     const m = signed.length;
-    const warnings: ToolWarning[] = [];
+    const warnings: ToolWarning[] = [...solidsOnly];
     const result: HistogramResult = {
       mean: null,
       std: null,
@@ -144,7 +144,8 @@ export const deviationHistogram = defineTool({
 
 async function surfaceHistogramData(ctx: ToolContext, fromId: string, refId: string, deflectionArg: number | undefined, surfaceArg: SurfaceMode, maxSamples: number, signMode: SignMode) {
   const { from, reference, oc, deflection, diagonal, surface, fromSurface, refSurface } = await comparedSurfaces(ctx, fromId, refId, deflectionArg, surfaceArg);
-  return { from, reference, deflection, surface, diagonal, d: await directedDeviation(ctx, oc, fromSurface, maxSamples, refSurface, signMode, surface, 'histogram') };
+  const solidsOnly = [solidsOnlyWarning(oc, from), from === reference ? null : solidsOnlyWarning(oc, reference)].filter((w) => w !== null);
+  return { from, reference, deflection, surface, diagonal, solidsOnly, d: await directedDeviation(ctx, oc, fromSurface, maxSamples, refSurface, signMode, surface, 'histogram') };
 }
 
 /** HISTOGRAM_BUCKETS equal buckets over [min, max] of the sorted values; the last bucket is closed. */

@@ -11,7 +11,7 @@ import { Pacer } from '../deviation/pacer';
 import { directedRecord, thinWallWarning, type DirectedRecord } from '../deviation/record';
 import { bodyExtent } from '../deviation/samples';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
-import { comparedSurfaces } from '../deviation/surfaces';
+import { comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 /**
@@ -74,7 +74,7 @@ export const measureDeviation = defineTool({
   async run(args, ctx): Promise<DeviationResult> {
     const cloud = await cloudComparison(ctx, ctx.scene.get(args.fromBodyId), args.toBodyId, args.deflection, 'measure_deviation', 'toBodyId');
     if (cloud) return cloudDeviation(ctx, cloud, args);
-    const { oc, deflection, diagonal, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
+    const { oc, from, reference, deflection, diagonal, surface, fromSurface, refSurface: toSurface } = await comparedSurfaces(ctx, args.fromBodyId, args.toBodyId, args.deflection, args.surface);
     const { forward, backward } = await bothDirections(ctx, oc, fromSurface, toSurface, args.maxSamples, args.signMode, surface);
     const forwardCoverage = directedCoverage(forward, args.maxDistance, diagonal, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`);
     const backwardCoverage = directedCoverage(backward, args.maxDistance, diagonal, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`);
@@ -88,7 +88,12 @@ export const measureDeviation = defineTool({
       surface,
       deflection,
     };
-    const warnings = [thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`), thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`)].filter((w) => w !== null);
+    const warnings = [
+      solidsOnlyWarning(oc, from),
+      from === reference ? null : solidsOnlyWarning(oc, reference),
+      thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`),
+      thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`),
+    ].filter((w) => w !== null);
     if (warnings.length) result.warnings = warnings;
     if (args.sectionAxis && args.sections !== undefined) {
       const a = args.sectionAxis;
