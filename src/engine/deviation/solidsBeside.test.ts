@@ -88,6 +88,30 @@ describe('a part with construction surfaces beside its solid is measured as the 
     expect(blank).toBeGreaterThan(0);
   });
 
+  it('a point cloud scan: the same warning, every point at least D outside the solid', async () => {
+    const lines: string[] = [];
+    const lo = [-D, -D, -D], hi = [10 + D, 20 + D, 30 + D];
+    for (let axis = 0; axis < 3; axis++) {
+      const [u, v] = [(axis + 1) % 3, (axis + 2) % 3];
+      for (const side of [lo[axis]!, hi[axis]!]) {
+        for (let a = lo[u]! + 0.25; a < hi[u]!; a += 0.5) {
+          for (let b = lo[v]! + 0.25; b < hi[v]!; b += 0.5) {
+            const p = [0, 0, 0];
+            p[axis] = side;
+            p[u] = a;
+            p[v] = b;
+            lines.push(p.join(' '));
+          }
+        }
+      }
+    }
+    await engine.run('import_file', { bytes: Buffer.from(lines.join('\n')).toString('base64'), fileName: 'grown.xyz', bodyId: 'cloud' });
+    const r = (await engine.runJson('measure_deviation', { fromBodyId: 'cloud', toBodyId: 'part' })).result as DeviationResult;
+    expect(r.fromToTo.signedMin!).toBeGreaterThanOrEqual(D - 1e-9);
+    expect(r.fromToTo.signedMax!).toBeLessThanOrEqual(D * Math.sqrt(3) + 1e-9);
+    expect(codes(r.warnings)).toEqual(['OPEN_SURFACES_BESIDE_SOLIDS']);
+  });
+
   it('compute_metrics keeps the whole body: the solid volume, the area of every face', async () => {
     const m = (await engine.runJson('compute_metrics', { bodyId: 'part', metrics: ['volume', 'surfaceArea'] })).result as { volume: number; surfaceArea: number };
     expect(m.volume).toBeCloseTo(6000, 6);

@@ -130,6 +130,8 @@ async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: Deviat
     surface: args.surface,
     deflection: c.deflection,
   };
+  const solidsOnly = solidsOnlyWarning(c.oc, c.reference);
+  if (solidsOnly) result.warnings = [solidsOnly];
   if (args.sectionAxis && args.sections !== undefined) {
     const axis = unitAxis(args.sectionAxis);
     result.sections = sectionStations(forward, forwardCoverage, cloudExtent(c.from, axis), axis, args.sections);
