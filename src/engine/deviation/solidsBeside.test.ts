@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
@@ -21,10 +24,12 @@ import type { HeatmapData } from '../tools/deviationHeatmap';
 const D = 0.05;
 let oc: OC;
 let engine: Engine;
+let dir: string;
 
 beforeAll(async () => {
   oc = await nodeKernel();
   engine = testEngine();
+  dir = mkdtempSync(join(tmpdir(), 'brepscope-solids-'));
   const part = makeBox(oc, 10, 20, 30);
   // The top face (z = 30) again as a face of its own, reversed: a surface on the part's face facing in.
   const twin = makeBox(oc, 10, 20, 30);
@@ -39,7 +44,10 @@ beforeAll(async () => {
   addMeshBody(engine.scene, 'scan', box([-D, -D, -D], [10 + D, 20 + D, 30 + D], 8));
 });
 
-afterAll(() => engine.dispose());
+afterAll(() => {
+  engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const codes = (w: { code: string }[] | undefined) => (w ?? []).map((x) => x.code);
 
@@ -110,6 +118,13 @@ describe('a part with construction surfaces beside its solid is measured as the 
     expect(r.fromToTo.signedMin!).toBeGreaterThanOrEqual(D - 1e-9);
     expect(r.fromToTo.signedMax!).toBeLessThanOrEqual(D * Math.sqrt(3) + 1e-9);
     expect(codes(r.warnings)).toEqual(['OPEN_SURFACES_BESIDE_SOLIDS']);
+  });
+
+  it('the inspection report says the part was measured as its solid', async () => {
+    const out = join(dir, 'report.html');
+    await engine.run('inspection_report', { fromBodyId: 'scan', referenceBodyId: 'part', views: ['front'], maxSamples: 2000, labels: false, tolerance: 0.1, outputPath: out });
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain("body &#39;part&#39; is measured as its 1 closed solid(s)");
   });
 
   it('compute_metrics keeps the whole body: the solid volume, the area of every face', async () => {

@@ -270,7 +270,8 @@ ${rows.map(([name, cell]) => html`<tr><th>${name}</th>${dirs.map((x) => cell(dat
 ${tol === null ? '' : html`<tr><th>within \u00b1${tol}</th>${dirs.map((x) => percentCell(`${x.key}.withinTolerance`, data.histograms[x.key].withinTolerance))}</tr>
 <tr><th>verdict</th>${verdicts.map((v, i) => html`<td data-field="${dirs[i]!.key}.verdict"><span class="verdict ${v}">${v}</span>${i === 1 ? ' (for information)' : ''}</td>`)}</tr>`}
 <tr><th>symmetric Hausdorff</th>${numberCell('symmetricHausdorff', data.deviation.symmetricHausdorff, d)}<td></td></tr></table>
-<p class="meta">Magnitudes are distances to the nearest surface of the other body over every sample with a counterpart; signed figures use only samples with a trustworthy sign (+ proud, outside the ${w.reference}; \u2212 shy).${data.roles ? ' The coverage column measures the nominal against the actual; its signed figures are negated so they too read actual \u2212 nominal.' : ''} The verdict is the ${w.candidate}'s direction.</p></section>`;
+<p class="meta">Magnitudes are distances to the nearest surface of the other body over every sample with a counterpart; signed figures use only samples with a trustworthy sign (+ proud, outside the ${w.reference}; \u2212 shy).${data.roles ? ' The coverage column measures the nominal against the actual; its signed figures are negated so they too read actual \u2212 nominal.' : ''} The verdict is the ${w.candidate}'s direction.</p>
+${data.deviation.warnings?.length ? html`<p class="meta" data-field="deviation.warnings">Notes: ${data.deviation.warnings.map((x) => x.message).join('; ')}.</p>` : ''}</section>`;
 }
 
 function labelsTable(labels: DeviationLabel[], d: number, candidate: string): Html {
