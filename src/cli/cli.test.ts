@@ -128,6 +128,9 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'a --body without =', args: () => ['tool', 'list_bodies', '--body', 'b'], code: 'INVALID_ARGUMENT' },
     { what: 'an --align without =', args: () => ['tool', 'list_bodies', '--align', 'scan'], code: 'INVALID_ARGUMENT' },
     { what: 'an unknown option', args: () => ['tool', 'list_bodies', '--frobnicate'], code: 'INVALID_ARGUMENT' },
+    { what: 'a --unit for no --body', args: () => ['tool', 'list_bodies', '--unit', 'scan=inch'], code: 'INVALID_ARGUMENT' },
+    { what: 'an unknown --unit', args: () => ['tool', 'list_bodies', '--body', `b=${BOTTLE}`, '--unit', 'b=furlong'], code: 'INVALID_ARGUMENT' },
+    { what: 'a --unit for a BREP', args: () => ['tool', 'list_bodies', '--body', `b=${BOTTLE}`, '--unit', 'b=inch'], code: 'INVALID_ARGUMENT' },
     { what: 'missing file', args: () => ['tool', 'list_bodies', '--body', `b=${join(dir, 'missing.step')}`], code: 'FILE_NOT_FOUND' },
     // STL files are read and parsed before the engine is up (earlyStl.ts); failures still come from the engine.
     { what: 'missing STL file', args: () => ['tool', 'list_bodies', '--body', `b=${join(dir, 'missing.stl')}`], code: 'FILE_NOT_FOUND' },
@@ -142,6 +145,15 @@ describe('brepscope CLI without the kernel (fast)', () => {
     { what: 'a --max-memory below the kernel\'s start', args: () => ['tool', 'list_bodies', '--max-memory', '64'], code: 'INVALID_ARGUMENT' },
     { what: 'a --deadline that is not a number', args: () => ['graph-validate', BOTTLE, '--deadline', 'soon'], code: 'INVALID_ARGUMENT' },
   ];
+
+  it('--unit scan=inch scales a scan file to millimetres', async () => {
+    const path = join(dir, 'inch-box.stl');
+    writeFileSync(path, writeBinaryStl(box([0, 0, 0], [1, 2, 4], 1)));
+    const r = await brepscope(['tool', 'compute_metrics', '--body', `scan=${path}`, '--unit', 'scan=inch', '--args', '{"bodyId":"scan","metrics":["volume"]}']);
+    expect(r.code, r.stderr).toBe(0);
+    // The STL's float32 coordinates, scaled and kept float32: within float32 rounding of the scaled box.
+    expect(Math.abs((r.json() as { volume: number }).volume / (8 * 25.4 ** 3) - 1)).toBeLessThan(3e-7);
+  });
 
   it('--body takes scans by content and extension: a PLY point cloud named scan.bin and a PLY mesh as box.ply, measured without the kernel', async () => {
     // Points 0.25 above the top face of the [0, 10]^3 box, inside its edges; float32-exact values.

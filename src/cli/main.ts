@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { BrepscopeError, jsonChunks, resultJson, toErrorPayload, type ErrorPayload } from '../engine/hostFacts';
+import { BrepscopeError, jsonChunks, resultJson, SCAN_UNIT_NAMES, toErrorPayload, type ErrorPayload, type ScanUnit } from '../engine/hostFacts';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
 import { addBatchCommands } from './batchCommands';
@@ -87,16 +87,18 @@ export async function main(
       .argument('<tool_name>', 'tool to run, e.g. compute_metrics')
       .option('--body <id=path>', 'load a file as a body (repeatable)', collect, [])
       .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
+      .option('--unit <id=unit>', `the length unit of a scan file that declares none, given with --body (${SCAN_UNIT_NAMES.join(', ')}): its coordinates are scaled to millimetres, the unit STEP and IGES parts are read in (repeatable)`, collect, [])
       .option('--align <moving=fixed[:method]>', 'before the tool, align body <moving> to body <fixed> (align_bodies, applied when better than where it stands; method bestFit by default, or fixed:localBestFit:face[2],face[7] or fixed:3-2-1:face[3],face[0],face[5]; repeatable, in order)', collect, [])
       .option('--args <json>', 'the tool arguments as one JSON object', '{}'),
     'the command (loading the files and running the tool)',
-  ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; align: string[]; args: string } & LimitFlags) => {
+  ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; unit: string[]; align: string[]; args: string } & LimitFlags) => {
     const args = parseJsonArgs(opts.args);
     const bodies: { id: string; path: string; format?: 'brep' }[] = [
       ...opts.body.map((spec) => parseBodySpec(spec, '--body')),
       ...opts.invalidBody.map((spec) => ({ ...parseBodySpec(spec, '--invalid-body'), format: 'brep' as const })),
     ];
     const alignments = opts.align.map((spec) => parseBodySpec(spec, '--align', '<moving>=<fixed>'));
+    const units = parseUnits(opts.unit, bodies);
     const { host: engine, budget } = startEngine(opts);
     // STL files are read and parsed here while the engine thread loads its code.
     // Once per path: the early read's buffers move to the engine with the first body that uses them,
@@ -111,7 +113,7 @@ export async function main(
     // Bodies are loaded without a summary (nobody prints it), so a mesh's topology report is never computed for nothing.
     for (const [i, { id, path, format }] of bodies.entries()) {
       const parsed = await early[i];
-      await engine.load({ path, bodyId: id, ...(format ? { format } : {}), ...parsed }, budget());
+      await engine.load({ path, bodyId: id, ...(format ? { format } : {}), ...(units.has(id) ? { unit: units.get(id) } : {}), ...parsed }, budget());
     }
     // Each CLI call is a fresh scene: --align places a body before the tool runs, and says on
     // stderr what it did (stdout stays the tool's one JSON value).
@@ -181,6 +183,18 @@ function parseBodySpec(spec: string, flag: string, form = '<id>=<path>'): { id: 
   const eq = spec.indexOf('=');
   if (eq <= 0 || eq === spec.length - 1) throw new BrepscopeError('INVALID_ARGUMENT', `${flag} ${spec}: expected ${form}`);
   return { id: spec.slice(0, eq), path: spec.slice(eq + 1) };
+}
+
+/** `--unit scan=inch`: a unit per body given with --body. */
+function parseUnits(specs: string[], bodies: { id: string }[]): Map<string, ScanUnit> {
+  const units = new Map<string, ScanUnit>();
+  for (const spec of specs) {
+    const { id, path: unit } = parseBodySpec(spec, '--unit', '<id>=<unit>');
+    if (!bodies.some((b) => b.id === id)) throw new BrepscopeError('INVALID_ARGUMENT', `--unit ${spec}: no --body ${id}=<path> to give it to`);
+    if (!(SCAN_UNIT_NAMES as string[]).includes(unit)) throw new BrepscopeError('INVALID_ARGUMENT', `--unit ${spec}: unknown unit '${unit}' (one of ${SCAN_UNIT_NAMES.join(', ')})`);
+    units.set(id, unit as ScanUnit);
+  }
+  return units;
 }
 
 function parseJsonArgs(text: string): unknown {

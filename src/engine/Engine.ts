@@ -4,6 +4,7 @@ import { getKernel, kernelStatus, onKernelStatus, type KernelState, type OC } fr
 import { fromMatrix4, toMatrix4, type Matrix4 } from './math/rigid';
 import type { TriMesh } from './mesh/TriMesh';
 import type { PlacementRecord, SourceFormat } from './scene/Body';
+import type { ScanUnit } from './scene/scanUnits';
 import { placeBody } from './scene/placement';
 import { importBody } from './scene/import/importBody';
 import { readForImport, type ImportInput } from './scene/import/readForImport';
@@ -50,6 +51,8 @@ export interface KeptBody {
   format?: SourceFormat | undefined;
   /** read_brep without allowInvalid. */
   refuseInvalid?: boolean | undefined;
+  /** The unit a unitless scan file was given at import. */
+  unit?: ScanUnit | undefined;
   /** Where the body was placed in the scene (an applied alignment, set_placement); absent: as read. */
   placement?: KeptPlacement | undefined;
 }
@@ -84,6 +87,8 @@ export interface LoadRequest {
   format?: SourceFormat | undefined;
   /** read_brep semantics: an invalid shape is refused (INVALID_GEOMETRY). */
   refuseInvalid?: boolean | undefined;
+  /** The length unit of a unitless scan file: its coordinates are scaled to millimetres (ImportRequest.unit). */
+  unit?: ScanUnit | undefined;
 }
 
 /**
@@ -205,6 +210,7 @@ export class Engine {
       format: request.format,
       bodyId: request.bodyId,
       refuseInvalid: request.refuseInvalid,
+      unit: request.unit,
     });
     return body.bodyId;
   }
@@ -217,7 +223,7 @@ export class Engine {
         // A body that keeps no bytes but was read from bytes given by name is kept with those.
         const given = this.given.get(b.origin.path);
         const bytes = b.origin.bytes ?? (given instanceof Uint8Array ? given : undefined);
-        const kept: KeptBody = { bodyId: b.bodyId, path: b.origin.path, bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid };
+        const kept: KeptBody = { bodyId: b.bodyId, path: b.origin.path, bytes, format: b.origin.format, refuseInvalid: b.origin.refuseInvalid, ...(b.origin.unit ? { unit: b.origin.unit } : {}) };
         if (b.placement) kept.placement = { transform: toMatrix4(b.placement.motion), setBy: { ...b.placement.setBy } };
         return [kept];
       }),

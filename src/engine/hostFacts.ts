@@ -16,3 +16,6 @@ export { formatFromExtension } from './scene/import/detectFormat';
 // The engine thread's entry picks its mesh threads before the engine loads (src/node/meshThreadStart.ts).
 export { meshThreadsFor } from './meshThreads/threadCount';
 export { DEFAULT_EDGE_SAMPLES, DEFAULT_UV_SAMPLES, EDGE_CLASSES, SELECT_QUERIES, SELF_INTERSECTION_AUTO_FACE_LIMIT } from './graph/graphOptions';
+// The CLI's --unit names the units a scan file may be given (src/cli/main.ts).
+export { SCAN_UNIT_NAMES } from './scene/scanUnits';
+export type { ScanUnit } from './scene/scanUnits';

@@ -48,6 +48,8 @@ export type WarningCode =
   | 'OUT_OF_REACH'
   /** The residual after alignment is large for the body's size: the bodies may not match. */
   | 'POOR_FIT'
+  /** One body is 25.4 or 1000 times the size of the other and they fit poorly: probably different length units. */
+  | 'UNIT_MISMATCH'
   /** Stations that cut only one of the two bodies (mis-registration or differing extents). */
   | 'ONE_BODY_CUT'
   /** Stations that cut neither body. */

@@ -225,7 +225,7 @@ export class Session {
     // Copies of bytes go to the worker (and are moved there): the page keeps its own for the next
     // restore. A kept File goes as it is (a handle; the worker reads it).
     const snapshot = {
-      bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, placement }) => ({ bodyId, path, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, format, refuseInvalid, placement })),
+      bodies: this.kept.map(({ bodyId, path, bytes, format, refuseInvalid, unit, placement }) => ({ bodyId, path, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, format, refuseInvalid, unit, placement })),
     };
     let outcome;
     try {

@@ -1,5 +1,6 @@
 import { BrepscopeError } from '../errors';
 import { warning, type ToolWarning, type WarningCode } from '../warnings';
+import { unitMismatchWarning } from '../scene/unitMismatch';
 import { apply, compose, IDENTITY, rotationAngle, rotationAxis, rotationDistance, toMatrix4, type Matrix4, type Rigid } from '../math/rigid';
 import { boxDiagonal, type Vec3 } from '../math/vec3';
 import { placementSummary, type PlacementSummary } from '../scene/describeBody';
@@ -266,6 +267,8 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   if (trimmedRmsAfter > POOR_FIT_DIAGONAL * diagonal) {
     warn('POOR_FIT', `residual ${fmt(trimmedRmsAfter)} is above ${POOR_FIT_DIAGONAL * 100}% of the fixed body's diagonal: the bodies may not match`);
   }
+  const units = unitMismatchWarning({ body: moving, diagonal: pointsDiagonal(points) }, { body: fixed, diagonal }, { rms: trimmedRmsAfter });
+  if (units) warnings.push(units);
 
   // Never worse than the start: a datum alignment may raise the global RMS (that is its point), so
   // only a best fit (global or local) is held to it.
@@ -383,4 +386,17 @@ function fixedBody(body: Body, moving: Body): SurfaceBody {
 
 function fmt(v: number): string {
   return Number(v.toPrecision(3)).toString();
+}
+
+/** The box diagonal of xyz points. */
+function pointsDiagonal(points: Float64Array): number {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < points.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const v = points[i + k]!;
+      if (v < lo[k]!) lo[k] = v;
+      if (v > hi[k]!) hi[k] = v;
+    }
+  }
+  return Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
 }

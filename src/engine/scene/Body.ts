@@ -1,4 +1,5 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import type { ScanUnit } from './scanUnits';
 import { meshTopology, type MeshTopology } from '../mesh/meshTopology';
 import type { FaceTessellation, TriMesh } from '../mesh/TriMesh';
 import type { Rigid } from '../math/rigid';
@@ -76,6 +77,8 @@ export interface BodyOrigin {
   format: SourceFormat;
   /** read_brep with allowInvalid false refuses invalid shapes; import_file loads them flagged. */
   refuseInvalid: boolean;
+  /** The unit a unitless scan file was given at import (its coordinates scaled to mm). */
+  unit?: ScanUnit | undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { BrepscopeError } from '../errors';
 import type { Body } from '../scene/Body';
 import { describeBody, type BodySummary } from '../scene/describeBody';
 import { importBody } from '../scene/import/importBody';
+import { SCAN_UNIT_NAMES } from '../scene/scanUnits';
 import { readForImport } from '../scene/import/readForImport';
 import { defineTool, type ToolContext } from './defineTool';
 import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape, formatSchema } from './schemas';
@@ -12,6 +13,10 @@ const schema = z
     ...fileSourceShape,
     format: formatSchema.optional().describe('brep, stl, step, iges, xbf, ply, obj, 3mf or xyz (text points); default: from the content, else the extension'),
     bodyId: bodyIdSchema.optional().describe('Id for the new body; default: the file name without extension, made unique'),
+    unit: z
+      .enum(SCAN_UNIT_NAMES)
+      .optional()
+      .describe('Length unit of a scan file that declares none (STL, PLY, OBJ, text points): its coordinates are scaled to millimetres, the unit STEP and IGES parts are read in. Default: none (model units, taken to be the part\'s)'),
   })
   .refine(exactlyOneSource, { message: exactlyOneSourceMessage });
 
@@ -24,7 +29,7 @@ export const importFile = defineTool({
   async run(args, ctx) {
     const fileName = args.path ?? args.fileName ?? 'upload';
     const input = args.path !== undefined ? await readForImport(ctx.files, args.path, args.format, ctx.meshWorkers !== undefined) : { bytes: (await readSource(ctx, args)).bytes };
-    const body = await importBody(ctx, { ...input, fileName, format: args.format, bodyId: args.bodyId });
+    const body = await importBody(ctx, { ...input, fileName, format: args.format, bodyId: args.bodyId, unit: args.unit });
     return summarizeOrUndo(ctx, body);
   },
 });

@@ -11,7 +11,8 @@ import { Pacer } from '../deviation/pacer';
 import { directedRecord, thinWallWarning, type DirectedRecord } from '../deviation/record';
 import { bodyExtent } from '../deviation/samples';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
-import { comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
+import { bodyDiagonal, comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
+import { unitMismatchWarning, type Fit } from '../scene/unitMismatch';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
 /**
@@ -93,6 +94,7 @@ export const measureDeviation = defineTool({
       from === reference ? null : solidsOnlyWarning(oc, reference),
       thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`),
       thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`),
+      unitMismatchWarning({ body: from, diagonal }, { body: reference, diagonal: bodyDiagonal(oc, reference) }, fitOf(fromToTo)),
     ].filter((w) => w !== null);
     if (warnings.length) result.warnings = warnings;
     if (args.sectionAxis && args.sections !== undefined) {
@@ -130,8 +132,8 @@ async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: Deviat
     surface: args.surface,
     deflection: c.deflection,
   };
-  const solidsOnly = solidsOnlyWarning(c.oc, c.reference);
-  if (solidsOnly) result.warnings = [solidsOnly];
+  const warnings = [solidsOnlyWarning(c.oc, c.reference), unitMismatchWarning({ body: c.from, diagonal }, { body: c.reference, diagonal: bodyDiagonal(c.oc, c.reference) }, fitOf(fromToTo))].filter((w) => w !== null);
+  if (warnings.length) result.warnings = warnings;
   if (args.sectionAxis && args.sections !== undefined) {
     const axis = unitAxis(args.sectionAxis);
     result.sections = sectionStations(forward, forwardCoverage, cloudExtent(c.from, axis), axis, args.sections);
@@ -173,4 +175,9 @@ export function sectionStations(d: DirectedDeviation, coverage: Coverage, [lo, h
     });
   }
   return stations;
+}
+
+/** How a direction fits: its RMS and the share of its samples with no counterpart. */
+function fitOf(r: DirectedRecord): Fit {
+  return { rms: r.rms, noDataShare: r.noDataSamples / (r.samples + r.noDataSamples) };
 }

@@ -1,5 +1,6 @@
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
+import { SCAN_UNITS, type ScanUnit } from '../scanUnits';
 import type { OC } from '../../kernel';
 import { BrepBody, MeshBody, PointsBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
@@ -46,6 +47,12 @@ export interface ImportRequest {
    * `fileBytes` its size, when `bytes` is absent.
    */
   scanContent?: StreamedScan | undefined;
+  /**
+   * The length unit of a unitless scan file (STL, PLY, OBJ, text points), as the user says it: its
+   * coordinates are scaled to millimetres. A file that declares its unit (3MF) or a kernel format
+   * refuses it (INVALID_ARGUMENT).
+   */
+  unit?: ScanUnit | undefined;
 }
 
 /** A scan file other than an STL read piece by piece, and the format it was read as. */
@@ -83,7 +90,10 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   }
   const bodyId = req.bodyId ?? scene.uniqueId(name);
   const kept = bytes && (req.keepBytes !== false || !isMeshFileFormat(format)) ? bytes : undefined;
-  const origin = { path: req.fileName, bytes: kept, fileBytes: size, format, refuseInvalid: !!req.refuseInvalid };
+  if (req.unit !== undefined && !isMeshFileFormat(format)) {
+    throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: unit applies to scan files without a unit (STL, PLY, OBJ, text points); a ${format.toUpperCase()} file is read in its own unit`);
+  }
+  const origin = { path: req.fileName, bytes: kept, fileBytes: size, format, refuseInvalid: !!req.refuseInvalid, ...(req.unit !== undefined ? { unit: req.unit } : {}) };
   const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
 
   if (isMeshFileFormat(format)) {
@@ -94,6 +104,10 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
         : !bytes && req.scanContent
           ? finishScan(req.scanContent.content, req.fileName)
           : parseScanFile(format, bytes!, req.fileName);
+    if (req.unit !== undefined) {
+      if (parsed.declaredUnit !== null) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: the file declares its unit (${parsed.declaredUnit}); unit is for files without one`);
+      inUnit(parsed, req.unit);
+    }
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);
@@ -134,6 +148,15 @@ function readShape(oc: OC, bytes: Uint8Array, fileName: string, format: Exclude<
     case 'xbf':
       return { shape: readXbfShape(oc, bytes, fileName), declaredUnit: null };
   }
+}
+
+/** A scan read in `unit` (the user's word for a unitless file): its coordinates scaled to millimetres, in place. */
+function inUnit(parsed: ParsedScan, unit: ScanUnit): void {
+  const factor = SCAN_UNITS[unit];
+  const positions = parsed.kind === 'mesh' ? parsed.mesh.positions : parsed.cloud.positions;
+  if (factor !== 1) for (let i = 0; i < positions.length; i++) positions[i] = positions[i]! * factor;
+  parsed.declaredUnit = `${unit} (given at import)`;
+  if (factor !== 1) parsed.notes.push(`coordinates in ${unit} (given at import): scaled by ${factor} to millimetres`);
 }
 
 /** A declared unit, converted to mm by the reader (STEP, IGES, 3MF); none when the file declares none. */
