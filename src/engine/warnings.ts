@@ -40,6 +40,8 @@ export type WarningCode =
   | 'QUERIES_FAILED'
   /** No sample had a trustworthy sign: signed figures are null. */
   | 'NO_SIGNED_SAMPLES'
+  /** Most samples had no trustworthy sign: the signed figures rest on the few left (one body is probably inside out). */
+  | 'SIGNS_MOSTLY_AMBIGUOUS'
   /** A symmetric part: another pose fits almost as well. */
   | 'SYMMETRIC_PART'
   /** The iteration did not converge within its limit. */

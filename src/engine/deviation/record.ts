@@ -94,3 +94,20 @@ export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: 
   if (count === 0 || count < Math.max(10, THIN_WALL_SHARE * covered)) return null;
   return warning('THIN_WALLED_REFERENCE', `${what}: the reference is thin-walled: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a wall's other skin than the surface facing them; their distance is to the nearer skin and they are left out of the signed figures (ambiguous)`);
 }
+
+/** Above this share of ambiguous samples a direction's signed figures rest on too few to be read as the surface's. */
+export const MOSTLY_AMBIGUOUS = 0.5;
+
+/**
+ * The warning that most of a direction's samples have no trustworthy sign (their normals face away
+ * from every nearby surface of the reference, or they sit past a thin wall): typically one body is
+ * inside out, its triangles wound the other way round. Null below MOSTLY_AMBIGUOUS, and when no
+ * sample is signed (NO_SIGNED_SAMPLES says that).
+ */
+export function mostlyAmbiguousWarning(r: DirectedRecord, what: string): ToolWarning | null {
+  if (r.samples === 0 || r.signedSamples === 0 || r.ambiguousFraction <= MOSTLY_AMBIGUOUS) return null;
+  return warning(
+    'SIGNS_MOSTLY_AMBIGUOUS',
+    `${what}: ${r.ambiguousSamples} of ${r.samples} samples (${(100 * r.ambiguousFraction).toFixed(0)}%) have no trustworthy sign, their normals facing away from the reference's surfaces near them; one of the bodies is probably inside out (its triangles wound the other way round). The signed figures rest on the other ${r.signedSamples} and do not describe the surface`,
+  );
+}

@@ -10,7 +10,7 @@ import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/s
 import { comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
 import { bodyIdSchema, overwriteSchema } from './schemas';
 import { percentile } from '../deviation/statistics';
-import { thinWallWarning } from '../deviation/record';
+import { MOSTLY_AMBIGUOUS, thinWallWarning } from '../deviation/record';
 import { warning, type ToolWarning } from '../warnings';
 
 /** The origin's bucket count: every bucket is reported, empty ones too. */
@@ -102,6 +102,9 @@ export const deviationHistogram = defineTool({
     };
     const thin = thinWallWarning(d, coverage, `${args.fromBodyId} against ${args.referenceBodyId}`);
     if (thin) warnings.push(thin);
+    if (m > 0 && (n - m) / n > MOSTLY_AMBIGUOUS) {
+      warnings.push(warning('SIGNS_MOSTLY_AMBIGUOUS', `${args.fromBodyId} against ${args.referenceBodyId}: ${n - m} of ${n} samples (${((100 * (n - m)) / n).toFixed(0)}%) have no trustworthy sign, their normals facing away from the reference's surfaces near them; one of the bodies is probably inside out (its triangles wound the other way round). The histogram rests on the other ${m} and does not describe the surface`));
+    }
     if (args.tolerance !== undefined) {
       const tol = args.tolerance;
       let within = 0;

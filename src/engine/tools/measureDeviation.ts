@@ -8,7 +8,7 @@ import { directedCoverage, type Coverage } from '../deviation/coverage';
 import { DEFAULT_DEVIATION_SAMPLES, MAX_DEVIATION_SAMPLES, type SurfaceMode } from '../deviation/defaults';
 import type { DirectedDeviation } from '../deviation/measure';
 import { Pacer } from '../deviation/pacer';
-import { directedRecord, thinWallWarning, type DirectedRecord } from '../deviation/record';
+import { directedRecord, mostlyAmbiguousWarning, thinWallWarning, type DirectedRecord } from '../deviation/record';
 import { bodyExtent } from '../deviation/samples';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { bodyDiagonal, comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
@@ -95,6 +95,8 @@ export const measureDeviation = defineTool({
       thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`),
       thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`),
       unitMismatchWarning({ body: from, diagonal }, { body: reference, diagonal: bodyDiagonal(oc, reference) }, fitOf(fromToTo)),
+      mostlyAmbiguousWarning(fromToTo, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`),
+      mostlyAmbiguousWarning(toToFrom, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`),
     ].filter((w) => w !== null);
     if (warnings.length) result.warnings = warnings;
     if (args.sectionAxis && args.sections !== undefined) {
