@@ -11,7 +11,9 @@ import { Pacer } from '../deviation/pacer';
 import { directedRecord, mostlyAmbiguousWarning, thinWallWarning, type DirectedRecord } from '../deviation/record';
 import { bodyExtent } from '../deviation/samples';
 import { maxDistanceSchema, signModeSchema, surfaceSchema } from '../deviation/schemas';
-import { bodyDiagonal, comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
+import { comparedSurfaces, solidsOnlyWarning } from '../deviation/surfaces';
+import { meshBoxOf } from '../deviation/queries';
+import { boxDiagonal } from '../math/vec3';
 import { unitMismatchWarning, type Fit } from '../scene/unitMismatch';
 import { bodyIdSchema, vec3Schema } from './schemas';
 
@@ -94,7 +96,7 @@ export const measureDeviation = defineTool({
       from === reference ? null : solidsOnlyWarning(oc, reference),
       thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`),
       thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`),
-      unitMismatchWarning({ body: from, diagonal }, { body: reference, diagonal: bodyDiagonal(oc, reference) }, fitOf(fromToTo)),
+      unitMismatchWarning({ body: from, diagonal }, { body: reference, diagonal: boxDiagonal(meshBoxOf(toSurface)) }, fitOf(fromToTo)),
       mostlyAmbiguousWarning(fromToTo, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`),
       mostlyAmbiguousWarning(toToFrom, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`),
     ].filter((w) => w !== null);
@@ -134,7 +136,7 @@ async function cloudDeviation(ctx: ToolContext, c: CloudComparison, args: Deviat
     surface: args.surface,
     deflection: c.deflection,
   };
-  const warnings = [solidsOnlyWarning(c.oc, c.reference), unitMismatchWarning({ body: c.from, diagonal }, { body: c.reference, diagonal: bodyDiagonal(c.oc, c.reference) }, fitOf(fromToTo))].filter((w) => w !== null);
+  const warnings = [solidsOnlyWarning(c.oc, c.reference), unitMismatchWarning({ body: c.from, diagonal }, { body: c.reference, diagonal: boxDiagonal(meshBoxOf(c.refSurface)) }, fitOf(fromToTo))].filter((w) => w !== null);
   if (warnings.length) result.warnings = warnings;
   if (args.sectionAxis && args.sections !== undefined) {
     const axis = unitAxis(args.sectionAxis);
