@@ -40,6 +40,26 @@ test('a corrupt file dropped, then a good one: the first gets its coded error fr
   await app.dropFiles([good]);
   await app.expectDrawn(['wedge_ok'], 90_000);
   await expect(app.scene.validity('wedge_ok')).toHaveText('valid');
+  // At 1024x700, in the left column above the body list, the card's file name has a line of its own
+  // under the code and breaks only after a hyphen or a dot (before, squeezed beside the code into a
+  // column a few letters wide, it broke mid-word over six lines).
+  await app.page.setViewportSize({ width: 1024, height: 700 });
+  const breaks = await app.page.locator('[data-testid="scene.import-error"] .error-file').evaluate((el) => {
+    const text = el.firstChild as Text;
+    const top = (i: number) => {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      return Math.round(range.getBoundingClientRect().top);
+    };
+    const out: string[] = [];
+    for (let i = 1; i < text.length; i++) if (top(i) !== top(i - 1)) out.push(text.data.slice(0, i));
+    return out;
+  });
+  for (const before of breaks) expect(before, `a line break after "${before}"`).toMatch(/[-._]$/);
+  expect(breaks.length).toBeLessThanOrEqual(1);
+  await app.shot(testInfo, '04b-error-beside-body-1024x700');
+  await app.page.setViewportSize({ width: 1400, height: 860 });
   await app.scene.select('wedge_ok');
   await expect(app.testId('metrics.volume')).toHaveAttribute('data-value', /\d/);
   // The error stays listed for the file it is about; nothing else failed, and the worker was never replaced.
