@@ -69,3 +69,33 @@ test('a corrupt file dropped, then a good one: the first gets its coded error fr
   await app.shot(testInfo, '04-good-after-corrupt');
   app.expectNoConsoleErrors();
 });
+
+test('the same file dropped twice: the Actual step says the second copy is the nominal\'s own file', async ({ app }) => {
+  test.setTimeout(300_000);
+  const part = dataFile('wedge_ok.brep');
+  // As a file dragged from disk twice: the same name, bytes and modification time (the fixture's drop makes a File now).
+  const dropFromDisk = async () => {
+    const dataTransfer = await app.page.evaluateHandle(({ name, b64 }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { lastModified: 1_700_000_000_000 }));
+      return dt;
+    }, { name: part.name, b64: part.bytes.toString('base64') });
+    for (const type of ['dragenter', 'dragover', 'drop']) await app.page.dispatchEvent('[data-testid="viewport"]', type, { dataTransfer });
+    await dataTransfer.dispose();
+  };
+  await dropFromDisk();
+  await app.expectDrawn(['wedge_ok'], 180_000);
+  await expect(app.testId('step.same-file')).toHaveCount(0);
+  await dropFromDisk();
+  await app.expectDrawn(['wedge_ok', 'wedge_ok_2'], 90_000);
+  // Before, the step read "wedge_ok_2 · CAD model" (done) and Compare offered to measure the part against itself.
+  await expect(app.review.step('actual')).toHaveAttribute('data-state', 'warn');
+  await expect(app.testId('step.same-file')).toHaveText('wedge_ok_2 is the same file as the nominal wedge_ok: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.');
+  // Another file as the actual: no such note.
+  await app.page.getByRole('button', { name: 'Remove wedge_ok' }).last().click();
+  await app.expectDrawn(['wedge_ok'], 60_000);
+  await app.dropFiles([dataFile('sh1.stl')]);
+  await app.expectDrawn(['wedge_ok', 'sh1'], 90_000);
+  await expect(app.review.step('actual')).toHaveAttribute('data-state', 'done');
+  await expect(app.testId('step.same-file')).toHaveCount(0);
+});
