@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { MISALIGNED, MISALIGNED_ANGLE } from './fixtures/motions';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test, type App, type TestInfo } from './fixtures/fixtures';
+import { dataFile, expect, test, type App, type TestInfo } from './fixtures/fixtures';
 
 /**
  * The Align step (issue 28.3, 28.4): a proposal is previewed (the scan drawn as a ghost where Apply
@@ -121,6 +121,54 @@ test('a proposal is previewed as a ghost with its figures in view, then applied,
   await expect(app.review.alignment).toHaveCount(0);
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, moved)).toBeLessThan(1e-6);
   await atBothSizes(app, 'align-4-undone', ['deviation.align'], testInfo);
+});
+
+/** A binary STL of a triangle soup (positions per vertex, indices per corner). */
+function binaryStl(positions: number[], indices: number[]): Buffer {
+  const n = indices.length / 3;
+  const buf = Buffer.alloc(84 + 50 * n);
+  buf.writeUInt32LE(n, 80);
+  for (let t = 0; t < n; t++) {
+    const o = 84 + 50 * t;
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) buf.writeFloatLE(positions[3 * indices[3 * t + c]! + k]!, o + 12 + 12 * c + 4 * k);
+  }
+  return buf;
+}
+
+test('a scan found already aligned where it stands: the Align step says so (done), after OK too, and Compare does not stop as "not aligned"', async ({ app }, testInfo) => {
+  test.setTimeout(480_000);
+  // The scan is the part's own display tessellation at the part's place: aligned by construction.
+  await app.dropFiles([dataFile('CrankArm.brep')]);
+  await app.expectDrawn(['CrankArm']);
+  const mesh = (await app.api.drawnMeshes()).CrankArm!;
+  await app.dropFiles([{ name: 'crank-scan.stl', bytes: binaryStl(mesh.positions, mesh.indices) }]);
+  await app.expectDrawn(['CrankArm', 'crank-scan']);
+  const step = app.review.step('align');
+  const status = app.page.getByTestId('step.align-status');
+  await expect(step).toHaveAttribute('data-state', 'warn');
+  await expect(status).toHaveText('not aligned: the actual stands where its file put it');
+
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-outcome', 'alreadyAligned', { timeout: 120_000 });
+  await expect(app.review.alignControl('apply')).toHaveCount(0);
+  // Before: "proposed, not applied yet" with a warning sign, for an answer that proposes nothing.
+  await expect(step).toHaveAttribute('data-state', 'done');
+  await expect(status).toHaveText(/^already aligned to CrankArm: the best fit is where it stands, RMS [\d.e−-]+$/);
+  await atBothSizes(app, 'align-5-already-aligned', ['deviation.align-outcome', 'deviation.align-discard'], testInfo);
+  // OK: the finding stays (before, the step went back to "not aligned" and Compare stopped to say so).
+  await app.review.alignControl('discard').click();
+  await expect(app.review.alignment).toHaveCount(0);
+  await expect(step).toHaveAttribute('data-state', 'done');
+  await expect(status).toContainText('already aligned to CrankArm');
+  await app.review.compareButton.click();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 180_000 }).toBe('done');
+  await expect(app.review.unalignedWarning).toHaveCount(0);
+  await atBothSizes(app, 'align-6-already-aligned-compared', ['step.align-status'], testInfo);
+
+  // Moved since: the finding no longer holds; the step says what placed the scan.
+  await app.tools.run('set_placement', { bodyId: 'crank-scan', transform: JSON.stringify(MISALIGNED) });
+  await app.tools.expectResult('set_placement');
+  await expect(status).toHaveText('placed by set_placement');
 });
 
 /** The faces of the demo part: the top, front (least y) and right (greatest x) planes. */

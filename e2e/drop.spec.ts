@@ -40,6 +40,26 @@ test('a corrupt file dropped, then a good one: the first gets its coded error fr
   await app.dropFiles([good]);
   await app.expectDrawn(['wedge_ok'], 90_000);
   await expect(app.scene.validity('wedge_ok')).toHaveText('valid');
+  // At 1024x700, in the left column above the body list, the card's file name has a line of its own
+  // under the code and breaks only after a hyphen or a dot (before, squeezed beside the code into a
+  // column a few letters wide, it broke mid-word over six lines).
+  await app.page.setViewportSize({ width: 1024, height: 700 });
+  const breaks = await app.page.locator('[data-testid="scene.import-error"] .error-file').evaluate((el) => {
+    const text = el.firstChild as Text;
+    const top = (i: number) => {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      return Math.round(range.getBoundingClientRect().top);
+    };
+    const out: string[] = [];
+    for (let i = 1; i < text.length; i++) if (top(i) !== top(i - 1)) out.push(text.data.slice(0, i));
+    return out;
+  });
+  for (const before of breaks) expect(before, `a line break after "${before}"`).toMatch(/[-._]$/);
+  expect(breaks.length).toBeLessThanOrEqual(1);
+  await app.shot(testInfo, '04b-error-beside-body-1024x700');
+  await app.page.setViewportSize({ width: 1400, height: 860 });
   await app.scene.select('wedge_ok');
   await expect(app.testId('metrics.volume')).toHaveAttribute('data-value', /\d/);
   // The error stays listed for the file it is about; nothing else failed, and the worker was never replaced.
@@ -48,4 +68,34 @@ test('a corrupt file dropped, then a good one: the first gets its coded error fr
   expect((await app.api.engine()).notices).toEqual([]);
   await app.shot(testInfo, '04-good-after-corrupt');
   app.expectNoConsoleErrors();
+});
+
+test('the same file dropped twice: the Actual step says the second copy is the nominal\'s own file', async ({ app }) => {
+  test.setTimeout(300_000);
+  const part = dataFile('wedge_ok.brep');
+  // As a file dragged from disk twice: the same name, bytes and modification time (the fixture's drop makes a File now).
+  const dropFromDisk = async () => {
+    const dataTransfer = await app.page.evaluateHandle(({ name, b64 }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { lastModified: 1_700_000_000_000 }));
+      return dt;
+    }, { name: part.name, b64: part.bytes.toString('base64') });
+    for (const type of ['dragenter', 'dragover', 'drop']) await app.page.dispatchEvent('[data-testid="viewport"]', type, { dataTransfer });
+    await dataTransfer.dispose();
+  };
+  await dropFromDisk();
+  await app.expectDrawn(['wedge_ok'], 180_000);
+  await expect(app.testId('step.same-file')).toHaveCount(0);
+  await dropFromDisk();
+  await app.expectDrawn(['wedge_ok', 'wedge_ok_2'], 90_000);
+  // Before, the step read "wedge_ok_2 · CAD model" (done) and Compare offered to measure the part against itself.
+  await expect(app.review.step('actual')).toHaveAttribute('data-state', 'warn');
+  await expect(app.testId('step.same-file')).toHaveText('wedge_ok_2 is the same file as the nominal wedge_ok: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.');
+  // Another file as the actual: no such note.
+  await app.page.getByRole('button', { name: 'Remove wedge_ok' }).last().click();
+  await app.expectDrawn(['wedge_ok'], 60_000);
+  await app.dropFiles([dataFile('sh1.stl')]);
+  await app.expectDrawn(['wedge_ok', 'sh1'], 90_000);
+  await expect(app.review.step('actual')).toHaveAttribute('data-state', 'done');
+  await expect(app.testId('step.same-file')).toHaveCount(0);
 });

@@ -98,3 +98,48 @@ test('GD&T: the PMI tree of NIST CTC 1, a tolerance highlights its faces, Check 
   console.log(JSON.stringify(rows));
   app.expectNoConsoleErrors();
 });
+
+test('GD&T at 1024x700: a characteristic not evaluated says why on a line of its own, under its row, inside its cells', async ({ app }) => {
+  test.setTimeout(600_000);
+  const { page, api } = app;
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await app.dropFiles([dataFile(`nist/${NOMINAL}.stp`)]);
+  await app.expectDrawn([NOMINAL]);
+  await expect.poll(async () => (await api.gdt()).pmi?.status, { timeout: 120_000 }).toBe('done');
+  // Half a scan: the nominal's display triangles whose centroid lies below the median x. Faces on
+  // the missing half have no samples, so some characteristics cannot be evaluated.
+  const mesh = (await api.drawnMeshes())[NOMINAL]!;
+  const cx = (t: number) => (mesh.positions[3 * mesh.indices[3 * t]!]! + mesh.positions[3 * mesh.indices[3 * t + 1]!]! + mesh.positions[3 * mesh.indices[3 * t + 2]!]!) / 3;
+  const T = mesh.indices.length / 3;
+  const xs = Array.from({ length: T }, (_, t) => cx(t)).sort((a, b) => a - b);
+  const median = xs[Math.floor(T / 2)]!;
+  const kept = Array.from({ length: T }, (_, t) => t).filter((t) => cx(t) < median);
+  await app.dropFiles([{ name: 'half-scan.stl', bytes: binaryStl(mesh.positions, kept.flatMap((t) => [mesh.indices[3 * t]!, mesh.indices[3 * t + 1]!, mesh.indices[3 * t + 2]!])) }]);
+  await app.expectDrawn([NOMINAL, 'half-scan']);
+  await page.getByTestId('gdt.check').click();
+  await expect.poll(async () => (await api.gdt()).check?.status, { timeout: 400_000 }).toBe('done');
+  const unknown = page.locator('[data-testid="gdt.row"][data-pass="null"]');
+  expect(await unknown.count()).toBeGreaterThan(0);
+  const layout = await page.locator('[data-testid="gdt.table"]').evaluate((table) => {
+    const width = table.getBoundingClientRect().width;
+    return [...table.querySelectorAll('[data-testid="gdt.row"][data-pass="null"]')].map((row) => {
+      const verdict = row.querySelector('td.verdict') as HTMLElement;
+      const reason = row.nextElementSibling?.querySelector('[data-testid="gdt.reason"]') as HTMLElement | null;
+      return {
+        id: row.getAttribute('data-id'),
+        verdictOverflow: verdict.scrollWidth - verdict.clientWidth,
+        verdictText: verdict.textContent,
+        reason: reason?.textContent ?? null,
+        reasonShare: reason ? reason.getBoundingClientRect().width / width : 0,
+      };
+    });
+  });
+  for (const r of layout) {
+    // Before, the reason sat in the 54 px verdict cell, a word a line, and "not evaluated" ran out of it.
+    expect(r.verdictText, r.id!).toBe('not evaluated');
+    expect(r.verdictOverflow, r.id!).toBeLessThanOrEqual(0);
+    expect(r.reason, r.id!).toMatch(/\w{3,}/);
+    expect(r.reasonShare, r.id!).toBeGreaterThan(0.95);
+  }
+  await page.screenshot({ path: '/tmp/gdt-not-evaluated-1024.png' });
+});

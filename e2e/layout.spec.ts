@@ -42,6 +42,17 @@ async function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/** Pairs of the colour bar's tick labels whose drawn boxes overlap (text run together). */
+async function overlappingTicks(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const spans = [...document.querySelectorAll('[data-testid="heat.legend"] .legend-ticks span')];
+    const boxes = spans.map((el) => ({ text: el.textContent ?? '', r: el.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let i = 1; i < boxes.length; i++) if (boxes[i]!.r.left < boxes[i - 1]!.r.right) out.push(`${boxes[i - 1]!.text} | ${boxes[i]!.text}`);
+    return out;
+  });
+}
+
 async function resize(app: App, size: { width: number; height: number }): Promise<void> {
   await app.page.setViewportSize(size);
   await app.nextFrames();
@@ -94,6 +105,19 @@ test('the compared demo at 1024x700, 1280x800 and 1920x1080: overlays leave the 
   await app.shot(testInfo, 'layout-1024x700-stats-open');
   await app.page.getByTestId('heat.fold').click();
   await expect(app.review.stats).toHaveCount(0);
+
+  // A tolerance near half the colour range: the band's ticks are drawn only where their labels fit
+  // (before, they were drawn whenever 0.3 m < tol < 0.7 m: at 1024x700 "−0.411" and "−0.19" collided).
+  await app.review.stepTolerance.fill('0.19');
+  for (const size of SIZES) {
+    await resize(app, size);
+    await expect(app.review.legend.locator('.legend-ticks span').first()).toHaveText('−0.411');
+    expect(await overlappingTicks(app.page), `${size.width}x${size.height}`).toEqual([]);
+  }
+  await expect(app.review.legend.locator('.legend-ticks span')).toHaveText(['−0.411', '−0.19', '0', '+0.19', '+0.411']);
+  await resize(app, SIZES[0]);
+  await expect(app.review.legend.locator('.legend-ticks span')).toHaveText(['−0.411', '0', '+0.411']);
+  await app.review.stepTolerance.fill('0.1');
 
   // The section strip at the smallest size: the focused overlay and the strip fit the dock.
   await app.review.cutSections.click();

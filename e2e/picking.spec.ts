@@ -22,6 +22,22 @@ test('a click picks a face: its id and query_topology entry; hover highlights; E
   expect((await app.api.picked())?.entry).toMatchObject({ id, surfaceType: expect.any(String), area: expect.any(Number) });
   await expect(viewport.pickPanel).toContainText('surfaceType');
   await app.shot(testInfo, '05-picked-face');
+  // The card never covers the view toolbar: beside it at 1440x900, under it at 1024x700 (before, it
+  // lay over Grid, Axes and Edges there). Every toolbar button stays clickable.
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+  ]) {
+    await page.setViewportSize(size);
+    await app.nextFrames();
+    const card = (await viewport.pickPanel.boundingBox())!;
+    const bar = (await app.testId('view.toolbar').boundingBox())!;
+    const apart = card.x >= bar.x + bar.width || card.y >= bar.y + bar.height;
+    expect(apart, `${size.width}x${size.height}: card ${JSON.stringify(card)} toolbar ${JSON.stringify(bar)}`).toBe(true);
+    for (const name of ['Grid (G)', 'Axes (A)', 'Edges (E)']) await app.testId('view.toolbar').getByTitle(name).click({ trial: true, timeout: 2000 });
+    await app.shot(testInfo, `05b-picked-face-${size.width}x${size.height}`);
+  }
+  await page.setViewportSize({ width: 1400, height: 860 });
   await page.keyboard.press('Escape');
   await expect(viewport.pickPanel).toHaveCount(0);
 });

@@ -71,9 +71,23 @@ test('a click on the heat map adds a label with its deviation; labels can be rem
   const other = await app.viewport.drawnPointNear(middle, { point: spot, distance: 30 });
   await app.page.mouse.click(other.x, other.y);
   await expect(app.review.labels).toHaveCount(2);
+  // Each label has a callout in the view, its number and the list's value, at its dot (the clicked
+  // spot, the point moved onto the measured surface). Before, the view drew bare dots.
+  const tags = app.page.getByTestId('view.label-tag');
+  await expect(tags).toHaveCount(2);
+  await expect(app.review.labels.nth(1).getByTestId('deviation.label-value')).toHaveText(/^[+−]?[\d.,]+$/);
+  for (const [i, clicked] of [spot, other].entries()) {
+    await expect(tags.nth(i)).toHaveText(`${i + 1} ${await app.review.labels.nth(i).getByTestId('deviation.label-value').textContent()}`);
+    const anchor = await tags.nth(i).evaluate((el) => {
+      const layer = el.parentElement!.getBoundingClientRect();
+      return { x: layer.left + parseFloat((el as HTMLElement).style.left), y: layer.top + parseFloat((el as HTMLElement).style.top) };
+    });
+    expect(Math.hypot(anchor.x - clicked.x, anchor.y - clicked.y), `label ${i + 1}`).toBeLessThan(3);
+  }
   await app.shot(testInfo, 'report-02-labels');
   await app.review.labels.nth(1).getByTestId('deviation.label-remove').click();
   await expect(app.review.labels).toHaveCount(1);
+  await expect(tags).toHaveCount(1);
   await app.review.addLabels.click();
   const shown = Number((await value.textContent())!.replace('\u2212', '-').replace(/[+,]/g, ''));
 

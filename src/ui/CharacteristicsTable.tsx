@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { alignmentWords, checkAlignment, checkCharacteristics, gdtStore, highlightFaces, pmiBodyOf, toneOf, type CharacteristicRow } from './gdt';
@@ -101,8 +102,8 @@ export function CharacteristicsTable() {
                   const selected = highlight?.key === c.id && highlight.bodyId === check!.nominalBodyId;
                   const verdict = verdictText(c);
                   return (
+                    <Fragment key={c.id}>
                     <tr
-                      key={c.id}
                       className={`gdt-row ${toneOf(c.pass)}${selected ? ' selected' : ''}`}
                       tabIndex={0}
                       aria-selected={selected}
@@ -127,9 +128,17 @@ export function CharacteristicsTable() {
                       <td className="num">{toleranceText(c)}</td>
                       <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
                         {c.pass === null ? 'not evaluated' : verdict}
-                        {c.pass === null && <span className="gdt-reason">{c.reason}</span>}
                       </td>
                     </tr>
+                    {/* Why, on a line of its own under the row: in the verdict's 54 px column it stood one word a line and ran out of the cell. */}
+                    {c.pass === null && (
+                      <tr className="gdt-reason-row">
+                        <td colSpan={4} className="gdt-reason" data-testid="gdt.reason">
+                          {c.reason}
+                        </td>
+                      </tr>
+                    )}
+                    </Fragment>
                   );
                 })}
               </tbody>

@@ -1,10 +1,11 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { figureText, shareText, type DirectedRecord } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
 import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
 import { AlignButton, InspectionSteps } from './InspectionSteps';
+import { legendTicks } from './legendTicks';
 import { signed, Stat } from './Stat';
 import { verdictOf } from './roles';
 import { cutSections } from './sections';
@@ -47,15 +48,26 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
   const inputId = useId();
   const [text, setText] = useState<string | null>(null);
   const bar = useMemo(() => gradient(m, Math.min(tol, m)), [m, tol]);
-  // The band's own ticks only when they cannot collide with 0 and the ends.
-  const ticks = m > 0 ? [-m, ...(tol > 0.3 * m && tol < 0.7 * m ? [-tol, tol] : []), 0, m] : [0];
+  // The band's own ticks only when their labels fit between 0's and the ends' on the bar as wide as it is.
+  const ticksRef = useRef<HTMLDivElement | null>(null);
+  const [barPx, setBarPx] = useState(0);
+  useLayoutEffect(() => {
+    const el = ticksRef.current;
+    if (!el) return;
+    setBarPx(el.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setBarPx(el.clientWidth));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const ticks = legendTicks(m, tol, barPx, signed);
   return (
     <div className="legend" data-testid="heat.legend" aria-label="Deviation colour legend">
       <p className="sign-convention" data-testid="heat.sign">
         {signWords(heat)}
       </p>
       <div className="legend-bar" style={{ background: bar }} role="img" aria-label={`blue shy to red proud, from ${signed(-m)} to ${signed(m)} ${units.length}; within ±${formatNumber(tol)} neutral`} />
-      <div className="legend-ticks">
+      <div className="legend-ticks" ref={ticksRef}>
         {ticks.map((t) => (
           <span key={t} className={m > 0 && t === -m ? 'first' : m > 0 && t === m ? 'last' : undefined} style={{ left: `${m > 0 ? ((t + m) / (2 * m)) * 100 : 50}%` }}>
             {signed(t)}

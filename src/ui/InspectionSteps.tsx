@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { alignBodies } from './alignment';
+import { alignBodies, alignedAsPlaced } from './alignment';
 import { AlignControls, AlignmentCard } from './AlignmentCard';
 
 export { AlignButton } from './AlignmentCard';
@@ -9,6 +9,8 @@ import { formatCount, formatNumber } from './format';
 import { LinkPlacementCard } from './LinkPlacementCard';
 import { gdtStore } from './gdt';
 import { nominalGeneralTolerance } from './pmiTolerance';
+import { sameFileAs } from './sameFile';
+import { session } from './session';
 import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
@@ -53,6 +55,15 @@ function placementWords(body: BodyEntry | undefined): string | null {
   return by.tool === 'align_bodies' ? `aligned to ${by.fixedBodyId}, RMS ${formatNumber(Number(by.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(by.rmsAfter.toPrecision(3)))}` : 'placed by set_placement';
 }
 
+/** The body whose file is `bodyId`'s too (the same file dropped twice); null without a session (unit tests). */
+function keptTwin(bodyId: string): string | null {
+  try {
+    return sameFileAs(bodyId, session().keptFiles());
+  } catch {
+    return null;
+  }
+}
+
 /** The journey before any file: what to drop, in order (the page's drop target and demo sit in the viewport). */
 export function JourneyIntro() {
   return (
@@ -83,12 +94,25 @@ export function InspectionSteps() {
   // (or the one applied before an answer that found nothing better, on show until it is dismissed).
   const own = alignment && alignment.origin !== 'link' ? (alignment.status === 'applied' ? alignment : alignment.prior) : undefined;
   const applied = own && own.status === 'applied' && own.movingBodyId === actual?.bodyId ? own : null;
+  // "Already aligned" (align_bodies found the best fit where the actual stands): on show, or dismissed with OK.
+  const asPlaced =
+    alignment && alignment.origin !== 'link'
+      ? alignment.status === 'proposed' && !alignment.prior && alignment.movingBodyId === actual?.bodyId && alignment.result.outcome === 'alreadyAligned'
+        ? alignment.result.rmsBefore
+        : null
+      : (alignedAsPlaced(actual?.bodyId, nominal?.bodyId)?.rms ?? null);
   const placed = applied
     ? `aligned to ${applied.fixedBodyId}, RMS ${formatNumber(Number(applied.result.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(applied.result.rmsAfter.toPrecision(3)))}`
-    : placementWords(actual);
-  const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings : [];
+    : asPlaced !== null
+      ? `already aligned to ${nominal?.bodyId}: the best fit is where it stands, RMS ${formatNumber(Number(asPlaced.toPrecision(3)))}`
+      : placementWords(actual);
+  // ALREADY_ALIGNED confirms the pose; it is no reason for the step's warning sign.
+  const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings.filter((w) => w.code !== 'ALREADY_ALIGNED') : [];
   const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
+  const pendingWords = alignment?.origin !== 'link' && alignment?.status === 'proposed' ? (alignment.result.outcome === 'aligned' ? 'proposed, not applied yet' : 'no better pose found than where it stands') : null;
   const pair = comparePairs()[0];
+  const twinOf = actual && nominal ? keptTwin(actual.bodyId) : null;
+  const twin = twinOf === nominal?.bodyId ? twinOf : null;
   const nominalIds = bodies.filter((b) => b.summary.kind !== 'points').map((b) => b.bodyId);
   const nominalSelect = useId();
   return (
@@ -110,10 +134,16 @@ export function InspectionSteps() {
       <Step
         n={2}
         name="Actual"
-        state={actual ? 'done' : nominal ? 'active' : 'todo'}
+        state={actual ? (twin ? 'warn' : 'done') : nominal ? 'active' : 'todo'}
         status={actual ? `${actual.bodyId} · ${KIND_WORDS[actual.summary.kind]}${actual.summary.lengthUnit ? `, ${actual.summary.lengthUnit}` : units.note ? `, read in ${units.length} (no unit in its file)` : ''}` : 'drop the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)'}
-      />
-      <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : alignment?.status === 'proposed' ? 'proposed, not applied yet' : 'not aligned: the actual stands where its file put it'}>
+      >
+        {twin && (
+          <p className="warning" data-testid="step.same-file">
+            {actual!.bodyId} is the same file as the nominal {twin}: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.
+          </p>
+        )}
+      </Step>
+      <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : (pendingWords ?? 'not aligned: the actual stands where its file put it')}>
         {/* Method and Align first while there is no answer; under an applied one (its figures and Undo stay in view). */}
         {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (

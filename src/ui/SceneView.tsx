@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import { boundsOf, Viewport, type ViewBody, type ViewGhost, type ViewMarkers } from '../viewer/Viewport';
+import { boundsOf, Viewport, type LabelSpots, type ViewBody, type ViewGhost, type ViewMarkers } from '../viewer/Viewport';
 import { alignSetupStore, GHOST_COLOUR, pickAlignFace, pickedAlignFaces } from './alignSetup';
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
@@ -10,6 +10,7 @@ import { highlightedFeatureFaces } from './features';
 import { gdtStore, HIGHLIGHT_COLOURS } from './gdt';
 import { clearPick, pickEdge, pickFace, setHovered } from './picking';
 import { SelectionPanel } from './SelectionPanel';
+import { signed } from './Stat';
 import { hoverValueStore, inspectStore } from './stores';
 import { useScene } from './useStores';
 import { viewCoverStore } from './viewCovers';
@@ -91,6 +92,7 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
     [bodies, selectedId, picked, hovered, heat, assembly, showEdges, features, gdt, alignNominal, alignFaces, setup.picking, fadeOthers],
   );
 
+  const [labelSpots, setLabelSpots] = useState<LabelSpots>([]);
   const markers = useMemo<ViewMarkers>(() => {
     const out: ViewMarkers = {};
     if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
@@ -143,13 +145,40 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
         onHoverEdge={(bodyId, edge) => setHovered(bodyId, edge, 'edge')}
         onHoverValue={(bodyId, value) => hoverValueStore.setState(value === null ? null : { bodyId, value }, true)}
         markers={markers}
+        onLabelSpots={setLabelSpots}
         flyTo={flyTo}
         ghost={ghost}
         onMiss={clearPick}
       />
+      {markers.labels && <LabelTags spots={labelSpots} />}
       {!empty && <ViewToolbar />}
       <HeatOverlay />
       <SelectionPanel />
     </>
+  );
+}
+
+/**
+ * The deviation labels' callouts over the view: the number the list gives each label and its
+ * signed value, beside its dot, red when it fails the tolerance (as GOM and PolyWorks label a
+ * point). Before, the view drew bare dots, so which dot was "2. −0.1116 FAIL" was a guess.
+ */
+function LabelTags({ spots }: { spots: LabelSpots }) {
+  const labels = useStore(inspectStore, (s) => (s.heat?.status === 'done' ? s.heat.labels : undefined));
+  if (!labels?.points.length) return null;
+  return (
+    <div className="label-tags" aria-hidden="true">
+      {labels.points.map((p, i) => {
+        const at = spots[i];
+        if (!at) return null;
+        const l = labels.status === 'done' ? labels.result?.[i] : undefined;
+        const value = l ? (l.signed === null ? `±${Number(l.distance.toPrecision(4))} (sign ?)` : signed(l.signed)) : '…';
+        return (
+          <span key={`${i}:${p.join(',')}`} className={`label-tag ${l ? (l.pass ? 'pass' : 'fail') : ''}`} style={{ left: at[0], top: at[1] }} data-testid="view.label-tag">
+            <b>{i + 1}</b> {value}
+          </span>
+        );
+      })}
+    </div>
   );
 }

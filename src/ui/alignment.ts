@@ -2,7 +2,7 @@ import { alignSetupStore, methodArgs } from './alignSetup';
 import { redrawMovedBody } from './bodies';
 import { clearHeatmap } from './deviationReview';
 import { session } from './session';
-import { inspectStore, sceneStore, toolStore, type AlignmentState, type DoneCallOf } from './stores';
+import { inspectStore, sceneStore, toolStore, type AlignChecked, type AlignmentState, type DoneCallOf } from './stores';
 import { runFromPanel, selectTool, setFormValue } from './toolRuns';
 
 /**
@@ -57,7 +57,27 @@ export async function applyAlignment(): Promise<void> {
 
 export function discardAlignment(): void {
   const a = inspectStore.getState().alignment;
-  if (a?.status === 'proposed') inspectStore.setState({ alignment: a.prior ?? null });
+  if (a?.status !== 'proposed') return;
+  // "Already aligned" is a finding, not a proposal: OK keeps it (the step would say "not aligned" again).
+  const checked: AlignChecked | null =
+    a.result.outcome === 'alreadyAligned' && !a.prior
+      ? { movingBodyId: a.movingBodyId, fixedBodyId: a.fixedBodyId, rms: a.result.rmsBefore, transform: placementOf(a.movingBodyId) }
+      : null;
+  inspectStore.setState({ alignment: a.prior ?? null, ...(checked ? { alignChecked: checked } : {}) });
+}
+
+function placementOf(bodyId: string): number[][] | null {
+  return sceneStore.getState().bodies.find((b) => b.bodyId === bodyId)?.summary.placement?.transform ?? null;
+}
+
+/**
+ * The actual's "already aligned" finding, while it holds: for this pair, with the actual still where
+ * it stood then (a placement since, by an alignment, Undo, a link or set_placement, voids it).
+ */
+export function alignedAsPlaced(actualBodyId: string | undefined, nominalBodyId: string | undefined): AlignChecked | null {
+  const c = inspectStore.getState().alignChecked;
+  if (!c || c.movingBodyId !== actualBodyId || c.fixedBodyId !== nominalBodyId) return null;
+  return JSON.stringify(placementOf(c.movingBodyId)) === JSON.stringify(c.transform) ? c : null;
 }
 
 /**

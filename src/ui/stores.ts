@@ -301,6 +301,15 @@ export interface AlignmentState {
   prior?: AlignmentState;
 }
 
+/** An actual align_bodies found already aligned to its nominal where it stands (InspectState.alignChecked). */
+export interface AlignChecked {
+  movingBodyId: string;
+  fixedBodyId: string;
+  /** RMS at the pose where it stands. */
+  rms: number;
+  transform: number[][] | null;
+}
+
 /**
  * A placement a share link set (its set_placement runs): shown in the alignment's place so the page
  * does not look unaligned, with Undo back to where the body stood before the link placed it.
@@ -363,6 +372,12 @@ export interface InspectState {
   heat: HeatState | null;
   features: FeaturesState | null;
   alignment: AlignmentState | LinkPlacement | null;
+  /**
+   * align_bodies found the actual already aligned where it stands and the user dismissed the answer
+   * (OK): the Align step keeps saying so while the body stays at `transform` (its placement then;
+   * null: as read from its file). Before, OK dropped the answer and the step said "not aligned" again.
+   */
+  alignChecked: AlignChecked | null;
   /** measure_deviation's stations along an axis, from the last run that asked for them. */
   deviationSections: { axis: Vec3; stations: DeviationStation[]; fromBodyId: string } | null;
   sections: SectionsState | null;
@@ -430,7 +445,7 @@ const initialScene = (): SceneState => ({
 const initialTools = (): ToolState => ({ manifests: [], selected: null, forms: {}, running: null, results: {}, lastRun: null, reveal: 0 });
 const initialEngine = (): EngineState => ({ generation: 0, restoring: false, notices: [] });
 const initialKernel = (): KernelState => ({ status: 'idle' });
-const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colorOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });
+const initialInspect = (): InspectState => ({ heat: null, features: null, alignment: null, alignChecked: null, deviationSections: null, sections: null, assembly: null, graph: { exporting: false }, flyTo: null, nominalMark: null, colorOn: 'actual', tolerance: { value: DEFAULT_TOLERANCE, source: 'default' }, passShare: DEFAULT_PASS_SHARE, titleBlock: {} });
 
 const resets: (() => void)[] = [];
 

@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useFrame } from '@react-three/fiber';
+import { useMemo, useRef } from 'react';
 import { DoubleSide, Matrix4, Quaternion, Vector3 } from 'three';
 import type { ViewBounds } from './bounds';
 
@@ -99,6 +100,32 @@ function Triad({ placement, size }: { placement: readonly (readonly number[])[];
       </mesh>
     </group>
   );
+}
+
+/** Where each label's point lies on the canvas (CSS pixels from its top-left); null behind the camera. */
+export type LabelSpots = ([number, number] | null)[];
+
+/**
+ * Follows the labels' points on screen: after every drawn frame (the view renders on demand, so
+ * only when something moved), their projections go to `onSpots` when they changed by half a pixel.
+ * The page draws the callouts (number and value) in the DOM over the canvas: the dots alone did not
+ * say which label of the list a dot was, nor its value.
+ */
+export function LabelAnchors({ points, onSpots }: { points: readonly V3[]; onSpots: (spots: LabelSpots) => void }) {
+  const last = useRef<LabelSpots | null>(null);
+  const v = useMemo(() => new Vector3(), []);
+  useFrame(({ camera, size }) => {
+    const spots: LabelSpots = points.map((p) => {
+      v.set(p[0], p[1], p[2]).project(camera);
+      return v.z > 1 ? null : [((v.x + 1) / 2) * size.width, ((1 - v.y) / 2) * size.height];
+    });
+    const prev = last.current;
+    const same = prev !== null && prev.length === spots.length && spots.every((s, i) => (s === null ? prev[i] === null : prev[i] != null && Math.abs(s[0] - prev[i]![0]) < 0.5 && Math.abs(s[1] - prev[i]![1]) < 0.5));
+    if (same) return;
+    last.current = spots;
+    onSpots(spots);
+  });
+  return null;
 }
 
 export function Markers({ markers, bounds }: { markers: ViewMarkers; bounds: ViewBounds | null }) {

@@ -8,13 +8,13 @@ import { boundsOf, gridStep, type ViewBounds } from './bounds';
 import { CameraRig, type FlyTarget, type ViewDirection } from './CameraRig';
 import { applyLevels, detail, MOVING_BUDGET_MS, recordFrame, REST_BUDGET_MS, wantsOtherLevels } from './detail';
 import { Ghost, type ViewGhost } from './Ghost';
-import { Markers, type ViewMarkers } from './Overlays';
+import { LabelAnchors, Markers, type LabelSpots, type ViewMarkers } from './Overlays';
 import { softwareRenderer } from './renderer';
 import type { ViewRect } from './viewFrame';
 
 export type { ViewBody } from './BodyMesh';
 export type { FlyTarget, ViewDirection } from './CameraRig';
-export type { StationPlanes, ViewMarkers } from './Overlays';
+export type { LabelSpots, StationPlanes, ViewMarkers } from './Overlays';
 export type { ViewGhost } from './Ghost';
 export { boundsOf } from './bounds';
 export { freeRect, type ViewRect } from './viewFrame';
@@ -37,6 +37,8 @@ interface ViewportProps {
   onMiss?: () => void;
   onHoverValue?: (bodyId: string, value: number | 'noData' | null) => void;
   markers?: ViewMarkers;
+  /** Where the labels' points (markers.labels) lie on the canvas, after each frame that moved them. */
+  onLabelSpots?: (spots: LabelSpots) => void;
   flyTo?: FlyTarget | null;
   /** A body drawn translucent at a proposed pose (an alignment's preview), beside the body itself. */
   ghost?: ViewGhost | null;
@@ -187,7 +189,7 @@ function useBounds(bodies: readonly ViewBody[]): ViewBounds | null {
  * The 3D view: every body, grid and axes, orbit controls, a camera fit to the scene. Renders on
  * demand (no continuous frame loop), so an idle page costs no CPU next to the kernel worker.
  */
-export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, flyTo, ghost, holdFrames, fullDetail, frame }: ViewportProps) {
+export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPick, onHover, onPickEdge, onHoverEdge, onMiss, onHoverValue, markers, onLabelSpots, flyTo, ghost, holdFrames, fullDetail, frame }: ViewportProps) {
   const bounds = useBounds(bodies);
   const ghostBody = ghost ? bodies.find((b) => b.bodyId === ghost.bodyId) : undefined;
   return (
@@ -213,6 +215,7 @@ export function Viewport({ bodies, fitToken, direction, showGrid, showAxes, onPi
       )}
       {ghost && ghostBody && <Ghost ghost={ghost} body={ghostBody} />}
       {markers && <Markers markers={markers} bounds={bounds} />}
+      {markers?.labels && onLabelSpots && <LabelAnchors points={markers.labels} onSpots={onLabelSpots} />}
       <CameraRig bounds={bounds} fitToken={fitToken} direction={direction} flyTo={flyTo ?? null} frame={frame ?? null} />
       <ResumeFrames held={!!holdFrames} />
       <DetailFrames fullDetail={!!fullDetail} />
