@@ -1,5 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import { SCAN_UNIT_NAMES, type BodySummary, type ScanUnit } from '../engine';
+import { readInUnit } from './bodies';
 import { alignBodies, alignedAsPlaced } from './alignment';
 import { AlignControls, AlignmentCard } from './AlignmentCard';
 
@@ -137,6 +139,7 @@ export function InspectionSteps() {
         state={actual ? (twin ? 'warn' : 'done') : nominal ? 'active' : 'todo'}
         status={actual ? `${actual.bodyId} · ${KIND_WORDS[actual.summary.kind]}${actual.summary.lengthUnit ? `, ${actual.summary.lengthUnit}` : units.note ? `, read in ${units.length} (no unit in its file)` : ''}` : 'drop the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)'}
       >
+        {actual && actual.summary.kind !== 'brep' && (!actual.summary.lengthUnit || givenUnit(actual.summary) !== null) && <FileUnit actual={actual} running={running} />}
         {twin && (
           <p className="warning" data-testid="step.same-file">
             {actual!.bodyId} is the same file as the nominal {twin}: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.
@@ -149,6 +152,7 @@ export function InspectionSteps() {
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
             {w.message}
+            {w.code === 'UNIT_MISMATCH' ? ' Here: choose the unit it was written in under Actual, "File in".' : ''}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
@@ -161,6 +165,33 @@ export function InspectionSteps() {
         {heat?.status === 'done' && <ReportControls heat={heat} running={running} />}
       </Step>
     </ol>
+  );
+}
+
+/** The unit a scan file was given at import (`inch (given at import)`), or null. */
+function givenUnit(summary: BodySummary): ScanUnit | null {
+  const m = /^(\w+) \(given at import\)$/.exec(summary.declaredUnit ?? '');
+  return m && (SCAN_UNIT_NAMES as string[]).includes(m[1]!) ? (m[1] as ScanUnit) : null;
+}
+
+const UNIT_WORDS: Record<ScanUnit, string> = { mm: 'millimetres', cm: 'centimetres', m: 'metres', inch: 'inches' };
+
+/** A scan file has no unit: its numbers are read in the nominal's unless the user says otherwise (GOM asks at import). */
+function FileUnit({ actual, running }: { actual: BodyEntry; running: boolean }) {
+  const id = useId();
+  const given = givenUnit(actual.summary);
+  return (
+    <div className="row">
+      <label htmlFor={id}>File in</label>
+      <select id={id} value={given ?? ''} disabled={running} onChange={(e) => void readInUnit(actual.bodyId, (e.target.value || 'mm') as ScanUnit)} data-testid="actual.unit">
+        {given === null && <option value="">the nominal&apos;s unit</option>}
+        {SCAN_UNIT_NAMES.map((u) => (
+          <option key={u} value={u}>
+            {UNIT_WORDS[u]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

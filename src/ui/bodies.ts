@@ -1,4 +1,4 @@
-import { defaultBodyId, isKernelAbort, type BodySummary, type Outcome, type RunOutcome } from '../engine';
+import { defaultBodyId, isKernelAbort, type BodySummary, type Outcome, type RunOutcome, type ScanUnit } from '../engine';
 import type { FileData } from '../workers/client';
 import { lostError, session, WorkerLost } from './session';
 import { sceneStore, takeColor, takeKey, type BodyEntry, type BodyValidation, type MetricsState, type PendingImport, type ShownError } from './stores';
@@ -164,6 +164,8 @@ export async function importBytes(
     sourceUrl?: string;
     /** Told once the body is in the scene and its drawing asked for (the worker's next calls queue behind it), before it is drawn. */
     onImported?: (bodyId: string) => void;
+    /** The length unit of a scan file without one (import_file's `unit`). */
+    unit?: ScanUnit;
   } = {},
 ): Promise<string | undefined> {
   const key = options.key ?? takeKey();
@@ -187,7 +189,7 @@ export async function importBytes(
             if (e instanceof WorkerLost) throw e;
             return { ok: false, error: { code: 'FILE_NOT_FOUND', message: `could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}` } };
           }
-          return c.run('import_file', { path: workerName, bodyId });
+          return c.run('import_file', { path: workerName, bodyId, ...(options.unit ? { unit: options.unit } : {}) });
         });
         break;
       } catch (e) {
@@ -204,7 +206,7 @@ export async function importBytes(
       return undefined;
     }
     const summary = outcome.value.result;
-    s.keep({ bodyId: summary.bodyId, path: workerName, fileName, bytes, order: key, ...(options.sourceUrl ? { sourceUrl: options.sourceUrl } : {}) });
+    s.keep({ bodyId: summary.bodyId, path: workerName, fileName, bytes, order: key, ...(options.sourceUrl ? { sourceUrl: options.sourceUrl } : {}), ...(options.unit ? { unit: options.unit } : {}) });
     const entry: BodyEntry = { bodyId: summary.bodyId, summary, color: takeColor(), visible: true, opacity: 1 };
     if (options.sourceUrl) entry.sourceUrl = options.sourceUrl;
     sceneStore.setState((st) => ({ bodies: [...st.bodies, entry] }));
@@ -328,6 +330,18 @@ async function refreshMetrics(bodyId: string): Promise<void> {
     setMetrics({ status: 'failed', error: outcome.error });
     sceneStore.setState({ lastToolResult: { tool: 'compute_metrics', args, ok: false, error: outcome.error } });
   }
+}
+
+/**
+ * A scan read again from its file in another length unit (its file declares none): the body is
+ * removed and imported again under the same id, so alignments and results made with the old size go.
+ */
+export async function readInUnit(bodyId: string, unit: ScanUnit): Promise<void> {
+  const file = session().keptFiles().find((f) => f.bodyId === bodyId);
+  if (!file) return;
+  await removeBody(bodyId);
+  if (sceneStore.getState().bodies.some((b) => b.bodyId === bodyId)) return;
+  await importBytes(file.fileName ?? file.path, file.bytes, { bodyId, unit, ...(file.sourceUrl ? { sourceUrl: file.sourceUrl } : {}) });
 }
 
 export async function removeBody(bodyId: string): Promise<void> {

@@ -1,0 +1,64 @@
+import { dataFile, expect, test } from './fixtures/fixtures';
+
+/**
+ * A scan written in inches against a part in millimetres (docs/units.md): the Align step says the
+ * sizes differ by 25.4 (UNIT_MISMATCH), and the Actual step's "File in" reads the file again in the
+ * unit chosen, after which the sizes agree.
+ */
+const INCH = 25.4;
+
+/** A binary STL of the axis-aligned box [lo, hi] (12 triangles, wound outward). */
+function boxStl(lo: readonly number[], hi: readonly number[]): Buffer {
+  const c = (i: number) => [i & 1 ? hi[0]! : lo[0]!, i & 2 ? hi[1]! : lo[1]!, i & 4 ? hi[2]! : lo[2]!];
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
+  const triangles = quads.flatMap(([a, b, d, e]) => [
+    [a!, b!, d!],
+    [a!, d!, e!],
+  ]);
+  const out = Buffer.alloc(84 + 50 * triangles.length);
+  out.writeUInt32LE(triangles.length, 80);
+  triangles.forEach((t, k) => {
+    const o = 84 + 50 * k + 12;
+    t.forEach((v, j) => c(v).forEach((x, i) => out.writeFloatLE(x, o + 12 * j + 4 * i)));
+  });
+  return out;
+}
+
+test('a scan in inches: the Align step says so, and "File in: inches" reads it at the part\'s size', async ({ app }, testInfo) => {
+  test.setTimeout(300_000);
+  // screw.step's tight box (boundingBoxOptimal), as a box scan written in inches.
+  const lo = [-27.8197, -10.8263, -34.5637].map((v) => v / INCH), hi = [-7.9765, 9.1737, 7.7315].map((v) => v / INCH);
+  await app.dropFiles([dataFile('screw.step'), { name: 'box-inch.stl', bytes: boxStl(lo, hi) }]);
+  await expect.poll(async () => (await app.api.bodies()).map((b) => b.bodyId).sort(), { timeout: 120_000 }).toEqual(['box-inch', 'screw']);
+
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', /proposed|applied|failed/, { timeout: 120_000 });
+  const warning = app.page.locator('[data-testid="step.align-warning"][data-code="UNIT_MISMATCH"]');
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText("'box-inch' is 1/25.4 the size of 'screw'");
+  await expect(warning).toContainText('"File in"');
+  for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+    await app.page.setViewportSize(size);
+    await expect(app.page.getByTestId('actual.unit')).toBeInViewport();
+    await app.shot(testInfo, `unit-mismatch-${size.width}x${size.height}`);
+  }
+
+  await app.page.getByTestId('actual.unit').selectOption('inch');
+  await expect
+    .poll(async () => (await app.api.bodies()).find((b) => b.bodyId === 'box-inch')?.declaredUnit ?? null, { timeout: 60_000 })
+    .toBe('inch (given at import)');
+  await expect(app.page.getByTestId('actual.unit')).toHaveValue('inch');
+  await expect(warning).toHaveCount(0);
+
+  await app.review.alignButton.click();
+  await expect(app.review.alignment).toHaveAttribute('data-status', /proposed|applied|failed/, { timeout: 120_000 });
+  await expect(warning).toHaveCount(0);
+  await app.shot(testInfo, 'unit-given-1024x700');
+});
