@@ -1,8 +1,8 @@
 import { dataFile, expect, test } from './fixtures/fixtures';
 
 /**
- * A scan written in inches against a part in millimetres (docs/units.md): the Align step says the
- * sizes differ by 25.4 (UNIT_MISMATCH), and the Actual step's "File in" reads the file again in the
+ * A scan written in inches against a part in millimetres (docs/units.md): the Align step and the
+ * comparison's notes say the sizes differ by 25.4 (UNIT_MISMATCH), and the Actual step's "File in" reads the file again in the
  * unit chosen, after which the sizes agree.
  */
 const INCH = 25.4;
@@ -50,12 +50,18 @@ test('a scan in inches: the Align step says so, and "File in: inches" reads it a
     await app.shot(testInfo, `unit-mismatch-${size.width}x${size.height}`);
   }
 
+  // Compared as it stands, the review says it too, under the steps.
+  await app.review.compare();
+  await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 120_000 }).toBe('done');
+  await expect(app.page.locator('[data-testid="deviation.warning"][data-code="UNIT_MISMATCH"]')).toBeVisible();
+
   await app.page.getByTestId('actual.unit').selectOption('inch');
   await expect
     .poll(async () => (await app.api.bodies()).find((b) => b.bodyId === 'box-inch')?.declaredUnit ?? null, { timeout: 60_000 })
     .toBe('inch (given at import)');
   await expect(app.page.getByTestId('actual.unit')).toHaveValue('inch');
   await expect(warning).toHaveCount(0);
+  await expect(app.page.getByTestId('deviation.warning')).toHaveCount(0);
 
   await app.review.alignButton.click();
   await expect(app.review.alignment).toHaveAttribute('data-status', /proposed|applied|failed/, { timeout: 120_000 });

@@ -290,6 +290,12 @@ export function DeviationPanel() {
           </button>
         </div>
       ))}
+      {heat?.status === 'done' &&
+        (heat.deviation?.warnings ?? []).map((w) => (
+          <p key={w.code + w.message} className="warning" data-testid="deviation.warning" data-code={w.code}>
+            {w.message}
+          </p>
+        ))}
       {heat?.status === 'failed' && (
         <p className="error" role="alert" data-testid="deviation.error">
           <code>{heat.error?.code}</code> {heat.error?.message}
