@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { MISALIGNED, MISALIGNED_ANGLE } from './fixtures/motions';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { binaryStl } from './fixtures/stl';
 import { dataFile, expect, test, type App, type TestInfo } from './fixtures/fixtures';
 
 /**
@@ -122,18 +123,6 @@ test('a proposal is previewed as a ghost with its figures in view, then applied,
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, moved)).toBeLessThan(1e-6);
   await atBothSizes(app, 'align-4-undone', ['deviation.align'], testInfo);
 });
-
-/** A binary STL of a triangle soup (positions per vertex, indices per corner). */
-function binaryStl(positions: number[], indices: number[]): Buffer {
-  const n = indices.length / 3;
-  const buf = Buffer.alloc(84 + 50 * n);
-  buf.writeUInt32LE(n, 80);
-  for (let t = 0; t < n; t++) {
-    const o = 84 + 50 * t;
-    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) buf.writeFloatLE(positions[3 * indices[3 * t + c]! + k]!, o + 12 + 12 * c + 4 * k);
-  }
-  return buf;
-}
 
 test('a scan found already aligned where it stands: the Align step says so (done), after OK too, and Compare does not stop as "not aligned"', async ({ app }, testInfo) => {
   test.setTimeout(480_000);

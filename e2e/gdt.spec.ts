@@ -1,16 +1,5 @@
+import { binaryStl } from './fixtures/stl';
 import { dataFile, expect, test } from './fixtures/fixtures';
-
-/** A binary STL of a triangle soup (positions per vertex, indices per corner). */
-function binaryStl(positions: number[], indices: number[]): Buffer {
-  const n = indices.length / 3;
-  const buf = Buffer.alloc(84 + 50 * n);
-  buf.writeUInt32LE(n, 80);
-  for (let t = 0; t < n; t++) {
-    const o = 84 + 50 * t;
-    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) buf.writeFloatLE(positions[3 * indices[3 * t + c]! + k]!, o + 12 + 12 * c + 4 * k);
-  }
-  return buf;
-}
 
 const NOMINAL = 'nist_ctc_01_asme1_ap242-e1';
 

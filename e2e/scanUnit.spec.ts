@@ -1,4 +1,5 @@
 import { dataFile, expect, test } from './fixtures/fixtures';
+import { binaryStl } from './fixtures/stl';
 
 /**
  * A scan written in inches against a part in millimetres (docs/units.md): the Align step and the
@@ -7,9 +8,9 @@ import { dataFile, expect, test } from './fixtures/fixtures';
  */
 const INCH = 25.4;
 
-/** A binary STL of the axis-aligned box [lo, hi] (12 triangles, wound outward). */
+/** The axis-aligned box [lo, hi] as a binary STL (12 triangles, wound outward). */
 function boxStl(lo: readonly number[], hi: readonly number[]): Buffer {
-  const c = (i: number) => [i & 1 ? hi[0]! : lo[0]!, i & 2 ? hi[1]! : lo[1]!, i & 4 ? hi[2]! : lo[2]!];
+  const positions = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [i & 1 ? hi[0]! : lo[0]!, i & 2 ? hi[1]! : lo[1]!, i & 4 ? hi[2]! : lo[2]!]);
   const quads = [
     [0, 2, 3, 1],
     [4, 5, 7, 6],
@@ -18,17 +19,7 @@ function boxStl(lo: readonly number[], hi: readonly number[]): Buffer {
     [0, 4, 6, 2],
     [1, 3, 7, 5],
   ];
-  const triangles = quads.flatMap(([a, b, d, e]) => [
-    [a!, b!, d!],
-    [a!, d!, e!],
-  ]);
-  const out = Buffer.alloc(84 + 50 * triangles.length);
-  out.writeUInt32LE(triangles.length, 80);
-  triangles.forEach((t, k) => {
-    const o = 84 + 50 * k + 12;
-    t.forEach((v, j) => c(v).forEach((x, i) => out.writeFloatLE(x, o + 12 * j + 4 * i)));
-  });
-  return out;
+  return binaryStl(positions, quads.flatMap(([a, b, d, e]) => [a!, b!, d!, a!, d!, e!]));
 }
 
 test('a scan in inches: the Align step says so, and "File in: inches" reads it at the part\'s size', async ({ app }, testInfo) => {
