@@ -5,7 +5,7 @@ import { buildFrame, type DatumFeature, type Frame } from './datumFrame';
 import type { FaceSplit } from './faceSplit';
 import { fitCoaxial, fitCylinder, fitPlane, fitSphere } from './leastSquares';
 import { flatnessZone } from './minimumZone';
-import { featureKind, indicesOn, widthFeature, type NominalAccess } from './nominalFaces';
+import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
 
 export interface DatumSpec {
   label: string;
@@ -109,6 +109,10 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
   const pts = actualOn(faces);
   const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
   const kinds = parts.map((p) => featureKind(nominal, p));
+  // A pattern of holes as one datum (FTC 6's F: four holes) sets the frame by the pattern's true
+  // positions, not by one cylinder fitted through them all: not simulated, said so.
+  const pattern = parts.length === 1 ? sizeFeatures(nominal, faces) : null;
+  if (pattern && pattern.length > 1) return fail(`datum ${label} is a pattern of ${pattern.length} features; a datum established by a pattern is not supported (name one feature's faces with the datums argument)`);
   const width = parts.length === 1 ? widthFeature(nominal, faces) : null;
   let nom: DatumFeature | null;
   if (width) nom = centrePlane(nominal.nodes(width[0]), nominal.nodes(width[1]));
