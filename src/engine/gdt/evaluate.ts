@@ -369,7 +369,7 @@ function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: Po
 }
 
 /**
- * Orientation of a width feature: the samples' feet on the actual centre plane (midway between the
+ * Orientation of a width feature: the samples carried onto the actual centre plane (midway between the
  * sides' least-squares planes, in the datum frame), their extent across the basic normal; turned
  * about `free` (the primary's direction, when the datums leave that rotation free) to its narrowest.
  */
@@ -382,12 +382,15 @@ function widthOrientation(spec: CharacteristicSpec, nominal: NominalAccess, pts:
   const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
   const midNormal = normalize(add(pa.normal, nb));
   const midPoint = scale(add(pa.origin, pb.origin), 0.5);
+  const nn = nomA.normal;
+  // Each sample carried across to the centre plane along the basic normal: its median point stays
+  // at the sample's place along the feature (a foot along the tilted normal would widen the extent).
+  const across = dot(nn, midNormal);
   const feet = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
     const p = at(mapped, i);
-    feet.set(sub(p, scale(midNormal, dot(sub(p, midPoint), midNormal))), 3 * i);
+    feet.set(add(p, scale(nn, dot(sub(midPoint, p), midNormal) / across)), 3 * i);
   }
-  const nn = nomA.normal;
   if (free) {
     const width = (phi: number) => extentAlong(feet, n, rotateAbout(nn, free, phi));
     return verdict(spec, n, `width feature: extent of its centre plane (midway between the sides' least-squares planes) across the basic orientation, turned about datum ${spec.datums[0]} to its narrowest`, width(goldenMinimum(width, -0.1, 0.1)));
