@@ -104,7 +104,7 @@ describe('evaluate_gdt: patterns and width features', () => {
     expect(cyl!.pass).toBe(true);
   });
 
-  it('a datum on a pattern of holes is refused with the reason, not fitted as one cylinder', async () => {
+  it('a datum on a pattern of holes, or a common datum of parallel holes, is refused with the reason, not fitted as one cylinder', async () => {
     const r = await evaluate({
       actualBodyId: 'scan',
       nominalBodyId: 'block',
@@ -114,6 +114,17 @@ describe('evaluate_gdt: patterns and width features', () => {
     });
     expect(r.characteristics[0]!.pass).toBeNull();
     expect(r.characteristics[0]!.reason).toMatch(/datum P is a pattern of 2 features/);
+
+    // The two parallel holes as a common datum P-Q (NIST FTC 8's H-J): not one axis either.
+    const common = await evaluate({
+      actualBodyId: 'scan',
+      nominalBodyId: 'block',
+      datums: [{ label: 'P', faces: [holes[0]] }, { label: 'Q', faces: [holes[1]] }],
+      characteristics: [{ id: 'prof', kind: 'surfaceProfile', faces: [x0], tolerance: 0.1, datums: ['P-Q'] }],
+      borderMargin: 0.5,
+    });
+    expect(common.characteristics[0]!.pass).toBeNull();
+    expect(common.characteristics[0]!.reason).toMatch(/common datum P-Q: the axes of P, Q are not on one line/);
   });
 
   it("a width feature's perpendicularity is its centre plane's lean over the samples' height", async () => {
