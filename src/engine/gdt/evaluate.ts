@@ -459,7 +459,19 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     // The faces in two groups by their nominal normals (opposite or at an angle).
     const groups = planeGroups(nominal, spec.faces);
     if (!groups) return none(`${spec.kind} needs faces of two distinct planes`);
-    const [ga, gb] = groups;
+    const [ga] = groups;
+    let [, gb] = groups;
+    // A distance is between parallel sides: a face across them that the dimension also names (FTC 8's
+    // pocket: two walls and the end between them) is left out, not fitted into one side's plane.
+    let across: number[] = [];
+    if (spec.kind !== 'angle') {
+      const na = fitPlane(nominal.nodes(ga).points)!.normal;
+      const parallel = (f: number) => Math.abs(dot(fitPlane(nominal.nodes([f]).points)!.normal, na)) > 1 - 1e-6;
+      across = gb.filter((f) => !parallel(f));
+      gb = gb.filter(parallel);
+      if (gb.length === 0) return none(`${spec.kind} needs two parallel sides; the faces are on planes at an angle`);
+    }
+    const leftOut = across.length ? `; ${faceIds(across).join(', ')} left out (not parallel to the sides)` : '';
     const a = select(pts, indicesOn(pts, nominal, ga)), b = select(pts, indicesOn(pts, nominal, gb));
     const pa = fitPlane(a.points), pb = fitPlane(b.points);
     if (!pa || !pb) return none('each side needs samples spanning a plane');
@@ -472,7 +484,7 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     // Distance: mean distance of the second side's samples from the first side's plane.
     let s = 0;
     for (let i = 0; i < b.count; i++) s += dot(sub(at(b.points, i), pa.origin), pa.normal);
-    return verdict(spec, n, 'mean distance of one side\'s samples from the other side\'s least-squares plane', Math.abs(s / b.count));
+    return verdict(spec, n, `mean distance of one side's samples from the other side's least-squares plane${leftOut}`, Math.abs(s / b.count));
   }
   return none(`${spec.kind} is not evaluated yet`);
 }

@@ -146,4 +146,18 @@ describe('evaluate_gdt: patterns and width features', () => {
     expect(loose!.pass).toBe(true);
     expect(tight!.method).toMatch(/centre plane/);
   });
+
+  it('a distance whose faces include one across the sides (FTC 8: a pocket\'s walls and its end): the sides only', async () => {
+    const r = await evaluate({
+      actualBodyId: 'scan',
+      nominalBodyId: 'block',
+      characteristics: [{ id: 'width', kind: 'distance', faces: [x0, y0, x60], nominal: 60, upper: 0.1, lower: -0.1 }],
+      borderMargin: 0.5,
+    });
+    const [width] = r.characteristics;
+    // Side x = KAPPA z (its own plane), the other x = 60 + KAPPA z: 60 / sqrt(1 + KAPPA^2) apart.
+    expect(width!.actual).toBeCloseTo(60 / Math.hypot(1, KAPPA), 9);
+    expect(width!.pass).toBe(true);
+    expect(width!.method).toContain(`${y0} left out`);
+  });
 });
