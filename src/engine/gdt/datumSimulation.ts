@@ -3,9 +3,9 @@ import { dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { buildFrame, type DatumFeature, type Frame } from './datumFrame';
 import type { FaceSplit } from './faceSplit';
-import { fitCoaxial, fitCylinder, fitPlane, fitSphere } from './leastSquares';
+import { fitCoaxial, fitCylinder, fitPlane, fitSphere, radial } from './leastSquares';
 import { flatnessZone } from './minimumZone';
-import { featureKind, indicesOn, widthFeature, type NominalAccess } from './nominalFaces';
+import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
 
 export interface DatumSpec {
   label: string;
@@ -109,11 +109,21 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
   const pts = actualOn(faces);
   const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
   const kinds = parts.map((p) => featureKind(nominal, p));
+  // A pattern of holes as one datum (FTC 6's F: four holes) sets the frame by the pattern's true
+  // positions, not by one cylinder fitted through them all: not simulated, said so.
+  const pattern = parts.length === 1 ? sizeFeatures(nominal, faces) : null;
+  if (pattern && pattern.length > 1) return fail(`datum ${label} is a pattern of ${pattern.length} features; a datum established by a pattern is not supported (name one feature's faces with the datums argument)`);
   const width = parts.length === 1 ? widthFeature(nominal, faces) : null;
   let nom: DatumFeature | null;
   if (width) nom = centrePlane(nominal.nodes(width[0]), nominal.nodes(width[1]));
   else if (parts.length === 1) nom = nominalFeature(nominal, faces, kinds[0]!);
   else if (kinds.every((k) => k === 'cylinder' || k === 'cone')) {
+    // Parallel but not coaxial bores (FTC 8's H-J: two holes 42 mm apart) are a pattern, not a
+    // common axis: one cylinder fitted through both read a perfect scan's profile as 14.9 mm.
+    const axes = parts.map((p, i) => nominalFeature(nominal, p, kinds[i]!));
+    const [a0] = axes;
+    const apart = axes.some((a) => !a || a.kind !== 'axis' || !a0 || a0.kind !== 'axis' || Math.abs(Math.abs(dot(a.direction, a0.direction)) - 1) > 1e-6 || radial(a.point, a0.point, a0.direction) > 1e-6 * (1 + Math.hypot(...a0.point)));
+    if (apart) return fail(`common datum ${label}: the axes of ${label.split('-').join(', ')} are not on one line; a common datum of coaxial cylinders is supported, not a pattern of bores`);
     const c = fitCoaxial(parts.map((p) => nominal.nodes(p)));
     nom = c && { kind: 'axis', direction: c.axis, point: c.origin };
   } else if (kinds.every((k) => k === 'plane')) nom = nominalFeature(nominal, faces, 'plane');

@@ -4,7 +4,7 @@ import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature } from './datumFrame';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
-import { featureKind, indicesOn, planeGroups, widthFeature, type NominalAccess } from './nominalFaces';
+import { featureKind, indicesOn, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
@@ -90,7 +90,7 @@ export function evaluateCharacteristics(
   const actualOn = samplesByFace(samples, split);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((spec) => ({ ...evaluateOne(spec, nominal, actualOn(spec.faces), frames, options), anchor: anchorOf(nominal, spec.faces) }));
+  const characteristics = specs.map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -145,6 +145,42 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
   const allowed = spec.tolerance === null ? null : spec.tolerance + bonus;
   return result(spec, samples, method, { actual, tolerance: allowed, bonus, pass: allowed === null ? null : actual <= allowed + 1e-12, ...(allowed === null ? { reason: 'the tolerance has no value' } : {}) });
 }
+
+/**
+ * A callout on several features (a pattern of holes: "3X", NIST FTC 6's position of three holes,
+ * each split in two half-cylinder faces) is evaluated feature by feature: the faces grouped into
+ * features (cylinders on one axis line with one radius, spheres on one centre), each feature's verdict on its own samples,
+ * the pattern passing when every feature does; the worst feature is reported. Read as one feature,
+ * three holes made one "cylinder" through them (a 290 mm diameter for a 14 mm hole).
+ */
+function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
+  const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
+  if (!features || features.length < 2) return evaluateOne(spec, nominal, actualOn(spec.faces), frames, options);
+  const each = features.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options));
+  const margin = (c: Characteristic): number => {
+    if (c.actual === null) return -Infinity;
+    if (SIZES.has(spec.kind)) return c.nominal === null || c.upper === null || c.lower === null ? -Infinity : Math.max(c.actual - c.nominal - c.upper, c.nominal + c.lower - c.actual);
+    return c.tolerance === null ? -Infinity : c.actual - c.tolerance;
+  };
+  const failed = each.filter((c) => c.pass === false), open = each.filter((c) => c.pass === null);
+  // A failing feature decides the pattern; otherwise one that could not be read leaves it open.
+  const pool = failed.length ? failed : open.length ? open : each;
+  const worst = pool.reduce((a, b) => (margin(b) > margin(a) ? b : a));
+  const pass = failed.length ? false : open.length ? null : true;
+  const list = features.map((g) => `[${faceIds(g).join(', ')}]`).join(' ');
+  const method = `pattern of ${features.length} features ${list}, each evaluated on its own; reported: the worst, ${worst.faces.join(', ')}: ${worst.method}`;
+  return {
+    ...worst,
+    pass,
+    faces: faceIds(spec.faces),
+    samples: each.reduce((s, c) => s + c.samples, 0),
+    method,
+    ...(pass === null ? { reason: `${open.length} of ${features.length} features not evaluated (${worst.faces.join(', ')}: ${worst.reason ?? ''})` } : {}),
+  };
+}
+
+/** Kinds read on one feature of size at a time (not runout, profile or a datum-axis reading). */
+const PATTERN_KINDS = new Set(['position', 'perpendicularity', 'parallelism', 'angularity', 'cylindricity', 'roundness', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius']);
 
 function evaluateOne(
   spec: CharacteristicSpec,
@@ -218,6 +254,12 @@ function evaluateOne(
   if (planar && spec.kind === 'position') {
     const width = widthFeature(nominal, spec.faces);
     if (width) return widthPosition(spec, nominal, pts, mapped, width);
+  }
+  if (planar && ORIENTATION.has(spec.kind)) {
+    // A width feature (a slot, a tab: FTC 6's 12 in block to A) is oriented by its centre plane; its two
+    // sides read as one face gave their separation (85 mm on a perfect scan).
+    const width = widthFeature(nominal, spec.faces);
+    if (width) return widthOrientation(spec, nominal, pts, mapped, width, f.nominal.clocked ? null : f.nominal.axes[2]);
   }
   if (planar) {
     const nf = fitPlane(nodes.points);
@@ -326,6 +368,36 @@ function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: Po
   return verdict(spec, n, `width feature: twice the largest distance of the centre plane (midway between the sides' least-squares planes) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * worst);
 }
 
+/**
+ * Orientation of a width feature: the samples carried onto the actual centre plane (midway between the
+ * sides' least-squares planes, in the datum frame), their extent across the basic normal; turned
+ * about `free` (the primary's direction, when the datums leave that rotation free) to its narrowest.
+ */
+function widthOrientation(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]], free: Vec3 | null): Characteristic {
+  const n = pts.count;
+  const mappedSet: PointSet = { points: mapped, normals: undefined, count: n };
+  const a = select(mappedSet, indicesOn(pts, nominal, ga)), b = select(mappedSet, indicesOn(pts, nominal, gb));
+  const pa = fitPlane(a.points), pb = fitPlane(b.points), nomA = fitPlane(nominal.nodes(ga).points);
+  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA) return result(spec, n, 'none', { reason: 'each side of the width feature needs samples spanning a plane' });
+  const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
+  const midNormal = normalize(add(pa.normal, nb));
+  const midPoint = scale(add(pa.origin, pb.origin), 0.5);
+  const nn = nomA.normal;
+  // Each sample carried across to the centre plane along the basic normal: its median point stays
+  // at the sample's place along the feature (a foot along the tilted normal would widen the extent).
+  const across = dot(nn, midNormal);
+  const feet = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const p = at(mapped, i);
+    feet.set(add(p, scale(nn, dot(sub(midPoint, p), midNormal) / across)), 3 * i);
+  }
+  if (free) {
+    const width = (phi: number) => extentAlong(feet, n, rotateAbout(nn, free, phi));
+    return verdict(spec, n, `width feature: extent of its centre plane (midway between the sides' least-squares planes) across the basic orientation, turned about datum ${spec.datums[0]} to its narrowest`, width(goldenMinimum(width, -0.1, 0.1)));
+  }
+  return verdict(spec, n, `width feature: extent of its centre plane (midway between the sides' least-squares planes) across the basic orientation in the datum frame ${spec.datums.join('|')}`, extentAlong(feet, n, nn));
+}
+
 /** The axis points at the lowest and highest projection of the samples on it. */
 function axisEnds(c: CylinderFit, pts: PointSet): [Vec3, Vec3] {
   let lo = Infinity, hi = -Infinity;
@@ -387,7 +459,19 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     // The faces in two groups by their nominal normals (opposite or at an angle).
     const groups = planeGroups(nominal, spec.faces);
     if (!groups) return none(`${spec.kind} needs faces of two distinct planes`);
-    const [ga, gb] = groups;
+    const [ga] = groups;
+    let [, gb] = groups;
+    // A distance is between parallel sides: a face across them that the dimension also names (FTC 8's
+    // pocket: two walls and the end between them) is left out, not fitted into one side's plane.
+    let across: number[] = [];
+    if (spec.kind !== 'angle') {
+      const na = fitPlane(nominal.nodes(ga).points)!.normal;
+      const parallel = (f: number) => Math.abs(dot(fitPlane(nominal.nodes([f]).points)!.normal, na)) > 1 - 1e-6;
+      across = gb.filter((f) => !parallel(f));
+      gb = gb.filter(parallel);
+      if (gb.length === 0) return none(`${spec.kind} needs two parallel sides; the faces are on planes at an angle`);
+    }
+    const leftOut = across.length ? `; ${faceIds(across).join(', ')} left out (not parallel to the sides)` : '';
     const a = select(pts, indicesOn(pts, nominal, ga)), b = select(pts, indicesOn(pts, nominal, gb));
     const pa = fitPlane(a.points), pb = fitPlane(b.points);
     if (!pa || !pb) return none('each side needs samples spanning a plane');
@@ -400,7 +484,7 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     // Distance: mean distance of the second side's samples from the first side's plane.
     let s = 0;
     for (let i = 0; i < b.count; i++) s += dot(sub(at(b.points, i), pa.origin), pa.normal);
-    return verdict(spec, n, 'mean distance of one side\'s samples from the other side\'s least-squares plane', Math.abs(s / b.count));
+    return verdict(spec, n, `mean distance of one side's samples from the other side's least-squares plane${leftOut}`, Math.abs(s / b.count));
   }
   return none(`${spec.kind} is not evaluated yet`);
 }

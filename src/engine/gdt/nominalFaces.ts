@@ -1,7 +1,7 @@
 import { createExactHit, type ExactReference } from '../exact/ExactReference';
-import { dot, type Vec3 } from '../math/vec3';
+import { dot, normalize, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
-import { fitPlane } from './leastSquares';
+import { fitPlane, radial } from './leastSquares';
 
 /** The nominal as the evaluation reads it: its exact faces, their nodes and surface kinds. */
 export interface NominalAccess {
@@ -55,4 +55,27 @@ export function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]
     if (want.has(hit.face)) out.push(i);
   }
   return out;
+}
+
+/**
+ * Cylindrical or spherical faces grouped into features of size: one axis line and radius per
+ * cylinder (NIST's holes come as two half-cylinder faces), one centre and radius per sphere. Null
+ * unless every face is a cylinder, or every face a sphere.
+ */
+export function sizeFeatures(nominal: NominalAccess, faces: number[]): number[][] | null {
+  const groups: { faces: number[]; o: Vec3; z: Vec3; r: number }[] = [];
+  let kind: string | null = null;
+  for (const f of faces) {
+    const s = nominal.ref.geometry.faces[f]?.surface;
+    if (!s || (s.kind !== 'cylinder' && s.kind !== 'sphere') || (kind !== null && s.kind !== kind)) return null;
+    kind = s.kind;
+    const o: Vec3 = [s.frame[0]!, s.frame[1]!, s.frame[2]!], z = normalize([s.frame[9]!, s.frame[10]!, s.frame[11]!]);
+    const tol = 1e-6 * (1 + s.radius + Math.hypot(...o));
+    const same = (q: (typeof groups)[number]) =>
+      Math.abs(q.r - s.radius) < tol && (s.kind === 'sphere' ? Math.hypot(...sub(o, q.o)) < tol : Math.abs(Math.abs(dot(q.z, z)) - 1) < 1e-9 && radial(o, q.o, q.z) < tol);
+    const g = groups.find(same);
+    if (g) g.faces.push(f);
+    else groups.push({ faces: [f], o, z, r: s.radius });
+  }
+  return groups.map((g) => g.faces);
 }

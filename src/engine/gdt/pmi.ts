@@ -290,8 +290,9 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
 
   const dimensions: PmiDimension[] = [];
   let presentations = 0;
-  // Observed with this kernel build: a dimension's nominal (and range bounds) come in the unit of the
-  // file's dimension measures, unconverted, while its +/- deviations come converted to mm.
+  // Observed with this kernel build: a dimension's nominal (and range bounds) come as the file's
+  // number times the file's (model) length unit in mm, whatever unit the dimension's own measure
+  // names, while its +/- deviations come converted to mm.
   let dimensionUnit = fileUnitMm;
   if (dimLabels.length) {
     step ??= new StepText(bytes);
@@ -310,7 +311,9 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     }
     const kind = DIMENSION_KIND[kindKey] ?? words(kindKey);
     const angular = kind === 'angle';
-    const scale = angular ? 1 : dimensionUnit;
+    // The reader has already multiplied the value by the file's own length unit (FTC 8, all in
+    // inches: 0.213 in came as 5.41), so only the ratio of the two units is left to apply.
+    const scale = angular ? 1 : dimensionUnit / fileUnitMm;
     const raw = o.GetValue();
     let nominal: number | null = raw * scale;
     let upper: number | null = null, lower: number | null = null;

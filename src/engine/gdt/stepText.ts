@@ -71,10 +71,18 @@ export class StepText {
    * geometry in millimetres, the PMI in inches).
    */
   dimensionUnitMm(): number | null {
+    // Only the items a SHAPE_DIMENSION_REPRESENTATION holds: the file's other length measures (the
+    // validation properties' areas and centroids, FTC 6: 89 of them in mm) are in the model's unit
+    // and outvote the dimensions' (FTC 6: 0.562 in read as 0.562 mm).
+    const held = new Set<number>();
+    for (const id of this.order) {
+      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
+      if (m) for (const ref of m[1]!.matchAll(/#(\d+)/g)) held.add(Number(ref[1]));
+    }
     const votes = new Map<number, number>();
     for (const id of this.order) {
       const text = this.entities.get(id)!;
-      if (!text.includes('MEASURE_REPRESENTATION_ITEM')) continue;
+      if (!text.includes('MEASURE_REPRESENTATION_ITEM') || (held.size > 0 && !held.has(id))) continue;
       const m = /LENGTH_MEASURE\(\s*[-+0-9.Ee]+\s*\)\s*,\s*#(\d+)/.exec(text);
       if (!m) continue;
       const mm = this.unitMm(Number(m[1]));

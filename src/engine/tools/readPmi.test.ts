@@ -104,6 +104,22 @@ describe('read_pmi', () => {
     for (const d of holes) for (const f of d.faces) expect(await cylinderDiameter('ctc3', [f]), `${d.id} ${f}`).toBeCloseTo(d.nominal!, 5);
   });
 
+  it('CTC 1 rewritten all in inches (model and PMI, as NIST FTC 8): nominals x 25.4 once, not twice, as the faces read', async () => {
+    // The model unit #4366 becomes an inch (factor 25.4 over mm) and every PMI measure (#4361, mm)
+    // refers to it: the same numbers now mean inches. The reader returns a nominal already times the
+    // model unit; read_pmi scaled it by the dimensions' unit again (FTC 8: a 0.213 in hole read 137 mm).
+    const text = readFileSync(dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp'), 'latin1')
+      .replace('#4362=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.),#4360);', '#4362=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(25.4),#4360);')
+      .replace("CONVERSION_BASED_UNIT('MILLIMETRE',#4362)", "CONVERSION_BASED_UNIT('INCH',#4362)")
+      .replaceAll(',#4361)', ',#4366)');
+    await run('import_file', { bytes: Buffer.from(text, 'latin1').toString('base64'), fileName: 'ctc1-inch.stp', bodyId: 'ctc1inch' });
+    const r = await pmi('ctc1inch');
+    // (Deviations are not checked here: CTC 1 writes four of them as complex measure instances, which
+    // the reader returns unconverted in an inch model; no real file at hand does that, see docs/gdt.md.)
+    expect(r.dimensions.filter((d) => d.kind === 'diameter').map((d) => round(d.nominal!))).toEqual([35, 35, 20, 20, 35, 35, 25].map((v) => round(v * 25.4)));
+    for (const d of r.dimensions.filter((x) => x.kind === 'diameter')) expect(await cylinderDiameter('ctc1inch', [d.faces[0]!]), d.id).toBeCloseTo(d.nominal!, 6);
+  });
+
   it('a STEP file without semantic PMI and a BREP body: empty lists and a warning code, no error', async () => {
     for (const [id, code] of [['plain', 'NO_PMI'], ['brep', 'NO_PMI_SOURCE']] as const) {
       const r = await pmi(id);
