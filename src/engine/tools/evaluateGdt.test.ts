@@ -14,7 +14,7 @@ import type { Characteristic } from '../gdt/evaluate';
  */
 let oc: OC;
 let engine: Engine;
-type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: string[] };
+type Result = { characteristics: Characteristic[]; samples: { total: number; assigned: number; border: number; far: number }; warnings: { code: string; message: string }[] };
 const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
 const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string }) => e.code);
 
@@ -104,6 +104,20 @@ describe('evaluate_gdt', () => {
     expect(tight!.samples).toBe(37 * 21);
     expect(profile!.actual).toBeCloseTo(0.1, 9);
     expect(profile!.pass).toBe(true);
+    expect(r.warnings.map((w) => w.code)).not.toContain('SCAN_FAR_FROM_NOMINAL');
+
+    // The same scan lifted 0.5 (not aligned): the profile without datums reads the placement, and says so.
+    const lifted: number[] = [];
+    for (let i = 0; i <= 36; i++) for (let j = 0; j <= 20; j++) lifted.push(5 + 2.5 * i, 5 + 2.5 * j, 10.5 + 0.05 * (1 - ((5 + 2.5 * i - 50) / 45) ** 2));
+    addCloud(engine, 'bowedLifted', lifted);
+    const far = await evaluate({ actualBodyId: 'bowedLifted', nominalBodyId: 'plate', characteristics: [{ id: 'profile', kind: 'surfaceProfile', faces: [top], tolerance: 0.2 }, { id: 'flat', kind: 'flatness', faces: [top], tolerance: 0.06 }] });
+    expect(far.characteristics[0]!.pass).toBe(false);
+    expect(far.characteristics[1]!.actual).toBeCloseTo(0.05, 9);
+    expect(far.warnings.map((w) => w.code)).toEqual(['SCAN_FAR_FROM_NOMINAL']);
+    expect(far.warnings[0]!.message).toContain('of profile, profiles their datums do not fix in place');
+    // Flatness alone does not depend on where the scan stands: nothing to say.
+    const formOnly = await evaluate({ actualBodyId: 'bowedLifted', nominalBodyId: 'plate', characteristics: [{ id: 'flat', kind: 'flatness', faces: [top], tolerance: 0.06 }] });
+    expect(formOnly.warnings).toEqual([]);
   });
 
   it('a bore with a known offset and tilt: position = twice the axis offset at its farther end, perpendicularity = the tilt over its length, MMC bonus', async () => {
