@@ -87,14 +87,15 @@ test('a proposal is previewed as a ghost with its figures in view, then applied,
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, preview.ghost!.centre)).toBeLessThan(1e-3);
   expect((await app.api.alignPreview()).ghost).toBeNull();
   const placed = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!;
-  expect(placed.setBy).toMatchObject({ tool: 'set_placement' });
+  // Applied with the alignment's figures: the body (and a report) says it was aligned, not just placed.
+  expect(placed.setBy).toMatchObject({ tool: 'align_bodies', fixedBodyId: 'part', alignments: 1 });
   expect(placed.rotationAngleDegrees).toBeLessThan(0.5);
-  // The share link carries the placement as today (the demo's files come from URLs): set_placement with the transform.
+  // The share link carries the placement (the demo's files come from URLs): set_placement with the transform and those figures.
   const link = await app.api.shareLink();
   expect(link.ok).toBe(true);
   const params = [...new URLSearchParams(new URL(link.ok ? link.url : 'http://x/').hash.slice(1))];
   const at = params.findIndex(([k, v]) => k === 'tool' && v === 'set_placement');
-  expect(JSON.parse(params[at + 1]![1])).toEqual({ bodyId: 'scan', transform: placed.transform });
+  expect(JSON.parse(params[at + 1]![1])).toEqual({ bodyId: 'scan', transform: placed.transform, alignment: expect.objectContaining({ fixedBodyId: 'part', rmsAfter: proposal.rmsAfter }) });
   await atBothSizes(app, 'align-2-applied', ['deviation.align-undo', 'deviation.align-rms-after'], testInfo);
 
   // Aligning again from there: nothing better, nothing to apply, no ghost.

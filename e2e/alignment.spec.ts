@@ -52,7 +52,7 @@ test('a misaligned scan: Align proposes the motion back, Apply moves it, Compare
   await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
   await expect.poll(async () => distance((await app.api.drawnCentres()).scan!, home)).toBeLessThan(0.3);
   const placed = (await app.api.bodies()).find((b) => b.bodyId === 'scan')!.placement!;
-  expect(placed.setBy).toMatchObject({ tool: 'set_placement' });
+  expect(placed.setBy).toMatchObject({ tool: 'align_bodies', fixedBodyId: 'part', rmsAfter: proposal.rmsAfter });
   expect(placed.rotationAngleDegrees).toBeLessThan(0.5);
 
   // Compare: the heat map of the aligned scan, as the demo's own.

@@ -171,7 +171,7 @@ test('a text point cloud of the part, written misaligned by a known motion: Alig
   await app.review.alignControl('apply').click();
   await expect(app.review.alignment).toHaveAttribute('data-status', 'applied');
   await expect.poll(async () => gap((await app.api.drawnCentres())['crank-points']!, home)).toBeLessThan(0.001 * extent);
-  expect((await app.api.bodies()).find((b) => b.bodyId === 'crank-points')!.placement).toMatchObject({ setBy: { tool: 'set_placement' } });
+  expect((await app.api.bodies()).find((b) => b.bodyId === 'crank-points')!.placement).toMatchObject({ setBy: { tool: 'align_bodies', fixedBodyId: 'CrankArm' } });
 
   // Compare: the aligned cloud's points coloured against the part; they lie on it.
   await expect(app.review.compareButton).toHaveText('Compare crank-points with CrankArm');

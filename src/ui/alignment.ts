@@ -46,7 +46,9 @@ export async function applyAlignment(): Promise<void> {
   if (a?.status !== 'proposed') return;
   const previous = sceneStore.getState().bodies.find((b) => b.bodyId === a.movingBodyId)?.summary.placement?.transform ?? null;
   setAlignment({ status: 'applying', previous });
-  const outcome = await session().run('set_placement', { bodyId: a.movingBodyId, transform: a.result.transform, compose: true });
+  // The alignment's figures go with it, so the body (and a report) says it was aligned, not just placed.
+  const record = { fixedBodyId: a.fixedBodyId, method: a.result.method, rmsBefore: a.result.rmsBefore, rmsAfter: a.result.rmsAfter, converged: a.result.converged };
+  const outcome = await session().run('set_placement', { bodyId: a.movingBodyId, transform: a.result.transform, compose: true, alignment: record });
   if (!outcome.ok) {
     setAlignment({ status: 'failed', error: outcome.error });
     return;

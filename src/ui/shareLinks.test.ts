@@ -134,15 +134,16 @@ describe('share links', () => {
     expect(placementOf('scan')).toEqual(MISALIGNED);
     await applyAlignment();
     expect(inspectStore.getState().alignment?.status).toBe('applied');
-    // The last run moved a body: the link carries the placement, not the run.
-    expect(runsOf(shareLink(BASE))).toEqual([['set_placement', { bodyId: 'scan', transform: placementOf('scan') }]]);
+    // The last run moved a body: the link carries the placement (with the alignment's figures), not the run.
+    const aligned = { fixedBodyId: 'part', method: 'bestFit', rmsBefore: expect.any(Number), rmsAfter: expect.any(Number), converged: true };
+    expect(runsOf(shareLink(BASE))).toEqual([['set_placement', { bodyId: 'scan', transform: placementOf('scan'), alignment: aligned }]]);
     const deviation = { fromBodyId: 'part', toBodyId: 'scan' };
     const measured = await runFromPanel('measure_deviation', deviation);
     expect(measured.ok).toBe(true);
     const placed = placementOf('scan');
     const offered = shareLink(BASE);
     expect(runsOf(offered)).toEqual([
-      ['set_placement', { bodyId: 'scan', transform: placed }],
+      ['set_placement', { bodyId: 'scan', transform: placed, alignment: aligned }],
       ['measure_deviation', deviation],
     ]);
     const stats = measured.ok ? measured.result : null;

@@ -1,4 +1,4 @@
-import type { ToolManifest, ToolName } from '../engine';
+import type { PlacementRecord, ToolManifest, ToolName } from '../engine';
 import { movesFollowed, showLinkPlacement } from './alignment';
 import { addError, importUrls } from './bodies';
 import { fieldsOf, valuesOf } from './schemaForm';
@@ -142,7 +142,7 @@ export function shareLink(pageUrl: string): { ok: true; url: string } | { ok: fa
   if (files.length === 0) return { ok: false, reason: 'the scene is empty' };
   const local = files.filter((f) => !f.sourceUrl).map((f) => f.bodyId);
   if (local.length) return { ok: false, reason: `${local.join(', ')} came from local files, which a link cannot carry` };
-  const placements = files.flatMap((f) => (f.placement ? [{ tool: 'set_placement', args: { bodyId: f.bodyId, transform: f.placement.transform } }] : []));
+  const placements = files.flatMap((f) => (f.placement ? [{ tool: 'set_placement', args: { bodyId: f.bodyId, transform: f.placement.transform, ...alignmentOf(f.placement.setBy) } }] : []));
   if (placements.length >= MAX_SHARED_RUNS) return { ok: false, reason: `${placements.length} bodies are placed; a link carries at most ${MAX_SHARED_RUNS - 1} placements` };
   const last = toolStore.getState().lastRun;
   const labels = inspectStore.getState().heat?.labels?.points;
@@ -153,4 +153,10 @@ export function shareLink(pageUrl: string): { ok: true; url: string } | { ok: fa
     inspection: currentInspection(),
   });
   return { ok: true, url: `${pageUrl.split('#')[0]}${hash}` };
+}
+
+/** An alignment's figures, carried with the placement it made so the opened link says "aligned" too. */
+function alignmentOf(setBy: PlacementRecord): { alignment?: { fixedBodyId: string; method: string; rmsBefore: number; rmsAfter: number; converged: boolean } } {
+  if (setBy.tool !== 'align_bodies') return {};
+  return { alignment: { fixedBodyId: setBy.fixedBodyId, method: setBy.method ?? setBy.mode, rmsBefore: setBy.rmsBefore, rmsAfter: setBy.rmsAfter, converged: setBy.converged } };
 }

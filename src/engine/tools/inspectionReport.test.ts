@@ -174,6 +174,11 @@ describe('inspection_report', () => {
       const c = placementOf('placed.html');
       expect(c.get('candidate.placement')!.text).toBe('placed by set_placement: rotated 90.00°, moved 5.000 (model units)');
       expect(c.get('reference.placement')!.text).toBe('as read from its file (no alignment applied)');
+      // The same motion applied as an app applies a previewed alignment: its figures go with it.
+      await run('set_placement', { bodyId: 'proud', transform: [[0, -1, 0, 3], [1, 0, 0, 4], [0, 0, 1, 0], [0, 0, 0, 1]], alignment: { fixedBodyId: 'ref', method: 'bestFit', rmsBefore: 2.5, rmsAfter: 0.1, converged: true } });
+      await run('inspection_report', { ...base, outputPath: join(dir, 'aligned.html') });
+      expect(placementOf('aligned.html').get('candidate.placement')!.text).toMatch(/^aligned to ref .*RMS 2\.5.* 0\.1/);
+      await expect(run('set_placement', { bodyId: 'proud', alignment: { fixedBodyId: 'ref', method: 'bestFit', rmsBefore: 1, rmsAfter: 0.1, converged: true } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     } finally {
       await run('set_placement', { bodyId: 'proud' });
     }

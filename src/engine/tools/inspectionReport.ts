@@ -311,6 +311,6 @@ function placementText(body: Body): string | null {
   const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (${body.lengthUnit ? body.lengthUnit.unit : 'model units'})`;
   const by = p.setBy;
   return by.tool === 'align_bodies'
-    ? `aligned to ${by.fixedBodyId} (align_bodies ${by.mode}, RMS ${by.rmsBefore.toPrecision(4)} \u2192 ${by.rmsAfter.toPrecision(4)}${by.converged ? '' : ', not converged'}): ${motion}`
+    ? `aligned to ${by.fixedBodyId} (align_bodies ${by.method ?? by.mode}, RMS ${by.rmsBefore.toPrecision(4)} \u2192 ${by.rmsAfter.toPrecision(4)}${by.converged ? '' : ', not converged'}): ${motion}`
     : `placed by set_placement: ${motion}`;
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { BrepscopeError } from '../errors';
+import type { PlacementRecord } from '../scene/Body';
 import { compose, fromMatrix4, IDENTITY, type Rigid } from '../math/rigid';
 import { placementSummary } from '../scene/describeBody';
 import { placeBody } from '../scene/placement';
@@ -29,13 +31,28 @@ export const setPlacement = defineTool({
     bodyId: bodyIdSchema,
     transform: matrix4Schema.optional().describe('Rigid motion, four rows of four (the last [0, 0, 0, 1]); omitted: reset to the file position'),
     compose: z.boolean().default(false).describe('true: transform is applied after the current placement; false (default): it replaces it'),
+    alignment: z
+      .strictObject({
+        fixedBodyId: bodyIdSchema,
+        method: z.string().min(1).max(40),
+        rmsBefore: z.number().nonnegative(),
+        rmsAfter: z.number().nonnegative(),
+        converged: z.boolean(),
+      })
+      .optional()
+      .describe("The align_bodies answer this transform applies (an app applying a previewed proposal): recorded as what placed the body, so reports say 'aligned', not 'placed'"),
   }),
   async run(args, ctx) {
     const body = ctx.scene.get(args.bodyId);
     const oc = await kernelFor(ctx, [body]);
     const current = body.placement?.motion ?? IDENTITY;
     const motion = args.transform === undefined ? IDENTITY : args.compose ? compose(args.transform, current) : args.transform;
-    placeBody(oc, ctx.scene, body, { motion, setBy: { tool: 'set_placement' } });
+    if (args.alignment && args.transform === undefined) throw new BrepscopeError('INVALID_ARGUMENT', 'set_placement: alignment records the transform it applies; give the transform');
+    const before = body.placement?.setBy;
+    const setBy: PlacementRecord = args.alignment
+      ? { tool: 'align_bodies', mode: 'bestFit', ...args.alignment, alignments: args.compose && before?.tool === 'align_bodies' ? before.alignments + 1 : 1 }
+      : { tool: 'set_placement' };
+    placeBody(oc, ctx.scene, body, { motion, setBy });
     return { bodyId: body.bodyId, placement: placementSummary(body) };
   },
 });
