@@ -120,7 +120,7 @@ test('a share link reproduces an alignment: the scan stands where it stood, bit 
   // Then the inspection's settings (issue 29.6): tolerance, verdict rule, which surface is coloured.
   expect(params.map(([k]) => k)).toEqual(['model', 'model', 'tool', 'args', 'tool', 'args', 'tol', 'pass', 'on']);
   expect(params[2]![1]).toBe('set_placement');
-  expect(JSON.parse(params[3]![1])).toEqual({ bodyId: 'scan', transform: placed });
+  expect(JSON.parse(params[3]![1])).toEqual({ bodyId: 'scan', transform: placed, alignment: expect.objectContaining({ fixedBodyId: 'part', method: 'bestFit' }) });
   expect(params[4]![1]).toBe('measure_deviation');
 
   // A fresh page opens the link: no alignment runs; the link's set_placement puts the scan back, then measure_deviation colours the part.
