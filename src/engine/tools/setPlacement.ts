@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrepscopeError } from '../errors';
+import { invalidArgument } from '../errors';
 import type { PlacementRecord } from '../scene/Body';
 import { compose, fromMatrix4, IDENTITY, type Rigid } from '../math/rigid';
 import { placementSummary } from '../scene/describeBody';
@@ -8,7 +8,28 @@ import { defineTool } from './defineTool';
 import { kernelFor } from '../context';
 import { bodyIdSchema } from './schemas';
 
-/** A rigid motion as four rows of four; checked to be rigid (rotation, no scale, shear or mirror). */
+/**
+ * The largest translation a placement may carry, per axis, in model units: 2^29 (about 5.4e8). Beyond
+ * it two doubles differ by more than the kernel's confusion tolerance (Precision::Confusion, 1e-7), so
+ * a placed part's vertices and edges no longer meet and every measure of it is noise. Found by the
+ * bad-input sweep: a part moved 1e20 measured at distance 0 from its unmoved copy with 177 of its 560
+ * mm^3; at 1e200 measure_distance failed in the kernel; two composed 1e308 moves overflowed to
+ * Infinity and measure_distance ran to its deadline. A real placement (a fixture offset, a scanner's
+ * frame) is many orders below the limit.
+ */
+export const MAX_PLACEMENT_OFFSET = 2 ** 29;
+
+/** Why `motion` cannot be a placement, or undefined when it can. */
+export function placementOutOfRange(motion: Rigid): string | undefined {
+  const worst = Math.max(...motion.t.map(Math.abs));
+  if (!(worst <= MAX_PLACEMENT_OFFSET)) {
+    const shown = Number.isFinite(worst) ? worst.toPrecision(3) : String(worst);
+    return `its translation reaches ${shown}, over the ${MAX_PLACEMENT_OFFSET} model units where coordinates keep the kernel's 1e-7 precision`;
+  }
+  return undefined;
+}
+
+/** A rigid motion as four rows of four; checked to be rigid (rotation, no scale, shear or mirror) and within range. */
 export const matrix4Schema = z
   .array(z.array(z.number()).length(4, 'each row has four numbers'))
   .length(4, 'four rows')
@@ -16,6 +37,11 @@ export const matrix4Schema = z
     const rigid = fromMatrix4(m);
     if (typeof rigid === 'string') {
       ctx.addIssue({ code: 'custom', message: `not a rigid motion: ${rigid}` });
+      return z.NEVER;
+    }
+    const far = placementOutOfRange(rigid);
+    if (far) {
+      ctx.addIssue({ code: 'custom', message: `not a placement: ${far}` });
       return z.NEVER;
     }
     return rigid;
@@ -47,7 +73,10 @@ export const setPlacement = defineTool({
     const oc = await kernelFor(ctx, [body]);
     const current = body.placement?.motion ?? IDENTITY;
     const motion = args.transform === undefined ? IDENTITY : args.compose ? compose(args.transform, current) : args.transform;
-    if (args.alignment && args.transform === undefined) throw new BrepscopeError('INVALID_ARGUMENT', 'set_placement: alignment records the transform it applies; give the transform');
+    if (args.alignment && args.transform === undefined) throw invalidArgument('set_placement: alignment records the transform it applies; give the transform');
+    // Each transform is in range, but their composition can still leave it (or overflow to Infinity).
+    const far = placementOutOfRange(motion);
+    if (far) throw invalidArgument(`set_placement: composed with body '${body.bodyId}''s current placement, ${far}; the body stays where it is`);
     const before = body.placement?.setBy;
     const setBy: PlacementRecord = args.alignment
       ? { tool: 'align_bodies', mode: 'bestFit', ...args.alignment, alignments: args.compose && before?.tool === 'align_bodies' ? before.alignments + 1 : 1 }

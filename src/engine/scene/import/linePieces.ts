@@ -1,10 +1,18 @@
 import type { SourceFormat } from '../Body';
+import { BrepscopeError } from '../../errors';
 import { resolveFormat } from './detectFormat';
 import type { FilePieces } from './stl';
+import { refuseCarriageReturnLines } from './textScanner';
 
 const NL = 10;
 /** The bytes of a file's head that resolveFormat's signatures look at. */
 const SIGNATURE_BYTES = 4096;
+/**
+ * The longest line carried over between pieces. OBJ and point lines are short (a face of a
+ * million corners is under 16 MiB); without a bound, a multi-GB file with no line end (sparse zeros,
+ * a binary file named .obj) was gathered whole in memory before anything judged it.
+ */
+export const MAX_LINE_BYTES = 64 * 2 ** 20;
 
 /**
  * A line-based text file (OBJ, a text point cloud) read piece by piece as it streams by (pieces of
@@ -35,6 +43,7 @@ export async function readLinePieces(
     }
     const head = concat(first, firstLength);
     if (file.size === 0 || (signature && !isHeadOf(format, head, file.size, name))) return { bytes: await gatherRest(head, iterator) };
+    refuseBinaryHead(head, name, format);
     let carry: Uint8Array[] = [];
     let carryLength = 0;
     let base = 0;
@@ -43,6 +52,9 @@ export async function readLinePieces(
       if (lastNewline < 0) {
         carry.push(piece.slice());
         carryLength += piece.length;
+        if (carryLength > MAX_LINE_BYTES) {
+          throw new BrepscopeError('PARSE_FAILED', `${name}: the line at byte ${base} runs over ${MAX_LINE_BYTES / 2 ** 20} MiB without a line end (not a text ${format === 'obj' ? 'OBJ' : 'point'} file)`);
+        }
         return;
       }
       const lines = piece.subarray(0, lastNewline + 1);
@@ -66,8 +78,22 @@ export async function readLinePieces(
   }
 }
 
+/**
+ * A NUL byte in the first line (or the head, when no line ends in it) is binary data, not text
+ * (UTF-16 gets its own message): refused at once, where the readers found out only after the whole
+ * file, for a multi-GB file of zeros past any deadline. NUL padding after lines of data stays the
+ * readers' to judge.
+ */
+function refuseBinaryHead(head: Uint8Array, name: string, format: SourceFormat): void {
+  const lineEnd = head.indexOf(NL);
+  const nul = head.subarray(0, lineEnd < 0 ? head.length : lineEnd).indexOf(0);
+  if (nul < 0) return;
+  refuseCarriageReturnLines(head, name);
+  throw new BrepscopeError('PARSE_FAILED', `${name}: byte ${nul} is NUL: binary data, not a text ${format === 'obj' ? 'OBJ' : 'point'} file`);
+}
+
 /** Whether a file read without a requested format is `format` by its head, as resolveFormat judges the whole file. */
-function isHeadOf(format: SourceFormat, head: Uint8Array, size: number, name: string): boolean {
+export function isHeadOf(format: SourceFormat, head: Uint8Array, size: number, name: string): boolean {
   // A binary STL is known by its size, which the head alone does not give.
   if (size >= 84 && head.length >= 84 && 84 + new DataView(head.buffer, head.byteOffset + 80, 4).getUint32(0, true) * 50 === size) return false;
   try {

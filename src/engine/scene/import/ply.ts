@@ -1,6 +1,7 @@
 import { BrepscopeError } from '../../errors';
 import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
+import { isHeadOf } from './linePieces';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
 import { TextScanner, Uint32Builder, byteOrderMark, quoteBytes } from './textScanner';
@@ -83,6 +84,9 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
     }
     const head = gathered.take(gathered.length);
     if (file.size === 0 || (signature && !/^(\u00ef\u00bb\u00bf)?ply\r?\n/.test(new TextDecoder('latin1').decode(head.subarray(0, 8))))) {
+      // Only a head another format's signature claims is worth the whole file: one the name alone
+      // makes a PLY fails its magic now, not after a multi-GB file was gathered in memory.
+      if (file.size > 0 && isHeadOf('ply', head, file.size, name)) readHeader(head, name);
       return { bytes: await gatherRest(head, iterator) };
     }
     const header = readHeader(head, name);

@@ -182,9 +182,17 @@ describe('a streamed binary PLY fails as the whole file does', () => {
 });
 
 describe('what a streamed read leaves to the whole-file path', () => {
-  it('without a requested format, a file that does not start as a PLY comes back whole as bytes', async () => {
+  it('without a requested format, a file another format\'s signature claims comes back whole as bytes', async () => {
+    const step = new TextEncoder().encode('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n');
+    expect(await readPlyPieces(piecesOf(step, 3), 's.ply', true)).toEqual({ bytes: step });
+  });
+
+  it('without a requested format, a file only its name makes a PLY fails its magic from the head, as the whole-file path would', async () => {
+    // Gathering it whole first cost a multi-GB file of zeros the host's deadline (bad-input sweep).
     const obj = new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
-    expect(await readPlyPieces(piecesOf(obj, 3), 'o.ply', true)).toEqual({ bytes: obj });
+    const expected = { code: 'PARSE_FAILED', message: 'o.ply: not a PLY file (it does not start with "ply")' };
+    expect(await errorOfAsync(() => readPlyPieces(piecesOf(obj, 3), 'o.ply', true))).toMatchObject(expected);
+    expect(errorOf(() => parsePly(obj, 'o.ply'))).toMatchObject(expected);
   });
 });
 
