@@ -247,6 +247,7 @@ export function buildTop(
 
 /** The root round's grid: gx, gy, gz, x0, y0, z0, sx, sy, sz (gridRound's, for the same records). */
 export function rootGrid(T: number, centres: Float64Array, bins: number): Float64Array | undefined {
+  const { grid } = arrays;
   const ex = centres[3]! - centres[0]!, ey = centres[4]! - centres[1]!, ez = centres[5]! - centres[2]!;
   // Every centre in one point: gridRound halves instead (buildTop does it serially).
   if (!(ex > 0 || ey > 0 || ez > 0) || T <= SMALL_NODE) return undefined;
@@ -267,6 +268,7 @@ export interface BinnedRun {
 
 /** Bins records [from, to) of the first buffer into the root grid (each record's cell in its word 7). */
 export function binRun(scratch: ArrayBufferLike, T: number, spec: Float64Array, from: number, to: number): BinnedRun {
+  const { cellCount, cellBox, occupied, grid } = arrays;
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
   grid[GX] = spec[0]!;
   grid[GY] = spec[1]!;
@@ -292,6 +294,7 @@ export interface ScatterPlan {
 
 /** The splits of the root round from every run's cells (in record order of the runs); a scatter plan per run. */
 export function splitRoot(T: number, spec: Float64Array, runs: readonly BinnedRun[], maxLeaf: number, bins: number): { plans: ScatterPlan[]; round: RootRound } {
+  const { cellCount, cellBox, cellBucket, cellLayer, occupied, bucketNode, bucketLeaf, bucketSize, grid } = arrays;
   grid[GX] = spec[0]!;
   grid[GY] = spec[1]!;
   grid[GZ] = spec[2]!;
@@ -339,6 +342,7 @@ export function splitRoot(T: number, spec: Float64Array, runs: readonly BinnedRu
 
 /** Scatters records [from, to) of the first buffer to the second by a plan; returns the buckets' centre boxes (6 each) of this run. */
 export function scatterRun(scratch: ArrayBufferLike, T: number, plan: ScatterPlan, from: number, to: number): Float64Array {
+  const { cellBucket, bucketSize, bucketNext, bucketCentres } = arrays;
   if (scratch.byteLength < SCRATCH_BYTES_PER_TRIANGLE * T || !(from >= 0 && from <= to && to <= T)) throw new Error('BVH: bad root round run.');
   const buckets = plan.sizes.length;
   cellBucket.set(plan.cellBucket);
@@ -486,6 +490,7 @@ function pushTask(list: TaskList, start: number, end: number, buffer: number, no
 
 /** Splits the parts on `work` down to leaves; with `deferred`, parts of at most deferAt records (and more than SMALL_NODE) go there instead. */
 function grow(r: Ranges, work: TaskList, deferred: TaskList | null, deferAt: number): void {
+  const { pendingTasks } = arrays;
   while (work.top > 0) {
     work.top -= TASK;
     const tasks = work.tasks, top = work.top;
@@ -559,32 +564,52 @@ function setBox(boxes: Float32Array, node: number, x0: number, y0: number, z0: n
 
 // ---- grid rounds ----
 
-/** Per cell: record count (zero between rounds), box, bucket, and its x y z layer. */
-const cellCount = new Int32Array(GRID_CELLS);
-const cellBox = new Float64Array(6 * GRID_CELLS);
-const cellBucket = new Int32Array(GRID_CELLS);
-const cellLayer = new Int32Array(3 * GRID_CELLS);
-/** The occupied cells of the round; a part of the grid is a run of this list. */
-const occupied = new Int32Array(GRID_CELLS);
-/** Per axis, per layer: count and box, for the SAH sweep of one part. */
-const layerCount = new Int32Array(3 * MAX_BINS);
-const layerBox = new Float64Array(18 * MAX_BINS);
-const suffixArea = new Float64Array(MAX_BINS);
-/** Buckets: the parts a round ends with (leaves and pending parts), in depth-first order. */
-const bucketNode = new Int32Array(GRID_CELLS);
-const bucketLeaf = new Uint8Array(GRID_CELLS);
-const bucketSize = new Int32Array(GRID_CELLS);
-const bucketNext = new Int32Array(GRID_CELLS);
-const bucketCentres = new Float64Array(6 * GRID_CELLS);
 /** start, end, node, centre box (6) of each pending part a round returns. */
 const PENDING = 9;
-const pendingTasks = new Float64Array(PENDING * GRID_CELLS);
-/**
- * The current grid's shape and counters, in a typed array rather than module `let`s: V8 treats a
- * module variable that keeps changing as a deoptimisation hazard in every function reading it.
- */
-const grid = new Int32Array(5);
 const GX = 0, GY = 1, GZ = 2, BUCKETS = 3, MINL = 4;
+
+/**
+ * The rounds' scratch arrays (one set per thread). Each function reads the ones it uses into locals
+ * first: in an ES module (the CLI's and the browser's bundles, tsx) V8 reads a module-level binding
+ * through the module's context on every access, where a CommonJS bundle's function context is
+ * specialised away; with the arrays at module level the serial build took 0.27 to 0.32 CPU s per
+ * million triangles as an ES module bundle against 0.23 to 0.26 as CommonJS, read into locals 0.25
+ * to 0.27 (1M-triangle torus, docs/scaling.md).
+ */
+const arrays = {
+  /** Per cell: record count (zero between rounds), box, bucket, and its x y z layer. */
+  cellCount: new Int32Array(GRID_CELLS),
+  cellBox: new Float64Array(6 * GRID_CELLS),
+  cellBucket: new Int32Array(GRID_CELLS),
+  cellLayer: new Int32Array(3 * GRID_CELLS),
+  /** The occupied cells of the round; a part of the grid is a run of this list. */
+  occupied: new Int32Array(GRID_CELLS),
+  /** Per axis, per layer: count and box, for the SAH sweep of one part. */
+  layerCount: new Int32Array(3 * MAX_BINS),
+  layerBox: new Float64Array(18 * MAX_BINS),
+  suffixArea: new Float64Array(MAX_BINS),
+  /** Buckets: the parts a round ends with (leaves and pending parts), in depth-first order. */
+  bucketNode: new Int32Array(GRID_CELLS),
+  bucketLeaf: new Uint8Array(GRID_CELLS),
+  bucketSize: new Int32Array(GRID_CELLS),
+  bucketNext: new Int32Array(GRID_CELLS),
+  bucketCentres: new Float64Array(6 * GRID_CELLS),
+  pendingTasks: new Float64Array(PENDING * GRID_CELLS),
+  /**
+   * The current grid's shape and counters (GX ... MINL), in a typed array rather than module
+   * `let`s: V8 treats a module variable that keeps changing as a deoptimisation hazard in every
+   * function reading it.
+   */
+  grid: new Int32Array(5),
+  /** A small part's local copy (splitPart, halvePart). */
+  partBox: new Float64Array(6 * SMALL_NODE),
+  partCentre: new Float64Array(3 * SMALL_NODE),
+  partTriangle: new Int32Array(SMALL_NODE),
+  order: new Int32Array(SMALL_NODE),
+  suffixCost: new Float64Array(SMALL_NODE),
+  sortKeys: new Float64Array(SMALL_NODE),
+  partTasks: new Int32Array(3 * 2 * (SMALL_NODE + 1)),
+};
 
 /**
  * One grid round over records [start, end) of buffer `b`, whose centre box is cb[cbo..cbo+6):
@@ -592,6 +617,7 @@ const GX = 0, GY = 1, GZ = 2, BUCKETS = 3, MINL = 4;
  * leaves and returns how many pending parts it wrote to pendingTasks.
  */
 function gridRound(r: Ranges, b: number, start: number, end: number, node: number, cb: Float64Array, cbo: number): number {
+  const { cellCount, occupied, bucketNode, bucketLeaf, bucketSize, bucketNext, bucketCentres, pendingTasks, grid } = arrays;
   const count = end - start;
   const ex = cb[cbo + 3]! - cb[cbo]!, ey = cb[cbo + 4]! - cb[cbo + 1]!, ez = cb[cbo + 5]! - cb[cbo + 2]!;
   if (!(ex > 0 || ey > 0 || ez > 0)) {
@@ -643,6 +669,7 @@ function gridRound(r: Ranges, b: number, start: number, end: number, node: numbe
 
 /** Cells per axis in proportion to the box's extents, about `target` in all, 1 to maxLayers each (2 on the longest). */
 function gridShape(ex: number, ey: number, ez: number, target: number, maxLayers: number): void {
+  const { grid } = arrays;
   const e = Math.max(ex, ey, ez);
   const rx = ex / e, ry = ey / e, rz = ez / e;
   // Axes too flat for a second layer get one; the others share the budget.
@@ -668,6 +695,7 @@ function gridShape(ex: number, ey: number, ez: number, target: number, maxLayers
  * code after it has run, and code it has never seen run deoptimises on every later call.
  */
 function binCells(rec: Float32Array, words: Int32Array, start: number, end: number, x0: number, y0: number, z0: number, sx: number, sy: number, sz: number): number {
+  const { cellCount, cellBox, cellLayer, occupied, grid } = arrays;
   const gx = grid[GX]!, stride = gx * grid[GY]!;
   let cells = 0;
   for (let o = REC * start; o < REC * end; o += REC) {
@@ -707,6 +735,7 @@ function binCells(rec: Float32Array, words: Int32Array, start: number, end: numb
  * until a part is a leaf, small, or too coarse to split well in this grid (then it is a bucket).
  */
 function splitCells(r: Ranges, node: number, lo: number, hi: number, count: number, root: boolean): void {
+  const { cellCount, cellLayer, occupied, layerCount, layerBox, suffixArea, grid } = arrays;
   const leaf = count <= r.maxLeaf;
   let bucket = leaf || count <= SMALL_NODE;
   // The part's extent in layers.
@@ -795,6 +824,7 @@ function splitCells(r: Ranges, node: number, lo: number, hi: number, count: numb
 }
 
 function clearLayers(base: number, n: number): void {
+  const { layerCount, layerBox } = arrays;
   for (let i = base; i < base + n; i++) {
     layerCount[i] = 0;
     const o = 6 * i;
@@ -804,6 +834,7 @@ function clearLayers(base: number, n: number): void {
 }
 
 function addLayer(layer: number, cell: number, n: number): void {
+  const { cellBox, layerCount, layerBox } = arrays;
   layerCount[layer]! += n;
   const o = 6 * layer, c = 6 * cell;
   if (cellBox[c]! < layerBox[o]!) layerBox[o] = cellBox[c]!;
@@ -816,6 +847,7 @@ function addLayer(layer: number, cell: number, n: number): void {
 
 /** Ends a part in this round: its cells all move to one run, a leaf or a pending part. */
 function addBucket(node: number, leaf: boolean, lo: number, hi: number): void {
+  const { cellCount, cellBucket, occupied, bucketNode, bucketLeaf, bucketSize, grid } = arrays;
   const k = grid[BUCKETS]!++;
   bucketNode[k] = node;
   bucketLeaf[k] = leaf ? 1 : 0;
@@ -834,6 +866,7 @@ function addBucket(node: number, leaf: boolean, lo: number, hi: number): void {
  * (finite float32 bounds; an index beside a cell below 2^15), so every bit is kept.
  */
 function scatter(rec: Float32Array, words: Int32Array, from: Float64Array, to: Float64Array, start: number, end: number): void {
+  const { cellBucket, bucketSize, bucketNext, bucketCentres } = arrays;
   for (let o = REC * start; o < REC * end; o += REC) {
     const k = cellBucket[words[o + 7]!]!;
     const p = bucketNext[k]!++;
@@ -857,6 +890,7 @@ function scatter(rec: Float32Array, words: Int32Array, from: Float64Array, to: F
 
 /** A round for a node whose centres all coincide: two pending halves by position, in the other buffer. */
 function halveRound(r: Ranges, b: number, start: number, end: number, node: number, cb: Float64Array, cbo: number): number {
+  const { pendingTasks } = arrays;
   r.words[1 - b]!.set(r.words[b]!.subarray(REC * start, REC * end), REC * start);
   const mid = (start + end) >>> 1;
   const left = allocNode(r.nodes), right = allocNode(r.nodes);
@@ -876,14 +910,6 @@ function halveRound(r: Ranges, b: number, start: number, end: number, node: numb
 
 // ---- small parts: exact SAH on sorted centres ----
 
-const partBox = new Float64Array(6 * SMALL_NODE);
-const partCentre = new Float64Array(3 * SMALL_NODE);
-const partTriangle = new Int32Array(SMALL_NODE);
-const order = new Int32Array(SMALL_NODE);
-const suffixCost = new Float64Array(SMALL_NODE);
-const sortKeys = new Float64Array(SMALL_NODE);
-const partTasks = new Int32Array(3 * 2 * (SMALL_NODE + 1));
-
 /**
  * Splits a part of at most SMALL_NODE records under `node`, in a local copy: each node sorts its
  * records by centre along the longest axis of their centre box and takes the cheapest SAH split
@@ -891,6 +917,7 @@ const partTasks = new Int32Array(3 * 2 * (SMALL_NODE + 1));
  * stay put, and the part's triangles go to slotTriangle in leaf order.
  */
 function splitPart(r: Ranges, b: number, start: number, end: number, node: number): void {
+  const { partBox, partCentre, partTriangle, order, partTasks } = arrays;
   const rec = r.rec[b]!, words = r.words[b]!;
   const n = end - start;
   if (n > r.maxLeaf && n <= 2 * r.maxLeaf) {
@@ -935,6 +962,7 @@ function splitPart(r: Ranges, b: number, start: number, end: number, node: numbe
  * part (sortedSahSplit), found by selection, with no copy of the records.
  */
 function halvePart(r: Ranges, b: number, start: number, end: number, node: number): void {
+  const { order, sortKeys } = arrays;
   const rec = r.rec[b]!, words = r.words[b]!;
   const n = end - start;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -964,6 +992,7 @@ function halvePart(r: Ranges, b: number, start: number, end: number, node: numbe
 
 /** Reorders sortKeys[0, n) (and order alongside) so that key k is in place, smaller ones before it, larger after (Hoare). */
 function selectKey(n: number, k: number): void {
+  const { order, sortKeys } = arrays;
   let lo = 0, hi = n - 1;
   while (hi > lo) {
     const pivot = sortKeys[(lo + hi) >>> 1]!;
@@ -989,6 +1018,7 @@ function selectKey(n: number, k: number): void {
 
 /** Makes `node` the leaf of records start + order[lo, hi) of a record buffer, at positions start + lo on. */
 function orderLeaf(r: Ranges, rec: Float32Array, words: Int32Array, node: number, start: number, lo: number, hi: number): void {
+  const { order } = arrays;
   r.nodes.links[2 * node] = start + lo;
   r.nodes.links[2 * node + 1] = lo - hi;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -1007,6 +1037,7 @@ function orderLeaf(r: Ranges, rec: Float32Array, words: Int32Array, node: number
 
 /** Makes `node` the leaf of the part's records order[lo, hi), at positions start + lo on, with their box. */
 function partLeaf(nodes: BuildNodes, node: number, start: number, lo: number, hi: number): void {
+  const { partBox, order } = arrays;
   nodes.links[2 * node] = start + lo;
   nodes.links[2 * node + 1] = lo - hi;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -1024,6 +1055,7 @@ function partLeaf(nodes: BuildNodes, node: number, start: number, lo: number, hi
 
 /** Sorts order[lo, hi) along the longest centre axis and returns the best SAH split's left size. */
 function sortedSahSplit(lo: number, hi: number, maxLeaf: number): number {
+  const { partBox, partCentre, order, suffixCost, sortKeys } = arrays;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = lo; i < hi; i++) {
     const c = 3 * order[i]!;
