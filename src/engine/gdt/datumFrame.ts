@@ -18,6 +18,10 @@ export interface Frame {
   axes: [Vec3, Vec3, Vec3];
   /** A datum fixed the rotation about z (else x comes from the fallback: the rotation is free). */
   clocked?: boolean;
+  /** A datum fixed z (else it is the fallback's: every rotation is free). */
+  oriented?: boolean;
+  /** Unit directions along which the datums fix the origin (independent; none to three). */
+  located?: Vec3[];
 }
 
 export const WORLD: Frame = { origin: [0, 0, 0], axes: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] };
@@ -78,7 +82,7 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
       for (const d of fallback.axes) constrain(d, f.point);
     }
   }
-  const clocked = x !== null;
+  const clocked = x !== null, oriented = z !== null;
   z ??= fallback.axes[2];
   if (!x) {
     let d = reject(fallback.axes[0], z);
@@ -86,7 +90,8 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
     x = normalize(d);
   }
   const y = cross(z, x);
-  return { origin: solveOrigin(rows, fallback.origin), axes: [x, y, z], clocked };
+  const kept = independent(rows);
+  return { origin: solveOrigin(kept, fallback.origin), axes: [x, y, z], clocked, oriented, located: kept.map((r) => r.d) };
 }
 
 function inPlane(z: Vec3, fallback: Frame): [Vec3, Vec3] {
@@ -96,8 +101,8 @@ function inPlane(z: Vec3, fallback: Frame): [Vec3, Vec3] {
   return [u, cross(z, u)];
 }
 
-/** The point nearest `start` meeting the independent constraints (later ones dependent on earlier ones are dropped). */
-function solveOrigin(rows: { d: Vec3; v: number }[], start: Vec3): Vec3 {
+/** The constraints independent of earlier ones (a later one inside the span of those kept is dropped), three at most. */
+function independent(rows: { d: Vec3; v: number }[]): { d: Vec3; v: number }[] {
   const kept: { d: Vec3; v: number }[] = [];
   for (const r of rows) {
     if (kept.length === 3) break;
@@ -112,6 +117,11 @@ function solveOrigin(rows: { d: Vec3; v: number }[], start: Vec3): Vec3 {
     for (const q of basis) rest = reject(rest, q);
     if (Math.hypot(...rest) > 1e-6) kept.push(r);
   }
+  return kept;
+}
+
+/** The point nearest `start` meeting the independent constraints `kept`. */
+function solveOrigin(kept: { d: Vec3; v: number }[], start: Vec3): Vec3 {
   if (kept.length === 0) return start;
   // o = start + D^T l with D D^T l = v - D start.
   const A = kept.map((a) => kept.map((b) => dot(a.d, b.d)));

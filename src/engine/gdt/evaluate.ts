@@ -2,6 +2,7 @@ import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature } from './datumFrame';
+import { floatZone, freeMotions, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
@@ -240,14 +241,19 @@ function evaluateOne(
   }
 
   if (spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile') {
-    const hit = createExactHit();
-    let worst = 0;
-    for (let i = 0; i < n; i++) {
-      nominal.ref.nearest(mapped[3 * i]!, mapped[3 * i + 1]!, mapped[3 * i + 2]!, hit);
-      worst = Math.max(worst, hit.distance);
-    }
-    const method = `twice the largest distance from the nominal faces, in the datum frame ${spec.datums.join('|') || '(none: as placed)'}${spec.kind === 'lineProfile' ? '; line profile read as the surface profile of its faces' : ''}`;
-    return verdict(spec, n, method, 2 * worst);
+    const free = freeMotions(f.nominal);
+    const zone = floatZone(nominal.ref, mapped, n, free);
+    const floats = free.translations.length + free.rotations.length > 0;
+    const method = [
+      `twice the largest distance from the nominal faces, in the datum frame ${spec.datums.join('|') || '(none)'}`,
+      !floats
+        ? ''
+        : zone.movable
+          ? `the zone floated in what the datums leave free (${describeFreedom(free)}) to its narrowest: ${round4(2 * zone.placed)} as placed, moved ${round4(zone.shift)} and turned ${round4(zone.turnDegrees)} degrees`
+          : `the datums leave ${describeFreedom(free)} free, none of which moves these faces across themselves: read as placed`,
+      spec.kind === 'lineProfile' ? 'line profile read as the surface profile of its faces' : '',
+    ];
+    return verdict(spec, n, method.filter(Boolean).join('; '), 2 * zone.floated);
   }
 
   const nodes = nominal.nodes(spec.faces);
@@ -528,3 +534,9 @@ function frameAbout(axis: Vec3): [Vec3] {
   return [normalize(cross(axis, helper))];
 }
 
+const round4 = (x: number) => Number(x.toPrecision(4));
+
+function describeFreedom(free: Freedom): string {
+  const t = free.translations.length, r = free.rotations.length;
+  return [t ? `${t} translation${t > 1 ? 's' : ''}` : '', r ? `${r} rotation${r > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+}

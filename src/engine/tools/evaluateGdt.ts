@@ -4,7 +4,6 @@ import { BrepscopeError, invalidArgument } from '../errors';
 import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
 import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
-import type { FaceSplit } from '../gdt/faceSplit';
 import { readPmi, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
@@ -154,10 +153,6 @@ export const evaluateGdt = defineTool({
     } else if (args.alignment) alignment = { method: 'transform', transform: toMatrix4(motion) };
     if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
 
-    if (!args.alignment) {
-      const far = farFromNominal(split, specs);
-      if (far) warnings.push(far);
-    }
     const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
     return {
       characteristics,
@@ -168,34 +163,6 @@ export const evaluateGdt = defineTool({
     };
   },
 });
-
-/**
- * A scan evaluated where it stands (no alignment asked) whose samples lie farther from the nominal,
- * RMS, than the tightest tolerance of a profile its datums do not fix in place (fewer than three, or
- * none): such a profile reads the scan's placement (a CTC 4 scan turned 0.3 degrees read profile
- * 1.29 to D against 0.2). Form, size and fully referenced characteristics do not depend on it.
- */
-function farFromNominal(split: FaceSplit, specs: CharacteristicSpec[]): ToolWarning | null {
-  const placed = specs.filter((s) => (s.kind === 'surfaceProfile' || s.kind === 'lineProfile') && s.datums.length < 3 && s.tolerance !== null && s.tolerance > 0);
-  if (placed.length === 0) return null;
-  const tightest = Math.min(...placed.map((s) => s.tolerance!));
-  let sum = 0, n = 0;
-  for (let i = 0; i < split.deviation.length; i++) {
-    const d = split.deviation[i]!;
-    if (d === d) {
-      sum += d * d;
-      n++;
-    }
-  }
-  if (n === 0) return null;
-  const rms = Math.sqrt(sum / n);
-  if (rms <= tightest) return null;
-  const f = (x: number) => Number(x.toPrecision(3));
-  return warning(
-    'SCAN_FAR_FROM_NOMINAL',
-    `the scan's samples lie ${f(rms)} from the nominal's faces (RMS), more than the tightest tolerance (${f(tightest)}) of ${placed.map((s) => s.id).join(', ')}, profiles their datums do not fix in place; evaluated where the scan stands, they read its placement: if it is not aligned, align it first (alignment: {method: 'datums'}, or align_bodies)`,
-  );
-}
 
 /** Every PMI tolerance and size dimension as a characteristic; a tolerance takes the size dimension on the same faces for its material bonus. */
 function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): CharacteristicSpec[] {

@@ -1,0 +1,192 @@
+import { createExactHit, type ExactReference } from '../exact/ExactReference';
+import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import { chebyshevFit } from './chebyshev';
+import type { Frame } from './datumFrame';
+
+/**
+ * A profile zone the datums do not hold in every degree of freedom floats in the others (ASME
+ * Y14.5-2018 ch. 11, ISO 1660): a profile with no datum controls form only, one to datum A alone
+ * (a composite profile's lower segment) form and orientation to A, its location along A's plane
+ * free. Read where the scan stands, such a profile read the scan's placement (a CTC 4 scan turned
+ * 0.3 degrees: 1.29 to D against 0.2); here the samples are moved by the free motions to the
+ * placement of least largest distance (the minimax, as the zone's width is decided by its worst
+ * sample), solved as linear Chebyshev problems re-linearised on the exact faces.
+ */
+
+/** The rigid motions a datum reference frame leaves free: unit translation directions and rotation axes. */
+export interface Freedom {
+  translations: Vec3[];
+  rotations: Vec3[];
+}
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
+const AXES: Vec3[] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
+
+/** What the datums of `frame` (the nominal's) leave free: translations across the directions they locate, rotations they do not fix. */
+export function freeMotions(frame: Frame): Freedom {
+  const fixed: Vec3[] = [];
+  for (const d of frame.located ?? []) {
+    let r = d;
+    for (const q of fixed) r = reject(r, q);
+    if (Math.hypot(...r) > 1e-6) fixed.push(normalize(r));
+  }
+  const translations: Vec3[] = [];
+  for (const a of AXES) {
+    let r = a;
+    for (const q of [...fixed, ...translations]) r = reject(r, q);
+    if (Math.hypot(...r) > 1e-6) translations.push(normalize(r));
+  }
+  const rotations = !frame.oriented ? [...frame.axes] : frame.clocked ? [] : [frame.axes[2]];
+  return { translations, rotations };
+}
+
+/** The largest distance of the samples from the nominal faces, as placed (`placed`) and with the zone floated (`floated`). */
+export interface FloatedZone {
+  placed: number;
+  floated: number;
+  /** The free motion that floated it: its translation's length and its rotation in degrees. */
+  shift: number;
+  turnDegrees: number;
+  /** Whether any free motion moves the samples across the faces (a plane's own slide and spin do not). */
+  movable: boolean;
+}
+
+/** Rows the linear programme reads at once; more samples are taken by their largest distances and a stride. */
+const WORKING_ROWS = 3000;
+const ROUNDS = 6;
+
+/**
+ * Floats the samples `points` (n, in the nominal's frame) by the free motions to their least
+ * largest distance from the nominal faces. Never worse than as placed: a motion is kept only when
+ * the largest distance over every sample falls.
+ */
+export function floatZone(ref: ExactReference, points: Float64Array, n: number, free: Freedom): FloatedZone {
+  const hit = createExactHit();
+  const signed = new Float64Array(n), normals = new Float64Array(3 * n);
+  const measure = (p: Float64Array, rows: ArrayLike<number>): number => {
+    let worst = 0;
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      ref.nearest(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!, hit);
+      signed[i] = (p[3 * i]! - hit.x) * hit.nx + (p[3 * i + 1]! - hit.y) * hit.ny + (p[3 * i + 2]! - hit.z) * hit.nz;
+      normals[3 * i] = hit.nx;
+      normals[3 * i + 1] = hit.ny;
+      normals[3 * i + 2] = hit.nz;
+      worst = Math.max(worst, hit.distance);
+    }
+    return worst;
+  };
+  const all = Array.from({ length: n }, (_, i) => i);
+  const placed = measure(points, all);
+  const none: FloatedZone = { placed, floated: placed, shift: 0, turnDegrees: 0, movable: false };
+  if (n === 0 || free.translations.length + free.rotations.length === 0 || placed === 0) return none;
+
+  let best = points, bestWorst = placed, rows = workingRows(signed, n);
+  let shift: Vec3 = [0, 0, 0], turn = 0, movable = false;
+  for (let round = 0; round < ROUNDS; round++) {
+    const step = minimaxStep(best, rows, signed, normals, free);
+    if (step === 'fixed') break;
+    movable = true;
+    if (!step) break;
+    const moved = move(best, n, step);
+    const worst = measure(moved, all);
+    if (!(worst < bestWorst * (1 - 1e-9))) break;
+    const gain = bestWorst - worst;
+    best = moved;
+    bestWorst = worst;
+    shift = [shift[0] + step.translation[0], shift[1] + step.translation[1], shift[2] + step.translation[2]];
+    turn += Math.hypot(...step.rotation);
+    rows = workingRows(signed, n);
+    if (gain < 1e-6 * worst) break;
+  }
+  return { placed, floated: bestWorst, shift: Math.hypot(...shift), turnDegrees: (turn * 180) / Math.PI, movable };
+}
+
+/** All rows, or the largest distances and a stride over the rest. */
+function workingRows(signed: Float64Array, n: number): ArrayLike<number> {
+  if (n <= WORKING_ROWS) return Int32Array.from({ length: n }, (_, i) => i);
+  const byDistance = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => Math.abs(signed[b]!) - Math.abs(signed[a]!));
+  const take = new Set<number>(byDistance.subarray(0, WORKING_ROWS / 2));
+  const stride = n / (WORKING_ROWS / 2);
+  for (let k = 0; k < WORKING_ROWS / 2; k++) take.add(Math.floor(k * stride));
+  return Int32Array.from(take);
+}
+
+interface Step {
+  centre: Vec3;
+  translation: Vec3;
+  /** Rotation vector (axis times angle, radians) about `centre`. */
+  rotation: Vec3;
+}
+
+/**
+ * One linearised minimax step: min over the free motion m of max |s_i + n_i . m(p_i)| on the rows,
+ * m(p) = t + w x (p - c). Motions that move no sample across its face (a plane's own slide and
+ * spin, a cylinder's) are dropped, so the programme is never degenerate: 'fixed' when none is left,
+ * null when the programme does not settle.
+ */
+function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Float64Array, normals: Float64Array, free: Freedom): Step | 'fixed' | null {
+  const m = rows.length;
+  const centre: Vec3 = [0, 0, 0];
+  for (let k = 0; k < m; k++) for (let a = 0; a < 3; a++) centre[a]! += points[3 * rows[k]! + a]! / m;
+  const motions: { kind: 't' | 'r'; axis: Vec3 }[] = [...free.translations.map((axis) => ({ kind: 't' as const, axis })), ...free.rotations.map((axis) => ({ kind: 'r' as const, axis }))];
+  // Column j over the rows: the change of each signed distance per unit of motion j.
+  const columns = motions.map(({ kind, axis }) => {
+    const c = new Float64Array(m);
+    for (let k = 0; k < m; k++) {
+      const i = rows[k]!;
+      const nrm: Vec3 = [normals[3 * i]!, normals[3 * i + 1]!, normals[3 * i + 2]!];
+      c[k] = kind === 't' ? dot(nrm, axis) : dot(axis, cross(sub([points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!], centre), nrm));
+    }
+    return c;
+  });
+  // Keep the independent columns, each scaled to unit RMS (Gram-Schmidt on copies decides).
+  const kept: number[] = [], scales: number[] = [], basis: Float64Array[] = [];
+  columns.forEach((c, j) => {
+    const rms = Math.sqrt(c.reduce((s, v) => s + v * v, 0) / m);
+    if (!(rms > 1e-9)) return;
+    const r = c.map((v) => v / rms);
+    for (const b of basis) {
+      const d = r.reduce((s, v, k) => s + v * b[k]!, 0) / m;
+      for (let k = 0; k < m; k++) r[k]! -= d * b[k]!;
+    }
+    const left = Math.sqrt(r.reduce((s, v) => s + v * v, 0) / m);
+    if (left < 1e-6) return;
+    basis.push(r.map((v) => v / left));
+    kept.push(j);
+    scales.push(rms);
+  });
+  if (kept.length === 0) return 'fixed';
+  const y = Float64Array.from({ length: m }, (_, k) => signed[rows[k]!]!);
+  // chebyshevFit minimises max |y - A x|: A = -columns, so the residual is s + columns . x.
+  const fit = chebyshevFit(m, kept.length, (j, k) => -columns[kept[j]!]![k]! / scales[j]!, y);
+  if (!fit) return null;
+  const translation: Vec3 = [0, 0, 0], rotation: Vec3 = [0, 0, 0];
+  kept.forEach((j, q) => {
+    const { kind, axis } = motions[j]!;
+    const amount = fit.x[q]! / scales[q]!;
+    const target = kind === 't' ? translation : rotation;
+    for (let a = 0; a < 3; a++) target[a]! += amount * axis[a]!;
+  });
+  return { centre, translation, rotation };
+}
+
+/** The points moved by a step: turned about its centre (Rodrigues), then translated. */
+function move(points: Float64Array, n: number, step: Step): Float64Array {
+  const angle = Math.hypot(...step.rotation);
+  const k: Vec3 = angle > 0 ? scale(step.rotation, 1 / angle) : [0, 0, 1];
+  const cos = Math.cos(angle), sin = Math.sin(angle);
+  const out = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const v = sub([points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!], step.centre);
+    const kv = cross(k, v), kd = dot(k, v);
+    for (let a = 0; a < 3; a++) out[3 * i + a] = step.centre[a]! + v[a]! * cos + kv[a]! * sin + k[a]! * kd * (1 - cos) + step.translation[a]!;
+  }
+  return out;
+}
