@@ -84,6 +84,8 @@ export type WarningCode =
   | 'GRAPHICAL_DIMENSIONS_SKIPPED'
   /** The nominal has no PMI to evaluate and no characteristics were given. */
   | 'NO_CHARACTERISTICS'
+  /** evaluate_gdt without alignment: the scan lies farther from the nominal (RMS) than its tightest profile tolerance: likely not aligned. */
+  | 'SCAN_FAR_FROM_NOMINAL'
   /** No primitive of the kind asked fits the points (too few, or a degenerate set). */
   | 'NO_FIT'
   /** The file carries no semantic PMI: empty lists. */

@@ -109,7 +109,7 @@ describe('evaluate_gdt', () => {
     expect(profile!.method).toContain('0.1 as placed');
     expect(r.warnings).toEqual([]);
 
-    // The same scan lifted 0.5 (not aligned): the same reading.
+    // The same scan lifted 0.5 (not aligned): the same reading, and a word that it looks unaligned.
     const lifted: number[] = [];
     for (let i = 0; i <= 36; i++) for (let j = 0; j <= 20; j++) lifted.push(5 + 2.5 * i, 5 + 2.5 * j, 10.5 + 0.05 * (1 - ((5 + 2.5 * i - 50) / 45) ** 2));
     addCloud(engine, 'bowedLifted', lifted);
@@ -118,7 +118,11 @@ describe('evaluate_gdt', () => {
     expect(far.characteristics[0]!.pass).toBe(true);
     expect(far.characteristics[0]!.method).toContain('1.1 as placed');
     expect(far.characteristics[1]!.actual).toBeCloseTo(0.05, 9);
-    expect(far.warnings).toEqual([]);
+    expect(far.warnings.map((w) => w.code)).toEqual(['SCAN_FAR_FROM_NOMINAL']);
+    expect(far.warnings[0]!.message).toContain('more than the tightest profile tolerance (0.08, profile)');
+    // No profile to judge by: nothing to say.
+    const formOnly = await evaluate({ actualBodyId: 'bowedLifted', nominalBodyId: 'plate', characteristics: [{ id: 'flat', kind: 'flatness', faces: [top], tolerance: 0.06 }] });
+    expect(formOnly.warnings).toEqual([]);
   });
 
   it('a profile to fewer datums than fix the face floats in what they leave free (a composite profile\'s lower segment)', async () => {

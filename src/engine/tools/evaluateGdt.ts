@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
 import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
+import type { FaceSplit } from '../gdt/faceSplit';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
 import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
 import { readPmi, type PmiResult } from '../gdt/pmi';
@@ -152,6 +153,10 @@ export const evaluateGdt = defineTool({
       alignment = { method: 'datums', datums: labels, rounds: aligned.rounds, transform: toMatrix4(motion) };
     } else if (args.alignment) alignment = { method: 'transform', transform: toMatrix4(motion) };
     if (split.assigned === 0) throw new BrepscopeError('NO_COVERAGE', `evaluate_gdt: no sample of '${args.actualBodyId}' lies on a face of '${args.nominalBodyId}' (align the scan first: align_bodies)`);
+    if (!args.alignment) {
+      const far = farFromNominal(split, specs);
+      if (far) warnings.push(far);
+    }
 
     const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
     return {
@@ -163,6 +168,36 @@ export const evaluateGdt = defineTool({
     };
   },
 });
+
+/**
+ * A scan evaluated where it stands (no alignment asked) whose samples lie farther from the nominal,
+ * RMS, than the tightest profile tolerance allows a made part to: likely not aligned. Each sample is
+ * read on the face nearest it as placed, so a misplaced scan puts samples on the wrong faces, which
+ * no datum frame or floating zone undoes (a CTC 4 scan turned 0.3 degrees about its centroid read a
+ * position to A|B|C 0.22 and a 14 mm bore 14.07).
+ */
+function farFromNominal(split: FaceSplit, specs: CharacteristicSpec[]): ToolWarning | null {
+  const profiles = specs.filter((s) => (s.kind === 'surfaceProfile' || s.kind === 'lineProfile') && s.tolerance !== null && s.tolerance > 0);
+  if (profiles.length === 0) return null;
+  const tightest = Math.min(...profiles.map((s) => s.tolerance!));
+  let sum = 0, n = 0;
+  for (let i = 0; i < split.deviation.length; i++) {
+    const d = split.deviation[i]!;
+    if (d === d) {
+      sum += d * d;
+      n++;
+    }
+  }
+  if (n === 0) return null;
+  const rms = Math.sqrt(sum / n);
+  if (rms <= tightest) return null;
+  const f = (x: number) => Number(x.toPrecision(3));
+  const named = profiles.filter((s) => s.tolerance === tightest).map((s) => s.id);
+  return warning(
+    'SCAN_FAR_FROM_NOMINAL',
+    `the scan's samples lie ${f(rms)} from the nominal's faces (RMS), more than the tightest profile tolerance (${f(tightest)}, ${named.join(', ')}): if it is not aligned, align it first (alignment: {method: 'datums'}, or align_bodies); each sample is read on the face nearest it where the scan stands`,
+  );
+}
 
 /** Every PMI tolerance and size dimension as a characteristic; a tolerance takes the size dimension on the same faces for its material bonus. */
 function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): CharacteristicSpec[] {
