@@ -37,7 +37,7 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
   if (!files.stream) return { bytes: await files.read(path) };
   if (format === 'stl' || (format === undefined && /\.stl$/i.test(path))) {
     const file = await files.stream(path);
-    const read = await readStlPieces(file, path, { shared });
+    const read = await readStlPieces(file, path, { shared, requested: format === 'stl' });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   const streamed = STREAMED.find((s) => format === s.format || (format === undefined && s.name.test(path)));
