@@ -198,6 +198,18 @@ describe('import limits', () => {
     await expect(nodeFiles.read(path)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('mesh file limit (memory budget)') });
   });
 
+  it('a requested format sets the limit, not the name (bad-input sweep)', async () => {
+    // A STEP named .stl: the kernel's limit, before a byte is read (it read 3 GiB, then refused).
+    const step = await sparse('asked-step.stl', MAX_IMPORT_BYTES + 1);
+    for (const read of [nodeFiles.read, nodeFiles.stream!]) {
+      await expect(read(step, { format: 'step' })).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('512 MiB import limit (the kernel reads the file)') });
+    }
+    // A mesh named .dat: a mesh file's limit (it was refused at the kernel's 512 MiB, whatever the budget).
+    const mesh = await sparse('asked-mesh.dat', MAX_MESH_FILE_BYTES + 1);
+    await expect(nodeFiles.stream!(mesh, { format: 'stl' })).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('mesh file limit (memory budget)') });
+    await expect(nodeFiles.stream!(mesh)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('512 MiB import limit (the kernel reads the file)') });
+  });
+
   it('reads a file whole, byte for byte', async () => {
     const path = join(dir, 'small.stl');
     const f = await open(path, 'w');

@@ -34,17 +34,19 @@ const STREAMED: readonly {
  * whose mesh threads read it.
  */
 export async function readForImport(files: FileAccess, path: string, format: SourceFormat | undefined, shared: boolean): Promise<ImportInput> {
-  if (!files.stream) return { bytes: await files.read(path) };
+  // A requested format sets the host's size limit too: the file is read as that format whatever its name.
+  const asked = format === undefined ? {} : { format };
+  if (!files.stream) return { bytes: await files.read(path, asked) };
   if (format === 'stl' || (format === undefined && /\.stl$/i.test(path))) {
-    const file = await files.stream(path);
+    const file = await files.stream(path, asked);
     const read = await readStlPieces(file, path, { shared, requested: format === 'stl' });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
   const streamed = STREAMED.find((s) => format === s.format || (format === undefined && s.name.test(path)));
   if (streamed) {
-    const file = await files.stream(path);
+    const file = await files.stream(path, asked);
     const read = await streamed.read(file, path, format === undefined);
     return 'content' in read ? { scanContent: { format: streamed.format, content: read.content }, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
-  return { bytes: await files.read(path), keepBytes: false };
+  return { bytes: await files.read(path, asked), keepBytes: false };
 }
