@@ -133,6 +133,18 @@ describe('files: only regular files are read', () => {
       await expect(files.read(join(root, `${'a'.repeat(5000)}.brep`))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long') });
     }
   });
+
+  it('so is such a path to write to (it was WRITE_FAILED naming Node\'s ERR_INVALID_ARG_VALUE, the NUL and 5000 characters in the message)', async () => {
+    for (const files of [nodeFiles, confined()]) {
+      await expect(files.write(join(root, 'out\0.png'), bytes('x'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('a path cannot contain a NUL character') });
+      for (const name of [`${'a'.repeat(5000)}.png`, `${'d'.repeat(300)}/out.png`]) {
+        const error = await files.write(join(root, name), bytes('x')).then(() => undefined, (e: unknown) => e as { code: string; message: string });
+        expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long for the file system') });
+        expect(error!.message.length).toBeLessThan(200);
+      }
+      expect(readdirSync(root).filter((n) => n.startsWith('out') || n.startsWith('aaa') || n.startsWith('ddd'))).toEqual([]);
+    }
+  });
 });
 
 describe('files: file:// URLs', () => {

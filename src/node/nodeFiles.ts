@@ -245,7 +245,7 @@ interface OpenDirectory {
  * a time, each inside a directory opened and checked first.
  */
 async function openDirectory(dir: string, shown: string, confine: (real: string) => void): Promise<OpenDirectory> {
-  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const cannotWrite = (e: unknown) => writeError(e, shown);
   const opened = async (path: string): Promise<OpenDirectory> => {
     const handle = await open(path, DIRECTORY_FLAGS);
     try {
@@ -284,7 +284,7 @@ async function openDirectory(dir: string, shown: string, confine: (real: string)
  * appear). What stands at the name is replaced, never written through.
  */
 async function replaceIn(dir: OpenDirectory, name: string, bytes: Uint8Array, overwrite: boolean, shown: string): Promise<void> {
-  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const cannotWrite = (e: unknown) => writeError(e, shown);
   const exists = () => new BrepscopeError('FILE_EXISTS', `${shown}: the file exists and this call did not create it; pass overwrite: true to replace it`);
   const targetPath = join(dir.path, name);
   const present = await lstat(targetPath).catch(() => undefined);
@@ -323,6 +323,13 @@ async function replaceIn(dir: OpenDirectory, name: string, bytes: Uint8Array, ov
   } finally {
     if (!placed) await unlink(temp).catch(() => undefined);
   }
+}
+
+/** Why a write failed: a name no file can have (a NUL byte, too long) is a bad argument, as it is for a read. */
+function writeError(e: unknown, shown: string): BrepscopeError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ENAMETOOLONG' || shown.includes('\0')) return fileError(e, shown);
+  return new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${code ?? String(e)})`);
 }
 
 function fileError(e: unknown, path: string): BrepscopeError {
