@@ -7,6 +7,7 @@ import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
 import { readPointTextPieces } from './pointText';
 import { readStlPieces } from './stl';
+import { read3mfPieces } from './threeMfPieces';
 
 /** What importBody is given for a file read by path. */
 export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'scanContent' | 'fileBytes' | 'keepBytes'>;
@@ -41,6 +42,10 @@ export async function readForImport(files: FileAccess, path: string, format: Sou
     const file = await files.stream(path, asked);
     const read = await readStlPieces(file, path, { shared, requested: format === 'stl' });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+  }
+  if (format === '3mf' || (format === undefined && /\.3mf$/i.test(path))) {
+    const file = await files.stream(path, asked);
+    return { bytes: await read3mfPieces(file, path, format === '3mf'), keepBytes: false };
   }
   const streamed = STREAMED.find((s) => format === s.format || (format === undefined && s.name.test(path)));
   if (streamed) {
