@@ -31,6 +31,7 @@ describe('the engine tells its host the format it reads a file as', () => {
     ['graph_validate', { path: 'part.stl' }, { how: 'read', options: { format: 'brep' } }],
     ['graph_ml', { path: 'part.stl' }, { how: 'read', options: { format: 'brep' } }],
     ['graph_compact', { path: 'part.stl', outputPath: 'out.brep' }, { how: 'read', options: { format: 'brep' } }],
+    ['inspect_assembly', { inputPath: 'asm.stl' }, { how: 'read', options: { format: 'step' } }],
     ['import_file', { path: 'scan.dat', format: 'stl' }, { how: 'stream', options: { format: 'stl' } }],
     ['import_file', { path: 'scan.dat', format: 'ply' }, { how: 'stream', options: { format: 'ply' } }],
     ['import_file', { path: 'part.stl', format: 'step' }, { how: 'read', options: { format: 'step' } }],
