@@ -10,7 +10,7 @@ import { importBody } from './scene/import/importBody';
 import { readForImport, type ImportInput } from './scene/import/readForImport';
 import type { FilePieces } from './scene/import/stl';
 import { Scene } from './scene/Scene';
-import type { EngineTrace, FileAccess, ToolContext, WriteOptions } from './tools/defineTool';
+import type { EngineTrace, FileAccess, ReadOptions, ToolContext, WriteOptions } from './tools/defineTool';
 import type { MeshWorkers } from './deviation/meshWorkers';
 import type { SelfCheckThread } from './scene/selfCheckJob';
 import { findTool, toolManifests, type ToolArgs, type ToolManifest, type ToolName, type ToolResult } from './tools/registry';
@@ -114,17 +114,17 @@ export class Engine {
     this.selfCheckThread = options.selfCheckThread;
     const host = this.host;
     const given = this.given;
-    const stream = async (path: string): Promise<FilePieces> => {
+    const stream = async (path: string, options?: ReadOptions): Promise<FilePieces> => {
       const file = given.get(path);
       if (file instanceof Blob) return blobFile(file, path);
       if (file) return onePiece(file);
-      return host.stream ? host.stream(path) : onePiece(await this.readHost(path));
+      return host.stream ? host.stream(path, options) : onePiece(await this.readHost(path, options));
     };
     const files = {
-      read: async (path: string): Promise<Uint8Array> => {
+      read: async (path: string, options?: ReadOptions): Promise<Uint8Array> => {
         const file = given.get(path);
         if (file instanceof Blob) return readBlob(file, path);
-        return file ?? this.readHost(path);
+        return file ?? this.readHost(path, options);
       },
       // Files stream where the host streams them, or once a Blob was given (the browser's dropped
       // File): a mesh is then read piece by piece and its body keeps no bytes (read again by name).
@@ -301,9 +301,9 @@ export class Engine {
     return this.scene.list().find((b) => b.origin !== undefined && canonical(b.origin.path) === target)?.bodyId;
   }
 
-  private async readHost(path: string): Promise<Uint8Array> {
+  private async readHost(path: string, options?: ReadOptions): Promise<Uint8Array> {
     try {
-      return await this.host.read(path);
+      return await this.host.read(path, options);
     } catch (e) {
       if (e instanceof BrepscopeError && e.code === 'FILE_NOT_FOUND' && this.given.size > 0) {
         throw new BrepscopeError('FILE_NOT_FOUND', `${e.message}; files given to the engine: ${[...this.given.keys()].join(', ')}`);

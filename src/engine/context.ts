@@ -1,7 +1,7 @@
 import type { CallControl } from './callControl';
 import type { MeshWorkers } from './deviation/meshWorkers';
 import type { OC } from './kernel';
-import type { Body } from './scene/Body';
+import type { Body, SourceFormat } from './scene/Body';
 import type { SelfCheckThread } from './scene/selfCheckJob';
 import type { Scene } from './scene/Scene';
 import type { FilePieces } from './scene/import/stl';
@@ -17,14 +17,23 @@ export interface WriteOptions {
   overwrite?: boolean | undefined;
 }
 
+export interface ReadOptions {
+  /**
+   * The format the file will be read as, when one was asked for: its import limit applies, not the
+   * one its name gives (a mesh named .dat may be as large as any mesh; a STEP named .stl is capped
+   * at the kernel's limit before it is read).
+   */
+  format?: SourceFormat | undefined;
+}
+
 /** How a host gives tools access to files: the real file system in Node, loaded files in the browser. */
 export interface FileAccess {
-  read(path: string): Promise<Uint8Array>;
+  read(path: string, options?: ReadOptions): Promise<Uint8Array>;
   /**
    * The file in fixed-size pieces, never whole in memory (Node). A host without it (the browser,
    * whose files are in memory already) is read whole.
    */
-  stream?(path: string): Promise<FilePieces>;
+  stream?(path: string, options?: ReadOptions): Promise<FilePieces>;
   write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>;
   /** The name two spellings of one file share (Node: the absolute path); default: the name as given. */
   canonical?(path: string): string;

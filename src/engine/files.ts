@@ -44,7 +44,7 @@ export function recordingFiles(files: FileAccess, policy: WritePolicy): { files:
   const written = new Map<string, OutputFile>();
   return {
     files: {
-      read: (path) => files.read(path),
+      read: (path, options) => files.read(path, options),
       ...(files.stream ? { stream: files.stream.bind(files) } : {}),
       async write(path, bytes) {
         const again = written.has(path);

@@ -8,7 +8,7 @@ export { Engine } from './Engine';
 export type { EngineOptions, KeptBody, KeptPlacement, LoadRequest, RestoreReport, RunOptions, RunOutcome, SceneSnapshot } from './Engine';
 export { isToolName } from './tools/registry';
 export type { ToolArgs, ToolManifest, ToolName, ToolResult } from './tools/registry';
-export type { EngineTrace, FileAccess, ToolCategory } from './tools/defineTool';
+export type { EngineTrace, FileAccess, ReadOptions, ToolCategory } from './tools/defineTool';
 export type { Directions, DirectionsJob, MeshSide, MeshSideJob, MeshWorkers, SharedDirection } from './deviation/meshWorkers';
 export { createMeshThreadHost } from './meshThreads/host';
 export { runSelfCheckJob } from './scene/selfCheckJob';

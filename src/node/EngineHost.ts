@@ -22,6 +22,13 @@ export const CANCEL_GRACE_MS = 2000;
  * this long (10 to 30 s measured on a loaded 2-core machine), and the deadline if it is longer.
  */
 export const STARTUP_LIMIT_MS = 180_000;
+/**
+ * The longest delay a timer takes (2^31 - 1 ms, 24.8 days): Node fires a longer one at once, so
+ * `--deadline 3000000` was a TIMEOUT before the engine started. Every deadline timer is set through
+ * `after`, which holds a longer deadline to this one (no call runs that long).
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const after = (fn: () => void, ms: number): NodeJS.Timeout => setTimeout(fn, Math.min(ms, MAX_TIMER_MS));
 /** A scene that fails to load back this many times in a row is dropped. */
 const MAX_RESTORE_ATTEMPTS = 2;
 
@@ -397,14 +404,14 @@ export class EngineHost {
       const deadline = options.deadlineLabel ?? `the ${formatSeconds(deadlineMs)} deadline`;
       let kernelStart = '';
       const expire = (): void => thread.stop(new ThreadLost('TIMEOUT', `${what}: stopped at ${deadline} (--deadline)${kernelStart}${this.replacedNote}`));
-      let timer = setTimeout(expire, deadlineMs);
+      let timer = after(expire, deadlineMs);
       // The kernel's start (seconds, more on a loaded machine; again in every new engine) is not the
       // call's work: the call gets its whole deadline from the moment the kernel is ready.
       thread.onKernel = (state, loadMs) =>
         this.holdDeadline(thread, state, loadMs, deadlineMs, (next, ms = deadlineMs) => {
           clearTimeout(timer);
           if (state === 'ready') kernelStart = ` (counted from the kernel's start, which took ${formatSeconds(loadMs)})`;
-          timer = setTimeout(next ?? expire, ms);
+          timer = after(next ?? expire, ms);
         });
       let graceTimer: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
@@ -480,11 +487,11 @@ export class EngineHost {
     thread.onKernel = (state, loadMs) =>
       this.holdDeadline(thread, state, loadMs, this.deadlineMs, (next, ms = this.deadlineMs) => {
         clearTimeout(timer);
-        timer = setTimeout(next ?? expire, ms);
+        timer = after(next ?? expire, ms);
       });
     try {
       await this.started(thread, this.deadlineMs);
-      timer = setTimeout(expire, this.deadlineMs);
+      timer = after(expire, this.deadlineMs);
       const answer = await thread.request('restore', [snapshot]).reply;
       if (refusedGrowths(thread.cells) > 0) throw new ThreadLost('OUT_OF_MEMORY', `restoring the scene took the kernel's heap past the ${this.ceilingMb} MiB ceiling`);
       if (!answer.outcome.ok) throw new ThreadLost(answer.outcome.error.code, answer.outcome.error.message);
@@ -518,7 +525,7 @@ export class EngineHost {
    */
   private async started(thread: EngineThread, deadlineMs: number): Promise<void> {
     const limitMs = Math.max(deadlineMs, STARTUP_LIMIT_MS);
-    const timer = setTimeout(() => thread.stop(new ThreadLost('TIMEOUT', `the engine thread did not start within ${formatSeconds(limitMs)}${this.replacedNote}`)), limitMs);
+    const timer = after(() => thread.stop(new ThreadLost('TIMEOUT', `the engine thread did not start within ${formatSeconds(limitMs)}${this.replacedNote}`)), limitMs);
     const t0 = performance.now();
     try {
       await thread.booted;

@@ -133,6 +133,18 @@ describe('files: only regular files are read', () => {
       await expect(files.read(join(root, `${'a'.repeat(5000)}.brep`))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long') });
     }
   });
+
+  it('so is such a path to write to (it was WRITE_FAILED naming Node\'s ERR_INVALID_ARG_VALUE, the NUL and 5000 characters in the message)', async () => {
+    for (const files of [nodeFiles, confined()]) {
+      await expect(files.write(join(root, 'out\0.png'), bytes('x'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('a path cannot contain a NUL character') });
+      for (const name of [`${'a'.repeat(5000)}.png`, `${'d'.repeat(300)}/out.png`]) {
+        const error = await files.write(join(root, name), bytes('x')).then(() => undefined, (e: unknown) => e as { code: string; message: string });
+        expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('too long for the file system') });
+        expect(error!.message.length).toBeLessThan(200);
+      }
+      expect(readdirSync(root).filter((n) => n.startsWith('out') || n.startsWith('aaa') || n.startsWith('ddd'))).toEqual([]);
+    }
+  });
 });
 
 describe('files: file:// URLs', () => {
@@ -196,6 +208,18 @@ describe('import limits', () => {
   it('a mesh file over the budget is refused naming the memory budget', async () => {
     const path = await sparse('huge.stl', MAX_MESH_FILE_BYTES + 1);
     await expect(nodeFiles.read(path)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('mesh file limit (memory budget)') });
+  });
+
+  it('a requested format sets the limit, not the name (bad-input sweep)', async () => {
+    // A STEP named .stl: the kernel's limit, before a byte is read (it read 3 GiB, then refused).
+    const step = await sparse('asked-step.stl', MAX_IMPORT_BYTES + 1);
+    for (const read of [nodeFiles.read, nodeFiles.stream!]) {
+      await expect(read(step, { format: 'step' })).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('512 MiB import limit (the kernel reads the file)') });
+    }
+    // A mesh named .dat: a mesh file's limit (it was refused at the kernel's 512 MiB, whatever the budget).
+    const mesh = await sparse('asked-mesh.dat', MAX_MESH_FILE_BYTES + 1);
+    await expect(nodeFiles.stream!(mesh, { format: 'stl' })).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('mesh file limit (memory budget)') });
+    await expect(nodeFiles.stream!(mesh)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('512 MiB import limit (the kernel reads the file)') });
   });
 
   it('reads a file whole, byte for byte', async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve as resolvePath, sep } from 'node:path';
 import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BrepscopeError, formatFromExtension, importLimit, tooLargeMessage, type FileAccess } from '../engine';
+import { BrepscopeError, formatFromExtension, importLimit, tooLargeMessage, type FileAccess, type ReadOptions } from '../engine';
 
 // Confinement by the file actually opened, not by a path checked before it (issue 35, item 1): a
 // check on a path and an open of the same path are two lookups, and a symbolic link swapped between
@@ -50,7 +50,7 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
     );
   };
   /** The file opened and checked (confined, regular, within its limit): its handle and size; the caller closes it. */
-  const openChecked = async (path: string): Promise<{ handle: FileHandle; size: number }> => {
+  const openChecked = async (path: string, options: ReadOptions = {}): Promise<{ handle: FileHandle; size: number }> => {
     const full = resolve(path);
     // A first check by path keeps the open itself from touching anything outside (a device's open has effects).
     confine(intendedRealPath(full, path), path, 'read');
@@ -66,7 +66,8 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
       const info = await handle.stat();
       refuseSpecial(info, path);
       // Kernel formats stop at the kernel's heap; mesh files at the memory budget (importLimits.ts).
-      const format = formatFromExtension(path);
+      // A requested format decides, as it decides how the file is read.
+      const format = options.format ?? formatFromExtension(path);
       const limit = importLimit(format, memoryBudget());
       if (info.size > limit) throw new BrepscopeError('FILE_TOO_LARGE', tooLargeMessage(path, info.size, limit, format));
       return { handle, size: info.size };
@@ -76,16 +77,16 @@ export function nodeFileAccess(roots: Roots = () => null, base?: string): FileAc
     }
   };
   return {
-    async read(path) {
-      const { handle, size } = await openChecked(path);
+    async read(path, options) {
+      const { handle, size } = await openChecked(path, options);
       try {
         return await readAll(handle, size, path);
       } finally {
         await handle.close();
       }
     },
-    async stream(path) {
-      const { handle, size } = await openChecked(path);
+    async stream(path, options) {
+      const { handle, size } = await openChecked(path, options);
       return { size, pieces: readPieces(handle, path) };
     },
     async write(path, bytes, options = {}) {
@@ -244,7 +245,7 @@ interface OpenDirectory {
  * a time, each inside a directory opened and checked first.
  */
 async function openDirectory(dir: string, shown: string, confine: (real: string) => void): Promise<OpenDirectory> {
-  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const cannotWrite = (e: unknown) => writeError(e, shown);
   const opened = async (path: string): Promise<OpenDirectory> => {
     const handle = await open(path, DIRECTORY_FLAGS);
     try {
@@ -283,7 +284,7 @@ async function openDirectory(dir: string, shown: string, confine: (real: string)
  * appear). What stands at the name is replaced, never written through.
  */
 async function replaceIn(dir: OpenDirectory, name: string, bytes: Uint8Array, overwrite: boolean, shown: string): Promise<void> {
-  const cannotWrite = (e: unknown) => new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const cannotWrite = (e: unknown) => writeError(e, shown);
   const exists = () => new BrepscopeError('FILE_EXISTS', `${shown}: the file exists and this call did not create it; pass overwrite: true to replace it`);
   const targetPath = join(dir.path, name);
   const present = await lstat(targetPath).catch(() => undefined);
@@ -322,6 +323,13 @@ async function replaceIn(dir: OpenDirectory, name: string, bytes: Uint8Array, ov
   } finally {
     if (!placed) await unlink(temp).catch(() => undefined);
   }
+}
+
+/** Why a write failed: a name no file can have (a NUL byte, too long) is a bad argument, as it is for a read. */
+function writeError(e: unknown, shown: string): BrepscopeError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ENAMETOOLONG' || shown.includes('\0')) return fileError(e, shown);
+  return new BrepscopeError('WRITE_FAILED', `${shown}: cannot write (${code ?? String(e)})`);
 }
 
 function fileError(e: unknown, path: string): BrepscopeError {

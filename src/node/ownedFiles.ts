@@ -48,7 +48,7 @@ function claim(output: string, owner: string): string {
  */
 export function ownedFiles(files: FileAccess, owner: () => string | undefined): FileAccess {
   return {
-    read: (path) => files.read(path),
+    read: (path, options) => files.read(path, options),
     ...(files.stream ? { stream: files.stream.bind(files) } : {}),
     ...(files.canonical ? { canonical: (path: string) => files.canonical!(path) } : {}),
     async write(path, bytes, options = {}) {

@@ -80,4 +80,14 @@ describe('the self-intersection check in a thread that can be abandoned (issue 3
     for (const id of self.entities) expect(id).toMatch(/^(face|edge|vertex)\[/);
     expect(self.entities.filter((id) => /^face\[[0-5]\]$/.test(id)).length).toBeGreaterThanOrEqual(2);
   });
+
+  it('a budget past what a timer holds (2^31 - 1 ms, about 24.8 days) is no budget at all, not one already run out (bad-input sweep)', async () => {
+    // Node fires a longer setTimeout at once: 1e308 s and 3e6 s reported "not completed, 0 of 0 checks" after 4 ms.
+    const engine = engineWith(createSelfCheckThread());
+    for (const seconds of [1e308, 3e6, 2 ** 31 / 1000]) {
+      addShapeBody(oc, engine.scene, `box${seconds}`, makeBox(oc, 10, 20, 30));
+      const r = await validate(engine, `box${seconds}`, { selfIntersectionBudgetSeconds: seconds });
+      expect(r).toMatchObject({ valid: true, issues: [], selfIntersection: { completed: true, cached: false, checks: 1, checksDone: 1 } });
+    }
+  });
 });

@@ -38,8 +38,8 @@ export function isInside(dir: string, path: string): boolean {
 export function testFiles(dir: string = testRoot()): FileAccess {
   const files = nodeFilesIn(dir);
   return {
-    read: (path) => files.read(path),
-    stream: (path) => files.stream!(path),
+    read: (path, options) => files.read(path, options),
+    stream: (path, options) => files.stream!(path, options),
     async write(path, bytes, options) {
       const full = resolve(dir, path);
       // The checkout may itself lie in the temp folder (CI clones into one): it is refused by name.

@@ -48,7 +48,11 @@ export function bodyPoints(oc: OC | undefined, body: Body, maxSamples: number, f
   }
   if (box) set = filter(set, (x, y, z) => x >= box.min[0] && x <= box.max[0] && y >= box.min[1] && y <= box.max[1] && z >= box.min[2] && z <= box.max[2]);
   if (set.count > maxSamples) set = stride(set, Math.ceil(set.count / maxSamples));
-  if (set.count === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no points in the region asked for`);
+  if (set.count === 0) {
+    // Without a region, nothing was left out: the surface itself has no points (every triangle degenerate).
+    const why = faces || box ? 'has no points in the region asked for' : body.kind === 'mesh' ? 'has a surface of zero area: there is no point to sample' : 'has no points';
+    throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' ${why}`);
+  }
   return set;
 }
 

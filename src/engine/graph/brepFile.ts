@@ -6,7 +6,7 @@ import { takeKernelFile, uniqueKernelPath } from '../scene/import/kernelFile';
 
 /** File access as the hosts give it (the tools' FileAccess has the same shape). */
 interface GraphFiles {
-  read(path: string): Promise<Uint8Array>;
+  read(path: string, options?: { format?: 'brep' }): Promise<Uint8Array>;
   write(path: string, bytes: Uint8Array): Promise<void>;
 }
 
@@ -18,7 +18,8 @@ interface GraphHost {
 
 /** Reads a BREP file into a shape the caller owns. */
 async function readBrepFile(host: GraphHost, path: string): Promise<{ oc: OC; shape: TopoDS_Shape }> {
-  const bytes = await host.files.read(path);
+  // Read as BREP whatever its name: the kernel's size limit, not a mesh file's.
+  const bytes = await host.files.read(path, { format: 'brep' });
   if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${path}: the file is empty`);
   const oc = await host.kernel();
   return { oc, shape: readBrepShape(oc, bytes, path) };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ToolContext } from '../context';
 
-export type { EngineTrace, FileAccess, ToolContext, WriteOptions } from '../context';
+export type { EngineTrace, FileAccess, ReadOptions, ToolContext, WriteOptions } from '../context';
 
 /**
  * `scene-building` tools change the scene; `scene` tools measure it (the spec's scene tools); `graph`

@@ -93,4 +93,19 @@ describe('deviation_labels', () => {
     await expect(labels({ fromBodyId: 'proud', referenceBodyId: 'ref', points: [[0, 0, Number.NaN]] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(labels({ fromBodyId: 'proud', referenceBodyId: 'ref', count: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
+
+  it('a point past the placements\' range is INVALID_ARGUMENT, not a body without a surface (bad-input sweep); 2^29 itself is labelled', async () => {
+    // At 1e200 the squared distance overflowed and the labels said EMPTY_MESH "has no surface".
+    for (const x of [1e200, 1e308, -(2 ** 29 + 1)]) {
+      await expect(labels({ fromBodyId: 'proud', referenceBodyId: 'ref', points: [[x, 0, 0]] })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('within ±536870912 model units'),
+      });
+    }
+    // The nearest point of the r = 10.1 sphere to (2^29, 0, 0) is (10.1, 0, 0), exactly +0.1 from the reference.
+    const far = await labels({ fromBodyId: 'proud', referenceBodyId: 'ref', points: [[2 ** 29, 0, 0]] });
+    expect(far.labels[0]!.point[0]).toBeCloseTo(10.1, 9);
+    expect(Math.hypot(far.labels[0]!.point[1], far.labels[0]!.point[2])).toBeLessThan(1e-9);
+    expect(far.labels[0]!.signed!).toBeCloseTo(0.1, 9);
+  });
 });

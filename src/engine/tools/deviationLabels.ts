@@ -17,6 +17,7 @@ import { signModeSchema, surfaceSchema } from '../deviation/schemas';
 import { deviationTarget, exactReference, meshBvh, meshPseudoNormals } from '../deviation/structures';
 import { measuredSurface } from '../deviation/surfaces';
 import { bodyIdSchema, vec3Schema } from './schemas';
+import { MAX_PLACEMENT_OFFSET } from './setPlacement';
 
 export const MAX_LABEL_POINTS = 100;
 export const MAX_AUTO_LABELS = 50;
@@ -27,7 +28,9 @@ export const DEFAULT_SPACING_RATIO = 0.1;
 /** Which points get labels: given points, or the `count` most deviating local extrema at least `minDistance` apart. */
 export const labelSelectionShape = {
   points: z
-    .array(vec3Schema.refine((p) => p.every(Number.isFinite), 'a point must have finite coordinates'))
+    // A point past the placements' range (2^29) is no point near a part; far enough (1e154) its squared
+    // distance overflows and no surface is found, which was reported as a body without one (EMPTY_MESH).
+    .array(vec3Schema.refine((p) => p.every((c) => Math.abs(c) <= MAX_PLACEMENT_OFFSET), `a point must have finite coordinates within ±${MAX_PLACEMENT_OFFSET} model units`))
     .min(1)
     .max(MAX_LABEL_POINTS)
     .optional()

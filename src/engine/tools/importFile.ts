@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
-import type { Body } from '../scene/Body';
+import type { Body, SourceFormat } from '../scene/Body';
 import { describeBody, type BodySummary } from '../scene/describeBody';
 import { importBody } from '../scene/import/importBody';
 import { SCAN_UNIT_NAMES } from '../scene/scanUnits';
@@ -44,12 +44,13 @@ export async function summarizeOrUndo(ctx: ToolContext, body: Body): Promise<Bod
   }
 }
 
-/** The bytes and a name for them, from a path or from base64. */
+/** The bytes and a name for them, from a path or from base64; `format`: what the file will be read as (its size limit applies). */
 export async function readSource(
   ctx: ToolContext,
   args: { path?: string | undefined; bytes?: string | undefined; fileName?: string | undefined },
+  format?: SourceFormat,
 ): Promise<{ bytes: Uint8Array; fileName: string }> {
-  if (args.path !== undefined) return { bytes: await ctx.files.read(args.path), fileName: args.path };
+  if (args.path !== undefined) return { bytes: await ctx.files.read(args.path, format === undefined ? {} : { format }), fileName: args.path };
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64(args.bytes ?? '');

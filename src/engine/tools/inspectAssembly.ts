@@ -65,7 +65,8 @@ export const inspectAssembly = defineTool({
       return { name: body.name, shape, transform: placed, worldTransform: placed, children: [] } satisfies AssemblyNode;
     }
     const path = args.inputPath!;
-    const bytes = await ctx.files.read(path);
+    // Only the kernel reads it (STEP, IGES or XBF): the kernel's size limit, whatever the file's name.
+    const bytes = await ctx.files.read(path, { format: 'step' });
     // As import_file says it: not "not a STEP file (no header)" for a .step of zero bytes.
     if (bytes.byteLength === 0) throw new BrepscopeError('EMPTY_FILE', `${path}: the file is empty`);
     const format = resolveFormat(path, bytes);

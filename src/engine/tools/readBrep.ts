@@ -19,7 +19,7 @@ export const readBrep = defineTool({
   category: 'scene-building',
   schema,
   async run(args, ctx) {
-    const { bytes, fileName } = await readSource(ctx, args);
+    const { bytes, fileName } = await readSource(ctx, args, 'brep');
     const body = await importBody(ctx, { bytes, fileName, format: 'brep', bodyId: args.bodyId, refuseInvalid: !args.allowInvalid });
     return summarizeOrUndo(ctx, body);
   },

@@ -4,7 +4,7 @@ import { MAX_LINE_BYTES } from './linePieces';
 import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
 import { readPointTextPieces } from './pointText';
-import type { FilePieces } from './stl';
+import { readStlPieces, type FilePieces } from './stl';
 
 /**
  * Bad-input sweep: a multi-GB file that is no text (a sparse file of zeros, binary data under a .obj,
@@ -58,5 +58,27 @@ describe('NUL bytes after lines of data are left to the readers, as before', () 
     const bytes = new TextEncoder().encode('1 2 3\n4 5 6\n\0\0\0\0');
     const outcome = await settle(readPointTextPieces({ size: bytes.length, pieces: (async function* () { yield bytes; })() }, 'padded.xyz', true));
     expect(outcome).toEqual({ ok: false, error: { code: 'PARSE_FAILED', message: "padded.xyz: line 3: '????' is not a finite number at byte 12" } });
+  });
+});
+
+describe('a huge .stl that is neither binary STL of its size nor ASCII', () => {
+  it('3 GiB of zeros: the whole-file error (0 triangles announced) from the head, not after gathering 3 GiB', async () => {
+    const { file, pulled } = generated(0);
+    const outcome = await settle(readStlPieces(file, 'zeros.stl'));
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'PARSE_FAILED', message: `zeros.stl: not an STL: binary header announces 0 triangles (84 bytes) but the file has ${SIZE} bytes, and it is not ASCII STL` },
+    });
+    expect(pulled()).toBe(1);
+  });
+
+  it('3 GiB of zeros read as STL by request, whatever its name: the same error after the first piece', async () => {
+    const { file, pulled } = generated(0);
+    const outcome = await settle(readStlPieces(file, 'zeros.step', { requested: true }));
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'PARSE_FAILED', message: `zeros.step: not an STL: binary header announces 0 triangles (84 bytes) but the file has ${SIZE} bytes, and it is not ASCII STL` },
+    });
+    expect(pulled()).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { SCAN_UNITS, type ScanUnit } from '../scanUnits';
 import type { OC } from '../../kernel';
 import { BrepBody, MeshBody, PointsBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
+import { refuseOutOfRange } from './coordinateRange';
 import type { Scene } from '../Scene';
 import { readBrepShape } from './brep';
 import { baseName, resolveFormat } from './detectFormat';
@@ -108,6 +109,7 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
       if (parsed.declaredUnit !== null) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: the file declares its unit (${parsed.declaredUnit}); unit is for files without one`);
       inUnit(parsed, req.unit);
     }
+    refuseOutOfRange(parsed, req.fileName, req.unit !== undefined && SCAN_UNITS[req.unit] !== 1);
     const init = { ...common, ...(parsed.notes.length ? { notes: parsed.notes } : {}), lengthUnit: millimetres(parsed.declaredUnit) };
     const body = parsed.kind === 'mesh' ? new MeshBody(init, parsed.mesh) : new PointsBody(init, parsed.cloud);
     scene.add(body);

@@ -1,7 +1,7 @@
 import { BrepscopeError } from '../../errors';
 import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
-import { isHeadOf } from './linePieces';
+import { isHeadOf, SIGNATURE_BYTES } from './linePieces';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
 import { TextScanner, Uint32Builder, byteOrderMark, quoteBytes } from './textScanner';
@@ -86,7 +86,7 @@ export async function readPlyPieces(file: FilePieces, name: string, signature = 
     if (file.size === 0 || (signature && !/^(\u00ef\u00bb\u00bf)?ply\r?\n/.test(new TextDecoder('latin1').decode(head.subarray(0, 8))))) {
       // Only a head another format's signature claims is worth the whole file: one the name alone
       // makes a PLY fails its magic now, not after a multi-GB file was gathered in memory.
-      if (file.size > 0 && isHeadOf('ply', head, file.size, name)) readHeader(head, name);
+      if (file.size > 0 && head.length >= Math.min(file.size, SIGNATURE_BYTES) && isHeadOf('ply', head, file.size, name)) readHeader(head, name);
       return { bytes: await gatherRest(head, iterator) };
     }
     const header = readHeader(head, name);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { errorOf, errorOfAsync, exactly, piecesOf } from '../../../test/streamedPieces';
 import { testEngine } from '../../../test/testEngine';
 import type { MeshBody, PointsBody } from '../Body';
+import { resolveFormat } from './detectFormat';
 import { parsePly, readPlyPieces, type MeshOrCloud } from './ply';
 import { parseScanFile } from './scanFile';
 
@@ -193,6 +194,13 @@ describe('what a streamed read leaves to the whole-file path', () => {
     const expected = { code: 'PARSE_FAILED', message: 'o.ply: not a PLY file (it does not start with "ply")' };
     expect(await errorOfAsync(() => readPlyPieces(piecesOf(obj, 3), 'o.ply', true))).toMatchObject(expected);
     expect(errorOf(() => parsePly(obj, 'o.ply'))).toMatchObject(expected);
+  });
+
+  it('a head cut short by an end_header line is not judged: an ASCII STL whose facet lies past it comes back whole', async () => {
+    // The header read stops at end_header; resolveFormat judges 4096 bytes, where 'facet' makes it an STL.
+    const stl = new TextEncoder().encode(`solid t\nend_header\n${' '.repeat(200)}\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n`);
+    expect(resolveFormat('t.ply', stl)).toBe('stl');
+    for (const size of [3, 20, 4096]) expect(await readPlyPieces(piecesOf(stl, size), 't.ply', true)).toEqual({ bytes: stl });
   });
 });
 

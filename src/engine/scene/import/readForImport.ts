@@ -7,6 +7,7 @@ import { readObjPieces } from './obj';
 import { readPlyPieces } from './ply';
 import { readPointTextPieces } from './pointText';
 import { readStlPieces } from './stl';
+import { read3mfPieces } from './threeMfPieces';
 
 /** What importBody is given for a file read by path. */
 export type ImportInput = Pick<ImportRequest, 'bytes' | 'stlMesh' | 'scanContent' | 'fileBytes' | 'keepBytes'>;
@@ -34,17 +35,23 @@ const STREAMED: readonly {
  * whose mesh threads read it.
  */
 export async function readForImport(files: FileAccess, path: string, format: SourceFormat | undefined, shared: boolean): Promise<ImportInput> {
-  if (!files.stream) return { bytes: await files.read(path) };
+  // A requested format sets the host's size limit too: the file is read as that format whatever its name.
+  const asked = format === undefined ? {} : { format };
+  if (!files.stream) return { bytes: await files.read(path, asked) };
   if (format === 'stl' || (format === undefined && /\.stl$/i.test(path))) {
-    const file = await files.stream(path);
-    const read = await readStlPieces(file, path, { shared });
+    const file = await files.stream(path, asked);
+    const read = await readStlPieces(file, path, { shared, requested: format === 'stl' });
     return 'mesh' in read ? { stlMesh: read.mesh, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
+  }
+  if (format === '3mf' || (format === undefined && /\.3mf$/i.test(path))) {
+    const file = await files.stream(path, asked);
+    return { bytes: await read3mfPieces(file, path, format === '3mf'), keepBytes: false };
   }
   const streamed = STREAMED.find((s) => format === s.format || (format === undefined && s.name.test(path)));
   if (streamed) {
-    const file = await files.stream(path);
+    const file = await files.stream(path, asked);
     const read = await streamed.read(file, path, format === undefined);
     return 'content' in read ? { scanContent: { format: streamed.format, content: read.content }, fileBytes: file.size, keepBytes: false } : { bytes: read.bytes, keepBytes: false };
   }
-  return { bytes: await files.read(path), keepBytes: false };
+  return { bytes: await files.read(path, asked), keepBytes: false };
 }

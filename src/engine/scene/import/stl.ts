@@ -2,6 +2,8 @@ import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
 import { hashWords } from '../../mesh/weld';
 import { AsciiStlReader } from './asciiStl';
+import { resolveFormat } from './detectFormat';
+import { SIGNATURE_BYTES } from './linePieces';
 import { checkImportMemory } from './importLimits';
 import { byteOrderMark } from './textScanner';
 
@@ -31,19 +33,46 @@ export function parseStl(bytes: Uint8Array, name = 'STL', options: { shared?: bo
     reader.push(bytes);
     return reader.finish();
   }
+  throw notAnStl(name, binaryCount, bytes.byteLength);
+}
+
+/** Why a file of `size` bytes whose header announces `binaryCount` triangles (-1: no header) and that is not ASCII STL is no STL. */
+function notAnStl(name: string, binaryCount: number, size: number): BrepscopeError {
   if (binaryCount >= 0) {
     const need = HEADER_BYTES + binaryCount * RECORD_BYTES;
-    throw new BrepscopeError(
+    return new BrepscopeError(
       'PARSE_FAILED',
-      need > bytes.byteLength
-        ? `${name}: truncated binary STL: the header announces ${binaryCount} triangles (${need} bytes) but the file has ${bytes.byteLength} bytes`
-        : (bytes.byteLength - HEADER_BYTES) % RECORD_BYTES === 0
+      need > size
+        ? `${name}: truncated binary STL: the header announces ${binaryCount} triangles (${need} bytes) but the file has ${size} bytes`
+        : (size - HEADER_BYTES) % RECORD_BYTES === 0
           ? // Whole records, more than announced: which count is true is unknown (a writer that never set it, or a damaged file), so neither is guessed.
-            `${name}: binary STL: the header announces ${binaryCount} triangles but the file holds ${(bytes.byteLength - HEADER_BYTES) / RECORD_BYTES} (${bytes.byteLength} bytes); a count that disagrees with the file is refused (export the file again)`
-          : `${name}: not an STL: binary header announces ${binaryCount} triangles (${need} bytes) but the file has ${bytes.byteLength} bytes, and it is not ASCII STL`,
+            `${name}: binary STL: the header announces ${binaryCount} triangles but the file holds ${(size - HEADER_BYTES) / RECORD_BYTES} (${size} bytes); a count that disagrees with the file is refused (export the file again)`
+          : `${name}: not an STL: binary header announces ${binaryCount} triangles (${need} bytes) but the file has ${size} bytes, and it is not ASCII STL`,
     );
   }
-  throw new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${bytes.byteLength} bytes is shorter than a binary STL header and the text is not ASCII STL`);
+  return new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${size} bytes is shorter than a binary STL header and the text is not ASCII STL`);
+}
+
+/** The first `limit` bytes of `parts` in one array. */
+function joined(parts: Uint8Array[], limit: number): Uint8Array {
+  const out = new Uint8Array(Math.min(limit, parts.reduce((n, p) => n + p.byteLength, 0)));
+  let at = 0;
+  for (const p of parts) {
+    if (at >= out.length) break;
+    const take = Math.min(p.byteLength, out.length - at);
+    out.set(p.subarray(0, take), at);
+    at += take;
+  }
+  return out;
+}
+
+/** Whether resolveFormat takes a file with this name and head for an STL. */
+function headIsStl(name: string, head: Uint8Array): boolean {
+  try {
+    return resolveFormat(name, head) === 'stl';
+  } catch {
+    return false;
+  }
 }
 
 /** A file read piece by piece: its size, then its bytes in order, each piece valid until the next is asked for. */
@@ -55,10 +84,16 @@ export interface FilePieces {
 /**
  * An STL that streams by, read piece by piece as it arrives (BinaryStlReader, AsciiStlReader): the
  * same mesh and the same errors parseStl gives for the whole file, which is never whole in memory.
- * Anything else (a file that is no STL whatever its name) is gathered whole and returned as bytes,
- * for the importer to read as it reads any file.
+ * A file that is no STL is refused with parseStl's error from its head when the importer would
+ * read it as STL anyway (`requested`: the format was asked for; else no other format's signature
+ * claims its head); anything else (another format under an .stl name) is gathered whole and
+ * returned as bytes, for the importer to read as it reads any file.
  */
-export async function readStlPieces(file: FilePieces, name = 'STL', options: { shared?: boolean } = {}): Promise<{ mesh: TriMesh } | { bytes: Uint8Array }> {
+export async function readStlPieces(
+  file: FilePieces,
+  name = 'STL',
+  options: { shared?: boolean; requested?: boolean } = {},
+): Promise<{ mesh: TriMesh } | { bytes: Uint8Array }> {
   const iterator = file.pieces[Symbol.asyncIterator]();
   try {
     // The binary header, and the head by which parseStl tells ASCII STL.
@@ -87,7 +122,24 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) reader.push(next.value);
       return { mesh: reader.finish() };
     }
-    // No STL (neither a binary one of this size nor ASCII): read whole.
+    // No STL (neither a binary one of this size nor ASCII). When the format was asked for, or no other
+    // format's signature claims the head resolveFormat judges, the whole-file path would read it as
+    // STL and refuse it just so: refused now, not after gathering a multi-GB file (a sparse file of
+    // zeros ran past the deadline). A file shorter than its size said is left to the whole-file path.
+    if (file.size > 0 && filled === head.length && options.requested === true) throw notAnStl(name, count, file.size);
+    const more: Uint8Array[] = rest ? [rest.slice()] : [];
+    let seen = filled + (rest?.byteLength ?? 0);
+    const signatureBytes = Math.min(file.size, SIGNATURE_BYTES);
+    while (seen < signatureBytes) {
+      const next = await iterator.next();
+      if (next.done) break;
+      more.push(next.value.slice());
+      seen += next.value.byteLength;
+    }
+    if (file.size > 0 && filled === head.length && seen >= signatureBytes && headIsStl(name, joined([head.subarray(0, filled), ...more], signatureBytes))) {
+      throw notAnStl(name, count, file.size);
+    }
+    // Another format under an .stl name: read whole.
     const whole = new Uint8Array(file.size);
     whole.set(head.subarray(0, filled));
     let at = filled;
@@ -96,7 +148,7 @@ export async function readStlPieces(file: FilePieces, name = 'STL', options: { s
       whole.set(piece.subarray(0, take), at);
       at += take;
     };
-    if (rest) append(rest);
+    for (const piece of more) append(piece);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) append(next.value);
     return { bytes: whole.subarray(0, at) };
   } finally {

@@ -88,9 +88,20 @@ describe('a binary STL read in pieces', () => {
     await expect(readStlPieces(piecesOf(bad, [37]), 'nan.stl')).rejects.toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('coordinate y of corner 10') });
   });
 
-  it('hands back the bytes of anything that is neither a binary STL of its size nor ASCII STL, whole', async () => {
+  it('refuses what is neither a binary STL of its size nor ASCII STL, with the whole-file error, when no other format claims it', async () => {
     const text = new TextEncoder().encode('this is no STL at all, only some text\n'.repeat(3));
-    expect(await readStlPieces(piecesOf(text, [5]), 't.stl')).toEqual({ bytes: text });
+    const expected = errorOf(() => parseStl(text, 't.stl'));
+    expect(expected).toMatchObject({ code: 'PARSE_FAILED' });
+    expect(await errorOfAsync(() => readStlPieces(piecesOf(text, [5]), 't.stl'))).toEqual(expected);
+  });
+
+  it('hands back whole a file another format claims in the first 4096 bytes resolveFormat reads, past the 1024 of the STL head', async () => {
+    // An IGES whose start section runs past byte 1024: its G line is what makes it IGES.
+    const line = (text: string, section: string, n: number) => `${text.padEnd(72)}${section}${String(n).padStart(7)}\n`;
+    const start = Array.from({ length: 15 }, (_, i) => line(`start ${i}`, 'S', i + 1)).join('');
+    const iges = new TextEncoder().encode(start + line('1H,,1H;', 'G', 1) + line('', 'T', 1));
+    expect(start.length).toBeGreaterThan(1024);
+    for (const size of [7, 1000, 4096]) expect(await readStlPieces(piecesOf(iges, size), 'i.stl')).toEqual({ bytes: iges });
   });
 });
 
@@ -268,13 +279,32 @@ describe('a streamed ASCII STL fails as the whole file does', () => {
     const read = await readStlPieces(piecesOf(binary, 13), 'b.stl');
     expect(arraysExactly((read as { mesh: TriMesh }).mesh)).toEqual(arraysExactly(parseStl(binary, 'b.stl')));
     expect((read as { mesh: TriMesh }).mesh.positions).toBeInstanceOf(Float32Array);
-    // 'solid' text past 1024 bytes with neither facet nor endsolid in them, or with a NUL: not ASCII STL, handed back whole
-    // (and then, 84 bytes or more, judged as a binary STL whose header's count does not fit).
+    // 'solid' text past 1024 bytes with neither facet nor endsolid in them, or with a NUL: not ASCII STL, and (84 bytes or
+    // more) a binary STL whose header's count does not fit. No other format claims it, so the streamed read refuses it from
+    // its head with the whole-file error, rather than gathering the file first (a multi-GB file of zeros ran past the deadline).
     for (const text of [`solid ${'x'.repeat(2000)}\nfacet normal 0 0 1\n`, 'solid t\u0000\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n']) {
       const bytes = bytesOf(text);
-      for (const size of [1, 100, 4096]) expect(await readStlPieces(piecesOf(bytes, size), 'a.stl')).toEqual({ bytes });
-      expect(errorOf(() => parseStl(bytes, 'a.stl'))).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('truncated binary STL') });
+      const expected = errorOf(() => parseStl(bytes, 'a.stl'));
+      expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringContaining('truncated binary STL') });
+      for (const size of [1, 100, 4096]) expect(await errorOfAsync(() => readStlPieces(piecesOf(bytes, size), 'a.stl'))).toEqual(expected);
     }
+    // Another format's signature under an .stl name is still handed back whole, for the importer to read as that format.
+    const step = bytesOf(`ISO-10303-21;\nHEADER;\n${'/* pad */\n'.repeat(200)}ENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n`);
+    for (const size of [1, 100, 4096]) expect(await readStlPieces(piecesOf(step, size), 'a.stl')).toEqual({ bytes: step });
+    const ply = bytesOf('ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n');
+    for (const size of [1, 100, 4096]) expect(await readStlPieces(piecesOf(ply, size), 'a.stl')).toEqual({ bytes: ply });
+    // With the format asked for, the importer reads any file as STL (parseStl): its error, from the head, whatever the signature.
+    for (const bytes of [step, ply]) {
+      const expected = errorOf(() => parseStl(bytes, 'a.stl'));
+      expect(expected).toMatchObject({ code: 'PARSE_FAILED', message: expect.stringMatching(/^a\.stl: (truncated binary STL|not an STL)/) });
+      for (const size of [1, 100, 4096]) expect(await errorOfAsync(() => readStlPieces(piecesOf(bytes, size), 'a.stl', { requested: true }))).toEqual(expected);
+    }
+    // ... and a valid STL, binary (its header starting with "solid") or ASCII, still loads when asked for.
+    const asked = await readStlPieces(piecesOf(binary, 13), 'b.stl', { requested: true });
+    expect(arraysExactly((asked as { mesh: TriMesh }).mesh)).toEqual(arraysExactly(parseStl(binary, 'b.stl')));
+    const ascii = bytesOf('solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n');
+    const asciiRead = await readStlPieces(piecesOf(ascii, 5), 'c.stl', { requested: true });
+    expect(arraysExactly((asciiRead as { mesh: TriMesh }).mesh)).toEqual(arraysExactly(parseStl(ascii, 'c.stl')));
   });
 });
 

@@ -2,7 +2,7 @@ import { SaxesParser } from 'saxes';
 import { BrepscopeError } from '../../errors';
 import type { IndexedMesh } from './indexedMesh';
 import { checkImportMemory } from './importLimits';
-import { Float64Builder, Uint32Builder } from './textScanner';
+import { Float64Builder, quoteBytes, Uint32Builder } from './textScanner';
 import { unzipWithin, ZIP_LIMITS } from './zipBudget';
 
 /** A 3MF transform: 12 numbers, row-vector convention (x' = x m00 + y m10 + z m20 + m30). */
@@ -32,12 +32,24 @@ const IDENTITY: Transform = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
 const MAX_NESTING = 64;
 
 /**
+ * A 3MF package is a zip, and a zip starts with a local file header (`PK\3\4`; `PK\5\6`, its end
+ * record, when it is empty). Judged from the first bytes, so a streamed file that is no zip (a
+ * multi-GB file of zeros named .3mf) is refused before it is gathered in memory, as the whole file is.
+ */
+export function refuseNonZipHead(head: Uint8Array, name: string): void {
+  if (head.length < 4) return;
+  if (head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))) return;
+  throw new BrepscopeError('PARSE_FAILED', `${name}: not a readable 3MF package (a 3MF is a zip, which starts with 'PK'; this file starts with ${quoteBytes(head, 0, Math.min(head.length, 8))})`);
+}
+
+/**
  * Reads a 3MF package (a zip of XML parts: fflate to unzip, saxes to stream the XML without a DOM,
  * so it runs in Node and in a Web Worker): every mesh object reachable from the build, placed by its
  * build item and component transforms, in millimetres, as one indexed mesh. Mirroring transforms
  * flip the triangles so they stay wound outward.
  */
 export function parse3mf(bytes: Uint8Array, name: string): { mesh: IndexedMesh; notes: string[]; unit: string } {
+  refuseNonZipHead(bytes, name);
   const parts = unzipModelParts(bytes, name);
   const start = startPart(parts, name);
   const models = new Map<string, ModelPart>();
