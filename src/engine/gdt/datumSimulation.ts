@@ -14,6 +14,8 @@ export interface DatumSpec {
 
 export interface EvaluationOptions {
   minSamples: number;
+  /** More scan samples for a face set that has few (scanDensify.ts): given its faces and the samples it has, the samples to use. */
+  densify?: (faces: number[], have: PointSet) => PointSet;
 }
 
 export interface SimulatedDatum {
@@ -37,7 +39,7 @@ const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
 const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
 
 /** The scan's samples on some nominal faces. */
-export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: number[]) => PointSet {
+export function samplesByFace(samples: PointSet, split: FaceSplit, densify?: EvaluationOptions['densify']): (faces: number[]) => PointSet {
   const byFace = new Map<number, number[]>();
   for (let i = 0; i < samples.count; i++) {
     const f = split.face[i]!;
@@ -46,7 +48,8 @@ export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: numb
     if (!list) byFace.set(f, (list = []));
     list.push(i);
   }
-  return (faces) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+  const on = (faces: number[]) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+  return densify ? (faces) => densify(faces, on(faces)) : on;
 }
 
 /**

@@ -87,7 +87,7 @@ export function evaluateCharacteristics(
   datumSpecs: DatumSpec[],
   options: EvaluationOptions,
 ): { characteristics: Characteristic[]; datums: DatumReport[] } {
-  const actualOn = samplesByFace(samples, split);
+  const actualOn = samplesByFace(samples, split, options.densify);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
   const characteristics = specs.map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));

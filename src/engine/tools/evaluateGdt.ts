@@ -11,7 +11,11 @@ import { referenceBody } from '../scene/pointsBody';
 import { parseEntityId } from '../scene/topology';
 import { defineTool } from './defineTool';
 import { exactReference } from '../deviation/structures';
-import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
+import { bodyDiagonal, defaultDeflection, measuredSurface } from '../deviation/surfaces';
+import { scanDensifier, type ScanSurface } from '../gdt/scanDensify';
+import type { OC } from '../kernel';
+import type { Body } from '../scene/Body';
+import type { FaceTessellation } from '../mesh/TriMesh';
 import { bodyIdSchema } from './schemas';
 import { alignToDatums, movedSet } from '../gdt/datumAlignment';
 import { compose, fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
@@ -132,7 +136,8 @@ export const evaluateGdt = defineTool({
     // A BREP scan (a CAD model as the actual) is sampled over its exact surface like a mesh scan.
     let samples = actual.kind === 'brep' ? brepScanSamples(oc, actual, args.maxSamples) : bodyPoints(undefined, actual, args.maxSamples);
     const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
-    const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
+    const reach = args.maxDistance ?? MAX_DISTANCE * diagonal;
+    const splitOf = faceSplitter(ref, diagonal, margin, reach);
     let motion: Rigid = IDENTITY;
     const start = args.alignment?.transform;
     if (start) {
@@ -158,11 +163,14 @@ export const evaluateGdt = defineTool({
       const far = farFromNominal(split, specs);
       if (far) warnings.push(far);
     }
-    const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
+    // Sampled by area over the whole part, a small hole gets a dozen samples: each face set with few
+    // gets more, drawn from the scan near its faces (up to maxSamples more in all).
+    const densify = scanDensifier(scanSurface(oc, actual), motion, nominal, splitOf, reach, args.maxSamples);
+    const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples, densify });
     return {
       characteristics,
       datums: datumReports,
-      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, borderMargin: margin },
+      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, added: densify.added(), borderMargin: margin },
       ...(alignment ? { alignment } : {}),
       warnings,
     };
@@ -227,6 +235,17 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
 /** The datum reference with the most datums among the characteristics (first such in order). */
 function longestReference(specs: CharacteristicSpec[]): string[] {
   return specs.reduce<string[]>((best, s) => (s.datums.length > best.length ? s.datums : best), []);
+}
+
+/** The scan as a surface to draw more samples from (scanDensify.ts), as its base samples were drawn. */
+function scanSurface(oc: OC, actual: Body): ScanSurface {
+  if (actual.kind === 'mesh') return { kind: 'mesh', mesh: actual.mesh };
+  if (actual.kind === 'brep') {
+    const s = measuredSurface(oc, actual, defaultDeflection(oc, actual));
+    return { kind: 'mesh', mesh: s.mesh, exact: exactReference(oc, actual, (s.mesh as FaceTessellation).deflection) };
+  }
+  const all = bodyPoints(undefined, actual, Number.MAX_SAFE_INTEGER);
+  return { kind: 'points', ...all };
 }
 
 /** PMI may also name edges and vertices; characteristics are evaluated on faces. */
