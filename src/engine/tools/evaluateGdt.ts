@@ -51,7 +51,7 @@ const schema = z.strictObject({
     .array(z.strictObject({ label: z.string().min(1), faces: faceList }))
     .optional()
     .describe("Datum features (label and nominal faces); they replace the PMI's datums of the same label"),
-  maxSamples: z.int().min(100).max(500000).default(50000).describe('Scan samples used at most. Default 50000'),
+  maxSamples: z.int().min(100).max(500000).default(50000).describe("Scan samples drawn over the whole part by area (a cloud: every n-th point beyond it); up to as many again are drawn near faces that got fewer than 300 (a small hole's). Default 50000"),
   borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
   minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
