@@ -10,6 +10,8 @@ import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess 
 export interface DatumSpec {
   label: string;
   faces: number[];
+  /** A datum the drawing defines by datum targets (read_pmi), in words: "3 datum targets (A1, A2, A3: points)". */
+  targets?: string;
 }
 
 export interface EvaluationOptions {
@@ -65,7 +67,7 @@ export function simulateDatums(
   options: EvaluationOptions,
 ): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
   const datums = new Map<string, SimulatedDatum>();
-  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options));
+  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options, d.targets));
 
   /** A datum by label: defined, or the common datum of defined ones (A-B), established once. */
   const datumOf = (l: string): SimulatedDatum | string => {
@@ -105,10 +107,17 @@ export function simulateDatums(
 }
 
 /** One datum feature from its faces (one group, or a group per datum of a common datum), on the nominal and on the scan. */
-function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, label: string, parts: number[][], options: EvaluationOptions): SimulatedDatum {
+function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, label: string, parts: number[][], options: EvaluationOptions, targets?: string): SimulatedDatum {
   const faces = parts.flat();
   const spec = { label, faces };
-  if (faces.length === 0) return { spec, nominal: null, actual: null, samples: 0, reason: `datum ${label} has no faces` };
+  if (faces.length === 0) {
+    // Datum targets (NIST CTC 2's A, B, C) would be simulated by contacts at points, lines or areas
+    // placed on the part; their places are not read. "Has no faces" alone left the user guessing.
+    const reason = targets
+      ? `datum ${label} is defined by ${targets}, and datum targets are not supported (their contact points, lines or areas are not simulated); give datum ${label} as faces with the datums argument`
+      : `datum ${label} has no faces`;
+    return { spec, nominal: null, actual: null, samples: 0, reason };
+  }
   const pts = actualOn(faces);
   const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
   const kinds = parts.map((p) => featureKind(nominal, p));

@@ -5,7 +5,7 @@ import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
 import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
 import type { FaceSplit } from '../gdt/faceSplit';
-import { readPmi, type PmiResult } from '../gdt/pmi';
+import { readPmi, targetList, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
 import { parseEntityId } from '../scene/topology';
@@ -102,7 +102,7 @@ export const evaluateGdt = defineTool({
       return e.kind === 'face' && e.index < faceCount ? e.index : -1;
     };
     const datums = new Map<string, DatumSpec>();
-    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0) });
+    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0), ...(d.targets ? { targets: targetList(d.targets) } : {}) });
     for (const d of args.datums ?? []) datums.set(d.label, { label: d.label, faces: d.faces.map(faceIndex) });
 
     const fromPmi = pmiSpecs(pmi, pmiFace);
