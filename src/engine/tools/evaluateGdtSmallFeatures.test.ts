@@ -3,7 +3,8 @@ import type { Engine } from '../Engine';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
-import { MeshBody, type BrepBody } from '../scene/Body';
+import { MeshBody, PointsBody, type BrepBody } from '../scene/Body';
+import { sampleSurface } from '../mesh/sampleSurface';
 import { measuredSurface } from '../deviation/surfaces';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { faceOf } from '../../test/gdtFixtures';
@@ -53,6 +54,9 @@ beforeAll(async () => {
   addShapeBody(oc, engine.scene, 'scanBrep', plate(oc, actual));
   const s = measuredSurface(oc, engine.scene.get('scanBrep') as BrepBody, 2e-4);
   engine.scene.add(new MeshBody({ bodyId: 'scanMesh', name: 'scanMesh', sourceFormat: 'stl', source: undefined }, { positions: Float64Array.from(s.mesh.positions), indices: Uint32Array.from(s.mesh.indices) }));
+  // A dense cloud of the same surface: 400,000 points spread by area, 8 times maxSamples.
+  const cloud = sampleSurface(s.mesh, 400_000);
+  engine.scene.add(new PointsBody({ bodyId: 'scanCloud', name: 'scanCloud', sourceFormat: 'xyz', source: undefined }, { positions: cloud.points, count: cloud.count }));
   holes = [];
   for (const [x, y] of HOLES) holes.push(await faceOf(engine, 'plate', /cylind/i, [x, y, T / 2]));
   bottom = await faceOf(engine, 'plate', /plan/i, [150, 150, 0]);
@@ -100,5 +104,21 @@ describe('evaluate_gdt: small holes on a large part, default maxSamples', () => 
     expect(r.samples.total).toBe(50000);
     expect(r.samples.added).toBeGreaterThanOrEqual(4 * 300 - 4 * 12);
     expect(r.samples.added).toBeLessThanOrEqual(50000);
+  }, 120_000);
+
+  it('a dense cloud (8 x maxSamples): every point near a hole is used, not every 8th, and the holes get their verdicts', async () => {
+    const r = await evaluate({ actualBodyId: 'scanCloud', nominalBodyId: 'plate', datums: datums(), characteristics: characteristics() });
+    const [pos, posLoose, dia, , hole0] = r.characteristics;
+    for (const c of r.characteristics) expect(c.pass, `${c.id}: ${c.reason ?? ''}`).not.toBeNull();
+    // 400000 x 37.7 / 184800 = 82 points on a hole's wall, less the border margin; every 8th gave 10 at most.
+    expect(hole0!.samples).toBeGreaterThan(50);
+    expect(hole0!.samples).toBeLessThan(82);
+    // The cloud lies on the tessellation: its chords as for the mesh scan.
+    expect(Math.abs(pos!.actual! - 2 * Math.hypot(DX, DY))).toBeLessThan(1e-4);
+    expect(pos!.pass).toBe(false);
+    expect(posLoose!.pass).toBe(true);
+    expect(Math.abs(dia!.actual! - 2 * R3)).toBeLessThan(4e-4);
+    expect(dia!.pass).toBe(false);
+    expect(r.samples.total).toBe(50000);
   }, 120_000);
 });
