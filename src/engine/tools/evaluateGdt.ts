@@ -147,11 +147,14 @@ export const evaluateGdt = defineTool({
       samples = movedSet(samples, m);
     }
     let split = splitOf(samples);
+    const scan = scanSurface(oc, actual);
     let alignment: { method: 'datums' | 'transform'; datums?: string[]; rounds?: number; transform: number[][] } | undefined;
     if (args.alignment?.method === 'datums') {
       const labels = args.alignment.datums ?? longestReference(specs);
       if (labels.length === 0) throw invalidArgument("evaluate_gdt: alignment 'datums' needs datum labels: no characteristic refers to a datum (give alignment.datums)");
-      const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples }, 1e-9 * diagonal);
+      const placed = motion;
+      const densifyAt = (m: Rigid) => scanDensifier(scan, compose(m, placed), nominal, splitOf, reach, args.maxSamples);
+      const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples, densifyAt }, 1e-9 * diagonal);
       if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l) && l.split('-').some((p) => !datums.has(p))) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
       ({ samples, split } = aligned);
       motion = compose(aligned.motion, motion);
@@ -165,7 +168,7 @@ export const evaluateGdt = defineTool({
     }
     // Sampled by area over the whole part, a small hole gets a dozen samples: each face set with few
     // gets more, drawn from the scan near its faces (up to maxSamples more in all).
-    const densify = scanDensifier(scanSurface(oc, actual), motion, nominal, splitOf, reach, args.maxSamples);
+    const densify = scanDensifier(scan, motion, nominal, splitOf, reach, args.maxSamples);
     const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples, densify });
     return {
       characteristics,

@@ -28,6 +28,7 @@ const R = 1.5, T = 4;
 const HOLES: [number, number][] = [[100, 100], [120, 100], [100, 120], [120, 120]];
 /** The scan: hole 1 off its true position by (DX, DY), hole 3 of radius R3; the others as drawn. */
 const DX = 0.03, DY = 0.04, R3 = 1.53;
+const TURN = (0.3 * Math.PI) / 180, SHIFT: [number, number, number] = [0.2, -0.1, 0.05];
 
 function plate(oc: OC, holes: [number, number, number][]): TopoDS_Shape {
   let shape = makeBox(oc, 300, 300, T);
@@ -57,6 +58,14 @@ beforeAll(async () => {
   // A dense cloud of the same surface: 400,000 points spread by area, 8 times maxSamples.
   const cloud = sampleSurface(s.mesh, 400_000);
   engine.scene.add(new PointsBody({ bodyId: 'scanCloud', name: 'scanCloud', sourceFormat: 'xyz', source: undefined }, { positions: cloud.points, count: cloud.count }));
+  // The cloud turned by TURN about the z axis through (150, 150) and moved by SHIFT: an unaligned scan.
+  const moved = new Float64Array(cloud.points.length);
+  const c = Math.cos(TURN), sn = Math.sin(TURN);
+  for (let i = 0; i < cloud.count; i++) {
+    const x = cloud.points[3 * i]! - 150, y = cloud.points[3 * i + 1]! - 150;
+    moved.set([150 + c * x - sn * y + SHIFT[0], 150 + sn * x + c * y + SHIFT[1], cloud.points[3 * i + 2]! + SHIFT[2]], 3 * i);
+  }
+  engine.scene.add(new PointsBody({ bodyId: 'movedCloud', name: 'movedCloud', sourceFormat: 'xyz', source: undefined }, { positions: moved, count: cloud.count }));
   holes = [];
   for (const [x, y] of HOLES) holes.push(await faceOf(engine, 'plate', /cylind/i, [x, y, T / 2]));
   bottom = await faceOf(engine, 'plate', /plan/i, [150, 150, 0]);
@@ -120,5 +129,19 @@ describe('evaluate_gdt: small holes on a large part, default maxSamples', () => 
     expect(Math.abs(dia!.actual! - 2 * R3)).toBeLessThan(4e-4);
     expect(dia!.pass).toBe(false);
     expect(r.samples.total).toBe(50000);
+  }, 120_000);
+
+  it('datum alignment on a small hole (B): its datum gets the added samples in every round, and the moved cloud reads as the unmoved one', async () => {
+    // A | hole 0's axis | y = 0: the hole locates the part. From every 8th point it had 10 at most (NO_COVERAGE).
+    const onHole = [{ label: 'A', faces: [bottom] }, { label: 'B', faces: [holes[0]] }, { label: 'C', faces: [y0] }];
+    const pos = [{ id: 'pos', kind: 'position', faces: holes.slice(1), tolerance: 0.09, zone: 'diameter', datums: ['A', 'B', 'C'] }];
+    const asPlaced = await evaluate({ actualBodyId: 'scanCloud', nominalBodyId: 'plate', datums: onHole, characteristics: pos });
+    const aligned = await evaluate({ actualBodyId: 'movedCloud', nominalBodyId: 'plate', datums: onHole, characteristics: pos, alignment: { method: 'datums' } });
+    // Hole 1 is 0.05 off, measured from hole 0 (at its true position): 0.1 (the tessellation's chords aside).
+    expect(Math.abs(asPlaced.characteristics[0]!.actual! - 0.1)).toBeLessThan(1e-4);
+    expect(Math.abs(aligned.characteristics[0]!.actual! - asPlaced.characteristics[0]!.actual!)).toBeLessThan(1e-6);
+    expect(aligned.characteristics[0]!.pass).toBe(false);
+    const b = aligned.datums.find((d) => d.label === 'B')!;
+    expect(b.samples).toBeGreaterThan(50);
   }, 120_000);
 });
