@@ -40,7 +40,7 @@ export function alignToDatums(
   split: (s: PointSet) => FaceSplit,
   datumSpecs: DatumSpec[],
   labels: string[],
-  options: EvaluationOptions,
+  options: EvaluationOptions & { densifyAt?: (motion: Rigid) => EvaluationOptions['densify'] },
   still: number,
   rounds = 6,
 ): DatumAlignment {
@@ -48,7 +48,9 @@ export function alignToDatums(
   let current = samples;
   let currentSplit = split(current);
   for (let round = 1; round <= rounds; round++) {
-    const frames = simulateDatums(nominal, samplesByFace(current, currentSplit), datumSpecs, options).frames(labels);
+    // A small datum feature gets more samples as in the evaluation, drawn from the scan where this round has it.
+    const densify = options.densifyAt?.(motion);
+    const frames = simulateDatums(nominal, samplesByFace(current, currentSplit, densify), datumSpecs, { minSamples: options.minSamples, ...(densify ? { densify } : {}) }).frames(labels);
     if (typeof frames === 'string') return { ok: false, reason: frames };
     const step = frameRigid(frames.actual, frames.nominal);
     const moved = displacement(step, current);

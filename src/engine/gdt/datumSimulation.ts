@@ -10,10 +10,14 @@ import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess 
 export interface DatumSpec {
   label: string;
   faces: number[];
+  /** A datum the drawing defines by datum targets (read_pmi), in words: "3 datum targets (A1, A2, A3: points)". */
+  targets?: string;
 }
 
 export interface EvaluationOptions {
   minSamples: number;
+  /** More scan samples for a face set that has few (scanDensify.ts): given its faces and the samples it has, the samples to use. */
+  densify?: (faces: number[], have: PointSet) => PointSet;
 }
 
 export interface SimulatedDatum {
@@ -37,7 +41,7 @@ const reject = (v: Vec3, u: Vec3): Vec3 => sub(v, scale(u, dot(v, u)));
 const at = (p: ArrayLike<number>, i: number): Vec3 => [p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!];
 
 /** The scan's samples on some nominal faces. */
-export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: number[]) => PointSet {
+export function samplesByFace(samples: PointSet, split: FaceSplit, densify?: EvaluationOptions['densify']): (faces: number[]) => PointSet {
   const byFace = new Map<number, number[]>();
   for (let i = 0; i < samples.count; i++) {
     const f = split.face[i]!;
@@ -46,7 +50,8 @@ export function samplesByFace(samples: PointSet, split: FaceSplit): (faces: numb
     if (!list) byFace.set(f, (list = []));
     list.push(i);
   }
-  return (faces) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+  const on = (faces: number[]) => select(samples, faces.flatMap((f) => byFace.get(f) ?? []));
+  return densify ? (faces) => densify(faces, on(faces)) : on;
 }
 
 /**
@@ -62,7 +67,7 @@ export function simulateDatums(
   options: EvaluationOptions,
 ): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
   const datums = new Map<string, SimulatedDatum>();
-  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options));
+  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options, d.targets));
 
   /** A datum by label: defined, or the common datum of defined ones (A-B), established once. */
   const datumOf = (l: string): SimulatedDatum | string => {
@@ -102,10 +107,17 @@ export function simulateDatums(
 }
 
 /** One datum feature from its faces (one group, or a group per datum of a common datum), on the nominal and on the scan. */
-function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, label: string, parts: number[][], options: EvaluationOptions): SimulatedDatum {
+function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, label: string, parts: number[][], options: EvaluationOptions, targets?: string): SimulatedDatum {
   const faces = parts.flat();
   const spec = { label, faces };
-  if (faces.length === 0) return { spec, nominal: null, actual: null, samples: 0, reason: `datum ${label} has no faces` };
+  if (faces.length === 0) {
+    // Datum targets (NIST CTC 2's A, B, C) would be simulated by contacts at points, lines or areas
+    // placed on the part; their places are not read. "Has no faces" alone left the user guessing.
+    const reason = targets
+      ? `datum ${label} is defined by ${targets}, and datum targets are not supported (their contact points, lines or areas are not simulated); give datum ${label} as faces with the datums argument`
+      : `datum ${label} has no faces`;
+    return { spec, nominal: null, actual: null, samples: 0, reason };
+  }
   const pts = actualOn(faces);
   const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
   const kinds = parts.map((p) => featureKind(nominal, p));

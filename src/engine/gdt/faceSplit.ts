@@ -32,11 +32,10 @@ export interface FaceSplit {
   far: number;
 }
 
-export function splitByFaces(ref: ExactReference, samples: PointSet, edgeSegments: ArrayLike<number>, margin: number, maxDistance: number): FaceSplit {
+export function splitByFaces(ref: ExactReference, samples: PointSet, edgeSegments: ArrayLike<number>, margin: number, maxDistance: number, near = edgeProximity(edgeSegments, margin)): FaceSplit {
   const n = samples.count;
   const face = new Int32Array(n).fill(-1);
   const deviation = new Float64Array(n).fill(NaN);
-  const near = edgeProximity(edgeSegments, margin);
   const hit = createExactHit();
   let assigned = 0, border = 0, far = 0;
   const p = samples.points;
@@ -63,7 +62,7 @@ export function splitByFaces(ref: ExactReference, samples: PointSet, edgeSegment
  * margin / 4 apart in a hash grid of cell `margin`; a point is near when one of those points in the
  * 27 cells about it is within margin (off by at most margin / 8 from the true polyline distance).
  */
-function edgeProximity(segments: ArrayLike<number>, margin: number): (x: number, y: number, z: number) => boolean {
+export function edgeProximity(segments: ArrayLike<number>, margin: number): (x: number, y: number, z: number) => boolean {
   if (!(margin > 0) || segments.length === 0) return () => false;
   const cells = new Map<string, number[]>();
   const key = (i: number, j: number, k: number) => `${i},${j},${k}`;

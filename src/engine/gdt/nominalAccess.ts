@@ -3,7 +3,7 @@ import type { OC } from '../kernel';
 import type { BrepBody } from '../scene/Body';
 import { bodyPoints, type PointSet } from './bodySamples';
 import type { NominalAccess } from './nominalFaces';
-import { borderSegments, splitByFaces, type FaceSplit } from './faceSplit';
+import { borderSegments, edgeProximity, splitByFaces, type FaceSplit } from './faceSplit';
 
 /** Share of the nominal's diagonal: the default border margin of the face split (docs/gdt.md, rule 1). */
 export const BORDER_MARGIN = 0.001;
@@ -31,5 +31,7 @@ export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): Nomi
  */
 export function faceSplitter(ref: ExactReference, diagonal: number, margin = BORDER_MARGIN * diagonal, maxDistance = MAX_DISTANCE * diagonal): (set: PointSet) => FaceSplit {
   const edges = borderSegments(ref.geometry);
-  return (set) => splitByFaces(ref, set, edges, margin, maxDistance);
+  // The edge grid once: the split runs again on each datum alignment round and each densified face set.
+  const near = edgeProximity(edges, margin);
+  return (set) => splitByFaces(ref, set, edges, margin, maxDistance, near);
 }

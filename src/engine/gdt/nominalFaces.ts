@@ -1,5 +1,5 @@
 import { createExactHit, type ExactReference } from '../exact/ExactReference';
-import { dot, normalize, type Vec3 } from '../math/vec3';
+import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import { fitPlane, radial } from './leastSquares';
 
@@ -78,4 +78,38 @@ export function sizeFeatures(nominal: NominalAccess, faces: number[]): number[][
     else groups.push({ faces: [f], o, z, r: s.radius });
   }
   return groups.map((g) => g.faces);
+}
+
+/**
+ * The largest angle (radians) around a cylinder's axis that its faces leave open: about 0 for a
+ * hole or a shaft (however many faces it is split in), pi for a half cylinder (an elongated hole's
+ * round end). Read from the nominal's nodes and its faces' edge polylines (dense along the circles);
+ * null unless every face is a cylinder on the first one's axis line.
+ */
+export function openArc(nominal: NominalAccess, faces: number[]): number | null {
+  const first = nominal.ref.geometry.faces[faces[0] ?? -1]?.surface;
+  if (!first || first.kind !== 'cylinder') return null;
+  const fr = first.frame;
+  const o: Vec3 = [fr[0]!, fr[1]!, fr[2]!], x: Vec3 = normalize([fr[3]!, fr[4]!, fr[5]!]), z: Vec3 = normalize([fr[9]!, fr[10]!, fr[11]!]);
+  const y = cross(z, x);
+  const angles: number[] = [];
+  const add = (p: ArrayLike<number>, i: number) => {
+    const d = sub([p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!], o);
+    angles.push(Math.atan2(dot(d, y), dot(d, x)));
+  };
+  for (const f of faces) {
+    const face = nominal.ref.geometry.faces[f];
+    if (!face || face.surface.kind !== 'cylinder') return null;
+    for (const e of face.edges) {
+      const pts = nominal.ref.geometry.edges[e]?.points;
+      if (pts) for (let i = 0; i < pts.length / 3; i++) add(pts, i);
+    }
+  }
+  const nodes = nominal.nodes(faces);
+  for (let i = 0; i < nodes.count; i++) add(nodes.points, i);
+  if (angles.length < 2) return null;
+  angles.sort((a, b) => a - b);
+  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!;
+  for (let i = 1; i < angles.length; i++) gap = Math.max(gap, angles[i]! - angles[i - 1]!);
+  return gap;
 }

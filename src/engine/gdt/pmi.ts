@@ -15,6 +15,14 @@ export interface PmiDatum {
   faces: string[];
   /** What the datum feature is, from its faces: plane, axis (a cylinder or cone), point (a sphere), surface, or unknown (no face attached). */
   kind: 'plane' | 'axis' | 'point' | 'surface' | 'unknown';
+  /** A datum without faces defined by datum targets (read from the STEP text): each target's id (A1) and kind (point, line, circle, area ...). */
+  targets?: { id: string; kind: string }[];
+}
+
+/** "3 datum targets (A1, A2, A3: points)". */
+export function targetList(targets: { id: string; kind: string }[]): string {
+  const kinds = [...new Set(targets.map((t) => t.kind))].map((k) => (targets.filter((t) => t.kind === k).length > 1 ? `${k}s` : k));
+  return `${targets.length} datum target${targets.length > 1 ? 's' : ''} (${targets.map((t) => t.id).join(', ')}: ${kinds.join(', ')})`;
 }
 
 export interface PmiDimension {
@@ -340,8 +348,19 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
   if (unmapped.size) warnings.push(warning('SHAPE_NOT_MAPPED', `PMI labels ${[...unmapped].join(', ')} name shapes outside the body's topology`));
 
   const datumList: PmiDatum[] = [...datums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([label, faces]) => ({ label, faces: [...faces].sort(byIndex), kind: datumKind([...faces], surfaceTypes) }));
-  const stillFaceless = datumList.filter((d) => d.faces.length === 0).map((d) => d.label);
-  if (stillFaceless.length) warnings.push(warning('DATUM_WITHOUT_FACES', `${stillFaceless.join(', ')} (the file attaches no face to the datum feature)`));
+  // A datum defined by datum targets (points, lines, areas: NIST CTC 2's A, B, C) has no feature
+  // faces; the reader attaches each target point's vertex instead (CTC 2: A on vertex[1179..1181]).
+  const stillFaceless = datumList.filter((d) => !d.faces.some((f) => f.startsWith('face[')));
+  for (const d of stillFaceless) {
+    step ??= new StepText(bytes);
+    const targets = step.datumTargets(d.label);
+    if (targets.length) d.targets = targets;
+  }
+  const byTargets = stillFaceless.filter((d) => d.targets);
+  if (stillFaceless.length) {
+    const targetNote = byTargets.length ? `; ${byTargets.map((d) => `${d.label} by ${targetList(d.targets!)}`).join(', ')}: datum targets, which evaluate_gdt does not simulate` : '';
+    warnings.push(warning('DATUM_WITHOUT_FACES', `${stillFaceless.map((d) => d.label).join(', ')} (the file attaches no face to the datum feature${targetNote})`));
+  }
   return { datums: datumList, dimensions, tolerances, warnings };
 }
 

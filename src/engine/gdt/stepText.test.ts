@@ -37,3 +37,37 @@ describe('StepText.dimensionUnitMm', () => {
     expect(new StepText(new TextEncoder().encode(text)).dimensionUnitMm()).toBe(1);
   });
 });
+
+/** NIST CTC 2 (nist_ctc_02_asme1_ap242-e2.stp) defines A, B and C by datum targets; these entities are copied from it. */
+const ctc2 = new TextEncoder().encode(`ISO-10303-21;
+HEADER;
+ENDSEC;
+DATA;
+#102=PLACED_DATUM_TARGET_FEATURE('Datum Target.1','point',#21867,.T.,'1');
+#103=PLACED_DATUM_TARGET_FEATURE('Datum Target.2','point',#21867,.T.,'2');
+#104=PLACED_DATUM_TARGET_FEATURE('Datum Target.3','point',#21867,.T.,'3');
+#105=PLACED_DATUM_TARGET_FEATURE('Datum Target.8','point',#21867,.T.,'1');
+#110=PLACED_DATUM_TARGET_FEATURE('Datum Target.10','circle',#21867,.T.,'1');
+#125=DATUM('',$,#21867,.F.,'A');
+#127=DATUM('',$,#21867,.F.,'C');
+#128=DATUM('',$,#21867,.F.,'D');
+#134=DATUM('',$,#21867,.F.,'K');
+#426=SHAPE_ASPECT_RELATIONSHIP('',$,#102,#125);
+#427=SHAPE_ASPECT_RELATIONSHIP('',$,#103,#125);
+#428=SHAPE_ASPECT_RELATIONSHIP('',$,#104,#125);
+#429=SHAPE_ASPECT_RELATIONSHIP('',$,#105,#127);
+#462=SHAPE_ASPECT_RELATIONSHIP('',$,#110,#134);
+ENDSEC;
+END-ISO-10303-21;
+`);
+
+describe('StepText.datumTargets', () => {
+  it("lists the datum targets related to a datum, with their numbers and kinds; none for a datum on a feature", () => {
+    const t = new StepText(ctc2);
+    expect(t.datumTargets('A')).toEqual([{ id: 'A1', kind: 'point' }, { id: 'A2', kind: 'point' }, { id: 'A3', kind: 'point' }]);
+    expect(t.datumTargets('C')).toEqual([{ id: 'C1', kind: 'point' }]);
+    expect(t.datumTargets('K')).toEqual([{ id: 'K1', kind: 'circle' }]);
+    expect(t.datumTargets('D')).toEqual([]);
+    expect(t.datumTargets('Z')).toEqual([]);
+  });
+});

@@ -130,6 +130,29 @@ export class StepText {
     return [...faces];
   }
 
+  /**
+   * The datum targets that define the datum of this label (ASME Y14.5 7.24, ISO 5459: points, lines
+   * or areas on the part, e.g. NIST CTC 2's A1, A2, A3): each `PLACED_DATUM_TARGET_FEATURE` or
+   * `DATUM_TARGET` related to the `DATUM` by a `SHAPE_ASPECT_RELATIONSHIP`, as its label and number
+   * (`A1`) and its kind (`point`, `line`, `circle`, `area` ... as written).
+   */
+  datumTargets(label: string): { id: string; kind: string }[] {
+    const quoted = `'${label.replace(/'/g, "''")}'`;
+    const datums = new Set(this.order.filter((id) => {
+      const t = this.entities.get(id)!;
+      return t.startsWith('DATUM(') && t.replace(/\s+/g, '').endsWith(`,${quoted})`);
+    }));
+    const out: { id: string; kind: string }[] = [];
+    for (const id of this.order) {
+      const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''));
+      if (!m || !datums.has(Number(m[2]))) continue;
+      // (name, description: the target's shape, of_shape, product_definitional, target_id)
+      const t = /^(?:PLACED_DATUM_TARGET_FEATURE|DATUM_TARGET)\('(?:[^']|'')*'\s*,\s*'((?:[^']|'')*)'[^]*,\s*'((?:[^']|'')*)'\s*\)$/.exec(this.entities.get(Number(m[1]))?.trim() ?? '');
+      if (t) out.push({ id: `${label}${t[2]}`, kind: t[1]! || 'target' });
+    }
+    return out;
+  }
+
   /** Entity ids in file order (a STEP model numbers its entities so: the k-th is number k). */
   get ids(): readonly number[] {
     return this.order;

@@ -2,16 +2,20 @@ import { z } from 'zod';
 import { warning, type ToolWarning } from '../warnings';
 import { BrepscopeError, invalidArgument } from '../errors';
 import { bodyPoints, brepScanSamples } from '../gdt/bodySamples';
-import type { FaceSplit } from '../gdt/faceSplit';
 import { evaluateCharacteristics, type CharacteristicSpec, type DatumSpec } from '../gdt/evaluate';
 import { BORDER_MARGIN, faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
-import { readPmi, type PmiResult } from '../gdt/pmi';
+import type { FaceSplit } from '../gdt/faceSplit';
+import { readPmi, targetList, type PmiResult } from '../gdt/pmi';
 import { lengthUnitMm } from '../gdt/stepText';
 import { referenceBody } from '../scene/pointsBody';
 import { parseEntityId } from '../scene/topology';
 import { defineTool } from './defineTool';
 import { exactReference } from '../deviation/structures';
-import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
+import { bodyDiagonal, defaultDeflection, measuredSurface } from '../deviation/surfaces';
+import { scanDensifier, type ScanSurface } from '../gdt/scanDensify';
+import type { OC } from '../kernel';
+import type { Body } from '../scene/Body';
+import type { FaceTessellation } from '../mesh/TriMesh';
 import { bodyIdSchema } from './schemas';
 import { alignToDatums, movedSet } from '../gdt/datumAlignment';
 import { compose, fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
@@ -47,7 +51,7 @@ const schema = z.strictObject({
     .array(z.strictObject({ label: z.string().min(1), faces: faceList }))
     .optional()
     .describe("Datum features (label and nominal faces); they replace the PMI's datums of the same label"),
-  maxSamples: z.int().min(100).max(500000).default(50000).describe('Scan samples used at most. Default 50000'),
+  maxSamples: z.int().min(100).max(500000).default(50000).describe("Scan samples drawn over the whole part by area (a cloud: every n-th point beyond it); up to as many again are drawn near faces that got fewer than 300 (a small hole's). Default 50000"),
   borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
   minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
@@ -98,7 +102,7 @@ export const evaluateGdt = defineTool({
       return e.kind === 'face' && e.index < faceCount ? e.index : -1;
     };
     const datums = new Map<string, DatumSpec>();
-    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0) });
+    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0), ...(d.targets ? { targets: targetList(d.targets) } : {}) });
     for (const d of args.datums ?? []) datums.set(d.label, { label: d.label, faces: d.faces.map(faceIndex) });
 
     const fromPmi = pmiSpecs(pmi, pmiFace);
@@ -132,7 +136,8 @@ export const evaluateGdt = defineTool({
     // A BREP scan (a CAD model as the actual) is sampled over its exact surface like a mesh scan.
     let samples = actual.kind === 'brep' ? brepScanSamples(oc, actual, args.maxSamples) : bodyPoints(undefined, actual, args.maxSamples);
     const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
-    const splitOf = faceSplitter(ref, diagonal, margin, args.maxDistance ?? MAX_DISTANCE * diagonal);
+    const reach = args.maxDistance ?? MAX_DISTANCE * diagonal;
+    const splitOf = faceSplitter(ref, diagonal, margin, reach);
     let motion: Rigid = IDENTITY;
     const start = args.alignment?.transform;
     if (start) {
@@ -142,11 +147,14 @@ export const evaluateGdt = defineTool({
       samples = movedSet(samples, m);
     }
     let split = splitOf(samples);
+    const scan = scanSurface(oc, actual);
     let alignment: { method: 'datums' | 'transform'; datums?: string[]; rounds?: number; transform: number[][] } | undefined;
     if (args.alignment?.method === 'datums') {
       const labels = args.alignment.datums ?? longestReference(specs);
       if (labels.length === 0) throw invalidArgument("evaluate_gdt: alignment 'datums' needs datum labels: no characteristic refers to a datum (give alignment.datums)");
-      const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples }, 1e-9 * diagonal);
+      const placed = motion;
+      const densifyAt = (m: Rigid) => scanDensifier(scan, compose(m, placed), nominal, splitOf, reach, args.maxSamples);
+      const aligned = alignToDatums(nominal, samples, splitOf, [...datums.values()], labels, { minSamples: args.minSamples, densifyAt }, 1e-9 * diagonal);
       if (!aligned.ok) throw new BrepscopeError(labels.some((l) => !datums.has(l) && l.split('-').some((p) => !datums.has(p))) ? 'INVALID_ARGUMENT' : 'NO_COVERAGE', `evaluate_gdt: cannot align the scan to the datums ${labels.join('|')}: ${aligned.reason}`);
       ({ samples, split } = aligned);
       motion = compose(aligned.motion, motion);
@@ -157,12 +165,14 @@ export const evaluateGdt = defineTool({
       const far = farFromNominal(split, specs);
       if (far) warnings.push(far);
     }
-
-    const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples });
+    // Sampled by area over the whole part, a small hole gets a dozen samples: each face set with few
+    // gets more, drawn from the scan near its faces (up to maxSamples more in all).
+    const densify = scanDensifier(scan, motion, nominal, splitOf, reach, args.maxSamples);
+    const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples, densify });
     return {
       characteristics,
       datums: datumReports,
-      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, borderMargin: margin },
+      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, added: densify.added(), borderMargin: margin },
       ...(alignment ? { alignment } : {}),
       warnings,
     };
@@ -229,6 +239,17 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
 /** The datum reference with the most datums among the characteristics (first such in order). */
 function longestReference(specs: CharacteristicSpec[]): string[] {
   return specs.reduce<string[]>((best, s) => (s.datums.length > best.length ? s.datums : best), []);
+}
+
+/** The scan as a surface to draw more samples from (scanDensify.ts), as its base samples were drawn. */
+function scanSurface(oc: OC, actual: Body): ScanSurface {
+  if (actual.kind === 'mesh') return { kind: 'mesh', mesh: actual.mesh };
+  if (actual.kind === 'brep') {
+    const s = measuredSurface(oc, actual, defaultDeflection(oc, actual));
+    return { kind: 'mesh', mesh: s.mesh, exact: exactReference(oc, actual, (s.mesh as FaceTessellation).deflection) };
+  }
+  const all = bodyPoints(undefined, actual, Number.MAX_SAFE_INTEGER);
+  return { kind: 'points', ...all };
 }
 
 /** PMI may also name edges and vertices; characteristics are evaluated on faces. */
