@@ -2,7 +2,7 @@ import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature } from './datumFrame';
-import { floatZone, freeMotions, type Freedom } from './floatingZone';
+import { floatAxes, floatZone, freeMotions, type AxisProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
@@ -156,32 +156,61 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
  */
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
   const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
-  if (!features || features.length < 2) return evaluateOne(spec, nominal, actualOn(spec.faces), frames, options);
-  const each = features.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options));
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
     if (SIZES.has(spec.kind)) return c.nominal === null || c.upper === null || c.lower === null ? -Infinity : Math.max(c.actual - c.nominal - c.upper, c.nominal + c.lower - c.actual);
     return c.tolerance === null ? -Infinity : c.actual - c.tolerance;
   };
+  const groups = !features || features.length < 2 ? [spec.faces] : features;
+  const run = (moved?: (p: Vec3) => Vec3) => {
+    const probes: AxisProbe[] = [];
+    const each = groups.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options, { probes, ...(moved ? { moved } : {}) }));
+    return { each, probes };
+  };
+  const first = run(), probes = first.probes;
+  let each = first.each;
+  let floated = '';
+  // A position whose datums leave the axes free somewhere floats there, every feature together
+  // (a simultaneous requirement: a composite position's lower segment, a pattern to A alone).
+  if (spec.kind === 'position' && probes.length === groups.length && each.every((c) => c.actual !== null)) {
+    const f = frames(spec.datums);
+    const free = typeof f === 'string' ? null : freeMotions(f.nominal);
+    const moved = free ? floatAxes(probes, free) : null;
+    if (moved && free) {
+      const again = run(moved).each;
+      const worstOf = (cs: Characteristic[]) => Math.max(...cs.map(margin));
+      if (again.every((c) => c.actual !== null) && worstOf(again) < worstOf(each)) {
+        floated = `; the ${groups.length > 1 ? `pattern's ${groups.length} axes floated together` : 'axis floated'} in what the datums leave free (${describeFreedom(free)}) to their least largest distance: the worst ${round4(Math.max(...each.map((c) => c.actual!)))} as placed`;
+        each = again;
+      }
+    }
+  }
+  if (groups.length === 1) return { ...each[0]!, method: each[0]!.method + floated };
   const failed = each.filter((c) => c.pass === false), open = each.filter((c) => c.pass === null);
   // A failing feature decides the pattern; otherwise one that could not be read leaves it open.
   const pool = failed.length ? failed : open.length ? open : each;
   const worst = pool.reduce((a, b) => (margin(b) > margin(a) ? b : a));
   const pass = failed.length ? false : open.length ? null : true;
-  const list = features.map((g) => `[${faceIds(g).join(', ')}]`).join(' ');
-  const method = `pattern of ${features.length} features ${list}, each evaluated on its own; reported: the worst, ${worst.faces.join(', ')}: ${worst.method}`;
+  const list = groups.map((g) => `[${faceIds(g).join(', ')}]`).join(' ');
+  const method = `pattern of ${groups.length} features ${list}, each evaluated on its own; reported: the worst, ${worst.faces.join(', ')}: ${worst.method}${floated}`;
   return {
     ...worst,
     pass,
     faces: faceIds(spec.faces),
     samples: each.reduce((s, c) => s + c.samples, 0),
     method,
-    ...(pass === null ? { reason: `${open.length} of ${features.length} features not evaluated (${worst.faces.join(', ')}: ${worst.reason ?? ''})` } : {}),
+    ...(pass === null ? { reason: `${open.length} of ${groups.length} features not evaluated (${worst.faces.join(', ')}: ${worst.reason ?? ''})` } : {}),
   };
 }
 
 /** Kinds read on one feature of size at a time (not runout, profile or a datum-axis reading). */
 const PATTERN_KINDS = new Set(['position', 'perpendicularity', 'parallelism', 'angularity', 'cylindricity', 'roundness', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius']);
+
+/** What a pattern's float asks of one feature's position: its axis ends moved by `moved`, and recorded in `probes`. */
+interface PatternFloat {
+  moved?: (p: Vec3) => Vec3;
+  probes?: AxisProbe[];
+}
 
 function evaluateOne(
   spec: CharacteristicSpec,
@@ -189,6 +218,7 @@ function evaluateOne(
   pts: PointSet,
   frames: FramesOf,
   options: EvaluationOptions,
+  group: PatternFloat = {},
 ): Characteristic {
   const n = pts.count;
   const none = (method: string, reason: string) => result(spec, n, method, { reason });
@@ -308,8 +338,10 @@ function evaluateOne(
       return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction, in the datum frame ${spec.datums.join('|')}`, across, materialBonus(spec, ac, nominal, nodes, nc));
     }
     // Position: twice the larger distance of the axis ends from the true-position axis.
-    const d1 = radial(m1, nc.origin, nc.axis), d2 = radial(m2, nc.origin, nc.axis);
-    return verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none: as placed)'}`, 2 * Math.max(d1, d2), materialBonus(spec, ac, nominal, nodes, nc));
+    const p1 = group.moved ? group.moved(m1) : m1, p2 = group.moved ? group.moved(m2) : m2;
+    group.probes?.push({ ends: [p1, p2], origin: nc.origin, axis: nc.axis });
+    const d1 = radial(p1, nc.origin, nc.axis), d2 = radial(p2, nc.origin, nc.axis);
+    return verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(d1, d2), materialBonus(spec, ac, nominal, nodes, nc));
   }
   if (/plane/.test(kind) && /cylinder/.test(kind) && (spec.kind === 'position' || ORIENTATION.has(spec.kind))) {
     return none('none', `${spec.kind} of planar and cylindrical faces together (an elongated hole or a slot with round ends: FTC 10's) is not evaluated: its centre planes or boundary are not simulated; the ${spec.kind} of its two flats alone is (a width feature) (docs/gdt.md, "Not supported")`);

@@ -118,7 +118,7 @@ function workingRows(signed: Float64Array, n: number): ArrayLike<number> {
   return Int32Array.from(take);
 }
 
-interface Step {
+export interface Step {
   centre: Vec3;
   translation: Vec3;
   /** Rotation vector (axis times angle, radians) about `centre`. */
@@ -127,23 +127,29 @@ interface Step {
 
 /**
  * One linearised minimax step: min over the free motion m of max |s_i + n_i . m(p_i)| on the rows,
- * m(p) = t + w x (p - c). Motions that move no sample across its face (a plane's own slide and
- * spin, a cylinder's) are dropped, so the programme is never degenerate: 'fixed' when none is left,
- * null when the programme does not settle.
+ * m(p) = t + w x (p - c).
  */
 function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Float64Array, normals: Float64Array, free: Freedom): Step | 'fixed' | null {
   const m = rows.length;
   const centre: Vec3 = [0, 0, 0];
   for (let k = 0; k < m; k++) for (let a = 0; a < 3; a++) centre[a]! += points[3 * rows[k]! + a]! / m;
+  const point = (k: number): Vec3 => [points[3 * rows[k]!]!, points[3 * rows[k]! + 1]!, points[3 * rows[k]! + 2]!];
+  const normal = (k: number): Vec3 => [normals[3 * rows[k]!]!, normals[3 * rows[k]! + 1]!, normals[3 * rows[k]! + 2]!];
+  return solveMinimax(m, centre, free, point, normal, (k) => signed[rows[k]!]!);
+}
+
+/**
+ * The free motion (about `centre`) minimising max_k |y_k + d_k . m(p_k)|: row k reads the change of
+ * y_k as the point p_k moves along d_k. Motions that change no row (a plane's own slide and spin, a
+ * cylinder's) are dropped, so the programme is never degenerate: 'fixed' when none is left, null
+ * when the programme does not settle.
+ */
+export function solveMinimax(m: number, centre: Vec3, free: Freedom, point: (k: number) => Vec3, along: (k: number) => Vec3, y: (k: number) => number): Step | 'fixed' | null {
   const motions: { kind: 't' | 'r'; axis: Vec3 }[] = [...free.translations.map((axis) => ({ kind: 't' as const, axis })), ...free.rotations.map((axis) => ({ kind: 'r' as const, axis }))];
-  // Column j over the rows: the change of each signed distance per unit of motion j.
+  // Column j over the rows: the change of each row per unit of motion j.
   const columns = motions.map(({ kind, axis }) => {
     const c = new Float64Array(m);
-    for (let k = 0; k < m; k++) {
-      const i = rows[k]!;
-      const nrm: Vec3 = [normals[3 * i]!, normals[3 * i + 1]!, normals[3 * i + 2]!];
-      c[k] = kind === 't' ? dot(nrm, axis) : dot(axis, cross(sub([points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!], centre), nrm));
-    }
+    for (let k = 0; k < m; k++) c[k] = kind === 't' ? dot(along(k), axis) : dot(axis, cross(sub(point(k), centre), along(k)));
     return c;
   });
   // Keep the independent columns, each scaled to unit RMS (Gram-Schmidt on copies decides).
@@ -163,30 +169,84 @@ function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Floa
     scales.push(rms);
   });
   if (kept.length === 0) return 'fixed';
-  const y = Float64Array.from({ length: m }, (_, k) => signed[rows[k]!]!);
-  // chebyshevFit minimises max |y - A x|: A = -columns, so the residual is s + columns . x.
-  const fit = chebyshevFit(m, kept.length, (j, k) => -columns[kept[j]!]![k]! / scales[j]!, y);
+  const target = Float64Array.from({ length: m }, (_, k) => y(k));
+  // chebyshevFit minimises max |y - A x|: A = -columns, so the residual is y + columns . x.
+  const fit = chebyshevFit(m, kept.length, (j, k) => -columns[kept[j]!]![k]! / scales[j]!, target);
   if (!fit) return null;
   const translation: Vec3 = [0, 0, 0], rotation: Vec3 = [0, 0, 0];
   kept.forEach((j, q) => {
     const { kind, axis } = motions[j]!;
     const amount = fit.x[q]! / scales[q]!;
-    const target = kind === 't' ? translation : rotation;
-    for (let a = 0; a < 3; a++) target[a]! += amount * axis[a]!;
+    const to = kind === 't' ? translation : rotation;
+    for (let a = 0; a < 3; a++) to[a]! += amount * axis[a]!;
   });
   return { centre, translation, rotation };
 }
 
-/** The points moved by a step: turned about its centre (Rodrigues), then translated. */
-function move(points: Float64Array, n: number, step: Step): Float64Array {
+/** A point moved by a step: turned about its centre (Rodrigues), then translated. */
+export function moveBy(step: Step, p: Vec3): Vec3 {
   const angle = Math.hypot(...step.rotation);
   const k: Vec3 = angle > 0 ? scale(step.rotation, 1 / angle) : [0, 0, 1];
   const cos = Math.cos(angle), sin = Math.sin(angle);
+  const v = sub(p, step.centre);
+  const kv = cross(k, v), kd = dot(k, v);
+  return [0, 1, 2].map((a) => step.centre[a]! + v[a]! * cos + kv[a]! * sin + k[a]! * kd * (1 - cos) + step.translation[a]!) as Vec3;
+}
+
+/** The points moved by a step. */
+function move(points: Float64Array, n: number, step: Step): Float64Array {
   const out = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const v = sub([points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!], step.centre);
-    const kv = cross(k, v), kd = dot(k, v);
-    for (let a = 0; a < 3; a++) out[3 * i + a] = step.centre[a]! + v[a]! * cos + kv[a]! * sin + k[a]! * kd * (1 - cos) + step.translation[a]!;
-  }
+  for (let i = 0; i < n; i++) out.set(moveBy(step, [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]), 3 * i);
   return out;
+}
+
+/** A feature of size's derived axis, for a position floated as a pattern: its ends and its true position (a point and unit direction). */
+export interface AxisProbe {
+  ends: [Vec3, Vec3];
+  origin: Vec3;
+  axis: Vec3;
+}
+
+const RADIAL_DIRECTIONS = 4;
+
+/**
+ * The free motion that brings a pattern's axes (ends, every feature together: a simultaneous
+ * requirement) nearest their true positions, minimax: each end's radial distance is read through
+ * its components along four directions across its axis (an octagon, within 8 % of the circle; the
+ * caller measures the result exactly and keeps it only if it is better). Steps re-linearised up to
+ * three times; null when nothing moves.
+ */
+export function floatAxes(probes: AxisProbe[], free: Freedom): ((p: Vec3) => Vec3) | null {
+  if (probes.length === 0 || free.translations.length + free.rotations.length === 0) return null;
+  const steps: Step[] = [];
+  const moved = (p: Vec3) => steps.reduce((q, s) => moveBy(s, q), p);
+  for (let round = 0; round < 3; round++) {
+    const rows: { p: Vec3; u: Vec3; y: number }[] = [];
+    for (const pr of probes) {
+      const [a, b] = across(pr.axis);
+      for (const end of pr.ends) {
+        const p = moved(end);
+        const v = sub(p, pr.origin);
+        for (let k = 0; k < RADIAL_DIRECTIONS; k++) {
+          const t = (k * Math.PI) / RADIAL_DIRECTIONS;
+          const u: Vec3 = [0, 1, 2].map((i) => Math.cos(t) * a[i]! + Math.sin(t) * b[i]!) as Vec3;
+          rows.push({ p, u, y: dot(v, u) });
+        }
+      }
+    }
+    const centre: Vec3 = [0, 0, 0];
+    for (const r of rows) for (let i = 0; i < 3; i++) centre[i]! += r.p[i]! / rows.length;
+    const step = solveMinimax(rows.length, centre, free, (k) => rows[k]!.p, (k) => rows[k]!.u, (k) => rows[k]!.y);
+    if (step === 'fixed' || step === null) break;
+    steps.push(step);
+    if (Math.hypot(...step.translation) + Math.hypot(...step.rotation) * 1e3 < 1e-12) break;
+  }
+  return steps.length ? moved : null;
+}
+
+/** Two unit directions across `axis`. */
+function across(axis: Vec3): [Vec3, Vec3] {
+  const pick: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const a = normalize(reject(pick, axis));
+  return [a, cross(axis, a)];
 }

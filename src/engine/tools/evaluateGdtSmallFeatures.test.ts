@@ -29,6 +29,7 @@ const HOLES: [number, number][] = [[100, 100], [120, 100], [100, 120], [120, 120
 /** The scan: hole 1 off its true position by (DX, DY), hole 3 of radius R3; the others as drawn. */
 const DX = 0.03, DY = 0.04, R3 = 1.53;
 const TURN = (0.3 * Math.PI) / 180, SHIFT: [number, number, number] = [0.2, -0.1, 0.05];
+const PX = 0.12, PY = -0.09;
 
 function plate(oc: OC, holes: [number, number, number][]): TopoDS_Shape {
   let shape = makeBox(oc, 300, 300, T);
@@ -53,6 +54,8 @@ beforeAll(async () => {
   const actual = HOLES.map(([x, y], i): [number, number, number] => (i === 1 ? [x + DX, y + DY, R] : [x, y, i === 3 ? R3 : R]));
   // The scan as a BREP (sampled on its exact faces: closed forms to 1e-9) and as its fine tessellation (a mesh scan).
   addShapeBody(oc, engine.scene, 'scanBrep', plate(oc, actual));
+  // Every hole off by the same (PX, PY): the pattern displaced as a whole.
+  addShapeBody(oc, engine.scene, 'patternShifted', plate(oc, HOLES.map(([x, y]) => [x + PX, y + PY, R])));
   const s = measuredSurface(oc, engine.scene.get('scanBrep') as BrepBody, 2e-4);
   engine.scene.add(new MeshBody({ bodyId: 'scanMesh', name: 'scanMesh', sourceFormat: 'stl', source: undefined }, { positions: Float64Array.from(s.mesh.positions), indices: Uint32Array.from(s.mesh.indices) }));
   // A dense cloud of the same surface: 400,000 points spread by area, 8 times maxSamples.
@@ -143,5 +146,28 @@ describe('evaluate_gdt: small holes on a large part, default maxSamples', () => 
     expect(aligned.characteristics[0]!.pass).toBe(false);
     const b = aligned.datums.find((d) => d.label === 'B')!;
     expect(b.samples).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('a position to A alone (a composite position\'s lower segment) floats the pattern as a whole in what A leaves free', async () => {
+    const tiers = [
+      { id: 'upper', kind: 'position', faces: holes, tolerance: 0.4, zone: 'diameter', datums: ['A', 'B', 'C'] },
+      { id: 'lower', kind: 'position', faces: holes, tolerance: 0.04, zone: 'diameter', datums: ['A'] },
+    ];
+    // The pattern displaced whole by (0.12, -0.09): 2 x 0.15 = 0.3 to A|B|C, nothing relative to each other.
+    const whole = await evaluate({ actualBodyId: 'patternShifted', nominalBodyId: 'plate', datums: datums(), characteristics: tiers });
+    const [upper, lower] = whole.characteristics;
+    expect(upper!.actual).toBeCloseTo(2 * Math.hypot(PX, PY), 9);
+    expect(upper!.pass).toBe(true);
+    expect(lower!.actual!).toBeLessThan(1e-6);
+    expect(lower!.pass).toBe(true);
+    expect(lower!.method).toContain("the pattern's 4 axes floated together in what the datums leave free (2 translations and 1 rotation)");
+    expect(lower!.method).toContain('the worst 0.3 as placed');
+    // One hole 0.05 off the others: a rigid motion keeps the 20 mm between holes 0 and 1 at 20.03, so
+    // some axis stays 0.015 off (0.03); moving the pattern by half the offset leaves 0.025 (0.05).
+    const one = await evaluate({ actualBodyId: 'scanBrep', nominalBodyId: 'plate', datums: datums(), characteristics: tiers });
+    const [, oneLower] = one.characteristics;
+    expect(oneLower!.actual!).toBeGreaterThanOrEqual(0.03 - 1e-9);
+    expect(oneLower!.actual!).toBeLessThanOrEqual(0.05 + 1e-9);
+    expect(oneLower!.pass).toBe(oneLower!.actual! <= 0.04);
   }, 120_000);
 });
