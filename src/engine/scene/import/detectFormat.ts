@@ -2,6 +2,9 @@ import { BrepscopeError } from '../../errors';
 import type { SourceFormat } from '../Body';
 import { byteOrderMark } from './textScanner';
 
+/** The bytes of a file's head that resolveFormat's signatures look at. */
+export const SIGNATURE_BYTES = 4096;
+
 const EXTENSIONS: Record<string, SourceFormat> = {
   brep: 'brep',
   brp: 'brep',
@@ -53,9 +56,9 @@ function formatFromSignature(bytes: Uint8Array): SourceFormat | undefined {
   return undefined;
 }
 
-/** The first 4096 bytes as latin1 text, after a UTF-8 byte order mark (which text exports from Windows tools start with). */
+/** The first SIGNATURE_BYTES bytes as latin1 text, after a UTF-8 byte order mark (which text exports from Windows tools start with). */
 function headText(bytes: Uint8Array): string {
-  return new TextDecoder('latin1').decode(bytes.subarray(byteOrderMark(bytes), Math.min(bytes.byteLength, 4096)));
+  return new TextDecoder('latin1').decode(bytes.subarray(byteOrderMark(bytes), Math.min(bytes.byteLength, SIGNATURE_BYTES)));
 }
 
 /**

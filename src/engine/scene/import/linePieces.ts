@@ -1,12 +1,10 @@
 import type { SourceFormat } from '../Body';
 import { BrepscopeError } from '../../errors';
-import { resolveFormat } from './detectFormat';
+import { resolveFormat, SIGNATURE_BYTES } from './detectFormat';
 import type { FilePieces } from './stl';
 import { refuseCarriageReturnLines } from './textScanner';
 
 const NL = 10;
-/** The bytes of a file's head that resolveFormat's signatures look at. */
-export const SIGNATURE_BYTES = 4096;
 /**
  * The longest line carried over between pieces. OBJ and point lines are short (a face of a
  * million corners is under 16 MiB); without a bound, a multi-GB file with no line end (sparse zeros,

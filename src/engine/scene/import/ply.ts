@@ -1,7 +1,8 @@
 import { BrepscopeError } from '../../errors';
 import { checkImportMemory } from './importLimits';
 import type { IndexedMesh } from './indexedMesh';
-import { isHeadOf, SIGNATURE_BYTES } from './linePieces';
+import { SIGNATURE_BYTES } from './detectFormat';
+import { isHeadOf } from './linePieces';
 import type { PointCloud } from './PointCloud';
 import type { FilePieces } from './stl';
 import { TextScanner, Uint32Builder, byteOrderMark, quoteBytes } from './textScanner';

@@ -2,8 +2,7 @@ import { BrepscopeError } from '../../errors';
 import type { TriMesh } from '../../mesh/TriMesh';
 import { hashWords } from '../../mesh/weld';
 import { AsciiStlReader } from './asciiStl';
-import { resolveFormat } from './detectFormat';
-import { SIGNATURE_BYTES } from './linePieces';
+import { resolveFormat, SIGNATURE_BYTES } from './detectFormat';
 import { checkImportMemory } from './importLimits';
 import { byteOrderMark } from './textScanner';
 

@@ -1,4 +1,5 @@
-import { isHeadOf, SIGNATURE_BYTES } from './linePieces';
+import { SIGNATURE_BYTES } from './detectFormat';
+import { isHeadOf } from './linePieces';
 import type { FilePieces } from './stl';
 import { refuseNonZipHead } from './threeMf';
 
