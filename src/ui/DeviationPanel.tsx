@@ -6,6 +6,7 @@ import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from
 import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
 import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
+import { saturationNote } from './saturation';
 import { signed, Stat } from './Stat';
 import { verdictOf } from './roles';
 import { cutSections } from './sections';
@@ -94,7 +95,7 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
         )}
       </div>
       <p className="hint">
-        {units.length} · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
+        {saturationNote(heat.range, tol, units.length)}
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>
