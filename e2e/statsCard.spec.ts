@@ -28,15 +28,23 @@ async function cutFigures(page: Page): Promise<string[]> {
   });
 }
 
-test('the stats card shows every figure whole at both window sizes', async ({ app }) => {
+/** Body names in the body list drawn narrower than their text (cut off, with an ellipsis or not). */
+async function cutNames(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.querySelectorAll('.body-name')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent ?? ''));
+}
+
+/** A scan named as scans are (part, date, operator): longer than the left column at 1024x700. */
+const SCAN = 'CrankArm_scan_2026-11-28_operator-A';
+
+test('the stats card shows every figure whole, and the body list every name, at both window sizes', async ({ app }) => {
   test.setTimeout(480_000);
   // The scan is the part's own display tessellation where the part stands: deviations of a few
   // thousandths with a signed mean of a few ten-thousandths, the figures' longest forms.
   await app.dropFiles([dataFile('CrankArm.brep')]);
   await app.expectDrawn(['CrankArm']);
   const mesh = (await app.api.drawnMeshes()).CrankArm!;
-  await app.dropFiles([{ name: 'crank-scan.stl', bytes: binaryStl(mesh.positions, mesh.indices) }]);
-  await app.expectDrawn(['CrankArm', 'crank-scan']);
+  await app.dropFiles([{ name: `${SCAN}.stl`, bytes: binaryStl(mesh.positions, mesh.indices) }]);
+  await app.expectDrawn(['CrankArm', SCAN]);
   await app.review.compare();
   for (const size of SIZES) {
     await app.page.setViewportSize(size);
@@ -44,6 +52,9 @@ test('the stats card shows every figure whole at both window sizes', async ({ ap
     await app.review.expectStats();
     const mean = await app.review.stat('mean').textContent();
     expect(await cutFigures(app.page), `${size.width}x${size.height}, signed mean ${mean}`).toEqual([]);
+    // The body list names each body whole (before, cut with an ellipsis at both sizes).
+    await expect(app.page.locator('.body-name')).toHaveText(['CrankArm', SCAN]);
+    expect(await cutNames(app.page), `${size.width}x${size.height}`).toEqual([]);
   }
   app.expectNoConsoleErrors();
 });
