@@ -7,6 +7,7 @@ import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections
 import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
 import { saturationNote } from './saturation';
+import { warningText } from './warningWords';
 import { signed, Stat } from './Stat';
 import { verdictOf } from './roles';
 import { cutSections } from './sections';
@@ -294,7 +295,7 @@ export function DeviationPanel() {
       {heat?.status === 'done' &&
         (heat.deviation?.warnings ?? []).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="deviation.warning" data-code={w.code}>
-            {w.message}
+            {warningText(w)}
           </p>
         ))}
       {heat?.status === 'failed' && (

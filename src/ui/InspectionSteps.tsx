@@ -4,6 +4,7 @@ import { SCAN_UNIT_NAMES, type BodySummary, type ScanUnit } from '../engine';
 import { readInUnit } from './bodies';
 import { alignBodies, alignedAsPlaced } from './alignment';
 import { alignLength, rmsChange } from './alignWords';
+import { warningText } from './warningWords';
 import { AlignControls, AlignmentCard } from './AlignmentCard';
 
 export { AlignButton } from './AlignmentCard';
@@ -153,8 +154,7 @@ export function InspectionSteps() {
         {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
-            {w.message}
-            {w.code === 'UNIT_MISMATCH' ? ' Here: choose the unit it was written in under Actual, "File in".' : ''}
+            {warningText(w)}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}
