@@ -35,6 +35,8 @@ test('a scan in inches: the Align step says so, and "File in: inches" reads it a
   await expect(warning).toBeVisible();
   await expect(warning).toContainText("'box-inch' is 1/25.4 the size of 'screw'");
   await expect(warning).toContainText('"File in"');
+  // The page's way, not the tool's and the command line's ('"unit": "inch" (import_file), --unit ...').
+  await expect(warning).not.toContainText('command line');
   for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
     await app.page.setViewportSize(size);
     await expect(app.page.getByTestId('actual.unit')).toBeInViewport();
@@ -45,6 +47,7 @@ test('a scan in inches: the Align step says so, and "File in: inches" reads it a
   await app.review.compare();
   await expect.poll(async () => (await app.api.heatmap())?.status, { timeout: 120_000 }).toBe('done');
   await expect(app.page.locator('[data-testid="deviation.warning"][data-code="UNIT_MISMATCH"]')).toBeVisible();
+  await expect(app.page.locator('[data-testid="deviation.warning"][data-code="UNIT_MISMATCH"]')).toContainText('"File in"');
 
   await app.page.getByTestId('actual.unit').selectOption('inch');
   await expect

@@ -125,13 +125,20 @@ function centreShift(bodyId: string, t: AlignResult['transform']): number | null
   return Math.hypot(moved[0]! - c[0]!, moved[1]! - c[1]!, moved[2]! - c[2]!);
 }
 
+/** At most this many angles are listed; more (a turned part: 23) pushed Apply below the fold at 1024x700. */
+const LISTED_TURNS = 6;
+
 /** The ambiguity, in words a metrologist acts on. */
-function ambiguityWords(r: AlignResult): string {
+export function ambiguityWords(r: Pick<AlignResult, 'equivalentPoses'>): string {
   const n = r.equivalentPoses.length;
-  const others = r.equivalentPoses.slice(1).map((p) => `${Math.round(p.rotationAngleDegrees)}°`);
+  const others = r.equivalentPoses.slice(1).map((p) => Math.round(p.rotationAngleDegrees));
+  const turns =
+    others.length > LISTED_TURNS
+      ? `${others.slice(0, LISTED_TURNS).map((a) => `${a}°`).join(', ')} … up to ${Math.max(...others)}° (${others.length} poses)`
+      : others.map((a) => `${a}°`).join(', ');
   return (
     `Ambiguous: the part fits the scan equally well in ${n} poses (it is symmetric, and nothing on it tells them apart). ` +
-    `The one nearest where the scan stands was taken${others.length ? `; the others turn it by ${others.join(', ')}` : ''}. ` +
+    `The one nearest where the scan stands was taken${others.length ? `; the others turn it by ${turns}` : ''}. ` +
     'If a feature (a keyway, a flat) fixes the orientation, check it, or align on 3-2-1 datums.'
   );
 }

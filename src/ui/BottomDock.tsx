@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { figureText } from '../engine';
 import { formatNumber } from './format';
 import { colorSpan, cssColor, deviationColor } from './heatColors';
 import { displayBins } from './histogramBins';
@@ -46,7 +47,7 @@ function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   return (
     <figure className="dock-card" data-testid="dock.histogram">
       <figcaption>
-        Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : short(h.std)}
+        Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : figureText(h.std)}
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(h.buckets[0]!.lo)} to ${short(h.buckets[h.buckets.length - 1]!.hi)} ${units.length}`}>
         {tol > 0 && <rect x={x(Math.max(lo, -tol))} y={PAD.top} width={Math.max(0, x(Math.min(hi, tol)) - x(Math.max(lo, -tol)))} height={H - PAD.top - PAD.bottom} fill="#2ca02c" opacity={0.12} />}

@@ -6,6 +6,8 @@ import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from
 import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections, removeLabel, setLabelAdding, setTolerance } from './deviationReview';
 import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
+import { saturationNote } from './saturation';
+import { warningText } from './warningWords';
 import { signed, Stat } from './Stat';
 import { verdictOf } from './roles';
 import { cutSections } from './sections';
@@ -94,7 +96,7 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
         )}
       </div>
       <p className="hint">
-        {units.length} · colours saturate beyond ±{formatNumber(Number(m.toPrecision(3)))} (99th percentile of |d| at the coloured vertices)
+        {saturationNote(heat.range, tol, units.length)}
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>
@@ -293,7 +295,7 @@ export function DeviationPanel() {
       {heat?.status === 'done' &&
         (heat.deviation?.warnings ?? []).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="deviation.warning" data-code={w.code}>
-            {w.message}
+            {warningText(w)}
           </p>
         ))}
       {heat?.status === 'failed' && (

@@ -3,6 +3,8 @@ import { useStore } from 'zustand';
 import { SCAN_UNIT_NAMES, type BodySummary, type ScanUnit } from '../engine';
 import { readInUnit } from './bodies';
 import { alignBodies, alignedAsPlaced } from './alignment';
+import { alignLength, rmsChange } from './alignWords';
+import { warningText } from './warningWords';
 import { AlignControls, AlignmentCard } from './AlignmentCard';
 
 export { AlignButton } from './AlignmentCard';
@@ -16,6 +18,7 @@ import { session } from './session';
 import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
+import type { Units } from './units';
 
 /**
  * The inspection journey (issue 29.2), as visible steps: Nominal -> Actual -> Align -> Compare ->
@@ -50,11 +53,11 @@ function saidByTheCard(code: string, ambiguous: boolean): boolean {
 const KIND_WORDS: Record<BodyEntry['summary']['kind'], string> = { brep: 'CAD model', mesh: 'mesh', points: 'point cloud' };
 
 /** Where the body stands: as read, or what placed it (an applied alignment with its RMS). */
-function placementWords(body: BodyEntry | undefined): string | null {
+function placementWords(body: BodyEntry | undefined, units: Units): string | null {
   const p = body?.summary.placement;
   if (!p) return null;
   const by = p.setBy;
-  return by.tool === 'align_bodies' ? `aligned to ${by.fixedBodyId}, RMS ${formatNumber(Number(by.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(by.rmsAfter.toPrecision(3)))}` : 'placed by set_placement';
+  return by.tool === 'align_bodies' ? `aligned to ${by.fixedBodyId}, ${rmsChange(by.rmsBefore, by.rmsAfter, units)}` : 'placed by set_placement';
 }
 
 /** The body whose file is `bodyId`'s too (the same file dropped twice); null without a session (unit tests). */
@@ -104,10 +107,10 @@ export function InspectionSteps() {
         : null
       : (alignedAsPlaced(actual?.bodyId, nominal?.bodyId)?.rms ?? null);
   const placed = applied
-    ? `aligned to ${applied.fixedBodyId}, RMS ${formatNumber(Number(applied.result.rmsBefore.toPrecision(3)))} → ${formatNumber(Number(applied.result.rmsAfter.toPrecision(3)))}`
+    ? `aligned to ${applied.fixedBodyId}, ${rmsChange(applied.result.rmsBefore, applied.result.rmsAfter, units)}`
     : asPlaced !== null
-      ? `already aligned to ${nominal?.bodyId}: the best fit is where it stands, RMS ${formatNumber(Number(asPlaced.toPrecision(3)))}`
-      : placementWords(actual);
+      ? `already aligned to ${nominal?.bodyId}: the best fit is where it stands, RMS ${alignLength(asPlaced, units)}`
+      : placementWords(actual, units);
   // ALREADY_ALIGNED confirms the pose; it is no reason for the step's warning sign.
   const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings.filter((w) => w.code !== 'ALREADY_ALIGNED') : [];
   const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
@@ -151,8 +154,7 @@ export function InspectionSteps() {
         {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (
           <p key={w.code + w.message} className="warning" data-testid="step.align-warning" data-code={w.code}>
-            {w.message}
-            {w.code === 'UNIT_MISMATCH' ? ' Here: choose the unit it was written in under Actual, "File in".' : ''}
+            {warningText(w)}
           </p>
         ))}
         {alignment && (alignment.origin === 'link' ? <LinkPlacementCard placement={alignment} busy={running} /> : <AlignmentCard alignment={alignment} busy={running} />)}

@@ -201,15 +201,16 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
   const verdict = within === undefined ? null : within >= args.passShare ? 'PASS' : 'FAIL';
   const generatedAt = new Date().toISOString();
   const { part, ...titleRest } = args.titleBlock;
+  const unit = pairUnit(bodies[0]!, bodies[1]!);
   return {
     title: args.title ?? `Inspection report: ${part ?? bodies[0]!.name} against ${bodies[1]!.name}`,
     roles,
     titleBlock: { ...(part !== undefined ? { part } : {}), ...titleRest, date: args.titleBlock.date ?? generatedAt.slice(0, 10) },
-    unit: pairUnit(bodies[0]!, bodies[1]!),
+    unit,
     version: packageJson.version,
     generatedAt,
     verdict,
-    bodies: [bodyFacts(bodies[0]!, 'candidate', await fileDigest(ctx, bodies[0]!)), bodyFacts(bodies[1]!, 'reference', await fileDigest(ctx, bodies[1]!))],
+    bodies: [bodyFacts(bodies[0]!, 'candidate', await fileDigest(ctx, bodies[0]!), unit.length), bodyFacts(bodies[1]!, 'reference', await fileDigest(ctx, bodies[1]!), unit.length)],
     settings: {
       signMode: args.signMode,
       surface: args.surface,
@@ -285,7 +286,7 @@ async function fileDigest(ctx: ToolContext, body: Body): Promise<FileDigest> {
   return { sha256: size === origin.fileBytes ? bytesToHex(hash.digest()) : null, fileBytes: origin.fileBytes };
 }
 
-function bodyFacts(body: Body, role: 'candidate' | 'reference', digest: FileDigest): ReportData['bodies'][number] {
+function bodyFacts(body: Body, role: 'candidate' | 'reference', digest: FileDigest, reportLength: string): ReportData['bodies'][number] {
   const file = body.origin?.path ?? body.source ?? null;
   return {
     role,
@@ -297,18 +298,22 @@ function bodyFacts(body: Body, role: 'candidate' | 'reference', digest: FileDige
     fileBytes: digest.fileBytes,
     kind: body.kind,
     lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
-    placement: placementText(body),
+    placement: placementText(body, reportLength),
   };
 }
 
 /** The unit of the report's lengths (issue 29.4): pairUnit, shared with cross_section_compare's images. */
 export const reportUnit = pairUnit;
 
-/** The body's placement in words: the motion, and what set it (an alignment with its RMS before and after). */
-function placementText(body: Body): string | null {
+/**
+ * The body's placement in words: the motion, and what set it (an alignment with its RMS before and
+ * after). A body without a unit of its own moves in the report's unit: a unitless scan read in its
+ * nominal's mm said "moved 1.772 (model units)" under "lengths in mm".
+ */
+export function placementText(body: Body, reportLength: string): string | null {
   const p = placementSummary(body);
   if (!p) return null;
-  const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (${body.lengthUnit ? body.lengthUnit.unit : 'model units'})`;
+  const motion = `rotated ${p.rotationAngleDegrees.toPrecision(4)}\u00b0, moved ${Math.hypot(...p.translation).toPrecision(4)} (${body.lengthUnit ? body.lengthUnit.unit : reportLength})`;
   const by = p.setBy;
   return by.tool === 'align_bodies'
     ? `aligned to ${by.fixedBodyId} (align_bodies ${by.method ?? by.mode}, RMS ${by.rmsBefore.toPrecision(4)} \u2192 ${by.rmsAfter.toPrecision(4)}${by.converged ? '' : ', not converged'}): ${motion}`

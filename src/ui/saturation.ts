@@ -1,0 +1,14 @@
+import { formatNumber } from './format';
+import { colorSpan } from './heatColors';
+
+/**
+ * Why the colours saturate where they do, in the legend's words. The span is the larger of the
+ * 99th percentile of |d| (`range`) and twice the tolerance (heatColors' `colorSpan`): a part well
+ * within tolerance saturates at 2 × tolerance, and the hint then must not call that the percentile.
+ */
+export function saturationNote(range: number, tolerance: number, unit: string): string {
+  const m = colorSpan(range, tolerance);
+  const at = formatNumber(Number(m.toPrecision(3)));
+  if (range >= 2 * tolerance) return `${unit} · colours saturate beyond ±${at} (99th percentile of |d| at the coloured vertices)`;
+  return `${unit} · colours saturate beyond ±${at} (twice the tolerance; 99th percentile of |d| at the coloured vertices ${formatNumber(Number(range.toPrecision(3)))})`;
+}
