@@ -3,7 +3,7 @@ import { warning, type ToolWarning } from '../warnings';
 import type { OC, Own } from '../kernel';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { mapEntities, type EntityKind } from '../scene/topology';
-import { StepText } from './stepText';
+import { keptInFileUnit, StepText } from './stepText';
 
 /**
  * The semantic PMI of a STEP file (AP242, AP214/AP203 with PMI) as read by OCCT's XCAF reader in GDT
@@ -308,6 +308,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     if (u !== null) dimensionUnit = u;
     else warnings.push(warning('DIMENSION_UNIT_ASSUMED', `the file's dimension measures name no single length unit; nominal values are taken in the file's unit (${fileUnitMm} mm)`));
   }
+  let fileValues: { value: number; qualified: boolean }[] | undefined;
   dimLabels.forEach((l, i) => {
     const attr = attribute<{ GetObject(): never }>(l, own(oc.XCAFDoc_Dimension.GetID()));
     if (!attr) return;
@@ -320,9 +321,11 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     const kind = DIMENSION_KIND[kindKey] ?? words(kindKey);
     const angular = kind === 'angle';
     // The reader has already multiplied the value by the file's own length unit (FTC 8, all in
-    // inches: 0.213 in came as 5.41), so only the ratio of the two units is left to apply.
-    const scale = angular ? 1 : dimensionUnit / fileUnitMm;
+    // inches: 0.213 in came as 5.41), so only the ratio of the two units is left to apply; a value
+    // with its decimal places given (a qualified item) it leaves as written (CTC 5's 10 in bore: 10).
     const raw = o.GetValue();
+    step ??= new StepText(bytes);
+    const scale = angular ? 1 : keptInFileUnit(raw, (fileValues ??= step.dimensionValues()), fileUnitMm) ? dimensionUnit : dimensionUnit / fileUnitMm;
     let nominal: number | null = raw * scale;
     let upper: number | null = null, lower: number | null = null;
     if (o.IsDimWithPlusMinusTolerance()) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StepText } from './stepText';
+import { keptInFileUnit, StepText } from './stepText';
 
 /**
  * The dimensions' length unit is voted among the measures the dimensions hold. NIST FTC 6 (geometry
@@ -69,5 +69,35 @@ describe('StepText.datumTargets', () => {
     expect(t.datumTargets('K')).toEqual([{ id: 'K1', kind: 'circle' }]);
     expect(t.datumTargets('D')).toEqual([]);
     expect(t.datumTargets('Z')).toEqual([]);
+  });
+});
+
+describe('a dimension value the kernel left in the file\'s unit', () => {
+  // NIST CTC 5 (inches): its nominal values are also QUALIFIED_REPRESENTATION_ITEMs (decimal places
+  // given) and came from the kernel as written (10 for a 10 in bore); FTC 8's, unqualified, came
+  // multiplied by 25.4 (0.213 in as 5.4102).
+  const text = new StepText(
+    step(`#201=SHAPE_DIMENSION_REPRESENTATION('',(#202,#203),#99);
+#202=(LENGTH_MEASURE_WITH_UNIT()MEASURE_REPRESENTATION_ITEM()MEASURE_WITH_UNIT(POSITIVE_LENGTH_MEASURE(10.),#8)QUALIFIED_REPRESENTATION_ITEM((#7))REPRESENTATION_ITEM('nominal value'));
+#203=(LENGTH_MEASURE_WITH_UNIT()MEASURE_REPRESENTATION_ITEM()MEASURE_WITH_UNIT(POSITIVE_LENGTH_MEASURE(0.213),#8)REPRESENTATION_ITEM('nominal value'));
+#204=(LENGTH_MEASURE_WITH_UNIT()MEASURE_REPRESENTATION_ITEM()MEASURE_WITH_UNIT(LENGTH_MEASURE(7.),#8)QUALIFIED_REPRESENTATION_ITEM((#7))REPRESENTATION_ITEM('not a dimension'));
+`),
+  );
+  const values = text.dimensionValues();
+  it('reads the dimension items, qualified or not, and nothing else', () => {
+    // The fixture's own dimensions (0.25 and 0.562 in) and the two added; not the centroids nor #204.
+    expect([...values].sort((a, b) => a.value - b.value)).toEqual([
+      { value: 0.213, qualified: false },
+      { value: 0.25, qualified: false },
+      { value: 0.562, qualified: false },
+      { value: 10, qualified: true },
+    ]);
+  });
+  it('a raw value equal to a qualified item is in the file\'s unit; one equal to an item times the unit, or any value in a millimetre file, is not', () => {
+    expect(keptInFileUnit(10, values, 25.4)).toBe(true);
+    expect(keptInFileUnit(0.213 * 25.4, values, 25.4)).toBe(false);
+    expect(keptInFileUnit(0.213, values, 25.4)).toBe(false);
+    expect(keptInFileUnit(10, values, 1)).toBe(false);
+    expect(keptInFileUnit(7, values, 25.4)).toBe(false);
   });
 });

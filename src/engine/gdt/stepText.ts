@@ -95,6 +95,28 @@ export class StepText {
   }
 
   /**
+   * The numbers of the file's dimension values (the length measure items a
+   * SHAPE_DIMENSION_REPRESENTATION holds), each with whether it is also a
+   * QUALIFIED_REPRESENTATION_ITEM (a value with its decimal places given): this kernel build
+   * leaves such a value in the file's unit, where it gives the others multiplied by the file's
+   * unit (NIST CTC 5's 10 in diameter came as 10, FTC 8's 0.213 in as 5.41).
+   */
+  dimensionValues(): { value: number; qualified: boolean }[] {
+    const held = new Set<number>();
+    for (const id of this.order) {
+      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
+      if (m) for (const ref of m[1]!.matchAll(/#(\d+)/g)) held.add(Number(ref[1]));
+    }
+    const out: { value: number; qualified: boolean }[] = [];
+    for (const id of held) {
+      const text = this.entities.get(id);
+      const m = text && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)/.exec(text);
+      if (m) out.push({ value: Number(m[1]), qualified: text.includes('QUALIFIED_REPRESENTATION_ITEM') });
+    }
+    return out;
+  }
+
+  /**
    * The ADVANCED_FACE entity ids of datum `label`: the DATUM('...', 'label') itself and its
    * feature(s) (<- SHAPE_ASPECT_RELATIONSHIP <- DATUM_FEATURE), whose faces a GEOMETRIC_ITEM_SPECIFIC_USAGE or an
    * ITEM_IDENTIFIED_REPRESENTATION_USAGE (a SET_REPRESENTATION_ITEM of faces: the form OCCT's reader
@@ -180,4 +202,15 @@ export function lengthUnitMm(name: string): number | null {
   if (n === 'm' || n === 'metre' || n === 'meter') return 1000;
   if (n === 'micron' || n === 'micrometre' || n === 'micrometer') return 1e-3;
   return null;
+}
+
+/**
+ * Whether the kernel gave a dimension's `raw` value unscaled (in the file's unit, `unitMm` mm to
+ * it): it equals a qualified value of the file's and no value times the unit. Ambiguous cases keep
+ * the scaled reading the kernel gives unqualified values.
+ */
+export function keptInFileUnit(raw: number, values: { value: number; qualified: boolean }[], unitMm: number): boolean {
+  if (unitMm === 1) return false;
+  const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  return values.some((v) => v.qualified && same(v.value, raw)) && !values.some((v) => same(v.value * unitMm, raw));
 }
