@@ -3,6 +3,7 @@ import type { TriMesh } from '../../mesh/TriMesh';
 import { hashWords } from '../../mesh/weld';
 import { AsciiStlReader } from './asciiStl';
 import { resolveFormat, SIGNATURE_BYTES } from './detectFormat';
+import { firstBytes } from './firstBytes';
 import { checkImportMemory } from './importLimits';
 import { byteOrderMark } from './textScanner';
 
@@ -50,19 +51,6 @@ function notAnStl(name: string, binaryCount: number, size: number): BrepscopeErr
     );
   }
   return new BrepscopeError('PARSE_FAILED', `${name}: not an STL: ${size} bytes is shorter than a binary STL header and the text is not ASCII STL`);
-}
-
-/** The first `limit` bytes of `parts` in one array. */
-function joined(parts: Uint8Array[], limit: number): Uint8Array {
-  const out = new Uint8Array(Math.min(limit, parts.reduce((n, p) => n + p.byteLength, 0)));
-  let at = 0;
-  for (const p of parts) {
-    if (at >= out.length) break;
-    const take = Math.min(p.byteLength, out.length - at);
-    out.set(p.subarray(0, take), at);
-    at += take;
-  }
-  return out;
 }
 
 /** Whether resolveFormat takes a file with this name and head for an STL. */
@@ -135,7 +123,7 @@ export async function readStlPieces(
       more.push(next.value.slice());
       seen += next.value.byteLength;
     }
-    if (file.size > 0 && filled === head.length && seen >= signatureBytes && headIsStl(name, joined([head.subarray(0, filled), ...more], signatureBytes))) {
+    if (file.size > 0 && filled === head.length && seen >= signatureBytes && headIsStl(name, firstBytes([head.subarray(0, filled), ...more], signatureBytes))) {
       throw notAnStl(name, count, file.size);
     }
     // Another format under an .stl name: read whole.

@@ -1,4 +1,5 @@
 import { SIGNATURE_BYTES } from './detectFormat';
+import { firstBytes } from './firstBytes';
 import { isHeadOf } from './linePieces';
 import type { FilePieces } from './stl';
 import { refuseNonZipHead } from './threeMf';
@@ -21,7 +22,7 @@ export async function read3mfPieces(file: FilePieces, name: string, requested: b
       first.push(next.value.slice());
       length += next.value.byteLength;
     }
-    const head = concat(first, length, Math.min(length, SIGNATURE_BYTES));
+    const head = firstBytes(first, SIGNATURE_BYTES);
     if (file.size > 0 && (requested || isHeadOf('3mf', head, file.size, name))) refuseNonZipHead(head, name);
     const whole = new Uint8Array(Math.max(file.size, length));
     let at = 0;
@@ -42,15 +43,3 @@ export async function read3mfPieces(file: FilePieces, name: string, requested: b
   }
 }
 
-/** The first `take` bytes of `parts` (of `length` bytes together) in one array. */
-function concat(parts: Uint8Array[], length: number, take: number): Uint8Array {
-  const out = new Uint8Array(Math.min(length, take));
-  let at = 0;
-  for (const p of parts) {
-    if (at >= out.length) break;
-    const n = Math.min(p.byteLength, out.length - at);
-    out.set(p.subarray(0, n), at);
-    at += n;
-  }
-  return out;
-}
