@@ -2,6 +2,7 @@ import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature } from './datumFrame';
+import { apply, type Rigid } from '../math/rigid';
 import { floatAxes, floatZone, freeMotions, type AxisProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
@@ -162,24 +163,19 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     return c.tolerance === null ? -Infinity : c.actual - c.tolerance;
   };
   const groups = !features || features.length < 2 ? [spec.faces] : features;
-  const run = (moved?: (p: Vec3) => Vec3) => {
-    const probes: AxisProbe[] = [];
-    const each = groups.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options, { probes, ...(moved ? { moved } : {}) }));
-    return { each, probes };
-  };
-  const first = run(), probes = first.probes;
-  let each = first.each;
+  const probes: PositionProbe[] = [];
+  let each = groups.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options, probes));
   let floated = '';
   // A position whose datums leave the axes free somewhere floats there, every feature together
   // (a simultaneous requirement: a composite position's lower segment, a pattern to A alone).
   if (spec.kind === 'position' && probes.length === groups.length && each.every((c) => c.actual !== null)) {
     const f = frames(spec.datums);
     const free = typeof f === 'string' ? null : freeMotions(f.nominal);
-    const moved = free ? floatAxes(probes, free) : null;
-    if (moved && free) {
-      const again = run(moved).each;
+    const motion = free ? floatAxes(probes, free) : null;
+    if (motion && free) {
+      const again = probes.map((p) => p.reread(motion));
       const worstOf = (cs: Characteristic[]) => Math.max(...cs.map(margin));
-      if (again.every((c) => c.actual !== null) && worstOf(again) < worstOf(each)) {
+      if (worstOf(again) < worstOf(each)) {
         floated = `; the ${groups.length > 1 ? `pattern's ${groups.length} axes floated together` : 'axis floated'} in what the datums leave free (${describeFreedom(free)}) to their least largest distance: the worst ${round4(Math.max(...each.map((c) => c.actual!)))} as placed`;
         each = again;
       }
@@ -206,10 +202,9 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
 /** Kinds read on one feature of size at a time (not runout, profile or a datum-axis reading). */
 const PATTERN_KINDS = new Set(['position', 'perpendicularity', 'parallelism', 'angularity', 'cylindricity', 'roundness', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius']);
 
-/** What a pattern's float asks of one feature's position: its axis ends moved by `moved`, and recorded in `probes`. */
-interface PatternFloat {
-  moved?: (p: Vec3) => Vec3;
-  probes?: AxisProbe[];
+/** A feature's position as evaluateOne read it: its axis, and the same reading with the axis moved (a pattern floated). */
+interface PositionProbe extends AxisProbe {
+  reread(motion: Rigid): Characteristic;
 }
 
 function evaluateOne(
@@ -218,7 +213,7 @@ function evaluateOne(
   pts: PointSet,
   frames: FramesOf,
   options: EvaluationOptions,
-  group: PatternFloat = {},
+  probes?: PositionProbe[],
 ): Characteristic {
   const n = pts.count;
   const none = (method: string, reason: string) => result(spec, n, method, { reason });
@@ -338,10 +333,11 @@ function evaluateOne(
       return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction, in the datum frame ${spec.datums.join('|')}`, across, materialBonus(spec, ac, nominal, nodes, nc));
     }
     // Position: twice the larger distance of the axis ends from the true-position axis.
-    const p1 = group.moved ? group.moved(m1) : m1, p2 = group.moved ? group.moved(m2) : m2;
-    group.probes?.push({ ends: [p1, p2], origin: nc.origin, axis: nc.axis });
-    const d1 = radial(p1, nc.origin, nc.axis), d2 = radial(p2, nc.origin, nc.axis);
-    return verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(d1, d2), materialBonus(spec, ac, nominal, nodes, nc));
+    const bonus = materialBonus(spec, ac, nominal, nodes, nc);
+    const read = (e1: Vec3, e2: Vec3) =>
+      verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(radial(e1, nc.origin, nc.axis), radial(e2, nc.origin, nc.axis)), bonus);
+    probes?.push({ ends: [m1, m2], origin: nc.origin, axis: nc.axis, reread: (motion) => read(apply(motion, ...m1), apply(motion, ...m2)) });
+    return read(m1, m2);
   }
   if (/plane/.test(kind) && /cylinder/.test(kind) && (spec.kind === 'position' || ORIENTATION.has(spec.kind))) {
     return none('none', `${spec.kind} of planar and cylindrical faces together (an elongated hole or a slot with round ends: FTC 10's) is not evaluated: its centre planes or boundary are not simulated; the ${spec.kind} of its two flats alone is (a width feature) (docs/gdt.md, "Not supported")`);

@@ -1,4 +1,5 @@
 import { createExactHit, type ExactReference } from '../exact/ExactReference';
+import { apply, applyToPoints, compose, IDENTITY, rotate, rotationAngle, rotationOfVector, type Rigid } from '../math/rigid';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { chebyshevFit } from './chebyshev';
 import type { Frame } from './datumFrame';
@@ -69,10 +70,9 @@ const ROUNDS = 6;
 export function floatZone(ref: ExactReference, points: Float64Array, n: number, free: Freedom): FloatedZone {
   const hit = createExactHit();
   const signed = new Float64Array(n), normals = new Float64Array(3 * n);
-  const measure = (p: Float64Array, rows: ArrayLike<number>): number => {
+  const measure = (p: Float64Array): number => {
     let worst = 0;
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k]!;
+    for (let i = 0; i < n; i++) {
       ref.nearest(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!, hit);
       signed[i] = (p[3 * i]! - hit.x) * hit.nx + (p[3 * i + 1]! - hit.y) * hit.ny + (p[3 * i + 2]! - hit.z) * hit.nz;
       normals[3 * i] = hit.nx;
@@ -82,30 +82,34 @@ export function floatZone(ref: ExactReference, points: Float64Array, n: number, 
     }
     return worst;
   };
-  const all = Array.from({ length: n }, (_, i) => i);
-  const placed = measure(points, all);
+  const placed = measure(points);
   const none: FloatedZone = { placed, floated: placed, shift: 0, turnDegrees: 0, movable: false };
   if (n === 0 || free.translations.length + free.rotations.length === 0 || placed === 0) return none;
 
-  let best = points, bestWorst = placed, rows = workingRows(signed, n);
-  let shift: Vec3 = [0, 0, 0], turn = 0, movable = false;
+  // The motion kept so far, applied to the samples as placed (steps compose; no drift from moving moved points).
+  let total: Rigid = IDENTITY, best = points, bestWorst = placed, movable = false;
   for (let round = 0; round < ROUNDS; round++) {
-    const step = minimaxStep(best, rows, signed, normals, free);
+    const step = minimaxStep(best, workingRows(signed, n), signed, normals, free);
     if (step === 'fixed') break;
     movable = true;
     if (!step) break;
-    const moved = move(best, n, step);
-    const worst = measure(moved, all);
+    const next = compose(step, total);
+    const moved = applyToPoints(next, points.subarray(0, 3 * n));
+    const worst = measure(moved);
     if (!(worst < bestWorst * (1 - 1e-9))) break;
     const gain = bestWorst - worst;
-    best = moved;
-    bestWorst = worst;
-    shift = [shift[0] + step.translation[0], shift[1] + step.translation[1], shift[2] + step.translation[2]];
-    turn += Math.hypot(...step.rotation);
-    rows = workingRows(signed, n);
+    [total, best, bestWorst] = [next, moved, worst];
     if (gain < 1e-6 * worst) break;
   }
-  return { placed, floated: bestWorst, shift: Math.hypot(...shift), turnDegrees: (turn * 180) / Math.PI, movable };
+  // How far the samples' centroid moved, and the turn.
+  const c = centroid(points, n), moved = apply(total, ...c);
+  return { placed, floated: bestWorst, shift: Math.hypot(moved[0] - c[0], moved[1] - c[1], moved[2] - c[2]), turnDegrees: (rotationAngle(total.r) * 180) / Math.PI, movable };
+}
+
+function centroid(points: Float64Array, n: number): Vec3 {
+  const c: Vec3 = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) c[a]! += points[3 * i + a]! / n;
+  return c;
 }
 
 /** All rows, or the largest distances and a stride over the rest. */
@@ -118,18 +122,11 @@ function workingRows(signed: Float64Array, n: number): ArrayLike<number> {
   return Int32Array.from(take);
 }
 
-export interface Step {
-  centre: Vec3;
-  translation: Vec3;
-  /** Rotation vector (axis times angle, radians) about `centre`. */
-  rotation: Vec3;
-}
-
 /**
  * One linearised minimax step: min over the free motion m of max |s_i + n_i . m(p_i)| on the rows,
  * m(p) = t + w x (p - c).
  */
-function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Float64Array, normals: Float64Array, free: Freedom): Step | 'fixed' | null {
+function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Float64Array, normals: Float64Array, free: Freedom): Rigid | 'fixed' | null {
   const m = rows.length;
   const centre: Vec3 = [0, 0, 0];
   for (let k = 0; k < m; k++) for (let a = 0; a < 3; a++) centre[a]! += points[3 * rows[k]! + a]! / m;
@@ -144,7 +141,7 @@ function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Floa
  * cylinder's) are dropped, so the programme is never degenerate: 'fixed' when none is left, null
  * when the programme does not settle.
  */
-export function solveMinimax(m: number, centre: Vec3, free: Freedom, point: (k: number) => Vec3, along: (k: number) => Vec3, y: (k: number) => number): Step | 'fixed' | null {
+export function solveMinimax(m: number, centre: Vec3, free: Freedom, point: (k: number) => Vec3, along: (k: number) => Vec3, y: (k: number) => number): Rigid | 'fixed' | null {
   const motions: { kind: 't' | 'r'; axis: Vec3 }[] = [...free.translations.map((axis) => ({ kind: 't' as const, axis })), ...free.rotations.map((axis) => ({ kind: 'r' as const, axis }))];
   // Column j over the rows: the change of each row per unit of motion j.
   const columns = motions.map(({ kind, axis }) => {
@@ -180,24 +177,10 @@ export function solveMinimax(m: number, centre: Vec3, free: Freedom, point: (k: 
     const to = kind === 't' ? translation : rotation;
     for (let a = 0; a < 3; a++) to[a]! += amount * axis[a]!;
   });
-  return { centre, translation, rotation };
-}
-
-/** A point moved by a step: turned about its centre (Rodrigues), then translated. */
-export function moveBy(step: Step, p: Vec3): Vec3 {
-  const angle = Math.hypot(...step.rotation);
-  const k: Vec3 = angle > 0 ? scale(step.rotation, 1 / angle) : [0, 0, 1];
-  const cos = Math.cos(angle), sin = Math.sin(angle);
-  const v = sub(p, step.centre);
-  const kv = cross(k, v), kd = dot(k, v);
-  return [0, 1, 2].map((a) => step.centre[a]! + v[a]! * cos + kv[a]! * sin + k[a]! * kd * (1 - cos) + step.translation[a]!) as Vec3;
-}
-
-/** The points moved by a step. */
-function move(points: Float64Array, n: number, step: Step): Float64Array {
-  const out = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) out.set(moveBy(step, [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]), 3 * i);
-  return out;
+  // The rotation vector taken about the centre, then the translation: x -> R (x - c) + c + t.
+  const r = rotationOfVector(rotation[0], rotation[1], rotation[2]);
+  const rc = rotate({ r, t: [0, 0, 0] }, ...centre);
+  return { r, t: [centre[0] - rc[0] + translation[0], centre[1] - rc[1] + translation[1], centre[2] - rc[2] + translation[2]] };
 }
 
 /** A feature of size's derived axis, for a position floated as a pattern: its ends and its true position (a point and unit direction). */
@@ -216,16 +199,15 @@ const RADIAL_DIRECTIONS = 4;
  * caller measures the result exactly and keeps it only if it is better). Steps re-linearised up to
  * three times; null when nothing moves.
  */
-export function floatAxes(probes: AxisProbe[], free: Freedom): ((p: Vec3) => Vec3) | null {
+export function floatAxes(probes: AxisProbe[], free: Freedom): Rigid | null {
   if (probes.length === 0 || free.translations.length + free.rotations.length === 0) return null;
-  const steps: Step[] = [];
-  const moved = (p: Vec3) => steps.reduce((q, s) => moveBy(s, q), p);
+  let total: Rigid | null = null;
   for (let round = 0; round < 3; round++) {
     const rows: { p: Vec3; u: Vec3; y: number }[] = [];
     for (const pr of probes) {
       const [a, b] = across(pr.axis);
       for (const end of pr.ends) {
-        const p = moved(end);
+        const p = total ? apply(total, ...end) : end;
         const v = sub(p, pr.origin);
         for (let k = 0; k < RADIAL_DIRECTIONS; k++) {
           const t = (k * Math.PI) / RADIAL_DIRECTIONS;
@@ -238,10 +220,11 @@ export function floatAxes(probes: AxisProbe[], free: Freedom): ((p: Vec3) => Vec
     for (const r of rows) for (let i = 0; i < 3; i++) centre[i]! += r.p[i]! / rows.length;
     const step = solveMinimax(rows.length, centre, free, (k) => rows[k]!.p, (k) => rows[k]!.u, (k) => rows[k]!.y);
     if (step === 'fixed' || step === null) break;
-    steps.push(step);
-    if (Math.hypot(...step.translation) + Math.hypot(...step.rotation) * 1e3 < 1e-12) break;
+    total = total ? compose(step, total) : step;
+    // A step that moves the centre and turns by nothing worth counting ends the rounds.
+    if (Math.hypot(...sub(apply(step, ...centre), centre)) + rotationAngle(step.r) < 1e-12) break;
   }
-  return steps.length ? moved : null;
+  return total;
 }
 
 /** Two unit directions across `axis`. */

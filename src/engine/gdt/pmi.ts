@@ -324,8 +324,8 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     // inches: 0.213 in came as 5.41), so only the ratio of the two units is left to apply; a value
     // with its decimal places given (a qualified item) it leaves as written (CTC 5's 10 in bore: 10).
     const raw = o.GetValue();
-    step ??= new StepText(bytes);
-    const scale = angular ? 1 : keptInFileUnit(raw, (fileValues ??= step.dimensionValues()), fileUnitMm) ? dimensionUnit : dimensionUnit / fileUnitMm;
+    const asWritten = !angular && fileUnitMm !== 1 && keptInFileUnit(raw, (fileValues ??= (step ??= new StepText(bytes)).dimensionValues()), fileUnitMm);
+    const scale = angular ? 1 : asWritten ? dimensionUnit : dimensionUnit / fileUnitMm;
     let nominal: number | null = raw * scale;
     let upper: number | null = null, lower: number | null = null;
     if (o.IsDimWithPlusMinusTolerance()) {

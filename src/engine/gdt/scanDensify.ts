@@ -16,7 +16,7 @@ export const MIN_FEATURE_SAMPLES = 300;
 /** The scan as a surface to draw more samples from: its triangles (a mesh, a BREP's tessellation), or its points (a cloud). */
 export type ScanSurface =
   | { kind: 'mesh'; mesh: TriMesh; /** A BREP scan: each sample moved onto its exact face. */ exact?: ExactReference }
-  | { kind: 'points'; points: Float64Array; normals: Float64Array | undefined; count: number };
+  | { kind: 'points'; /** Every point of the cloud (with unit normals if it has them), read when first needed. */ cloud: () => PointSet };
 
 /** The scan samples on some faces, more drawn when they are few; `added` counts the samples drawn. */
 export interface Densifier {
@@ -43,7 +43,15 @@ export function scanDensifier(
   target = MIN_FEATURE_SAMPLES,
 ): Densifier {
   let drawn = 0, added = 0;
-  const moved = scan.kind === 'mesh' ? applyToPoints(motion, scan.mesh.positions) : applyToPoints(motion, scan.points.subarray(0, 3 * scan.count));
+  // The scan placed by the motion, made when a face set first needs samples (most evaluations: none).
+  let placed: Float64Array | undefined, cloud: PointSet | undefined;
+  const cloudOf = (read: () => PointSet) => (cloud ??= read());
+  const scanPlaced = (): Float64Array => {
+    if (placed) return placed;
+    if (scan.kind === 'mesh') return (placed = applyToPoints(motion, scan.mesh.positions));
+    const c = cloudOf(scan.cloud);
+    return (placed = applyToPoints(motion, c.points.subarray(0, 3 * c.count)));
+  };
   const cache = new Map<string, PointSet>();
 
   const onFaces = (set: PointSet, faces: number[]): PointSet => {
@@ -57,13 +65,15 @@ export function scanDensifier(
   const draw = (faces: number[]): PointSet | null => {
     const box = facesBox(nominal, faces, reach);
     if (!box) return null;
+    const moved = scanPlaced();
     if (scan.kind === 'points') {
       const inBox: number[] = [];
-      for (let i = 0; i < scan.count; i++) if (inside(moved, i, box)) inBox.push(i);
+      const all = cloudOf(scan.cloud);
+      for (let i = 0; i < all.count; i++) if (inside(moved, i, box)) inBox.push(i);
       const every = Math.max(1, Math.ceil(inBox.length / Math.max(1, budget - drawn)));
       const pick = inBox.filter((_, j) => j % every === 0);
       drawn += pick.length;
-      return onFaces(selectMoved(moved, scan.normals, motion, pick), faces);
+      return onFaces(selectMoved(moved, all.normals, motion, pick), faces);
     }
     const want = new Set(faces);
     const hit = createExactHit();

@@ -74,11 +74,7 @@ export class StepText {
     // Only the items a SHAPE_DIMENSION_REPRESENTATION holds: the file's other length measures (the
     // validation properties' areas and centroids, FTC 6: 89 of them in mm) are in the model's unit
     // and outvote the dimensions' (FTC 6: 0.562 in read as 0.562 mm).
-    const held = new Set<number>();
-    for (const id of this.order) {
-      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
-      if (m) for (const ref of m[1]!.matchAll(/#(\d+)/g)) held.add(Number(ref[1]));
-    }
+    const held = this.dimensionItems();
     const votes = new Map<number, number>();
     for (const id of this.order) {
       const text = this.entities.get(id)!;
@@ -94,6 +90,16 @@ export class StepText {
     return best;
   }
 
+  /** The ids of the items the file's SHAPE_DIMENSION_REPRESENTATIONs hold. */
+  private dimensionItems(): Set<number> {
+    const held = new Set<number>();
+    for (const id of this.order) {
+      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
+      if (m) for (const ref of m[1]!.matchAll(/#(\d+)/g)) held.add(Number(ref[1]));
+    }
+    return held;
+  }
+
   /**
    * The numbers of the file's dimension values (the length measure items a
    * SHAPE_DIMENSION_REPRESENTATION holds), each with whether it is also a
@@ -102,11 +108,7 @@ export class StepText {
    * unit (NIST CTC 5's 10 in diameter came as 10, FTC 8's 0.213 in as 5.41).
    */
   dimensionValues(): { value: number; qualified: boolean }[] {
-    const held = new Set<number>();
-    for (const id of this.order) {
-      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
-      if (m) for (const ref of m[1]!.matchAll(/#(\d+)/g)) held.add(Number(ref[1]));
-    }
+    const held = this.dimensionItems();
     const out: { value: number; qualified: boolean }[] = [];
     for (const id of held) {
       const text = this.entities.get(id);

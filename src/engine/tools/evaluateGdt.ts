@@ -248,8 +248,7 @@ function scanSurface(oc: OC, actual: Body): ScanSurface {
     const s = measuredSurface(oc, actual, defaultDeflection(oc, actual));
     return { kind: 'mesh', mesh: s.mesh, exact: exactReference(oc, actual, (s.mesh as FaceTessellation).deflection) };
   }
-  const all = bodyPoints(undefined, actual, Number.MAX_SAFE_INTEGER);
-  return { kind: 'points', ...all };
+  return { kind: 'points', cloud: () => bodyPoints(undefined, actual, Number.MAX_SAFE_INTEGER) };
 }
 
 /** PMI may also name edges and vertices; characteristics are evaluated on faces. */
