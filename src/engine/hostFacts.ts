@@ -8,6 +8,8 @@
 export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors';
 export type { ErrorCode, ErrorPayload, Outcome } from './errors';
 export { resultJson } from './json';
+// The engine host's deadline timers (src/node/EngineHost.ts).
+export { timerDelay } from './timerDelay';
 export { jsonChunks } from './graph/jsonChunks';
 // The CLI reads an STL on its own thread while the engine thread starts (src/cli/earlyStl.ts).
 export { parseStl, readStlPieces } from './scene/import/stl';

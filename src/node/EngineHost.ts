@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { KeptBody, LoadRequest, RestoreReport, RunOutcome, SceneSnapshot, ToolArgs, ToolManifest, ToolName, ToolResult } from '../engine';
-import { BrepscopeError, isKernelAbort, type ErrorPayload } from '../engine/hostFacts';
+import { BrepscopeError, isKernelAbort, timerDelay, type ErrorPayload } from '../engine/hostFacts';
 import type { Method, Reply, SceneEntry, ThreadMemory, ThreadMessage, ThreadMethods, ThreadSetup } from './engineProtocol';
 import { memoryCells, refusedGrowths, wasmBytes } from './wasmMemory';
 
@@ -22,13 +22,8 @@ export const CANCEL_GRACE_MS = 2000;
  * this long (10 to 30 s measured on a loaded 2-core machine), and the deadline if it is longer.
  */
 export const STARTUP_LIMIT_MS = 180_000;
-/**
- * The longest delay a timer takes (2^31 - 1 ms, 24.8 days): Node fires a longer one at once, so
- * `--deadline 3000000` was a TIMEOUT before the engine started. Every deadline timer is set through
- * `after`, which holds a longer deadline to this one (no call runs that long).
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const after = (fn: () => void, ms: number): NodeJS.Timeout => setTimeout(fn, Math.min(ms, MAX_TIMER_MS));
+/** Every deadline timer is set through `after` (timerDelay: `--deadline 3000000` was a TIMEOUT before the engine started). */
+const after = (fn: () => void, ms: number): NodeJS.Timeout => setTimeout(fn, timerDelay(ms));
 /** A scene that fails to load back this many times in a row is dropped. */
 const MAX_RESTORE_ATTEMPTS = 2;
 

@@ -1,5 +1,6 @@
 import { BrepscopeError, toErrorPayload, type ErrorPayload } from '../errors';
 import type { OC } from '../kernel';
+import { timerDelay } from '../timerDelay';
 import { runSelfCheckJob, type SelfCheckAnswer, type SelfCheckJob, type SelfCheckThread } from './selfCheckJob';
 import type { ValidationIssue } from './shapeIssues';
 
@@ -28,11 +29,6 @@ export type SelfCheckReply =
 
 /** How long past the job's end the thread may take to stop between kernel calls before it is stopped. */
 export const STOP_GRACE_MS = 1000;
-/**
- * The longest delay a timer takes: a longer one fires at once (Node, browsers), so a budget of 1e308 s
- * was over before the check began. A budget past it is unbounded in effect; the host's deadline stops the call.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The thread's start (its kernel: about 4 s, several times that on a loaded machine) is bounded on its own. */
 export const START_LIMIT_MS = 120_000;
 
@@ -135,11 +131,12 @@ export function createSelfCheckHost(platform: SelfCheckPlatform, options: SelfCh
           offReply();
           offFailure();
         };
+        // A budget past a timer's range is unbounded in effect; the host's deadline stops the call.
         const timer = setTimeout(() => {
           finish();
           stop(w);
           resolve({ abandoned: true, checks, checksDone, seconds: seconds(), found });
-        }, Math.min(job.budgetMs + STOP_GRACE_MS, MAX_TIMER_MS));
+        }, timerDelay(job.budgetMs + STOP_GRACE_MS));
         const offReply = w.onReply((reply) => {
           if (!('id' in reply) || reply.id !== id) return;
           if ('progress' in reply) {
