@@ -10,3 +10,19 @@ export function firstBytes(parts: readonly Uint8Array[], limit: number): Uint8Ar
   }
   return out;
 }
+
+/**
+ * The pieces of a file's head: at least one piece (so the source starts), and while `more` says so
+ * until `limit` bytes (or the file) are in. Pieces are copied: the host reuses its buffer.
+ */
+export async function readHead(iterator: AsyncIterator<Uint8Array>, limit: number, more = true): Promise<{ first: Uint8Array[]; length: number }> {
+  const first: Uint8Array[] = [];
+  let length = 0;
+  for (let asked = false; !asked || (more && length < limit); asked = true) {
+    const next = await iterator.next();
+    if (next.done) break;
+    first.push(next.value.slice());
+    length += next.value.byteLength;
+  }
+  return { first, length };
+}

@@ -1,6 +1,7 @@
 import type { SourceFormat } from '../Body';
 import { BrepscopeError } from '../../errors';
 import { resolveFormat, SIGNATURE_BYTES } from './detectFormat';
+import { readHead } from './firstBytes';
 import type { FilePieces } from './stl';
 import { refuseCarriageReturnLines } from './textScanner';
 
@@ -30,15 +31,8 @@ export async function readLinePieces(
 ): Promise<{ bytes: Uint8Array } | undefined> {
   const iterator = file.pieces[Symbol.asyncIterator]();
   try {
-    const first: Uint8Array[] = [];
-    let firstLength = 0;
-    // The head resolveFormat judges (its first 4096 bytes); pieces are copied, the host reuses its buffer.
-    for (let asked = false; !asked || (signature && firstLength < Math.min(file.size, SIGNATURE_BYTES)); asked = true) {
-      const next = await iterator.next();
-      if (next.done) break;
-      first.push(next.value.slice());
-      firstLength += next.value.length;
-    }
+    // The head resolveFormat judges (its first SIGNATURE_BYTES), when a signature is to be judged.
+    const { first, length: firstLength } = await readHead(iterator, Math.min(file.size, SIGNATURE_BYTES), signature);
     const head = concat(first, firstLength);
     if (file.size === 0 || (signature && !isHeadOf(format, head, file.size, name))) return { bytes: await gatherRest(head, iterator) };
     refuseBinaryHead(head, name, format);

@@ -1,5 +1,5 @@
 import { SIGNATURE_BYTES } from './detectFormat';
-import { firstBytes } from './firstBytes';
+import { firstBytes, readHead } from './firstBytes';
 import { isHeadOf } from './linePieces';
 import type { FilePieces } from './stl';
 import { refuseNonZipHead } from './threeMf';
@@ -13,15 +13,7 @@ import { refuseNonZipHead } from './threeMf';
 export async function read3mfPieces(file: FilePieces, name: string, requested: boolean): Promise<Uint8Array> {
   const iterator = file.pieces[Symbol.asyncIterator]();
   try {
-    const first: Uint8Array[] = [];
-    let length = 0;
-    // The head resolveFormat judges; pieces are copied, the host reuses its buffer. At least one piece, so the source starts.
-    for (let asked = false; !asked || length < Math.min(file.size, SIGNATURE_BYTES); asked = true) {
-      const next = await iterator.next();
-      if (next.done) break;
-      first.push(next.value.slice());
-      length += next.value.byteLength;
-    }
+    const { first, length } = await readHead(iterator, Math.min(file.size, SIGNATURE_BYTES));
     const head = firstBytes(first, SIGNATURE_BYTES);
     if (file.size > 0 && (requested || isHeadOf('3mf', head, file.size, name))) refuseNonZipHead(head, name);
     const whole = new Uint8Array(Math.max(file.size, length));
