@@ -9,6 +9,6 @@ import { colorSpan } from './heatColors';
 export function saturationNote(range: number, tolerance: number, unit: string): string {
   const m = colorSpan(range, tolerance);
   const at = formatNumber(Number(m.toPrecision(3)));
-  if (range >= 2 * tolerance) return `${unit} · colours saturate beyond ±${at} (99th percentile of |d| at the coloured vertices)`;
+  if (m === range) return `${unit} · colours saturate beyond ±${at} (99th percentile of |d| at the coloured vertices)`;
   return `${unit} · colours saturate beyond ±${at} (twice the tolerance; 99th percentile of |d| at the coloured vertices ${formatNumber(Number(range.toPrecision(3)))})`;
 }
