@@ -13,6 +13,12 @@ const SECTIONS = 15;
 const SECTION_SHARE = 0.02;
 /** A section counts when its samples leave no gap wider than this around the axis (radians). */
 const MAX_GAP = Math.PI / 2;
+/**
+ * A circular element of a feature that is not a whole turn (an arc face, a sector of a face across
+ * the axis) is the part of the circle the feature has: its section counts when it covers this share
+ * of the angle the feature's samples cover. On a whole turn this is the MAX_GAP rule.
+ */
+const ARC_SHARE = 1 - MAX_GAP / (2 * Math.PI);
 
 /**
  * The datum axis of a reference (ASME Y14.5 ch. 12, ISO 1101 runout and coaxiality): the nominal
@@ -47,7 +53,7 @@ function polar(mapped: Float64Array, n: number, a: { o: Vec3; z: Vec3; x: Vec3; 
 }
 
 /** Sample indices of each section along `coord` (SECTIONS slices, SECTION_SHARE thick) that holds enough samples all around the axis. */
-function sections(coord: Float64Array, angle: Float64Array, minSamples: number): number[][] {
+function sections(coord: Float64Array, angle: Float64Array, minSamples: number, maxGap = MAX_GAP): number[][] {
   let lo = Infinity, hi = -Infinity;
   for (const c of coord) [lo, hi] = [Math.min(lo, c), Math.max(hi, c)];
   const half = 0.5 * SECTION_SHARE * (hi - lo);
@@ -56,7 +62,7 @@ function sections(coord: Float64Array, angle: Float64Array, minSamples: number):
     const mid = lo + ((s + 0.5) * (hi - lo)) / SECTIONS;
     const idx: number[] = [];
     for (let i = 0; i < coord.length; i++) if (Math.abs(coord[i]! - mid) <= half) idx.push(i);
-    if (idx.length >= Math.max(minSamples, 8) && largestGap(idx.map((i) => angle[i]!)) <= MAX_GAP) out.push(idx);
+    if (idx.length >= Math.max(minSamples, 8) && largestGap(idx.map((i) => angle[i]!)) <= maxGap) out.push(idx);
   }
   return out;
 }
@@ -95,9 +101,13 @@ export function runout(kind: 'circularRunout' | 'totalRunout', nominal: NominalA
     return { actual: range(reading.keys()), method: `range of the readings normal to the nominal surface over the whole feature, turned about the datum axis (total runout)` };
   }
   const p = polar(mapped, n, a);
-  const secs = sections(planar ? p.rho : p.h, p.angle, minSamples);
-  if (secs.length === 0) return { reason: 'no circular element (section across the datum axis) holds enough samples all around' };
-  return { actual: Math.max(...secs.map(range)), method: `largest range of the readings normal to the nominal surface over ${secs.length} circular elements (${planar ? 'by radius' : 'by height'} about the datum axis)` };
+  // Runout reads the circular elements the feature has (ASME Y14.5 12.4: each circular element of
+  // the feature), so an arc face's elements are arcs; coaxiality, which fits centres, needs turns.
+  const covered = 2 * Math.PI - largestGap(Array.from(p.angle));
+  const secs = sections(planar ? p.rho : p.h, p.angle, minSamples, 2 * Math.PI - ARC_SHARE * covered);
+  if (secs.length === 0) return { reason: 'no circular element (section across the datum axis) holds enough samples over the angle the feature covers' };
+  const arc = covered < 2 * Math.PI - MAX_GAP ? `, arcs of about ${Math.round((covered * 180) / Math.PI)} degrees` : '';
+  return { actual: Math.max(...secs.map(range)), method: `largest range of the readings normal to the nominal surface over ${secs.length} circular elements (${planar ? 'by radius' : 'by height'} about the datum axis${arc})` };
 }
 
 /**

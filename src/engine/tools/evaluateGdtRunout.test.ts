@@ -64,6 +64,12 @@ beforeAll(async () => {
   ids.B = await faceOf(engine, 'shaft', /cylind/i, [6, 0, 37.5]);
   ids.middle = await faceOf(engine, 'shaft', /cylind/i, [10, 0, 22.5]);
   ids.step = await faceOf(engine, 'shaft', /plan/i, [0, 0, 15]);
+  // The shaft with the middle's y < 0 half cut away: its middle face is a half turn.
+  const shaft = fuse(fuse(makeCylinder(oc, 6, 15), makeCylinder(oc, 10, 15, 15)), makeCylinder(oc, 6, 15, 30));
+  addShapeBody(oc, engine.scene, 'halfShaft', cut(shaft, makeBox(oc, 22, 11, 15, [-11, -11, 15])));
+  ids.halfA = await faceOf(engine, 'halfShaft', /cylind/i, [6, 0, 7.5]);
+  ids.halfB = await faceOf(engine, 'halfShaft', /cylind/i, [6, 0, 37.5]);
+  ids.halfMiddle = await faceOf(engine, 'halfShaft', /cylind/i, [0, 10, 22.5]);
   // A 40 x 30 x 20 block with a slot 10 wide (x 15 to 25) and 10 deep along y.
   addShapeBody(oc, engine.scene, 'slotted', cut(makeBox(oc, 40, 30, 20), makeBox(oc, 10, 32, 11, [15, -1, 10])));
   for (const [k, x] of [['x0', 0], ['x40', 40], ['s15', 15], ['s25', 25]] as const) ids[k] = await faceOf(engine, 'slotted', /plan/i, [x, 15, k.startsWith('s') ? 15 : 10]);
@@ -79,6 +85,18 @@ beforeAll(async () => {
   rings(tapered, 16, 29, (z) => 10 + TAPER * (z - 22.5));
   annulus(tapered, WOBBLE);
   addCloud(engine, 'tapered', tapered);
+
+  // The half turn's axis E off the datum axis along y: each arc reads about E sin(t); sampled from
+  // 10 to 170 degrees, clear of the border margin at the face's edges.
+  const half: number[] = [];
+  rings(half, 1, 14, () => 6);
+  rings(half, 31, 44, () => 6);
+  for (let z = 16; z <= 29 + 1e-9; z += 0.5)
+    for (let k = 2; k <= 34; k++) {
+      const t = (k * Math.PI) / 36;
+      half.push(10 * Math.cos(t), E + 10 * Math.sin(t), z);
+    }
+  addCloud(engine, 'half', half);
 
   const slot: number[] = [];
   for (let y = 1; y <= 29; y += 1) {
@@ -150,6 +168,35 @@ describe('evaluate_gdt: runout, coaxiality, concentricity, common datums', () =>
     // largest reads 2 WOBBLE 9; the whole face, out to 9.5, 2 WOBBLE 9.5.
     expect(faceCirc!.actual).toBeCloseTo(2 * WOBBLE * 9, 9);
     expect(faceTotal!.actual).toBeCloseTo(2 * WOBBLE * 9.5, 9);
+  });
+});
+
+describe('evaluate_gdt: runout of a feature that is not a whole turn', () => {
+  it('a half-turn face E off the axis: circular and total runout read the arcs it has (about E; a whole turn would read 2E)', async () => {
+    const r = await evaluate({
+      actualBodyId: 'half',
+      nominalBodyId: 'halfShaft',
+      datums: [
+        { label: 'A', faces: [ids.halfA!] },
+        { label: 'B', faces: [ids.halfB!] },
+      ],
+      characteristics: [
+        { id: 'circ', kind: 'circularRunout', faces: [ids.halfMiddle!], tolerance: 0.03, datums: ['A-B'] },
+        { id: 'total', kind: 'totalRunout', faces: [ids.halfMiddle!], tolerance: 0.015, datums: ['A-B'] },
+        { id: 'coax', kind: 'coaxiality', faces: [ids.halfMiddle!], tolerance: 0.1, zone: 'diameter', datums: ['A-B'] },
+      ],
+    });
+    const [circ, total, coax] = r.characteristics;
+    // Readings: |p| - 10 = sqrt(100 + E^2 + 20 E sin t) - 10, least at t = 10 degrees, most at 90.
+    const reading = (t: number) => Math.sqrt(100 + E * E + 20 * E * Math.sin(t)) - 10;
+    const expected = reading(Math.PI / 2) - reading(Math.PI / 18);
+    expect(circ!.actual).toBeCloseTo(expected, 9);
+    expect(circ!.method).toMatch(/arcs of about 160 degrees/);
+    expect(circ!.pass).toBe(true);
+    expect(total!.actual).toBeCloseTo(expected, 9);
+    expect(total!.pass).toBe(false);
+    // Coaxiality fits circle centres: half turns are not enough.
+    expect(coax!.pass).toBeNull();
   });
 });
 
