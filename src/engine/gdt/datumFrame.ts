@@ -76,7 +76,12 @@ export function buildFrame(features: readonly DatumFeature[], fallback: Frame = 
         const d = reject(sub(f.point, axisPoint), z);
         if (Math.hypot(...d) > 1e-9) x = normalize(d);
       } else if (x) {
-        constrain(reject(reject(sub(f.point, axisPoint ?? f.point), z), x), f.point);
+        // A tertiary axis (A|B|C with C a hole) fixes the origin across its own direction; what the
+        // earlier datums fixed already stays theirs (independent()). Before, an axis after two
+        // planes fixed nothing, so C's translation was left free.
+        const [u, w] = inPlane(normalize(f.direction), fallback);
+        constrain(u, f.point);
+        constrain(w, f.point);
       }
     } else {
       for (const d of fallback.axes) constrain(d, f.point);
