@@ -34,6 +34,20 @@ export function makeDrilledBlock(oc: OC, r: number, xc = 20, yc = 15): TopoDS_Sh
   });
 }
 
+/** `shape` (consumed) with vertical through-holes of radius r at (x, y), from z = -5 to 25. */
+export function drillHoles(oc: OC, shape: TopoDS_Shape, holes: readonly (readonly [number, number])[], r: number): TopoDS_Shape {
+  for (const [x, y] of holes) {
+    const next = withKernel(oc, (own) => {
+      const axes = own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(x, y, -5)), own(new oc.gp_Dir_4(0, 0, 1))));
+      const tool = own(own(new oc.BRepPrimAPI_MakeCylinder_3(axes, r, 30)).Shape());
+      return own(new oc.BRepAlgoAPI_Cut_3(shape, tool, own(new oc.Message_ProgressRange_1()))).Shape();
+    });
+    shape.delete();
+    shape = next;
+  }
+  return shape;
+}
+
 /** The faces of a shape gathered into a new shell (or a solid around it), leaving out the face indices in `drop`. */
 export function shellWithout(oc: OC, shape: TopoDS_Shape, drop: number[], asSolid: boolean): TopoDS_Shape {
   return withKernel(oc, (own) => {

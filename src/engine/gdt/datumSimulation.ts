@@ -6,6 +6,7 @@ import type { FaceSplit } from './faceSplit';
 import { fitCoaxial, fitCylinder, fitPlane, fitSphere, radial } from './leastSquares';
 import { flatnessZone } from './minimumZone';
 import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
+import { patternDatum, type Axis } from './patternDatum';
 
 export interface DatumSpec {
   label: string;
@@ -28,6 +29,8 @@ export interface SimulatedDatum {
   points?: PointSet;
   /** A centre plane (of a width feature): not re-simulated as a tangent plane. */
   derived?: boolean;
+  /** A pattern of holes as a datum: the second axis that clocks the frame about the pattern's centre (patternDatum.ts). */
+  clock?: { nominal: DatumFeature; actual: DatumFeature };
   reason?: string;
 }
 
@@ -100,6 +103,10 @@ export function simulateDatums(
       if (!z) z = a.kind === 'plane' ? a.normal : a.kind === 'axis' ? a.direction : null;
       else if (!x && a.kind === 'plane') x = normalize(reject(a.normal, z));
       act.push(a);
+      if (d.clock) {
+        nom.push(d.clock.nominal);
+        act.push(orientLike(d.clock.actual, d.clock.nominal));
+      }
     }
     return { nominal: buildFrame(nom), actual: buildFrame(act), features: nom };
   };
@@ -121,10 +128,13 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
   const pts = actualOn(faces);
   const fail = (reason: string, nom: DatumFeature | null = null): SimulatedDatum => ({ spec, nominal: nom, actual: null, samples: pts.count, reason });
   const kinds = parts.map((p) => featureKind(nominal, p));
-  // A pattern of holes as one datum (FTC 6's F: four holes) sets the frame by the pattern's true
-  // positions, not by one cylinder fitted through them all: not simulated, said so.
+  // A pattern of holes as one datum (FTC 6's F: four holes) sets the frame by the features' axes
+  // at their basic places, not by one cylinder fitted through them all.
   const pattern = parts.length === 1 ? sizeFeatures(nominal, faces) : null;
-  if (pattern && pattern.length > 1) return fail(`datum ${label} is a pattern of ${pattern.length} features; a datum established by a pattern is not supported (name one feature's faces with the datums argument)`);
+  if (pattern && pattern.length > 1) {
+    if (pattern.some((g) => featureKind(nominal, g) !== 'cylinder')) return fail(`datum ${label} is a pattern of ${pattern.length} features that are not all cylinders; a pattern datum of holes or pins is supported`);
+    return establishPattern(nominal, actualOn, spec, pattern, options);
+  }
   const width = parts.length === 1 ? widthFeature(nominal, faces) : null;
   let nom: DatumFeature | null;
   if (width) nom = centrePlane(nominal.nodes(width[0]), nominal.nodes(width[1]));
@@ -135,7 +145,7 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
     const axes = parts.map((p, i) => nominalFeature(nominal, p, kinds[i]!));
     const [a0] = axes;
     const apart = axes.some((a) => !a || a.kind !== 'axis' || !a0 || a0.kind !== 'axis' || Math.abs(Math.abs(dot(a.direction, a0.direction)) - 1) > 1e-6 || radial(a.point, a0.point, a0.direction) > 1e-6 * (1 + Math.hypot(...a0.point)));
-    if (apart) return fail(`common datum ${label}: the axes of ${label.split('-').join(', ')} are not on one line; a common datum of coaxial cylinders is supported, not a pattern of bores`);
+    if (apart) return establishPattern(nominal, actualOn, spec, parts, options);
     const c = fitCoaxial(parts.map((p) => nominal.nodes(p)));
     nom = c && { kind: 'axis', direction: c.axis, point: c.origin };
   } else if (kinds.every((k) => k === 'plane')) nom = nominalFeature(nominal, faces, 'plane');
@@ -155,6 +165,33 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
     actual = c && { kind: 'axis', direction: c.axis, point: c.origin };
   } else actual = simulateDatum(pts, nom);
   return { spec, nominal: nom, actual, samples: pts.count, points: pts, ...(width ? { derived: true } : {}) };
+}
+
+/**
+ * A datum on a pattern of holes or pins (one label on several, FTC 6's F; or a common datum of
+ * parallel bores apart, FTC 8's H-J): each feature's axis fitted on its own samples, the frame set
+ * by all of them together (patternDatum.ts).
+ */
+function establishPattern(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, spec: DatumSpec, groups: number[][], options: EvaluationOptions): SimulatedDatum {
+  const sets = groups.map((g) => actualOn(g));
+  const samples = sets.reduce((n, s) => n + s.count, 0);
+  const fail = (why: string): SimulatedDatum => ({ spec, nominal: null, actual: null, samples, reason: `datum ${spec.label} (a pattern of ${groups.length} features): ${why}` });
+  const nominalAxes: Extract<DatumFeature, { kind: 'axis' }>[] = [];
+  for (const g of groups) {
+    const f = nominalFeature(nominal, g, 'cylinder');
+    if (!f || f.kind !== 'axis') return fail(`no axis fits the nominal faces ${g.map((x) => `face[${x}]`).join(', ')}`);
+    nominalAxes.push(f);
+  }
+  if (sets.some((s) => s.count < options.minSamples)) return fail(`each feature needs ${options.minSamples} scan samples (${sets.map((s) => s.count).join(', ')})`);
+  const actualAxes: Axis[] = [];
+  for (const [i, s] of sets.entries()) {
+    const a = simulateDatum(s, nominalAxes[i]!);
+    if (!a || a.kind !== 'axis') return fail(`no axis fits the scan samples of its feature ${i + 1}`);
+    actualAxes.push(a);
+  }
+  const p = patternDatum(nominalAxes, actualAxes);
+  if (typeof p === 'string') return fail(p);
+  return { spec, nominal: p.nominal, actual: p.actual, clock: p.clock, samples };
 }
 
 /** The centre plane of two parallel sides: midway between their least-squares planes (a width datum, simulated by least squares). */

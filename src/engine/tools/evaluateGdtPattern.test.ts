@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
-import { withKernel, type OC } from '../kernel';
+import type { OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addCloud, faceOf } from '../../test/gdtFixtures';
-import { makeBox } from '../../test/kernelShapes';
+import { drillHoles, makeBox } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
 
 /**
@@ -20,19 +20,7 @@ const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r)
 
 // A 60 x 30 x 20 block with two through holes of radius 4 at (15, 15) and (45, 15).
 const HOLES: [number, number][] = [[15, 15], [45, 15]];
-function twoHoleBlock(oc: OC) {
-  let shape = makeBox(oc, 60, 30, 20);
-  for (const [x, y] of HOLES) {
-    const next = withKernel(oc, (own) => {
-      const axes = own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(x, y, -5)), own(new oc.gp_Dir_4(0, 0, 1))));
-      const tool = own(own(new oc.BRepPrimAPI_MakeCylinder_3(axes, 4, 30)).Shape());
-      return own(new oc.BRepAlgoAPI_Cut_3(shape, tool, own(new oc.Message_ProgressRange_1()))).Shape();
-    });
-    shape.delete();
-    shape = next;
-  }
-  return shape;
-}
+const twoHoleBlock = (oc: OC) => drillHoles(oc, makeBox(oc, 60, 30, 20), HOLES, 4);
 
 /** The second hole scanned off its true position by (DX, DY) with radius R2; the first as drawn. */
 const DX = 0.03, DY = -0.04, R2 = 4.05;
@@ -104,27 +92,35 @@ describe('evaluate_gdt: patterns and width features', () => {
     expect(cyl!.pass).toBe(true);
   });
 
-  it('a datum on a pattern of holes, or a common datum of parallel holes, is refused with the reason, not fitted as one cylinder', async () => {
-    const r = await evaluate({
+  it('a datum on a pattern of holes (or a common datum of parallel holes) sets the frame by their axes together', async () => {
+    // The pattern's centre: midway between the axes, (30, 15) drawn, (30 + DX / 2, 15 + DY / 2)
+    // scanned; its clocking: the line through the two holes, turned by theta on the scan.
+    const theta = Math.atan2(DY, 30 + DX);
+    // The y = 0 side's samples (x 2 to 58) seen in that frame: y' = 15 - sin(theta) (x - cx) + cos(theta) (0 - cy).
+    const [cx, cy] = [30 + DX / 2, 15 + DY / 2];
+    let worst = 0;
+    for (let x = 2; x <= 58; x += 1) worst = Math.max(worst, Math.abs(15 - Math.sin(theta) * (x - cx) - Math.cos(theta) * cy));
+    const characteristics = [{ id: 'prof', kind: 'surfaceProfile', faces: [y0], tolerance: 0.1, datums: ['A', 'P'] }];
+    const pattern = await evaluate({
       actualBodyId: 'scan',
       nominalBodyId: 'block',
-      datums: [{ label: 'P', faces: holes }],
-      characteristics: [{ id: 'perp', kind: 'perpendicularity', faces: [x0], tolerance: 0.1, datums: ['P'] }],
+      datums: [{ label: 'A', faces: [bottom] }, { label: 'P', faces: holes }],
+      characteristics,
       borderMargin: 0.5,
     });
-    expect(r.characteristics[0]!.pass).toBeNull();
-    expect(r.characteristics[0]!.reason).toMatch(/datum P is a pattern of 2 features/);
+    expect(pattern.characteristics[0]!.actual).toBeCloseTo(2 * worst, 9);
+    expect(2 * worst).toBeGreaterThan(0.1);
+    expect(pattern.characteristics[0]!.pass).toBe(false);
 
-    // The two parallel holes as a common datum P-Q (NIST FTC 8's H-J): not one axis either.
+    // The two parallel holes as a common datum P-Q (NIST FTC 8's H-J) are the same pattern.
     const common = await evaluate({
       actualBodyId: 'scan',
       nominalBodyId: 'block',
-      datums: [{ label: 'P', faces: [holes[0]] }, { label: 'Q', faces: [holes[1]] }],
-      characteristics: [{ id: 'prof', kind: 'surfaceProfile', faces: [x0], tolerance: 0.1, datums: ['P-Q'] }],
+      datums: [{ label: 'A', faces: [bottom] }, { label: 'P', faces: [holes[0]] }, { label: 'Q', faces: [holes[1]] }],
+      characteristics: [{ ...characteristics[0], datums: ['A', 'P-Q'] }],
       borderMargin: 0.5,
     });
-    expect(common.characteristics[0]!.pass).toBeNull();
-    expect(common.characteristics[0]!.reason).toMatch(/common datum P-Q: the axes of P, Q are not on one line/);
+    expect(common.characteristics[0]!.actual).toBeCloseTo(2 * worst, 9);
   });
 
   it("a width feature's perpendicularity is its centre plane's lean over the samples' height", async () => {
