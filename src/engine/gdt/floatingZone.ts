@@ -18,6 +18,13 @@ import type { Frame } from './datumFrame';
 export interface Freedom {
   translations: Vec3[];
   rotations: Vec3[];
+  /**
+   * The point free rotations turn about when datums hold some translation: on the datum axis that
+   * holds it (the frame's origin). A|B with B a bore leaves the turn about B free, not a turn about
+   * the feature read (which would move it across B's located directions). Absent when every
+   * translation is free: then any point serves and the samples' centre is the best conditioned.
+   */
+  pivot?: Vec3;
 }
 
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -44,7 +51,7 @@ export function freeMotions(frame: Frame): Freedom {
     if (Math.hypot(...r) > 1e-6) translations.push(normalize(r));
   }
   const rotations = !frame.oriented ? [...frame.axes] : frame.clocked ? [] : [frame.axes[2]];
-  return { translations, rotations };
+  return fixed.length ? { translations, rotations, pivot: frame.origin } : { translations, rotations };
 }
 
 /** The largest distance of the samples from the nominal faces, as placed (`placed`) and with the zone floated (`floated`). */
@@ -136,12 +143,13 @@ function minimaxStep(points: Float64Array, rows: ArrayLike<number>, signed: Floa
 }
 
 /**
- * The free motion (about `centre`) minimising max_k |y_k + d_k . m(p_k)|: row k reads the change of
+ * The free motion (rotations about the freedom's pivot, else the samples' centre) minimising max_k |y_k + d_k . m(p_k)|: row k reads the change of
  * y_k as the point p_k moves along d_k. Motions that change no row (a plane's own slide and spin, a
  * cylinder's) are dropped, so the programme is never degenerate: 'fixed' when none is left, null
  * when the programme does not settle.
  */
-export function solveMinimax(m: number, centre: Vec3, free: Freedom, point: (k: number) => Vec3, along: (k: number) => Vec3, y: (k: number) => number): Rigid | 'fixed' | null {
+export function solveMinimax(m: number, samplesCentre: Vec3, free: Freedom, point: (k: number) => Vec3, along: (k: number) => Vec3, y: (k: number) => number): Rigid | 'fixed' | null {
+  const centre = free.pivot ?? samplesCentre;
   const motions: { kind: 't' | 'r'; axis: Vec3 }[] = [...free.translations.map((axis) => ({ kind: 't' as const, axis })), ...free.rotations.map((axis) => ({ kind: 'r' as const, axis }))];
   // Column j over the rows: the change of each row per unit of motion j.
   const columns = motions.map(({ kind, axis }) => {
