@@ -1,7 +1,7 @@
 import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
-import { frameMap, type DatumFeature } from './datumFrame';
+import { frameMap, type DatumFeature, type Frame } from './datumFrame';
 import { apply, type Rigid } from '../math/rigid';
 import { floatAxes, floatZone, freeMotions, type AxisProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
@@ -28,6 +28,8 @@ export interface CharacteristicSpec {
   lower: number | null;
   /** The size of the same feature (for a maximum or least material bonus), when the drawing gives one. */
   size: { nominal: number; upper: number; lower: number } | null;
+  /** A composite frame's segment: the lower one's datums orient its zone and do not locate it. */
+  composite?: 'upper' | 'lower';
 }
 
 export interface Characteristic {
@@ -170,7 +172,7 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
   // (a simultaneous requirement: a composite position's lower segment, a pattern to A alone).
   if (spec.kind === 'position' && probes.length === groups.length && each.every((c) => c.actual !== null)) {
     const f = frames(spec.datums);
-    const free = typeof f === 'string' ? null : freeMotions(f.nominal);
+    const free = typeof f === 'string' ? null : freedom(spec, f.nominal);
     const motion = free ? floatAxes(probes, free) : null;
     if (motion && free) {
       const again = probes.map((p) => p.reread(motion));
@@ -181,6 +183,7 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
       }
     }
   }
+  if (spec.composite === 'lower') floated += `; ${COMPOSITE_LOWER}`;
   if (groups.length === 1) return { ...each[0]!, method: each[0]!.method + floated };
   const failed = each.filter((c) => c.pass === false), open = each.filter((c) => c.pass === null);
   // A failing feature decides the pattern; otherwise one that could not be read leaves it open.
@@ -197,6 +200,18 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     method,
     ...(pass === null ? { reason: `${open.length} of ${groups.length} features not evaluated (${worst.faces.join(', ')}: ${worst.reason ?? ''})` } : {}),
   };
+}
+
+/**
+ * What the datums leave a zone free to do. A composite frame's lower segment (ASME Y14.5-2018
+ * 10.5.1, 11.6: the feature-relating zone) takes only orientation from its datums: every
+ * translation is free, so a pattern or a profile shifted along A still passes a tight lower
+ * segment to A when its shape and orientation are right.
+ */
+const COMPOSITE_LOWER = 'the lower segment of a composite frame: its datums orient the zone, they do not locate it';
+
+function freedom(spec: CharacteristicSpec, frame: Frame): Freedom {
+  return freeMotions(spec.composite === 'lower' ? { ...frame, located: [] } : frame);
 }
 
 /** Kinds read on one feature of size at a time (not runout, profile or a datum-axis reading). */
@@ -266,7 +281,7 @@ function evaluateOne(
   }
 
   if (spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile') {
-    const free = freeMotions(f.nominal);
+    const free = freedom(spec, f.nominal);
     const zone = floatZone(nominal.ref, mapped, n, free);
     const floats = free.translations.length + free.rotations.length > 0;
     const method = [
@@ -277,6 +292,7 @@ function evaluateOne(
           ? `the zone floated in what the datums leave free (${describeFreedom(free)}) to its narrowest: ${round4(2 * zone.placed)} as placed, moved ${round4(zone.shift)} and turned ${round4(zone.turnDegrees)} degrees`
           : `the datums leave ${describeFreedom(free)} free, none of which moves these faces across themselves: read as placed`,
       spec.kind === 'lineProfile' ? 'line profile read as the surface profile of its faces' : '',
+      spec.composite === 'lower' ? COMPOSITE_LOWER : '',
     ];
     return verdict(spec, n, method.filter(Boolean).join('; '), 2 * zone.floated);
   }

@@ -52,6 +52,11 @@ export interface PmiTolerance {
   /** Datum labels in precedence order (primary first). */
   datums: string[];
   faces: string[];
+  /**
+   * A segment of a composite feature control frame (ASME Y14.5 10.5.1, 11.6), with the other
+   * segment's id: the lower segment's datums orient its zone only (they do not locate it).
+   */
+  composite?: { segment: 'upper' | 'lower'; with: string };
 }
 
 export interface PmiResult {
@@ -293,6 +298,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     });
   });
   if (fromText.length) warnings.push(warning('VALUE_FROM_STEP_TEXT', `the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`));
+  if (tolerances.length > 1) markComposites(tolerances, (step ??= new StepText(bytes)).compositeSegments(fileUnitMm));
   const noValue = tolerances.filter((t) => t.value === null).map((t) => t.name || t.id);
   if (noValue.length) warnings.push(warning('TOLERANCE_VALUE_MISSING', `${noValue.join(', ')}`));
 
@@ -451,4 +457,21 @@ function datumReference(refs: { label: string; position: number }[]): string[] {
     byPosition.set(r.position, list);
   }
   return [...new Set([...byPosition.values()].map((labels) => labels.join('-')))];
+}
+
+/**
+ * Marks the two segments of each composite frame the file declares: the tolerances of that name
+ * whose magnitudes are the segments' (the kernel's reader keeps the two as separate tolerances and
+ * drops the relationship).
+ */
+function markComposites(tolerances: PmiTolerance[], composites: { name: string; upper: number | null; lower: number | null }[]): void {
+  const near = (a: number | null, b: number | null) => a !== null && b !== null && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  for (const c of composites) {
+    const named = tolerances.filter((t) => t.name === c.name && !t.composite);
+    const upper = named.find((t) => near(t.value, c.upper));
+    const lower = named.find((t) => t !== upper && near(t.value, c.lower));
+    if (!upper || !lower) continue;
+    upper.composite = { segment: 'upper', with: lower.id };
+    lower.composite = { segment: 'lower', with: upper.id };
+  }
 }

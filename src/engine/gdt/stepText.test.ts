@@ -101,3 +101,21 @@ describe('a dimension value the kernel left in the file\'s unit', () => {
     expect(keptInFileUnit(7, values, 25.4)).toBe(false);
   });
 });
+
+describe('StepText.compositeSegments', () => {
+  it("reads each composite frame's name and its two segments' magnitudes (NIST FTC 10's form, a magnitude in inches)", () => {
+    const s = new StepText(
+      step(`#20=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.2),#8);
+#21=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(0.008),#60);
+#22=( GEOMETRIC_TOLERANCE('Position surfacic profile.4','',#20,#30) GEOMETRIC_TOLERANCE_WITH_DATUM_REFERENCE((#31)) SURFACE_PROFILE_TOLERANCE() );
+#23=( GEOMETRIC_TOLERANCE('Position surfacic profile.4','',#21,#30) GEOMETRIC_TOLERANCE_WITH_DATUM_REFERENCE((#32)) SURFACE_PROFILE_TOLERANCE() );
+#24=GEOMETRIC_TOLERANCE_RELATIONSHIP('composite','',#22,#23);
+#25=GEOMETRIC_TOLERANCE_RELATIONSHIP('refinement','',#22,#23);`),
+    );
+    const [c, ...rest] = s.compositeSegments(1);
+    expect(rest).toEqual([]);
+    expect(c!.name).toBe('Position surfacic profile.4');
+    expect(c!.upper).toBeCloseTo(1.2, 12);
+    expect(c!.lower).toBeCloseTo(0.008 * 25.4, 12);
+  });
+});

@@ -52,16 +52,39 @@ export class StepText {
       const text = this.entities.get(id)!;
       const at = text.indexOf(`TOLERANCE(${quotedName}`);
       if (at < 0) continue;
-      const args = /TOLERANCE\('(?:[^']|'')*'\s*,\s*(?:'(?:[^']|'')*'|\$)\s*,\s*#(\d+)/.exec(text.slice(at));
-      if (!args) continue;
-      const measure = this.get(Number(args[1]));
-      const value = measure && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)/.exec(measure);
-      if (!value) continue;
+      const value = this.magnitude(text.slice(at), fileUnitMm);
+      if (value === null) continue;
       this.used.add(id);
-      const factor = this.unitMm(Number(value[2])) ?? fileUnitMm;
-      return Number(value[1]) * factor;
+      return value;
     }
     return null;
+  }
+
+  /**
+   * The composite feature control frames (ASME Y14.5 10.5.1, 11.6): each
+   * GEOMETRIC_TOLERANCE_RELATIONSHIP('composite', ..., upper, lower) as the tolerances' name and
+   * the two segments' magnitudes in mm (null where the text gives none).
+   */
+  compositeSegments(fileUnitMm: number): { name: string; upper: number | null; lower: number | null }[] {
+    const out: { name: string; upper: number | null; lower: number | null }[] = [];
+    for (const id of this.order) {
+      const m = /^GEOMETRIC_TOLERANCE_RELATIONSHIP\(\s*'composite'\s*,[^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/i.exec(this.entities.get(id)!);
+      if (!m) continue;
+      const upper = this.get(Number(m[1])), lower = this.get(Number(m[2]));
+      const name = upper && /TOLERANCE\('((?:[^']|'')*)'/.exec(upper);
+      if (!name || !lower) continue;
+      out.push({ name: name[1]!.replace(/''/g, "'"), upper: this.magnitude(upper, fileUnitMm), lower: this.magnitude(lower, fileUnitMm) });
+    }
+    return out;
+  }
+
+  /** A geometric tolerance entity's magnitude (its third attribute, a measure with a unit) in mm. */
+  private magnitude(text: string, fileUnitMm: number): number | null {
+    const args = /TOLERANCE\('(?:[^']|'')*'\s*,\s*(?:'(?:[^']|'')*'|\$)\s*,\s*#(\d+)/.exec(text);
+    const measure = args && this.get(Number(args[1]));
+    const value = measure && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)/.exec(measure);
+    if (!value) return null;
+    return Number(value[1]) * (this.unitMm(Number(value[2])) ?? fileUnitMm);
   }
 
   /**

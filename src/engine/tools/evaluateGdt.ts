@@ -38,6 +38,7 @@ const characteristicSchema = z.strictObject({
   upper: z.number().optional().describe('Size: upper deviation'),
   lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
   size: z.strictObject({ nominal: z.number(), upper: z.number(), lower: z.number() }).optional().describe("The feature's size limits, for a material-condition bonus"),
+  composite: z.enum(['upper', 'lower']).optional().describe("A composite frame's segment (position, profile): the lower segment's datums orient its zone and do not locate it"),
 });
 
 const schema = z.strictObject({
@@ -127,6 +128,7 @@ export const evaluateGdt = defineTool({
           upper: c.upper ?? null,
           lower: c.lower ?? null,
           size: c.size ?? null,
+          ...(c.composite ? { composite: c.composite } : {}),
         };
       });
     }
@@ -227,6 +229,7 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
       upper: null,
       lower: null,
       size: size ? { nominal: size.nominal!, upper: size.upper!, lower: size.lower! } : null,
+      ...(t.composite ? { composite: t.composite.segment } : {}),
     });
   }
   for (const d of pmi.dimensions) {
