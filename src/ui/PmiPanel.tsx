@@ -17,7 +17,7 @@ export function kindWords(kind: string): string {
 function toleranceLine(t: PmiResult['tolerances'][number]): string {
   const zone = t.zone === 'diameter' ? '⌀' : t.zone === 'sphericalDiameter' ? 'S⌀' : '';
   const mods = t.modifiers.includes('maximumMaterial') ? ' Ⓜ' : t.modifiers.includes('leastMaterial') ? ' Ⓛ' : '';
-  const all = t.modifiers.includes('allAround') ? ' (all around)' : '';
+  const all = (t.modifiers.includes('allAround') ? ' (all around)' : '') + (t.composite ? ` (composite, ${t.composite.segment} segment)` : '');
   return `${kindWords(t.kind)} ${zone}${num(t.value)}${mods}${t.datums.length ? ' | ' + t.datums.join(' | ') : ''}${all}`;
 }
 

@@ -53,6 +53,8 @@ export interface Characteristic {
   method: string;
   /** A point on its nominal faces (the face node nearest their nodes' centroid) where a picture can label it; null without faces. */
   anchor: [number, number, number] | null;
+  /** A composite frame's segment (read_pmi's `composite`). */
+  composite?: 'upper' | 'lower';
 }
 
 export type { DatumSpec, EvaluationOptions } from './datumSimulation';
@@ -137,6 +139,7 @@ function result(spec: CharacteristicSpec, samples: number, method: string, extra
     datums: spec.datums,
     method,
     anchor: null,
+    ...(spec.composite ? { composite: spec.composite } : {}),
     ...extra,
   };
 }

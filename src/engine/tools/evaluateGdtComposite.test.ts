@@ -52,6 +52,7 @@ describe('evaluate_gdt: composite frames', () => {
     expect(lower!.actual).toBeLessThan(1e-9);
     expect(lower!.pass).toBe(true);
     expect(lower!.method).toMatch(/lower segment of a composite frame/);
+    expect([single!.composite, upper!.composite, lower!.composite]).toEqual([undefined, 'upper', 'lower']);
     // Orientation stays the datum's: tilted TILT over x from 2 to 58, the lower segment reads 56 TILT.
     const [, , tilted] = (await evaluate(args('tilted'))).characteristics;
     expect(tilted!.actual).toBeCloseTo(56 * TILT, 9);
