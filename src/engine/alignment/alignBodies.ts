@@ -11,7 +11,9 @@ import { Pacer } from '../deviation/pacer';
 import { meshBoxOf } from '../deviation/queries';
 import { exactOrNull } from '../deviation/structures';
 import { bodyDiagonal, defaultDeflection, measuredSurface, type MeasuredSurface } from '../deviation/surfaces';
-import { faceSplitter, nominalAccess } from '../gdt/nominalAccess';
+import { faceSplitter, MAX_DISTANCE, nominalAccess } from '../gdt/nominalAccess';
+import { scanDensifier } from '../gdt/scanDensify';
+import { scanSurface } from '../gdt/scanSurface';
 import { requireKernel } from '../kernel';
 import { kernelFor, type ToolContext } from '../context';
 import { datumAlignment, parseFaceIds, type DatumSpec, type ConstraintResidual } from './datums';
@@ -119,6 +121,8 @@ const SAME_FAMILY_DEGREES = 10;
 const SYMMETRY_SAMPLES = 1500;
 /** Residual above this share of the fixed diagonal: probably not a match. */
 const POOR_FIT_DIAGONAL = 0.02;
+/** Samples the datum method may draw near datum faces that got few (evaluate_gdt's default maxSamples). */
+const DENSIFY_BUDGET = 50000;
 /** A result must lower the RMS by this share (trimmed or untrimmed, neither rising) to be proposed: less is within the noise of the fit itself. */
 const BETTER_BY = 0.005;
 
@@ -253,7 +257,11 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
   let motion = result.motion;
   if (datums) {
     const fixedDiagonal = bodyDiagonal(oc, fixed);
-    const context = { nominal: nominalAccess(requireKernel(oc, 'align_bodies'), fixed as BrepBody, exactRef!), split: faceSplitter(exactRef!, fixedDiagonal), geometry: exactRef!.geometry, diagonal: fixedDiagonal };
+    const kernel = requireKernel(oc, 'align_bodies');
+    const nominal = nominalAccess(kernel, fixed as BrepBody, exactRef!), split = faceSplitter(exactRef!, fixedDiagonal);
+    const scan = method === 'datums' ? scanSurface(kernel, moving) : null;
+    const densifyAt = scan ? (placed: Rigid) => scanDensifier(scan, placed, nominal, split, MAX_DISTANCE * fixedDiagonal, DENSIFY_BUDGET) : undefined;
+    const context = { nominal, split, geometry: exactRef!.geometry, diagonal: fixedDiagonal, ...(densifyAt ? { densifyAt } : {}) };
     const d = datumAlignment(points, motion, context, datums, method === 'datums' ? 'datums' : '3-2-1');
     motion = d.motion;
     constraints = d.residuals;

@@ -8,6 +8,7 @@ import { alignToDatums, frameRigid } from '../gdt/datumAlignment';
 import { nominalFeature, samplesByFace } from '../gdt/datumSimulation';
 import { featureKind, type NominalAccess } from '../gdt/nominalFaces';
 import type { FaceSplit } from '../gdt/faceSplit';
+import type { Densifier } from '../gdt/scanDensify';
 import { fitCylinder, fitPlane, fitSphere, radial } from '../gdt/leastSquares';
 
 /** A datum of a 3-2-1 alignment: a face of the fixed body and what it stands for. */
@@ -66,6 +67,11 @@ export interface DatumContext {
   geometry: ExactGeometry;
   /** The fixed body's diagonal (bodyDiagonal): convergence of the datum rounds. */
   diagonal: number;
+  /**
+   * More samples for a datum face that has few, drawn from the moving body placed by a motion (as
+   * evaluate_gdt draws them, gdt/scanDensify.ts): a small bore as datum B got a dozen of 20,000.
+   */
+  densifyAt?: (placed: Rigid) => Densifier;
 }
 
 /**
@@ -103,7 +109,9 @@ export function datumAlignment(
   let pose = start;
   if (method === 'datums') {
     const specs = datums.map((d, k) => ({ label: ROLES[k]!, faces: [d.index] }));
-    const aligned = alignToDatums(nominal, at(start), split, specs, specs.map((s) => s.label), { minSamples: MIN_SAMPLES }, 1e-9 * context.diagonal);
+    const densifyAt = context.densifyAt;
+    const options = { minSamples: MIN_SAMPLES, ...(densifyAt ? { densifyAt: (m: Rigid) => densifyAt(compose(m, start)) } : {}) };
+    const aligned = alignToDatums(nominal, at(start), split, specs, specs.map((s) => s.label), options, 1e-9 * context.diagonal);
     if (!aligned.ok) throw new BrepscopeError('NO_COVERAGE', `align_bodies: ${aligned.reason.replace(/^datum (primary|secondary|tertiary)/, 'the $1 datum')} (is the face scanned?)`);
     pose = compose(aligned.motion, start);
   } else {
@@ -117,7 +125,7 @@ export function datumAlignment(
   // What each datum face's samples say at the final pose: their least-squares feature against the nominal one.
   const set = at(pose);
   const faceSplit = split(set);
-  const on = samplesByFace(set, faceSplit);
+  const on = samplesByFace(set, faceSplit, method === 'datums' ? context.densifyAt?.(pose) : undefined);
   const residuals = datums.map((d, k): ConstraintResidual => {
     const own = on(faces[k]!);
     const { feature, form } = robustFit(own, nominals[k]!, d);

@@ -11,11 +11,9 @@ import { referenceBody } from '../scene/pointsBody';
 import { parseEntityId } from '../scene/topology';
 import { defineTool } from './defineTool';
 import { exactReference } from '../deviation/structures';
-import { bodyDiagonal, defaultDeflection, measuredSurface } from '../deviation/surfaces';
-import { scanDensifier, type ScanSurface } from '../gdt/scanDensify';
-import type { OC } from '../kernel';
-import type { Body } from '../scene/Body';
-import type { FaceTessellation } from '../mesh/TriMesh';
+import { bodyDiagonal, defaultDeflection } from '../deviation/surfaces';
+import { scanDensifier } from '../gdt/scanDensify';
+import { scanSurface } from '../gdt/scanSurface';
 import { bodyIdSchema } from './schemas';
 import { alignToDatums, movedSet } from '../gdt/datumAlignment';
 import { compose, fromMatrix4, IDENTITY, toMatrix4, type Rigid } from '../math/rigid';
@@ -242,16 +240,6 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
 /** The datum reference with the most datums among the characteristics (first such in order). */
 function longestReference(specs: CharacteristicSpec[]): string[] {
   return specs.reduce<string[]>((best, s) => (s.datums.length > best.length ? s.datums : best), []);
-}
-
-/** The scan as a surface to draw more samples from (scanDensify.ts), as its base samples were drawn. */
-function scanSurface(oc: OC, actual: Body): ScanSurface {
-  if (actual.kind === 'mesh') return { kind: 'mesh', mesh: actual.mesh };
-  if (actual.kind === 'brep') {
-    const s = measuredSurface(oc, actual, defaultDeflection(oc, actual));
-    return { kind: 'mesh', mesh: s.mesh, exact: exactReference(oc, actual, (s.mesh as FaceTessellation).deflection) };
-  }
-  return { kind: 'points', cloud: () => bodyPoints(undefined, actual, Number.MAX_SAFE_INTEGER) };
 }
 
 /** PMI may also name edges and vertices; characteristics are evaluated on faces. */
