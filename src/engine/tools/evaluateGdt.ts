@@ -38,6 +38,7 @@ const characteristicSchema = z.strictObject({
   upper: z.number().optional().describe('Size: upper deviation'),
   lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
   size: z.strictObject({ nominal: z.number(), upper: z.number(), lower: z.number() }).optional().describe("The feature's size limits, for a material-condition bonus"),
+  perLength: z.number().positive().optional().describe('Straightness: the zone applies to every length of this size along each element (mm; "0.2/15")'),
 });
 
 const schema = z.strictObject({
@@ -127,6 +128,7 @@ export const evaluateGdt = defineTool({
           upper: c.upper ?? null,
           lower: c.lower ?? null,
           size: c.size ?? null,
+          perLength: c.perLength ?? null,
         };
       });
     }
@@ -227,6 +229,9 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
       upper: null,
       lower: null,
       size: size ? { nominal: size.nominal!, upper: size.upper!, lower: size.lower! } : null,
+      perLength: t.perLength ?? null,
+      perArea: t.perArea ?? null,
+      edges: t.faces.filter((id) => id.startsWith('edge[')).map((id) => parseEntityId(id).index),
     });
   }
   for (const d of pmi.dimensions) {
