@@ -6,6 +6,11 @@ import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { addCloud, faceOf } from '../../test/gdtFixtures';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
+import { exactReference } from '../deviation/structures';
+import { defaultDeflection } from '../deviation/surfaces';
+import { nominalAccess } from '../gdt/nominalAccess';
+import { calloutLines } from '../gdt/straightness';
+import type { BrepBody } from '../scene/Body';
 
 /**
  * Straightness (src/engine/gdt/straightness.ts) against closed forms: kernel nominals, point-cloud
@@ -112,4 +117,22 @@ describe('straightness', () => {
     expect(sphere!.pass).toBeNull();
     expect(sphere!.reason).toMatch(/flatness zone per unit length is not evaluated/);
   });
+
+  it("a callout on a line edge (NIST CTC 5's straightness names one): the faces it lies on and its direction; a circle edge says why", async () => {
+    const edges = (await engine.runJson('query_topology', { bodyId: 'shaft', entity: 'edge' })).result as unknown as { id: string; curveType: string }[];
+    const index = (type: string) => Number(/\d+/.exec(edges.find((e) => e.curveType === type)!.id)![0]);
+    const body = engine.scene.get('shaft') as BrepBody;
+    const nominal = nominalAccess(oc, body, exactReference(oc, body, defaultDeflection(oc, body)));
+    const lateralIndex = Number(/\d+/.exec(lateral)![0]);
+    // The shaft's seam: the line x = 10, y = 0 along z, on the lateral face.
+    type Spec = { faces: number[]; edges: number[]; direction?: [number, number, number] | null; lineReason?: string };
+    const seam = calloutLines<Spec>(nominal, { faces: [], edges: [index('LINE')] });
+    expect(seam.faces).toEqual([lateralIndex]);
+    expect(Math.abs(seam.direction![2])).toBeCloseTo(1, 12);
+    expect(seam.lineReason).toBeUndefined();
+    const circle = calloutLines<Spec>(nominal, { faces: [], edges: [index('CIRCULAR')] });
+    expect(circle.faces).toEqual([]);
+    expect(circle.lineReason).toMatch(/is not a straight line|closed/);
+  });
 });
+
