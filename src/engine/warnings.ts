@@ -72,6 +72,12 @@ export type WarningCode =
   | 'MESH_NO_FEATURES'
   /** A datum's faces were read from the STEP text (the kernel's reader attached none). */
   | 'DATUM_FACES_FROM_STEP_TEXT'
+  /** A datum the kernel's reader left out was listed from the STEP text. */
+  | 'DATUM_FROM_STEP_TEXT'
+  /** Geometric tolerances the kernel's reader skipped were listed from the STEP text (named in the message). */
+  | 'TOLERANCE_FROM_STEP_TEXT'
+  /** Dimensions of the file the kernel's reader gave no semantic dimension: not listed (counted by name in the message). */
+  | 'DIMENSIONS_NOT_READ'
   /** A datum has no faces in the file. */
   | 'DATUM_WITHOUT_FACES'
   /** The dimension measures name no single unit: nominals in the file's unit. */

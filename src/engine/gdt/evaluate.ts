@@ -11,6 +11,7 @@ import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
+import { calloutLines, evaluateStraightness } from './straightness';
 
 /** One characteristic to evaluate: a geometric tolerance or a size, on faces of the nominal. */
 export interface CharacteristicSpec {
@@ -30,6 +31,13 @@ export interface CharacteristicSpec {
   size: { nominal: number; upper: number; lower: number } | null;
   /** A composite frame's segment: the lower one's datums orient its zone and do not locate it. */
   composite?: 'upper' | 'lower';
+  /** A zone per unit length (mm) or per unit area (read_pmi's perLength, perArea). */
+  perLength?: number | null;
+  perArea?: object | null;
+  /** Line edges the callout names (NIST CTC 5's straightness): their faces and direction are read (straightness.ts). */
+  edges?: number[];
+  direction?: Vec3 | null;
+  lineReason?: string;
 }
 
 export interface Characteristic {
@@ -96,7 +104,7 @@ export function evaluateCharacteristics(
   const actualOn = samplesByFace(samples, split, options.densify);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));
+  const characteristics = specs.map((s) => calloutLines(nominal, s)).map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -235,7 +243,8 @@ function evaluateOne(
 ): Characteristic {
   const n = pts.count;
   const none = (method: string, reason: string) => result(spec, n, method, { reason });
-  if (spec.faces.length === 0) return none('none', 'the characteristic names no faces of the nominal');
+  if (spec.faces.length === 0) return none('none', spec.lineReason ?? 'the characteristic names no faces of the nominal');
+  if (spec.perArea || (spec.perLength != null && spec.kind !== 'straightness')) return none('none', `a ${spec.kind} zone per unit ${spec.perArea ? 'area' : 'length'} is not evaluated (docs/gdt.md, "Not supported")`);
   const kind = featureKind(nominal, spec.faces);
   if (n < options.minSamples) return none('none', `${n} scan samples on its faces (at least ${options.minSamples} needed)`);
   const planar = kind === 'plane', round = kind === 'cylinder' || kind === 'cone';
@@ -255,6 +264,10 @@ function evaluateOne(
       if (!round && kind !== 'sphere') return none('none', `roundness needs a surface of revolution, these are ${kind}`);
       const r = roundnessBySections(pts, options.minSamples);
       return r === null ? none('none', 'too few samples in any cross-section') : verdict(spec, n, 'minimum zone per cross-section across the least-squares axis (limacon LP), largest of the sections', r);
+    }
+    if (spec.kind === 'straightness') {
+      const r = evaluateStraightness(nominal, pts, { faces: spec.faces, zone: spec.zone, perLength: spec.perLength ?? null, direction: spec.direction ?? null, minSamples: options.minSamples });
+      return 'reason' in r ? none('none', r.reason) : verdict(spec, n, r.method, r.actual);
     }
     return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
   }

@@ -3,7 +3,7 @@ import { warning, type ToolWarning } from '../warnings';
 import type { OC, Own } from '../kernel';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { mapEntities, type EntityKind } from '../scene/topology';
-import { keptInFileUnit, StepText } from './stepText';
+import { keptInFileUnit, StepText, type FileTolerance } from './stepText';
 
 /**
  * The semantic PMI of a STEP file (AP242, AP214/AP203 with PMI) as read by OCCT's XCAF reader in GDT
@@ -57,6 +57,10 @@ export interface PmiTolerance {
    * segment's id: the lower segment's datums orient its zone only (they do not locate it).
    */
   composite?: { segment: 'upper' | 'lower'; with: string };
+  /** A zone per unit length (STEP GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT, drawn "0.2/15"): the length (mm) every portion of which the zone applies to. */
+  perLength?: number;
+  /** A zone per unit area (GEOMETRIC_TOLERANCE_WITH_DEFINED_AREA_UNIT): the area's shape and sides (mm). */
+  perArea?: { shape: string; size: number | null; second: number | null };
 }
 
 export interface PmiResult {
@@ -232,6 +236,18 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
   }
 
   let step: StepText | null = null;
+  // Datums the reader left out (NIST CTC 3's F: a DATUM no tolerance refers to): listed from the file,
+  // their faces found below as for a datum the reader gave no faces.
+  const datumsFromFile: string[] = [];
+  if (reader) {
+    step ??= new StepText(bytes);
+    for (const label of step.datumLabels()) {
+      if (datums.has(label) || [...datums.keys()].some((k) => k.split('-').includes(label))) continue;
+      datums.set(label, new Set());
+      datumsFromFile.push(label);
+    }
+    if (datumsFromFile.length) warnings.push(warning('DATUM_FROM_STEP_TEXT', `the kernel's reader gave no datum ${datumsFromFile.join(', ')}; listed from the file's DATUM entities`));
+  }
   // Datums the reader gave no faces: their features' faces from the file (the usage form it skips),
   // each STEP face entity taken to its shape through the reader's transfer map.
   const faceless = [...datums.entries()].filter(([, f]) => f.size === 0);
@@ -297,6 +313,49 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       faces: refShapes(l).first,
     });
   });
+  if (reader) {
+    step ??= new StepText(bytes);
+    const skipped = fileTolerances(step, fileUnitMm, tolerances);
+    if (skipped.length) {
+      const shapeOf = entityShapes(oc, own, reader, step.ids);
+      const notes: string[] = [];
+      for (const t of skipped) {
+        let faces: string[] = [];
+        let where = '';
+        if (t.aspectType === 'PRODUCT_DEFINITION_SHAPE') {
+          // The part's own shape: the callout applies to the whole part (a general profile note).
+          faces = Array.from({ length: bodyFaces.Extent() }, (_, k) => `face[${k}]`);
+          where = 'on the whole part (a general note: listed on every face, though it governs only where no other callout does)';
+        } else if (t.aspect !== null) {
+          for (const entity of step.aspectFaceEntities(t.aspect)) {
+            const shape = shapeOf(entity);
+            const idx = shape ? maps.face.FindIndex(shape) : 0;
+            if (idx > 0) faces.push(`face[${idx - 1}]`);
+          }
+          faces = [...new Set(faces)].sort(byIndex);
+          const pattern = t.aspectType === 'COMPOSITE_GROUP_SHAPE_ASPECT' ? 'on a pattern of features, ' : '';
+          // NIST CTC 4's and FTC 10's threaded-hole patterns name supplemental geometry (a curve set), no face.
+          const others = faces.length ? [] : step.aspectOtherItems(t.aspect);
+          where = `${pattern}${faces.length} face${faces.length === 1 ? '' : 's'}${others.length ? ` (the file names no face of the part, only ${others.join(', ')})` : ''}`;
+        }
+        const basis = t.perLength !== null ? `, per unit length ${round6(t.perLength)}` : t.perArea ? `, per unit area (${t.perArea.shape} ${[t.perArea.size, t.perArea.second].filter((x) => x !== null).map((x) => round6(x!)).join(' x ')})` : '';
+        notes.push(`${t.name || `#${t.entity}`} (#${t.entity}: ${t.kind} ${t.magnitude === null ? 'without a value' : round6(t.magnitude)}${basis}, ${where || 'no faces'})`);
+        tolerances.push({
+          id: `tolerance[${tolLabels.length + notes.length - 1}]`,
+          kind: t.kind,
+          name: t.name,
+          value: t.magnitude,
+          zone: t.zone,
+          modifiers: t.modifiers,
+          datums: t.datums,
+          faces,
+          ...(t.perLength !== null ? { perLength: t.perLength } : {}),
+          ...(t.perArea ? { perArea: t.perArea } : {}),
+        });
+      }
+      warnings.push(warning('TOLERANCE_FROM_STEP_TEXT', `the kernel's reader skipped ${skipped.length} geometric tolerance(s) of the file: ${notes.join('; ')}; listed from the file's own entities`));
+    }
+  }
   if (fromText.length) warnings.push(warning('VALUE_FROM_STEP_TEXT', `the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`));
   if (tolerances.length > 1) markComposites(tolerances, (step ??= new StepText(bytes)).compositeSegments(fileUnitMm));
   const noValue = tolerances.filter((t) => t.value === null).map((t) => t.name || t.id);
@@ -351,6 +410,18 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     const refs = refShapes(l);
     dimensions.push({ id: `dimension[${i}]`, kind, name: text(own(o.GetSemanticName())), nominal, upper, lower, faces: [...new Set([...refs.first, ...refs.second])], modifiers });
   });
+  if (dimLabels.length || tolLabels.length) {
+    // The file's own dimension entities against what the reader gave, name by name (the reader
+    // names each as the file does: 'diameter', 'linear distance'): NIST FTC 10 has 19 diameters, the
+    // reader gives 16 (it leaves out some on patterns of features).
+    step ??= new StepText(bytes);
+    const inFile = new Map<string, number>(), read = new Map<string, number>();
+    for (const d of step.dimensionEntities()) inFile.set(d.name, (inFile.get(d.name) ?? 0) + 1);
+    for (const d of dimensions) read.set(d.name, (read.get(d.name) ?? 0) + 1);
+    const short = [...inFile].filter(([name, n]) => n > (read.get(name) ?? 0)).map(([name, n]) => `${name || '(unnamed)'}: ${n} in the file, ${read.get(name) ?? 0} read`);
+    const lost = [...inFile].reduce((sum, [name, n]) => sum + Math.max(0, n - (read.get(name) ?? 0)), 0);
+    if (lost) warnings.push(warning('DIMENSIONS_NOT_READ', `the kernel's reader gave ${lost} of the file's dimensions no semantic dimension (${short.join('; ')}); they are not listed`));
+  }
   if (presentations) warnings.push(warning('GRAPHICAL_DIMENSIONS_SKIPPED', `${presentations} dimension presentation(s) without semantic content`));
   const noNominal = dimensions.filter((d) => d.nominal === null).length;
   if (noNominal) warnings.push(warning('DIMENSION_VALUE_MISSING', `${noNominal} dimension(s) without a nominal value in the kernel's reading`));
@@ -396,6 +467,30 @@ function entityShapes(oc: OC, own: Own, reader: STEPCAFControl_Reader, ids: read
     return shape.IsNull() ? null : shape;
   };
 }
+
+/**
+ * The file's geometric tolerances the reader did not give (matched by name, in file order: the k-th
+ * of a name in the file is the k-th the reader gave), and the per-unit basis of those it gave,
+ * which XCAF does not carry, copied onto them.
+ */
+function fileTolerances(step: StepText, fileUnitMm: number, read: PmiTolerance[]): FileTolerance[] {
+  const skipped: FileTolerance[] = [];
+  const seen = new Map<string, number>();
+  for (const t of step.geometricTolerances(fileUnitMm)) {
+    const k = seen.get(t.name) ?? 0;
+    seen.set(t.name, k + 1);
+    const same = read.filter((r) => r.name === t.name)[k];
+    if (!same) {
+      skipped.push(t);
+      continue;
+    }
+    if (t.perLength !== null) same.perLength = t.perLength;
+    if (t.perArea) same.perArea = t.perArea;
+  }
+  return skipped;
+}
+
+const round6 = (x: number) => Number(x.toPrecision(6));
 
 const byIndex = (a: string, b: string) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]);
 

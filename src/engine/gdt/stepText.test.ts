@@ -119,3 +119,50 @@ describe('StepText.compositeSegments', () => {
     expect(c!.lower).toBeCloseTo(0.008 * 25.4, 12);
   });
 });
+
+/**
+ * Geometric tolerances as NIST files write them, the entities copied from them: FTC 10 (AP242 ed. 2,
+ * complex instances, DATUM_SYSTEM, TOLERANCE_ZONE) and CTC 5 (ed. 1, simple entities).
+ */
+const ftc10 = new TextEncoder().encode(`ISO-10303-21;
+HEADER;
+ENDSEC;
+DATA;
+#3=(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.));
+#12=PRODUCT_DEFINITION_SHAPE('','',#11);
+#18149=DATUM('',$,#12,.F.,'B');
+#18201=DATUM('',$,#12,.F.,'D');
+#18232=DATUM('',$,#12,.F.,'E');
+#19079=SHAPE_ASPECT('Position surfacic profile.3',$,#12,.T.);
+#19099=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(15.0),#3);
+#19100=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(0.2),#3);
+#19101= ( GEOMETRIC_TOLERANCE('Straightness.1','',#19100,#19079) GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT(#19099) STRAIGHTNESS_TOLERANCE() );
+#19603=COMPOSITE_GROUP_SHAPE_ASPECT('Position.16','pattern of features',#12,.T.);
+#19613=DATUM_REFERENCE_COMPARTMENT('',$,#12,.F.,#18201,$);
+#19614=DATUM_REFERENCE_COMPARTMENT('',$,#12,.F.,#18232,$);
+#19615=DATUM_REFERENCE_COMPARTMENT('',$,#12,.F.,#18149,$);
+#19618=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(0.8),#3);
+#19619=DATUM_SYSTEM('',$,#12,.F.,(#19613,#19614,#19615));
+#19621= ( GEOMETRIC_TOLERANCE('Position.16','',#19618,#19603) GEOMETRIC_TOLERANCE_WITH_DATUM_REFERENCE((#19619)) GEOMETRIC_TOLERANCE_WITH_MODIFIERS((.MAXIMUM_MATERIAL_REQUIREMENT.)) POSITION_TOLERANCE() );
+#19622=TOLERANCE_ZONE_FORM('cylindrical or circular');
+#19623=TOLERANCE_ZONE('',$,#12,.F.,(#19621),#19622);
+#13402=(CONVERSION_BASED_UNIT('INCH',#9)LENGTH_UNIT()NAMED_UNIT(#10));
+#984=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(0.005),#13402);
+#998=SHAPE_ASPECT('','',#1176,.T.);
+#957=STRAIGHTNESS_TOLERANCE('','straightness tolerance',#984,#998);
+ENDSEC;
+END-ISO-10303-21;
+`);
+
+describe('StepText.geometricTolerances', () => {
+  const list = new StepText(ftc10).geometricTolerances(1);
+  it('reads each kind, magnitude, per-unit basis, datum order, modifiers and zone form, simple or complex', () => {
+    expect(list.map((t) => [t.entity, t.name, t.kind, t.aspect, t.aspectType, t.perLength, t.datums.join('|'), t.modifiers.join(','), t.zone])).toEqual([
+      [19101, 'Straightness.1', 'straightness', 19079, 'SHAPE_ASPECT', 15, '', '', 'width'],
+      [19621, 'Position.16', 'position', 19603, 'COMPOSITE_GROUP_SHAPE_ASPECT', null, 'D|E|B', 'maximumMaterial', 'diameter'],
+      [957, '', 'straightness', 998, 'SHAPE_ASPECT', null, '', '', 'width'],
+    ]);
+    expect(list.map((t) => t.magnitude)).toEqual([0.2, 0.8, 0.005 * 25.4]);
+    expect(list.every((t) => t.perArea === null)).toBe(true);
+  });
+});

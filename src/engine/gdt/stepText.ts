@@ -80,11 +80,8 @@ export class StepText {
 
   /** A geometric tolerance entity's magnitude (its third attribute, a measure with a unit) in mm. */
   private magnitude(text: string, fileUnitMm: number): number | null {
-    const args = /TOLERANCE\('(?:[^']|'')*'\s*,\s*(?:'(?:[^']|'')*'|\$)\s*,\s*#(\d+)/.exec(text);
-    const measure = args && this.get(Number(args[1]));
-    const value = measure && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)/.exec(measure);
-    if (!value) return null;
-    return Number(value[1]) * (this.unitMm(Number(value[2])) ?? fileUnitMm);
+    const args = /TOLERANCE\('(?:[^']|'')*'\s*,\s*(?:'(?:[^']|'')*'|\$)\s*,\s*(#\d+)/.exec(text);
+    return args ? this.lengthMm(args[1]!, fileUnitMm) : null;
   }
 
   /**
@@ -165,16 +162,7 @@ export class StepText {
       features.add(f);
       for (const g of relating(f)) features.add(g);
     }
-    const faces = new Set<number>();
-    for (const id of this.order) {
-      const t = this.entities.get(id)!;
-      if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
-      const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
-      // (name, description, definition, used_representation, identified_item(s))
-      if (!features.has(refs[0]!)) continue;
-      for (const item of refs.slice(2)) if (this.entities.get(item)?.startsWith('ADVANCED_FACE(')) faces.add(item);
-    }
-    return [...faces];
+    return this.usageFaces(features);
   }
 
   /**
@@ -200,6 +188,179 @@ export class StepText {
     return out;
   }
 
+  /**
+   * Every geometric tolerance the file holds, read from its own entities (simple, as AP214 and
+   * AP242 ed. 1 write them, or complex instances): the form the kernel's reader skips when it does
+   * not know the combination (NIST FTC 10's straightness GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT,
+   * CTC 3's flatness per unit area) or when the toleranced shape aspect is a pattern
+   * (COMPOSITE_GROUP_SHAPE_ASPECT: CTC 4's Position.3) or the whole part (a PRODUCT_DEFINITION_SHAPE).
+   * Lengths in mm; `fileUnitMm` is used where a measure's own unit cannot be told.
+   */
+  geometricTolerances(fileUnitMm: number): FileTolerance[] {
+    const out: FileTolerance[] = [];
+    for (const id of this.order) {
+      const text = this.entities.get(id)!;
+      if (!text.includes('TOLERANCE(')) continue;
+      const types = [...text.matchAll(/(?:^|[\s()])([A-Z_]+)_TOLERANCE\(/g)].map((m) => m[1]!);
+      const kinds = types.filter((t) => !t.includes('GEOMETRIC') && t !== 'PLUS_MINUS');
+      if (kinds.length !== 1) continue;
+      // (name, description, magnitude, toleranced_shape_aspect[, datum references]): on the kind's own
+      // entity when it is a simple one, on GEOMETRIC_TOLERANCE in a complex instance.
+      const own = entityArgs(text, `${kinds[0]}_TOLERANCE`);
+      const base = own && own.length >= 4 ? own : entityArgs(text, 'GEOMETRIC_TOLERANCE');
+      if (!base || base.length < 4) continue;
+      const magnitude = this.lengthMm(base[2]!, fileUnitMm);
+      const aspect = ref(base[3]!);
+      const definedUnit = entityArgs(text, 'GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT');
+      const area = entityArgs(text, 'GEOMETRIC_TOLERANCE_WITH_DEFINED_AREA_UNIT');
+      const unitSize = definedUnit ? this.lengthMm(definedUnit[0]!, fileUnitMm) : null;
+      const datumRefs = [...(entityArgs(text, 'GEOMETRIC_TOLERANCE_WITH_DATUM_REFERENCE')?.[0] ?? base[4] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+      const modifierText = [entityArgs(text, 'GEOMETRIC_TOLERANCE_WITH_MODIFIERS')?.[0] ?? '', entityArgs(text, 'MODIFIED_GEOMETRIC_TOLERANCE')?.[0] ?? ''].join(',');
+      out.push({
+        entity: id,
+        name: unquote(base[0]!),
+        kind: lowerCamel(kinds[0]!),
+        magnitude,
+        aspect,
+        aspectType: aspect === null ? null : (/^\(?\s*([A-Z_]+)/.exec(this.entities.get(aspect) ?? '')?.[1] ?? null),
+        perLength: unitSize !== null && !area ? unitSize : null,
+        perArea: area && unitSize !== null ? { shape: lowerCamel(area[0]!.replace(/\./g, '')), size: unitSize, second: area[1] ? this.lengthMm(area[1], fileUnitMm) : null } : null,
+        datums: this.datumReference(datumRefs),
+        modifiers: [...modifierText.matchAll(/\.([A-Z_]+)\./g)].map((m) => MODIFIER[m[1]!] ?? lowerCamel(m[1]!)),
+        zone: this.zoneOf(id),
+      });
+    }
+    return out;
+  }
+
+  /** A measure reference (#id) in mm: LENGTH_MEASURE(v) with its unit, simple or complex. */
+  private lengthMm(attribute: string, fileUnitMm: number): number | null {
+    const id = ref(attribute);
+    const text = id === null ? undefined : this.entities.get(id);
+    const m = text && /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)/.exec(text);
+    return m ? Number(m[1]) * (this.unitMm(Number(m[2])) ?? fileUnitMm) : null;
+  }
+
+  /** Datum labels in precedence order from DATUM_SYSTEMs (AP242) or DATUM_REFERENCEs (AP214: precedence, datum). */
+  private datumReference(refs: number[]): string[] {
+    const labelOf = (id: number): string | null => {
+      const t = this.entities.get(id) ?? '';
+      if (t.startsWith('DATUM(')) return unquote(entityArgs(t, 'DATUM')?.[4] ?? '') || null;
+      // A compartment, element or AP214 reference names its datum, or a common datum's list.
+      const inner = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1])).filter((r) => r !== id);
+      const labels = inner.map((r) => (this.entities.get(r)?.startsWith('DATUM(') ? labelOf(r) : /^(COMMON_DATUM_LIST|DATUM_REFERENCE_ELEMENT)/.test(this.entities.get(r) ?? '') ? labelOf(r) : null)).filter((l): l is string => !!l);
+      return labels.length ? labels.join('-') : null;
+    };
+    const out: { label: string; order: number }[] = [];
+    for (const r of refs) {
+      const t = this.entities.get(r) ?? '';
+      if (t.startsWith('DATUM_SYSTEM(')) {
+        const parts = [...(entityArgs(t, 'DATUM_SYSTEM')?.[4] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+        parts.forEach((c, k) => {
+          const label = labelOf(c);
+          if (label) out.push({ label, order: k });
+        });
+      } else if (t.startsWith('DATUM_REFERENCE(')) {
+        const a = entityArgs(t, 'DATUM_REFERENCE')!;
+        const label = labelOf(ref(a[1] ?? '') ?? -1);
+        if (label) out.push({ label, order: Number(a[0]) });
+      }
+    }
+    return out.sort((a, b) => a.order - b.order).map((d) => d.label);
+  }
+
+  /** The tolerance zone form a TOLERANCE_ZONE gives the tolerance #id: cylindrical -> diameter, spherical -> sphericalDiameter. */
+  private zoneOf(id: number): FileTolerance['zone'] {
+    for (const z of this.order) {
+      const t = this.entities.get(z)!;
+      if (!t.startsWith('TOLERANCE_ZONE(')) continue;
+      const a = entityArgs(t, 'TOLERANCE_ZONE');
+      if (!a || !new RegExp(`#${id}(?!\\d)`).test(a[4] ?? '')) continue;
+      const form = unquote(entityArgs(this.entities.get(ref(a[5] ?? '') ?? -1) ?? '', 'TOLERANCE_ZONE_FORM')?.[0] ?? '');
+      return /spher/i.test(form) ? 'sphericalDiameter' : /cylind|circular/i.test(form) ? 'diameter' : 'width';
+    }
+    return 'width';
+  }
+
+  /**
+   * The ADVANCED_FACE entity ids of a shape aspect: the faces a GEOMETRIC_ITEM_SPECIFIC_USAGE or an
+   * ITEM_IDENTIFIED_REPRESENTATION_USAGE names for it or for its members (a pattern's
+   * COMPOSITE_GROUP_SHAPE_ASPECT relates to each member by a SHAPE_ASPECT_RELATIONSHIP, two levels).
+   */
+  aspectFaceEntities(aspect: number): number[] {
+    const aspects = new Set<number>([aspect]);
+    for (let level = 0; level < 2; level++) {
+      for (const id of this.order) {
+        const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''));
+        if (m && aspects.has(Number(m[1]))) aspects.add(Number(m[2]));
+      }
+    }
+    return this.usageFaces(aspects);
+  }
+
+  /** What else than faces the usages of a shape aspect (and its members) name: "GEOMETRIC_CURVE_SET 'Thread Cylinder.1'". */
+  aspectOtherItems(aspect: number): string[] {
+    const aspects = new Set<number>([aspect]);
+    for (const id of this.order) {
+      const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''));
+      if (m && aspects.has(Number(m[1]))) aspects.add(Number(m[2]));
+    }
+    const out = new Set<string>();
+    for (const id of this.order) {
+      const t = this.entities.get(id)!;
+      if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
+      const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+      if (!aspects.has(refs[0]!)) continue;
+      for (const item of refs.slice(2)) {
+        const it = this.entities.get(item) ?? '';
+        const m = /^([A-Z_]+)\(\s*'((?:[^']|'')*)'/.exec(it);
+        if (m && m[1] !== 'ADVANCED_FACE') out.add(m[2] ? `${m[1]} '${m[2]}'` : m[1]!);
+      }
+    }
+    return [...out];
+  }
+
+  private usageFaces(aspects: Set<number>): number[] {
+    const faces = new Set<number>();
+    for (const id of this.order) {
+      const t = this.entities.get(id)!;
+      if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
+      const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+      // (name, description, definition, used_representation, identified_item(s))
+      if (!aspects.has(refs[0]!)) continue;
+      for (const item of refs.slice(2)) if (this.entities.get(item)?.startsWith('ADVANCED_FACE(')) faces.add(item);
+    }
+    return [...faces];
+  }
+
+  /** The labels of the file's DATUM entities, in file order (each once). */
+  datumLabels(): string[] {
+    const out = new Set<string>();
+    for (const id of this.order) {
+      const t = this.entities.get(id)!;
+      if (t.startsWith('DATUM(')) out.add(unquote(entityArgs(t, 'DATUM')?.[4] ?? ''));
+    }
+    return [...out].filter(Boolean);
+  }
+
+  /**
+   * The file's semantic dimensions (DIMENSIONAL_SIZE, DIMENSIONAL_LOCATION, ANGULAR_SIZE,
+   * ANGULAR_LOCATION and their _WITH_PATH forms, simple or complex): entity, type and name.
+   */
+  dimensionEntities(): { entity: number; type: string; name: string }[] {
+    const out: { entity: number; type: string; name: string }[] = [];
+    for (const id of this.order) {
+      const t = this.entities.get(id)!;
+      const m = /(?:^|[\s()])(DIMENSIONAL_SIZE|DIMENSIONAL_LOCATION|ANGULAR_SIZE|ANGULAR_LOCATION)(?:_WITH_PATH)?\(/.exec(t);
+      if (!m) continue;
+      const a = entityArgs(t, m[1]!) ?? [];
+      // DIMENSIONAL_SIZE(applies_to, name); DIMENSIONAL_LOCATION(name, description, relating, related).
+      const name = unquote((m[1]!.endsWith('SIZE') ? a[1] : a[0]) ?? '');
+      out.push({ entity: id, type: m[1]!, name });
+    }
+    return out;
+  }
+
   /** Entity ids in file order (a STEP model numbers its entities so: the k-th is number k). */
   get ids(): readonly number[] {
     return this.order;
@@ -215,6 +376,80 @@ export class StepText {
     if (named) return lengthUnitMm(named[1]!);
     return null;
   }
+}
+
+/** A geometric tolerance as the file writes it (StepText.geometricTolerances). */
+export interface FileTolerance {
+  entity: number;
+  name: string;
+  /** flatness, straightness, surfaceProfile, ... (the entity type in lower camel case). */
+  kind: string;
+  /** Zone size in mm; null when the measure cannot be read. */
+  magnitude: number | null;
+  /** The toleranced shape aspect's entity id and type (SHAPE_ASPECT, COMPOSITE_GROUP_SHAPE_ASPECT, PRODUCT_DEFINITION_SHAPE for the whole part ...). */
+  aspect: number | null;
+  aspectType: string | null;
+  /** GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT: the zone applies to every length of this size (mm) along the feature. */
+  perLength: number | null;
+  /** GEOMETRIC_TOLERANCE_WITH_DEFINED_AREA_UNIT: the zone applies to every area of this shape and size (mm). */
+  perArea: { shape: string; size: number | null; second: number | null } | null;
+  datums: string[];
+  modifiers: string[];
+  zone: 'width' | 'diameter' | 'sphericalDiameter';
+}
+
+const MODIFIER: Record<string, string> = {
+  MAXIMUM_MATERIAL_REQUIREMENT: 'maximumMaterial',
+  LEAST_MATERIAL_REQUIREMENT: 'leastMaterial',
+  MAXIMUM_MATERIAL_CONDITION: 'maximumMaterial',
+  LEAST_MATERIAL_CONDITION: 'leastMaterial',
+};
+
+/** DEFINED_UNIT -> definedUnit. */
+function lowerCamel(type: string): string {
+  return type.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+const unquote = (a: string): string => {
+  const m = /^\s*'((?:[^']|'')*)'\s*$/.exec(a);
+  return m ? m[1]!.replace(/''/g, "'") : '';
+};
+
+const ref = (a: string): number | null => {
+  const m = /^\s*#(\d+)\s*$/.exec(a);
+  return m ? Number(m[1]) : null;
+};
+
+/**
+ * The top-level attributes of `type(...)` in an entity's text (a simple entity or one part of a
+ * complex instance), as written; null when the text has no such part.
+ */
+export function entityArgs(text: string, type: string): string[] | null {
+  const re = new RegExp(`(?:^|[\\s()])${type}\\s*\\(`, 'g');
+  const m = re.exec(text);
+  if (!m) return null;
+  const out: string[] = [];
+  let depth = 0, quoted = false, cur = '';
+  for (let i = m.index + m[0].length; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "'") quoted = !quoted;
+    if (!quoted) {
+      if (ch === '(') depth++;
+      else if (ch === ')') {
+        if (depth === 0) {
+          out.push(cur.trim());
+          return out;
+        }
+        depth--;
+      } else if (ch === ',' && depth === 0) {
+        out.push(cur.trim());
+        cur = '';
+        continue;
+      }
+    }
+    cur += ch;
+  }
+  return null;
 }
 
 /** A STEP length unit name in mm (the names conversion-based units and FileUnits use); null when unknown. */

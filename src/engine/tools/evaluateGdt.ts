@@ -37,6 +37,7 @@ const characteristicSchema = z.strictObject({
   lower: z.number().optional().describe('Size: lower deviation (negative below nominal)'),
   size: z.strictObject({ nominal: z.number(), upper: z.number(), lower: z.number() }).optional().describe("The feature's size limits, for a material-condition bonus"),
   composite: z.enum(['upper', 'lower']).optional().describe("A composite frame's segment (position, profile): the lower segment's datums orient its zone and do not locate it"),
+  perLength: z.number().positive().optional().describe('Straightness: the zone applies to every length of this size along each element (mm; "0.2/15")'),
 });
 
 const schema = z.strictObject({
@@ -127,6 +128,7 @@ export const evaluateGdt = defineTool({
           lower: c.lower ?? null,
           size: c.size ?? null,
           ...(c.composite ? { composite: c.composite } : {}),
+          perLength: c.perLength ?? null,
         };
       });
     }
@@ -228,6 +230,9 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
       lower: null,
       size: size ? { nominal: size.nominal!, upper: size.upper!, lower: size.lower! } : null,
       ...(t.composite ? { composite: t.composite.segment } : {}),
+      perLength: t.perLength ?? null,
+      perArea: t.perArea ?? null,
+      edges: t.faces.filter((id) => id.startsWith('edge[')).map((id) => parseEntityId(id).index),
     });
   }
   for (const d of pmi.dimensions) {

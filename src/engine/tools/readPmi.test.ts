@@ -86,15 +86,31 @@ describe('read_pmi', () => {
     const r = await pmi('ctc3');
     const kinds: Record<string, number> = {};
     for (const t of r.tolerances) kinds[t.kind] = (kinds[t.kind] ?? 0) + 1;
-    // The file's entities: 6 position, 3 surface profile, 2 perpendicularity, 1 angularity.
-    expect(kinds).toEqual({ position: 6, surfaceProfile: 3, perpendicularity: 2, angularity: 1 });
+    // The file's entities: 6 position, 3 surface profile, 2 perpendicularity, 1 angularity, and a
+    // flatness per unit area (#37), which the kernel's reader skips: read from the file.
+    expect(kinds).toEqual({ position: 6, surfaceProfile: 3, perpendicularity: 2, angularity: 1, flatness: 1 });
+    // #37: flatness 0.005 in per a 0.25 in square (GEOMETRIC_TOLERANCE_WITH_DEFINED_AREA_UNIT), on the
+    // shape aspect #1113: the one face its usage #479 names.
+    const flat = r.tolerances.find((t) => t.kind === 'flatness')!;
+    expect(flat).toMatchObject({ id: 'tolerance[12]', name: 'Flatness.1', zone: 'width', datums: [], perArea: { shape: 'rectangular' } });
+    expect(flat.value).toBeCloseTo(0.005 * 25.4, 12);
+    expect(flat.perArea!.size).toBeCloseTo(0.25 * 25.4, 12);
+    expect(flat.perArea!.second).toBeCloseTo(0.25 * 25.4, 12);
+    expect(flat.faces).toHaveLength(1);
+    expect(r.warnings.find((w) => w.code === 'TOLERANCE_FROM_STEP_TEXT')!.message).toMatch(/skipped 1 geometric tolerance\(s\) of the file: Flatness\.1 \(#37: flatness 0\.127, per unit area \(rectangular 6\.35 x 6\.35\), 1 face\)/);
     const position3 = r.tolerances.find((t) => t.name === 'Position.3')!;
     // 0.05 inch, diametral zone at MMC, to A|B|C.
     expect(position3).toMatchObject({ kind: 'position', zone: 'diameter', modifiers: ['maximumMaterial'], datums: ['A', 'B', 'C'] });
     expect(position3.value).toBeCloseTo(0.05 * 25.4, 9);
     expect(r.tolerances.find((t) => t.name === 'Position.4')!.datums).toEqual(['D', 'B', 'C']);
     // Every datum has its faces (the kernel attached none; D and E are named on the datum itself).
-    expect(r.datums.map((d) => [d.label, d.kind, d.faces.length])).toEqual([['A', 'plane', 2], ['B', 'axis', 2], ['C', 'axis', 2], ['D', 'plane', 1], ['E', 'plane', 1]]);
+    // F (#90: no tolerance refers to it) the kernel's reader leaves out: listed from the file, its
+    // faces (a hole's two halves) through its DATUM_FEATURE #96.
+    expect(r.datums.map((d) => [d.label, d.kind, d.faces.length])).toEqual([['A', 'plane', 2], ['B', 'axis', 2], ['C', 'axis', 2], ['D', 'plane', 1], ['E', 'plane', 1], ['F', 'axis', 2]]);
+    expect(r.warnings.find((w) => w.code === 'DATUM_FROM_STEP_TEXT')!.message).toMatch(/no datum F;/);
+    // Every dimension entity of the file (9 DIMENSIONAL_SIZE, 1 DIMENSIONAL_LOCATION) is listed.
+    expect(r.dimensions).toHaveLength(10);
+    expect(r.warnings.map((w) => w.code)).not.toContain('DIMENSIONS_NOT_READ');
     // Diameters: 0.438 in holes (+/- 0.005 in) and others: nominal in mm equals the faces' fitted diameter.
     const holes = r.dimensions.filter((d) => d.kind === 'diameter');
     expect(holes.length).toBe(7);
@@ -118,6 +134,25 @@ describe('read_pmi', () => {
     // the reader returns unconverted in an inch model; no real file at hand does that, see docs/gdt.md.)
     expect(r.dimensions.filter((d) => d.kind === 'diameter').map((d) => round(d.nominal!))).toEqual([35, 35, 20, 20, 35, 35, 25].map((v) => round(v * 25.4)));
     for (const d of r.dimensions.filter((x) => x.kind === 'diameter')) expect(await cylinderDiameter('ctc1inch', [d.faces[0]!]), d.id).toBeCloseTo(d.nominal!, 6);
+  });
+
+  it('a straightness per unit length (NIST FTC 10 writes it so; the kernel skips it) is listed with its basis', async () => {
+    // CTC 3's flatness #37 rewritten as FTC 10's straightness #19101 writes it: 0.005 in per 0.6 in.
+    const text = readFileSync(dataPath('nist/nist_ctc_03_asme1_ap242-e2.stp'), 'latin1').replace(
+      /#37=\([^;]*;/,
+      "#37=( GEOMETRIC_TOLERANCE('Straightness.1','',#232,#1113) GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT(#9001) STRAIGHTNESS_TOLERANCE() );\n#9001=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(0.6),#5918);",
+    );
+    await run('import_file', { bytes: Buffer.from(text, 'latin1').toString('base64'), fileName: 'ctc3-straight.stp', bodyId: 'ctc3straight' });
+    const r = await pmi('ctc3straight');
+    const flat = (await pmi('ctc3')).tolerances.find((t) => t.name === 'Flatness.1')!;
+    const straight = r.tolerances.filter((t) => t.kind === 'straightness');
+    expect(straight).toHaveLength(1);
+    expect(straight[0]).toMatchObject({ name: 'Straightness.1', zone: 'width', datums: [], modifiers: [], faces: flat.faces });
+    expect(straight[0]!.value).toBeCloseTo(0.005 * 25.4, 12);
+    expect(straight[0]!.perLength).toBeCloseTo(0.6 * 25.4, 12);
+    expect(r.warnings.find((w) => w.code === 'TOLERANCE_FROM_STEP_TEXT')!.message).toMatch(/Straightness\.1 \(#37: straightness 0\.127, per unit length 15\.24, 1 face\)/);
+    // The other tolerances are the reader's, as before.
+    expect(r.tolerances.filter((t) => t.kind !== 'straightness').map((t) => t.name)).toEqual((await pmi('ctc3')).tolerances.filter((t) => t.kind !== 'flatness').map((t) => t.name));
   });
 
   it('a STEP file without semantic PMI and a BREP body: empty lists and a warning code, no error', async () => {
