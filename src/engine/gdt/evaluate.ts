@@ -6,7 +6,7 @@ import { apply, type Rigid } from '../math/rigid';
 import { extentCorners, floatFeatures, floatZone, freeMotions, type FeatureProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
-import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
+import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
@@ -151,12 +151,13 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
 /**
  * A callout on several features (a pattern of holes: "3X", NIST FTC 6's position of three holes,
  * each split in two half-cylinder faces) is evaluated feature by feature: the faces grouped into
- * features (cylinders on one axis line with one radius, spheres on one centre), each feature's verdict on its own samples,
+ * features (cylinders on one axis line with one radius, spheres on one centre, pairs of parallel
+ * planes side by side: slots or tabs), each feature's verdict on its own samples,
  * the pattern passing when every feature does; the worst feature is reported. Read as one feature,
  * three holes made one "cylinder" through them (a 290 mm diameter for a 14 mm hole).
  */
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
-  const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
+  const features = PATTERN_KINDS.has(spec.kind) ? (sizeFeatures(nominal, spec.faces) ?? widthFeatures(nominal, spec.faces)) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
     if (SIZES.has(spec.kind)) return c.nominal === null || c.upper === null || c.lower === null ? -Infinity : Math.max(c.actual - c.nominal - c.upper, c.nominal + c.lower - c.actual);
