@@ -3,10 +3,10 @@ import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature, type Frame } from './datumFrame';
 import { apply, type Rigid } from '../math/rigid';
-import { floatAxes, floatZone, freeMotions, type AxisProbe, type Freedom } from './floatingZone';
+import { extentCorners, floatFeatures, floatZone, freeMotions, type FeatureProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
-import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
+import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
@@ -164,12 +164,13 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
 /**
  * A callout on several features (a pattern of holes: "3X", NIST FTC 6's position of three holes,
  * each split in two half-cylinder faces) is evaluated feature by feature: the faces grouped into
- * features (cylinders on one axis line with one radius, spheres on one centre), each feature's verdict on its own samples,
+ * features (cylinders on one axis line with one radius, spheres on one centre, pairs of parallel
+ * planes side by side: slots or tabs), each feature's verdict on its own samples,
  * the pattern passing when every feature does; the worst feature is reported. Read as one feature,
  * three holes made one "cylinder" through them (a 290 mm diameter for a 14 mm hole).
  */
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
-  const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
+  const features = PATTERN_KINDS.has(spec.kind) ? (sizeFeatures(nominal, spec.faces) ?? widthFeatures(nominal, spec.faces)) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
     if (SIZES.has(spec.kind)) return c.nominal === null || c.upper === null || c.lower === null ? -Infinity : Math.max(c.actual - c.nominal - c.upper, c.nominal + c.lower - c.actual);
@@ -179,17 +180,18 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
   const probes: PositionProbe[] = [];
   let each = groups.map((faces) => evaluateOne({ ...spec, faces }, nominal, actualOn(faces), frames, options, probes));
   let floated = '';
-  // A position whose datums leave the axes free somewhere floats there, every feature together
-  // (a simultaneous requirement: a composite position's lower segment, a pattern to A alone).
+  // A position whose datums leave the features free somewhere floats there, every feature together
+  // (a simultaneous requirement: a composite position's lower segment, a pattern to A alone, a slot
+  // to A alone): axes and width features' centre planes alike.
   if (spec.kind === 'position' && probes.length === groups.length && each.every((c) => c.actual !== null)) {
     const f = frames(spec.datums);
     const free = typeof f === 'string' ? null : freedom(spec, f.nominal);
-    const motion = free ? floatAxes(probes, free) : null;
+    const motion = free ? floatFeatures(probes, free) : null;
     if (motion && free) {
       const again = probes.map((p) => p.reread(motion));
       const worstOf = (cs: Characteristic[]) => Math.max(...cs.map(margin));
       if (worstOf(again) < worstOf(each)) {
-        floated = `; the ${groups.length > 1 ? `pattern's ${groups.length} axes floated together` : 'axis floated'} in what the datums leave free (${describeFreedom(free)}) to their least largest distance: the worst ${round4(Math.max(...each.map((c) => c.actual!)))} as placed`;
+        floated = `; the ${groups.length > 1 ? `pattern's ${groups.length} ${derived(probes, true)} floated together` : `${derived(probes, false)} floated`} in what the datums leave free (${describeFreedom(free)}) to their least largest distance: the worst ${round4(Math.max(...each.map((c) => c.actual!)))} as placed`;
         each = again;
       }
     }
@@ -228,9 +230,15 @@ function freedom(spec: CharacteristicSpec, frame: Frame): Freedom {
 /** Kinds read on one feature of size at a time (not runout, profile or a datum-axis reading). */
 const PATTERN_KINDS = new Set(['position', 'perpendicularity', 'parallelism', 'angularity', 'cylindricity', 'roundness', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius']);
 
-/** A feature's position as evaluateOne read it: its axis, and the same reading with the axis moved (a pattern floated). */
-interface PositionProbe extends AxisProbe {
-  reread(motion: Rigid): Characteristic;
+/** A feature's position as evaluateOne read it: its derived axis or centre plane, and the same reading with it moved (floated). */
+type PositionProbe = FeatureProbe & { reread(motion: Rigid): Characteristic };
+
+/** What the probes float: axes, centre planes, or both in one pattern. */
+function derived(probes: PositionProbe[], plural: boolean): string {
+  const planes = probes.filter((p) => 'corners' in p).length;
+  if (planes === 0) return plural ? 'axes' : 'axis';
+  if (planes === probes.length) return plural ? 'centre planes' : 'centre plane';
+  return 'axes and centre planes';
 }
 
 function evaluateOne(
@@ -316,7 +324,7 @@ function evaluateOne(
   const nodes = nominal.nodes(spec.faces);
   if (planar && spec.kind === 'position') {
     const width = widthFeature(nominal, spec.faces);
-    if (width) return widthPosition(spec, nominal, pts, mapped, width);
+    if (width) return widthPosition(spec, nominal, pts, mapped, width, probes);
   }
   if (planar && ORIENTATION.has(spec.kind)) {
     // A width feature (a slot, a tab: FTC 6's 12 in block to A) is oriented by its centre plane; its two
@@ -361,8 +369,17 @@ function evaluateOne(
     if (ORIENTATION.has(spec.kind)) {
       // The derived axis from end to end, measured across the basic direction (the nominal axis).
       const d = sub(m2, m1);
-      const across = Math.hypot(...sub(d, scale(nc.axis, dot(d, nc.axis))));
-      return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction, in the datum frame ${spec.datums.join('|')}`, across, materialBonus(spec, ac, nominal, nodes, nc));
+      const across = (basic: Vec3) => Math.hypot(...sub(d, scale(basic, dot(d, basic))));
+      const bonus = materialBonus(spec, ac, nominal, nodes, nc);
+      if (!f.nominal.clocked) {
+        // The datums leave the rotation about the primary's direction free (parallelism of an axis
+        // to A alone): so is the zone, as for a planar feature; an axis along it does not turn.
+        const z = f.nominal.axes[2];
+        const turned = (phi: number) => across(rotateAbout(nc.axis, z, phi));
+        // Never worse than as placed (an axis along z: every turn reads the same).
+        return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction turned about datum ${spec.datums[0]} to its narrowest (the datums leave that rotation free): ${round4(across(nc.axis))} as placed`, Math.min(across(nc.axis), turned(goldenMinimum(turned, -0.1, 0.1))), bonus);
+      }
+      return verdict(spec, n, `the least-squares axis between the ends of the samples, across the basic direction, in the datum frame ${spec.datums.join('|')}`, across(nc.axis), bonus);
     }
     // Position: twice the larger distance of the axis ends from the true-position axis.
     const bonus = materialBonus(spec, ac, nominal, nodes, nc);
@@ -423,7 +440,7 @@ function goldenMinimum(f: (x: number) => number, a: number, b: number): number {
  * in the datum frame) against the nominal centre plane: twice the largest distance between them over
  * the samples' extent.
  */
-function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]]): Characteristic {
+function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]], probes?: PositionProbe[]): Characteristic {
   const n = pts.count;
   const mappedSet: PointSet = { points: mapped, normals: undefined, count: n };
   const ia = indicesOn(pts, nominal, ga), ib = indicesOn(pts, nominal, gb);
@@ -437,14 +454,18 @@ function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: Po
   const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
   const midNormal = normalize(add(pa.normal, nb));
   const midPoint = scale(add(pa.origin, pb.origin), 0.5);
-  let worst = 0;
+  // The samples' feet on the actual centre plane: their distance from the nominal centre plane is
+  // linear over it, largest at a corner of their extent, which stands for them all (and floats).
+  const feet = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
-    // The sample's foot on the actual centre plane, measured from the nominal centre plane.
     const p = at(mapped, i);
-    const q = sub(p, scale(midNormal, dot(sub(p, midPoint), midNormal)));
-    worst = Math.max(worst, Math.abs(dot(sub(q, nomMid), nn)));
+    feet.set(sub(p, scale(midNormal, dot(sub(p, midPoint), midNormal))), 3 * i);
   }
-  return verdict(spec, n, `width feature: twice the largest distance of the centre plane (midway between the sides' least-squares planes) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * worst);
+  const corners = extentCorners(feet, n, midNormal);
+  const read = (cs: Vec3[]) =>
+    verdict(spec, n, `width feature: twice the largest distance of the centre plane (midway between the sides' least-squares planes) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(...cs.map((q) => Math.abs(dot(sub(q, nomMid), nn)))));
+  probes?.push({ corners, origin: nomMid, normal: nn, reread: (motion) => read(corners.map((q) => apply(motion, ...q))) });
+  return read(corners);
 }
 
 /**

@@ -191,31 +191,40 @@ export function solveMinimax(m: number, samplesCentre: Vec3, free: Freedom, poin
   return { r, t: [centre[0] - rc[0] + translation[0], centre[1] - rc[1] + translation[1], centre[2] - rc[2] + translation[2]] };
 }
 
-/** A feature of size's derived axis, for a position floated as a pattern: its ends and its true position (a point and unit direction). */
-export interface AxisProbe {
-  ends: [Vec3, Vec3];
-  origin: Vec3;
-  axis: Vec3;
-}
+/**
+ * A feature of size's derived feature, for a position floated (a pattern's, or one feature's in what
+ * its datums leave free), with its true position: an axis by its ends (a point and unit direction),
+ * or a width feature's centre plane by the corners of its extent (a point and unit normal).
+ */
+export type FeatureProbe = { ends: [Vec3, Vec3]; origin: Vec3; axis: Vec3 } | { corners: Vec3[]; origin: Vec3; normal: Vec3 };
 
 const RADIAL_DIRECTIONS = 4;
 
 /**
- * The free motion that brings a pattern's axes (ends, every feature together: a simultaneous
- * requirement) nearest their true positions, minimax: each end's radial distance is read through
+ * The free motion that brings a pattern's derived features (every feature together: a simultaneous
+ * requirement) nearest their true positions, minimax. An axis end's radial distance is read through
  * its components along four directions across its axis (an octagon, within 8 % of the circle; the
- * caller measures the result exactly and keeps it only if it is better). Steps re-linearised up to
- * three times; null when nothing moves.
+ * caller measures the result exactly and keeps it only if it is better); a centre plane's distance
+ * is linear over the plane, so its largest is at a corner of its extent, each read along the basic
+ * normal (exact). Steps re-linearised up to three times; null when nothing moves.
  */
-export function floatAxes(probes: AxisProbe[], free: Freedom): Rigid | null {
+export function floatFeatures(probes: FeatureProbe[], free: Freedom): Rigid | null {
   if (probes.length === 0 || free.translations.length + free.rotations.length === 0) return null;
   let total: Rigid | null = null;
   for (let round = 0; round < 3; round++) {
     const rows: { p: Vec3; u: Vec3; y: number }[] = [];
+    const moved = (q: Vec3) => (total ? apply(total, ...q) : q);
     for (const pr of probes) {
+      if ('corners' in pr) {
+        for (const corner of pr.corners) {
+          const p = moved(corner);
+          rows.push({ p, u: pr.normal, y: dot(sub(p, pr.origin), pr.normal) });
+        }
+        continue;
+      }
       const [a, b] = across(pr.axis);
       for (const end of pr.ends) {
-        const p = total ? apply(total, ...end) : end;
+        const p = moved(end);
         const v = sub(p, pr.origin);
         for (let k = 0; k < RADIAL_DIRECTIONS; k++) {
           const t = (k * Math.PI) / RADIAL_DIRECTIONS;
@@ -240,4 +249,32 @@ function across(axis: Vec3): [Vec3, Vec3] {
   const pick: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
   const a = normalize(reject(pick, axis));
   return [a, cross(axis, a)];
+}
+
+/**
+ * The corners of a planar point set's extent (its convex hull in the plane across `normal`; n
+ * points, x y z triples): a linear function over the plane, the distance from another plane, is
+ * largest at one of them, so they stand for every point in a minimax.
+ */
+export function extentCorners(points: Float64Array, n: number, normal: Vec3): Vec3[] {
+  const [a, b] = across(normal);
+  const uv = Array.from({ length: n }, (_, i) => {
+    const p: Vec3 = [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!];
+    return { i, u: dot(p, a), v: dot(p, b) };
+  }).sort((p, q) => p.u - q.u || p.v - q.v);
+  if (n < 3) return uv.map(({ i }) => [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]);
+  // Andrew's monotone chain: the lower hull, then the upper.
+  type P = (typeof uv)[number];
+  const turn = (o: P, p: P, q: P) => (p.u - o.u) * (q.v - o.v) - (p.v - o.v) * (q.u - o.u);
+  const half = (list: P[]) => {
+    const out: P[] = [];
+    for (const q of list) {
+      while (out.length >= 2 && turn(out[out.length - 2]!, out[out.length - 1]!, q) <= 0) out.pop();
+      out.push(q);
+    }
+    out.pop();
+    return out;
+  };
+  const hull = [...half(uv), ...half([...uv].reverse())];
+  return hull.map(({ i }) => [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]);
 }

@@ -81,6 +81,42 @@ export function sizeFeatures(nominal: NominalAccess, faces: number[]): number[][
 }
 
 /**
+ * Planar faces grouped into width features (a pattern of slots or tabs side by side): the faces on
+ * one plane together, the planes (all parallel, an even number, four or more) paired in order along
+ * their normal, each feature's two sides neighbours, every pair facing alike (a slot's sides face
+ * each other, a tab's apart). Null otherwise; two planes are one width feature (widthFeature).
+ */
+export function widthFeatures(nominal: NominalAccess, faces: number[]): number[][] | null {
+  if (featureKind(nominal, faces) !== 'plane') return null;
+  const planes: { faces: number[]; normal: Vec3; origin: Vec3 }[] = [];
+  for (const f of faces) {
+    const p = fitPlane(nominal.nodes([f]).points);
+    if (!p) return null;
+    const same = (q: (typeof planes)[number]) => Math.abs(dot(q.normal, p.normal)) > 1 - 1e-6 && Math.abs(dot(sub(p.origin, q.origin), q.normal)) < 1e-6 * (1 + Math.hypot(...q.origin));
+    const g = planes.find(same);
+    if (g) g.faces.push(f);
+    else planes.push({ faces: [f], normal: p.normal, origin: p.origin });
+  }
+  if (planes.length < 4 || planes.length % 2 !== 0) return null;
+  const n = planes[0]!.normal;
+  if (planes.some((q) => Math.abs(dot(q.normal, n)) < 1 - 1e-9)) return null;
+  planes.sort((a, b) => dot(a.origin, n) - dot(b.origin, n));
+  // Which way along n each plane's faces look (outward: the surface's Su x Sv, turned for a
+  // reversed face): +1 or -1, alternating the same way in every pair.
+  const facing = planes.map((q) => {
+    const face = nominal.ref.geometry.faces[q.faces[0]!];
+    if (face?.surface.kind !== 'plane') return 0;
+    const fr = face.surface.frame;
+    const out = cross([fr[3]!, fr[4]!, fr[5]!], [fr[6]!, fr[7]!, fr[8]!]);
+    return (face.reversed ? -1 : 1) * Math.sign(dot(out, n));
+  });
+  for (let k = 0; k < planes.length; k += 2) {
+    if (facing[k] === 0 || facing[k] !== facing[0] || facing[k + 1] !== -facing[0]!) return null;
+  }
+  return Array.from({ length: planes.length / 2 }, (_, k) => [...planes[2 * k]!.faces, ...planes[2 * k + 1]!.faces]);
+}
+
+/**
  * The largest angle (radians) around a cylinder's axis that its faces leave open: about 0 for a
  * hole or a shaft (however many faces it is split in), pi for a half cylinder (an elongated hole's
  * round end). Read from the nominal's nodes and its faces' edge polylines (dense along the circles);
