@@ -19,6 +19,8 @@ export interface BodySummary {
   triangles?: number;
   /** Mesh bodies: closed, manifold and consistently wound. */
   watertight?: boolean;
+  /** Mesh bodies: the facet-shell faults behind `valid: false` (a real scan commonly has a few). */
+  meshDefects?: { degenerateTriangles: number; nonManifoldEdges: number; inconsistentEdges: number };
   /** Point clouds: the number of points (a cloud has no faces, edges or vertices: those counts are 0). */
   points?: number;
   /** Point clouds: whether the file gave a normal per point. */
@@ -80,7 +82,13 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
   }
   if (body.kind === 'mesh') {
     const t = body.topology;
-    return { ...base, solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles, watertight: t.watertight };
+    const counts = { solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles };
+    return {
+      ...base,
+      ...counts,
+      watertight: t.watertight,
+      meshDefects: { degenerateTriangles: t.degenerateTriangles, nonManifoldEdges: t.nonManifoldEdges, inconsistentEdges: t.inconsistentEdges },
+    };
   }
   if (!oc) throw new Error('describeBody: a BREP body needs the kernel');
   return withKernel(oc, (own) => {
