@@ -34,6 +34,8 @@ export interface BodySummary {
   lengthUnit: 'mm' | null;
   /** The unit the file declared, as written (INCH, millimetre ...), when it declared one. */
   declaredUnit?: string;
+  /** The file's fingerprint (SHA-256, src/engine/scene/import/contentHash.ts): equal for the same file loaded twice. */
+  contentHash?: string;
   /** Where the body stands in the scene (every tool measures it there); null: as read from its file. */
   placement: PlacementSummary | null;
 }
@@ -76,6 +78,7 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
     lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
     ...(body.lengthUnit ? { declaredUnit: body.lengthUnit.declared } : {}),
     placement: placementSummary(body),
+    ...(body.origin?.contentHash ? { contentHash: body.origin.contentHash } : {}),
   };
   if (body.kind === 'points') {
     return { ...base, solids: 0, shells: 0, faces: 0, edges: 0, vertices: 0, points: body.cloud.count, hasNormals: body.cloud.normals !== undefined };
