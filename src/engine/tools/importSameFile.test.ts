@@ -86,4 +86,12 @@ describe('contentHash', () => {
     const digests = Buffer.concat([createHash('sha256').update(big.subarray(0, piece)).digest(), createHash('sha256').update(big.subarray(piece)).digest()]);
     expect(await contentHash([big])).toBe(`sha256-64m:${sha256(digests)}`);
   });
+
+  it('geometry in shared memory (the mesh threads\' arrays) hashes as the same bytes unshared', async () => {
+    const shared = new Float32Array(new SharedArrayBuffer(4 * 9));
+    shared.set([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    const plain = Float32Array.from(shared);
+    expect(await contentHash([shared])).toBe(await contentHash([plain]));
+    expect(await contentHash([plain])).toBe(`sha256:${sha256(new Uint8Array(plain.buffer))}`);
+  });
 });

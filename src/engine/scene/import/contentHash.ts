@@ -21,8 +21,10 @@ export async function contentHash(parts: readonly ArrayBufferView[], prefix = ''
   return `${prefix}sha256-64m:${hex(await sha256(digests))}`;
 }
 
+/** WebCrypto refuses a view of shared memory (the mesh threads' arrays): such a piece is copied first, 64 MiB at most. */
 function sha256(bytes: Uint8Array): Promise<ArrayBuffer> {
-  return globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  const own = bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+  return globalThis.crypto.subtle.digest('SHA-256', own as Uint8Array<ArrayBuffer>);
 }
 
 function hex(buffer: ArrayBuffer): string {
