@@ -162,7 +162,7 @@ test('GD&T at 1024x700: a characteristic not evaluated says why on a line of its
   await page.screenshot({ path: '/tmp/gdt-not-evaluated-1024.png' });
   // Names: no word broken mid-way, nothing out of its cell, at 1024x700 and at 1440x900; a short form carries the full name as its tooltip.
   const perpendicularity = (await api.gdt()).check!.rows.find((r) => r.kind === 'perpendicularity')!;
-  for (const [width, height, perpendicularShown] of [[1024, 700, /^perpend\.( \|.*)?$/], [1440, 900, /^perpendicularity( \|.*)?$/]] as const) {
+  for (const [width, height, perpendicularShown] of [[1024, 700, /^perpend\.\s?(\|.*)?$/], [1440, 900, /^perpendicularity\s?(\|.*)?$/]] as const) {
     await page.setViewportSize({ width, height });
     const cells = await nameCells(page);
     expect(cells.length, `${width}`).toBe((await api.gdt()).check!.rows.length);
@@ -170,9 +170,25 @@ test('GD&T at 1024x700: a characteristic not evaluated says why on a line of its
       expect(c.split, `${width} ${c.id} ${c.shown}`).toEqual([]);
       expect(c.overflow, `${width} ${c.id} ${c.shown}`).toBeLessThanOrEqual(0);
     }
+    // Every figure inside its cell: limits like +0.05/−0.1 ran into the verdict.
+    const figures = await page.locator('[data-testid="gdt.row"] td').evaluateAll((tds) => tds.map((td) => ({ text: td.textContent, overflow: td.scrollWidth - td.clientWidth })));
+    for (const f of figures) expect(f.overflow, `${width} ${f.text}`).toBeLessThanOrEqual(0);
+    // The headers too: "Characteristic" ran into "Actual" at 1024 px.
+    const headers = await page.locator('[data-testid="gdt.table"] th').evaluateAll((ths) => ths.map((th) => ({ text: th.textContent, overflow: th.scrollWidth - th.clientWidth })));
+    for (const h of headers) expect(h.overflow, `${width} ${h.text}`).toBeLessThanOrEqual(0);
     const perp = cells.find((c) => c.id === perpendicularity.id)!;
     expect(perp.shown, `${width}`).toMatch(perpendicularShown);
     expect(perp.title, `${width}`).toMatch(/^perpendicularity/);
+    // The scan's few collapsed triangles: an amber badge with the count, not a red "invalid"; its name stays on one line.
+    const badge = app.scene.validity('half-scan');
+    await expect(badge).toHaveText(/^\d+ degenerate triangles?$/);
+    await expect(badge).toHaveClass(/\bwarn\b/);
+    const nameLines = await app.scene.body('half-scan').locator('.body-name').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(nameLines, `${width}`).toBe(1);
     await page.locator('.gdt-table-wrap').screenshot({ path: test.info().outputPath(`gdt-names-${width}.png`) });
     await page.screenshot({ path: test.info().outputPath(`gdt-page-${width}.png`) });
   }

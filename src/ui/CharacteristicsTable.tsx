@@ -43,6 +43,25 @@ export function toleranceText(c: CharacteristicRow): string {
   return c.upper === -c.lower ? `±${num(c.upper)}` : `+${num(c.upper)}/${num(c.lower).replace(/^-/, '−')}`;
 }
 
+/** Limits like +0.05/−0.1 may wrap after the slash: in the 62 px column they ran into the verdict at 1024 and 1440 px. */
+function BreakAfterSlash({ text }: { text: string }) {
+  const parts = text.split('/');
+  return (
+    <>
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {p}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 export function verdictText(c: CharacteristicRow): string {
   return c.pass === null ? `not evaluated: ${c.reason ?? 'no reason given'}` : c.pass ? 'PASS' : 'FAIL';
 }
@@ -108,7 +127,12 @@ export function CharacteristicsTable() {
             <table className="result-table gdt-table" data-testid="gdt.table">
               <thead>
                 <tr>
-                  <th>Characteristic</th>
+                  <th>
+                    <span className="gdt-kind-full">Characteristic</span>
+                    <abbr className="gdt-kind-short" title="Characteristic">
+                      Char.
+                    </abbr>
+                  </th>
                   <th className="num">Actual</th>
                   <th className="num" title="Tolerance zone (with any MMC/LMC bonus) or size limits">Tol.</th>
                   <th>Result</th>
@@ -142,7 +166,9 @@ export function CharacteristicsTable() {
                       <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
                         {fixed(c.actual)}
                       </td>
-                      <td className="num">{toleranceText(c)}</td>
+                      <td className="num">
+                        <BreakAfterSlash text={toleranceText(c)} />
+                      </td>
                       <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
                         {c.pass === null ? 'not evaluated' : verdict}
                       </td>
