@@ -24,7 +24,7 @@ const schema = z
 export const importFile = defineTool({
   name: 'import_file',
   description:
-    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ, 3MF or text point file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds (PLY without faces, .xyz .pts .txt .csv) become points bodies (point count, hasNormals). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
+    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ, 3MF or text point file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds (PLY without faces, .xyz .pts .txt .csv) become points bodies (point count, hasNormals). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary with contentHash (SHA-256 of the file; of the geometry for a scan); a file whose content is already in the scene is loaded again as a new body, with sameFileAs and warning SAME_FILE.',
   category: 'scene-building',
   schema,
   async run(args, ctx) {
