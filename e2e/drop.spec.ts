@@ -70,32 +70,36 @@ test('a corrupt file dropped, then a good one: the first gets its coded error fr
   app.expectNoConsoleErrors();
 });
 
-test('the same file dropped twice: the Actual step says the second copy is the nominal\'s own file', async ({ app }) => {
+test('the same file dropped twice, once renamed: the Actual step says the copy is the nominal\'s own file (SAME_FILE)', async ({ app }, testInfo) => {
   test.setTimeout(300_000);
   const part = dataFile('wedge_ok.brep');
-  // As a file dragged from disk twice: the same name, bytes and modification time (the fixture's drop makes a File now).
-  const dropFromDisk = async () => {
-    const dataTransfer = await app.page.evaluateHandle(({ name, b64 }) => {
+  // As files dragged from disk: the same bytes; `name` and `lastModified` as given.
+  const dropFromDisk = async (name: string, bytes: Buffer, lastModified: number) => {
+    const dataTransfer = await app.page.evaluateHandle(({ name, b64, lastModified }) => {
       const dt = new DataTransfer();
-      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { lastModified: 1_700_000_000_000 }));
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { lastModified }));
       return dt;
-    }, { name: part.name, b64: part.bytes.toString('base64') });
+    }, { name, b64: bytes.toString('base64'), lastModified });
     for (const type of ['dragenter', 'dragover', 'drop']) await app.page.dispatchEvent('[data-testid="viewport"]', type, { dataTransfer });
     await dataTransfer.dispose();
   };
-  await dropFromDisk();
+  await dropFromDisk(part.name, part.bytes, 1_700_000_000_000);
   await app.expectDrawn(['wedge_ok'], 180_000);
   await expect(app.testId('step.same-file')).toHaveCount(0);
-  await dropFromDisk();
-  await app.expectDrawn(['wedge_ok', 'wedge_ok_2'], 90_000);
-  // Before, the step read "wedge_ok_2 · CAD model" (done) and Compare offered to measure the part against itself.
+  // A renamed copy saved later: another name and date, the same content (name, size and date told them apart before).
+  await dropFromDisk('wedge_copy.brep', part.bytes, 1_800_000_000_000);
+  await app.expectDrawn(['wedge_ok', 'wedge_copy'], 90_000);
   await expect(app.review.step('actual')).toHaveAttribute('data-state', 'warn');
-  await expect(app.testId('step.same-file')).toHaveText('wedge_ok_2 is the same file as the nominal wedge_ok: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.');
-  // Another file as the actual: no such note.
-  await app.page.getByRole('button', { name: 'Remove wedge_ok' }).last().click();
+  await expect(app.testId('step.same-file')).toHaveAttribute('data-code', 'SAME_FILE');
+  await expect(app.testId('step.same-file')).toHaveText('wedge_copy is the same file as the nominal wedge_ok: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.');
+  await app.shot(testInfo, '05-same-file-renamed');
+  // Another file under the nominal's name, size and date (one digit changed): not the same file.
+  await app.page.getByRole('button', { name: 'Remove wedge_copy' }).click();
   await app.expectDrawn(['wedge_ok'], 60_000);
-  await app.dropFiles([dataFile('sh1.stl')]);
-  await app.expectDrawn(['wedge_ok', 'sh1'], 90_000);
+  const other = Buffer.from(part.bytes.toString('utf8').replace('10.440306508910551', '10.440306508910552'));
+  expect(other.length).toBe(part.bytes.length);
+  await dropFromDisk(part.name, other, 1_700_000_000_000);
+  await app.expectDrawn(['wedge_ok', 'wedge_ok_2'], 90_000);
   await expect(app.review.step('actual')).toHaveAttribute('data-state', 'done');
   await expect(app.testId('step.same-file')).toHaveCount(0);
 });

@@ -1,5 +1,34 @@
 import { binaryStl } from './fixtures/stl';
+import type { Page } from '@playwright/test';
 import { dataFile, expect, test } from './fixtures/fixtures';
+
+/**
+ * Each characteristic name cell as laid out: the words split over two lines (a word broken mid-way
+ * gives a range with rects on two lines), the text shown, and any overflow out of the cell.
+ */
+async function nameCells(page: Page): Promise<Array<{ id: string | null; shown: string; split: string[]; overflow: number; title: string | null }>> {
+  return page.locator('[data-testid="gdt.table"]').evaluate((table) =>
+    [...table.querySelectorAll('[data-testid="gdt.row"] td.gdt-name')].map((cell) => {
+      const split: string[] = [];
+      let shown = '';
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (range.getClientRects().length === 0) continue; // a hidden form (display: none)
+        shown += text;
+        for (const m of text.matchAll(/\S+/g)) {
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (tops.size > 1) split.push(m[0]);
+        }
+      }
+      return { id: cell.closest('tr')!.getAttribute('data-id'), shown: shown.trim(), split, overflow: cell.scrollWidth - cell.clientWidth, title: cell.getAttribute('title') };
+    }),
+  );
+}
 
 const NOMINAL = 'nist_ctc_01_asme1_ap242-e1';
 
@@ -131,4 +160,37 @@ test('GD&T at 1024x700: a characteristic not evaluated says why on a line of its
     expect(r.reasonShare, r.id!).toBeGreaterThan(0.95);
   }
   await page.screenshot({ path: '/tmp/gdt-not-evaluated-1024.png' });
+  // Names: no word broken mid-way, nothing out of its cell, at 1024x700 and at 1440x900; a short form carries the full name as its tooltip.
+  const perpendicularity = (await api.gdt()).check!.rows.find((r) => r.kind === 'perpendicularity')!;
+  for (const [width, height, perpendicularShown] of [[1024, 700, /^perpend\.\s?(\|.*)?$/], [1440, 900, /^perpendicularity\s?(\|.*)?$/]] as const) {
+    await page.setViewportSize({ width, height });
+    const cells = await nameCells(page);
+    expect(cells.length, `${width}`).toBe((await api.gdt()).check!.rows.length);
+    for (const c of cells) {
+      expect(c.split, `${width} ${c.id} ${c.shown}`).toEqual([]);
+      expect(c.overflow, `${width} ${c.id} ${c.shown}`).toBeLessThanOrEqual(0);
+    }
+    // Every figure inside its cell: limits like +0.05/−0.1 ran into the verdict.
+    const figures = await page.locator('[data-testid="gdt.row"] td').evaluateAll((tds) => tds.map((td) => ({ text: td.textContent, overflow: td.scrollWidth - td.clientWidth })));
+    for (const f of figures) expect(f.overflow, `${width} ${f.text}`).toBeLessThanOrEqual(0);
+    // The headers too: "Characteristic" ran into "Actual" at 1024 px.
+    const headers = await page.locator('[data-testid="gdt.table"] th').evaluateAll((ths) => ths.map((th) => ({ text: th.textContent, overflow: th.scrollWidth - th.clientWidth })));
+    for (const h of headers) expect(h.overflow, `${width} ${h.text}`).toBeLessThanOrEqual(0);
+    const perp = cells.find((c) => c.id === perpendicularity.id)!;
+    expect(perp.shown, `${width}`).toMatch(perpendicularShown);
+    expect(perp.title, `${width}`).toMatch(/^perpendicularity/);
+    // The scan's few collapsed triangles: an amber badge with the count, not a red "invalid"; its name stays on one line.
+    const badge = app.scene.validity('half-scan');
+    await expect(badge).toHaveText(/^\d+ degenerate triangles?$/);
+    await expect(badge).toHaveClass(/\bwarn\b/);
+    const nameLines = await app.scene.body('half-scan').locator('.body-name').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(nameLines, `${width}`).toBe(1);
+    await page.locator('.gdt-table-wrap').screenshot({ path: test.info().outputPath(`gdt-names-${width}.png`) });
+    await page.screenshot({ path: test.info().outputPath(`gdt-page-${width}.png`) });
+  }
+  await expect(page.locator(`[data-testid="gdt.row"][data-id="${perpendicularity.id}"] abbr.gdt-kind-short`)).toHaveAttribute('title', 'perpendicularity');
 });

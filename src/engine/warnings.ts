@@ -58,6 +58,8 @@ export type WarningCode =
   | 'STATION_UNCUT'
   /** Stations with no comparable profile. */
   | 'NO_COMPARABLE_PROFILE'
+  /** The imported file has the content of a body already in the scene (the same file twice): both are kept. */
+  | 'SAME_FILE'
   /** Open profiles: areaRatio is null there. */
   | 'OPEN_PROFILE'
   /** Directions where the in-plane gap exceeded the 3D distance: the 3D distance was used. */

@@ -5,32 +5,13 @@ import { removeBody, selectBody, setColor, setOpacity, setVisible } from './bodi
 import { formatCount, formatFigure, formatNumber, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
 import { MODEL_UNITS, unitsOf } from './units';
+import { validityBadge } from './bodyBadge';
 
 function counts(entry: BodyEntry): string {
   const s = entry.summary;
   if (s.kind === 'mesh') return `${formatCount(s.triangles ?? s.faces)} triangles`;
   if (s.kind === 'points') return `${formatCount(s.points ?? 0)} points · ${s.hasNormals ? 'with normals' : 'no normals'}`;
   return `${formatCount(s.faces)} faces · ${formatCount(s.solids)} solid${s.solids === 1 ? '' : 's'}`;
-}
-
-function validity(entry: BodyEntry): { label: string; ok: boolean; title: string; by: string } {
-  const v = entry.validation;
-  if (v) {
-    const found = v.errors === 1 ? '1 error' : `${formatCount(v.errors)} errors`;
-    return v.valid ? { label: 'valid', ok: true, title: `${v.by} finds no error`, by: v.by } : { label: 'invalid', ok: false, title: `${v.by} found ${found}`, by: v.by };
-  }
-  return { ...importCheck(entry), by: 'import' };
-}
-
-/** The check made when the file was imported (BRepCheck_Analyzer; a mesh's edge topology). */
-function importCheck(entry: BodyEntry): { label: string; ok: boolean; title: string } {
-  const s = entry.summary;
-  if (s.kind === 'points') return { label: 'cloud', ok: true, title: 'a point cloud: no surface or topology to check; compare it against a part (it is always the measured side)' };
-  if (s.kind === 'mesh') {
-    if (!s.valid) return { label: 'invalid', ok: false, title: 'non-manifold, degenerate or inconsistently wound triangles' };
-    return s.watertight ? { label: 'valid', ok: true, title: 'closed, manifold, consistently wound' } : { label: 'valid · open', ok: true, title: 'manifold but not closed' };
-  }
-  return s.valid ? { label: 'valid', ok: true, title: 'BRepCheck_Analyzer finds no fault' } : { label: 'invalid', ok: false, title: 'BRepCheck_Analyzer rejects the shape' };
 }
 
 /** Files read without the CAD kernel (meshes and point clouds): their import never waits for it. */
@@ -76,7 +57,7 @@ export function BodyList() {
       {bodies.length === 0 && pending.length === 0 && <p className="hint">No bodies yet.</p>}
       <ul data-testid="bodies.list">
         {bodies.map((b) => {
-          const v = validity(b);
+          const v = validityBadge(b.summary, b.validation);
           const selected = b.bodyId === selectedId;
           return (
             <li key={b.bodyId} className={`body-item${selected ? ' selected' : ''}`} data-testid="bodies.item" data-body-id={b.bodyId}>
@@ -104,7 +85,7 @@ export function BodyList() {
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>
-                <span className={`badge ${v.ok ? 'ok' : 'bad'}`} title={v.title} data-testid="bodies.valid" data-by={v.by}>
+                <span className={`badge ${v.tone}`} title={v.title} data-testid="bodies.valid" data-by={v.by}>
                   {v.label}
                 </span>
               </button>

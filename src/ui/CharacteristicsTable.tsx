@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { useStore } from 'zustand';
 import { formatNumber } from './format';
 import { alignmentWords, checkAlignment, checkCharacteristics, gdtStore, highlightFaces, pmiBodyOf, toneOf, type CharacteristicRow } from './gdt';
-import { kindWords } from './PmiPanel';
+import { kindName } from './gdtNames';
 import { inspectStore, toolStore } from './stores';
 import { rolePairs } from './roles';
 import { useScene } from './useStores';
@@ -13,10 +13,27 @@ const fixed = (v: number | null) => (v === null ? '–' : v.toFixed(3).replace(/
 
 const SIZE_SYMBOL: Record<string, string> = { diameter: '⌀', radius: 'R', sphericalDiameter: 'S⌀', sphericalRadius: 'SR' };
 
-/** The characteristic as a drawing names it: a size with its nominal (diameter ⌀35), a tolerance with its datums. */
-function nameOf(c: CharacteristicRow): string {
-  if (c.tolerance === null && c.nominal !== null) return `${kindWords(c.kind)} ${SIZE_SYMBOL[c.kind] ?? ''}${num(c.nominal)}${c.kind === 'angle' ? '°' : ''}`;
-  return kindWords(c.kind);
+/** A size's nominal as a drawing writes it after its name (⌀35, R5, 90°); empty for a tolerance. */
+function nominalOf(c: CharacteristicRow): string {
+  if (c.tolerance !== null || c.nominal === null) return '';
+  return ` ${SIZE_SYMBOL[c.kind] ?? ''}${num(c.nominal)}${c.kind === 'angle' ? '°' : ''}`;
+}
+
+/** The name cell: the full name where it fits, the short form where the panel is narrow (app.css), the full name in the tooltip. */
+function NameOf({ c }: { c: CharacteristicRow }) {
+  const { full, short } = kindName(c.kind);
+  const nominal = nominalOf(c);
+  return (
+    <>
+      <span className="gdt-kind-full">{full}</span>
+      {short !== full && (
+        <abbr className="gdt-kind-short" title={full}>
+          {short}
+        </abbr>
+      )}
+      {nominal}
+    </>
+  );
 }
 
 /** The tolerance column: a zone (with any MMC/LMC bonus) or a size's limits. */
@@ -24,6 +41,25 @@ export function toleranceText(c: CharacteristicRow): string {
   if (c.tolerance !== null) return c.bonus > 0 ? `${num(c.tolerance)} (bonus ${num(c.bonus)})` : num(c.tolerance);
   if (c.upper === null || c.lower === null) return '–';
   return c.upper === -c.lower ? `±${num(c.upper)}` : `+${num(c.upper)}/${num(c.lower).replace(/^-/, '−')}`;
+}
+
+/** Limits like +0.05/−0.1 may wrap after the slash: in the 62 px column they ran into the verdict at 1024 and 1440 px. */
+function BreakAfterSlash({ text }: { text: string }) {
+  const parts = text.split('/');
+  return (
+    <>
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {p}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
 }
 
 export function verdictText(c: CharacteristicRow): string {
@@ -91,7 +127,12 @@ export function CharacteristicsTable() {
             <table className="result-table gdt-table" data-testid="gdt.table">
               <thead>
                 <tr>
-                  <th>Characteristic</th>
+                  <th>
+                    <span className="gdt-kind-full">Characteristic</span>
+                    <abbr className="gdt-kind-short" title="Characteristic">
+                      Char.
+                    </abbr>
+                  </th>
                   <th className="num">Actual</th>
                   <th className="num" title="Tolerance zone (with any MMC/LMC bonus) or size limits">Tol.</th>
                   <th>Result</th>
@@ -118,14 +159,16 @@ export function CharacteristicsTable() {
                       data-id={c.id}
                       data-pass={String(c.pass)}
                     >
-                      <td className="gdt-name" title={`${c.id}: ${c.samples} samples, ${c.method}`}>
-                        {nameOf(c)}
+                      <td className="gdt-name" title={`${kindName(c.kind).full}${nominalOf(c)}${c.datums.length ? ` | ${c.datums.join(' | ')}` : ''} (${c.id}: ${c.samples} samples, ${c.method})`}>
+                        <NameOf c={c} />
                         {c.datums.length > 0 && <span className="gdt-datums">| {c.datums.join(' | ')}</span>}
                       </td>
                       <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
                         {fixed(c.actual)}
                       </td>
-                      <td className="num">{toleranceText(c)}</td>
+                      <td className="num">
+                        <BreakAfterSlash text={toleranceText(c)} />
+                      </td>
                       <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
                         {c.pass === null ? 'not evaluated' : verdict}
                       </td>

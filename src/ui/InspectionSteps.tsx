@@ -14,7 +14,6 @@ import { LinkPlacementCard } from './LinkPlacementCard';
 import { gdtStore } from './gdt';
 import { nominalGeneralTolerance } from './pmiTolerance';
 import { sameFileAs } from './sameFile';
-import { session } from './session';
 import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
@@ -58,15 +57,6 @@ function placementWords(body: BodyEntry | undefined, units: Units): string | nul
   if (!p) return null;
   const by = p.setBy;
   return by.tool === 'align_bodies' ? `aligned to ${by.fixedBodyId}, ${rmsChange(by.rmsBefore, by.rmsAfter, units)}` : 'placed by set_placement';
-}
-
-/** The body whose file is `bodyId`'s too (the same file dropped twice); null without a session (unit tests). */
-function keptTwin(bodyId: string): string | null {
-  try {
-    return sameFileAs(bodyId, session().keptFiles());
-  } catch {
-    return null;
-  }
 }
 
 /** The journey before any file: what to drop, in order (the page's drop target and demo sit in the viewport). */
@@ -116,7 +106,7 @@ export function InspectionSteps() {
   const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
   const pendingWords = alignment?.origin !== 'link' && alignment?.status === 'proposed' ? (alignment.result.outcome === 'aligned' ? 'proposed, not applied yet' : 'no better pose found than where it stands') : null;
   const pair = comparePairs()[0];
-  const twinOf = actual && nominal ? keptTwin(actual.bodyId) : null;
+  const twinOf = actual && nominal ? sameFileAs(actual.bodyId, bodies) : null;
   const twin = twinOf === nominal?.bodyId ? twinOf : null;
   const nominalIds = bodies.filter((b) => b.summary.kind !== 'points').map((b) => b.bodyId);
   const nominalSelect = useId();
@@ -144,7 +134,7 @@ export function InspectionSteps() {
       >
         {actual && actual.summary.kind !== 'brep' && (!actual.summary.lengthUnit || givenUnit(actual.summary) !== null) && <FileUnit actual={actual} running={running} />}
         {twin && (
-          <p className="warning" data-testid="step.same-file">
+          <p className="warning" data-testid="step.same-file" data-code="SAME_FILE">
             {actual!.bodyId} is the same file as the nominal {twin}: compared with itself it reads 0 everywhere. Drop the scan of the part, or remove one of them.
           </p>
         )}

@@ -1,29 +1,29 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { contentHash } from '../engine/scene/import/contentHash';
 import { sameFileAs } from './sameFile';
-import type { KeptFile } from './session';
 
-const dropped = (bodyId: string, order: number, name: string, text: string, lastModified = 1_700_000_000_000): KeptFile =>
-  ({ bodyId, path: name, format: 'step', order, fileName: name, bytes: new File([text], name, { lastModified }) }) as unknown as KeptFile;
-const downloaded = (bodyId: string, order: number, bytes: number[], sourceUrl?: string): KeptFile =>
-  ({ bodyId, path: `${bodyId}.stl`, format: 'stl', order, bytes: new Uint8Array(bytes), ...(sourceUrl ? { sourceUrl } : {}) }) as unknown as KeptFile;
+const body = (bodyId: string, hash?: string) => ({ bodyId, summary: hash === undefined ? {} : { contentHash: hash } });
+const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 describe('the same file twice', () => {
-  it('a dropped file dropped again (same name, size and time) is the earlier body\'s, either way round', () => {
-    const kept = [dropped('part', 0, 'part.stp', 'ISO-10303-21;'), dropped('part_2', 1, 'part.stp', 'ISO-10303-21;')];
-    expect(sameFileAs('part_2', kept)).toBe('part');
-    expect(sameFileAs('part', kept)).toBe('part_2');
+  it('the same content is the earlier body\'s, either way round, whatever the names', () => {
+    const bodies = [body('part', sha('ISO-10303-21;')), body('renamed-copy', sha('ISO-10303-21;'))];
+    expect(sameFileAs('renamed-copy', bodies)).toBe('part');
+    expect(sameFileAs('part', bodies)).toBe('renamed-copy');
   });
 
-  it('another file is not: a scan, a file of the same name but another size or date', () => {
-    expect(sameFileAs('scan', [dropped('part', 0, 'part.stp', 'ISO-10303-21;'), dropped('scan', 1, 'scan.stl', 'solid x')])).toBeNull();
-    expect(sameFileAs('part_2', [dropped('part', 0, 'part.stp', 'ISO-10303-21;'), dropped('part_2', 1, 'part.stp', 'ISO-10303-21;;')])).toBeNull();
-    expect(sameFileAs('part_2', [dropped('part', 0, 'part.stp', 'abc', 1), dropped('part_2', 1, 'part.stp', 'abc', 2)])).toBeNull();
-    expect(sameFileAs('ghost', [dropped('part', 0, 'part.stp', 'abc')])).toBeNull();
+  it('different content is not, even under the same name, size and date (which the engine does not compare)', () => {
+    expect(sameFileAs('part_2', [body('part', sha('ISO-10303-21;a')), body('part_2', sha('ISO-10303-21;b'))])).toBeNull();
+    expect(sameFileAs('scan', [body('part', sha('ISO')), body('scan', sha('solid x'))])).toBeNull();
   });
 
-  it('downloads: the same URL, or the same bytes', () => {
-    expect(sameFileAs('b', [downloaded('a', 0, [1, 2, 3], 'https://x/p.stl'), downloaded('b', 1, [1, 2, 3], 'https://x/p.stl')])).toBe('a');
-    expect(sameFileAs('b', [downloaded('a', 0, [1, 2, 3]), downloaded('b', 1, [1, 2, 3])])).toBe('a');
-    expect(sameFileAs('b', [downloaded('a', 0, [1, 2, 3]), downloaded('b', 1, [1, 2, 4])])).toBeNull();
+  it('a body without a fingerprint (made in code, not from a file) or not in the list: null', () => {
+    expect(sameFileAs('made', [body('made'), body('other')])).toBeNull();
+    expect(sameFileAs('ghost', [body('part', sha('x'))])).toBeNull();
+  });
+
+  it('the engine\'s fingerprint of the bytes is their SHA-256', async () => {
+    expect(await contentHash([new TextEncoder().encode('ISO-10303-21;')])).toBe(sha('ISO-10303-21;'));
   });
 });

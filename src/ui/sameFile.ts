@@ -1,25 +1,18 @@
-import type { KeptFile } from './session';
-
-/**
- * The body whose file the page already holds as `bodyId`'s: the same file dropped twice (same name,
- * size and modification time, or for downloads the same URL or the same bytes). The second copy
- * becomes the actual, so Compare would measure the part against itself and read 0 everywhere,
- * a PASS that says nothing about any part as made.
- */
-export function sameFileAs(bodyId: string, kept: readonly KeptFile[]): string | null {
-  const mine = kept.find((f) => f.bodyId === bodyId);
-  if (!mine) return null;
-  const other = kept.find((f) => f.bodyId !== bodyId && f.order < mine.order && same(f, mine)) ?? kept.find((f) => f.bodyId !== bodyId && same(f, mine));
-  return other?.bodyId ?? null;
+/** What sameFileAs reads of a body: its id and its file's fingerprint (import_file's contentHash). */
+interface Fingerprinted {
+  bodyId: string;
+  summary: { contentHash?: string | undefined };
 }
 
-function same(a: KeptFile, b: KeptFile): boolean {
-  if (a.sourceUrl !== undefined && a.sourceUrl === b.sourceUrl) return true;
-  const x = a.bytes, y = b.bytes;
-  if (x instanceof Uint8Array && y instanceof Uint8Array) return x.length === y.length && x.every((v, i) => v === y[i]);
-  if (x instanceof Uint8Array || y instanceof Uint8Array) return false;
-  const nameA = a.fileName ?? (x instanceof File ? x.name : undefined);
-  const nameB = b.fileName ?? (y instanceof File ? y.name : undefined);
-  const modified = (f: Blob) => (f instanceof File ? f.lastModified : null);
-  return nameA !== undefined && nameA === nameB && x.size === y.size && modified(x) === modified(y);
+/**
+ * The body whose file has the same content as `bodyId`'s: the same file dropped twice, under any
+ * name (a renamed copy too), told by the SHA-256 the engine takes of the bytes it reads (src/engine/
+ * scene/import/contentHash.ts); two different files that share a name, size and date are not. The
+ * second copy becomes the actual, so Compare would measure the part against itself and read 0
+ * everywhere, a PASS that says nothing about any part as made.
+ */
+export function sameFileAs(bodyId: string, bodies: readonly Fingerprinted[]): string | null {
+  const hash = bodies.find((b) => b.bodyId === bodyId)?.summary.contentHash;
+  if (!hash) return null;
+  return bodies.find((b) => b.bodyId !== bodyId && b.summary.contentHash === hash)?.bodyId ?? null;
 }

@@ -2,6 +2,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../errors';
 import { topAbs, withKernel, type OC } from '../kernel';
 import type { FaceTessellation } from './TriMesh';
+import { refuseTooFine } from './tessellationBudget';
 
 /** Angular deflection in radians used with every linear deflection (OCCT's usual 0.5). */
 export const ANGULAR_DEFLECTION = 0.5;
@@ -25,6 +26,7 @@ export function tessellateShape(oc: OC, shape: TopoDS_Shape, deflection: number)
   if (!(deflection >= MIN_DEFLECTION)) {
     throw new BrepscopeError('INVALID_ARGUMENT', `deflection ${deflection} is below ${MIN_DEFLECTION}, the smallest the kernel's mesher takes (Precision::Confusion)`);
   }
+  refuseTooFine(oc, shape, deflection);
   return withKernel(oc, (own) => {
     // An existing finer triangulation would be kept by BRepMesh; clean so the requested deflection rules.
     oc.BRepTools.Clean(shape, true);

@@ -79,6 +79,8 @@ export interface BodyOrigin {
   refuseInvalid: boolean;
   /** The unit a unitless scan file was given at import (its coordinates scaled to mm). */
   unit?: ScanUnit | undefined;
+  /** The file's fingerprint (contentHash.ts): the same file loaded twice has the same one. */
+  contentHash?: string | undefined;
 }
 
 /**

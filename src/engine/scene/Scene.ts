@@ -1,6 +1,7 @@
 import { BrepscopeError } from '../errors';
 import type { Body } from './Body';
 import { baseName } from './import/detectFormat';
+import { MAX_BODY_ID_LENGTH, bodyIdTooLongMessage, shownBodyId } from './bodyIdLimit';
 
 interface Selection {
   selectionId: string;
@@ -20,7 +21,7 @@ export class Scene {
       const known = [...this.bodies.keys()];
       throw new BrepscopeError(
         'BODY_NOT_FOUND',
-        `body '${bodyId}' is not in the scene (${known.length ? `bodies: ${known.join(', ')}` : 'the scene is empty'})`,
+        `body ${shownBodyId(bodyId)} is not in the scene (${known.length ? `bodies: ${known.join(', ')}` : 'the scene is empty'})`,
       );
     }
     return body;
@@ -36,6 +37,8 @@ export class Scene {
 
   /** Adds a body; an existing id is refused so nothing is replaced silently. */
   add(body: Body): void {
+    // Tools' schemas refuse such an id first; a host that names bodies itself gets the same rule.
+    if (body.bodyId.length > MAX_BODY_ID_LENGTH) throw new BrepscopeError('INVALID_ARGUMENT', `body ${shownBodyId(body.bodyId)}: ${bodyIdTooLongMessage(body.bodyId.length)}`);
     if (this.bodies.has(body.bodyId)) {
       throw new BrepscopeError('BODY_EXISTS', `body '${body.bodyId}' is already in the scene; remove it first or choose another bodyId`);
     }
@@ -74,12 +77,16 @@ export class Scene {
   }
 }
 
-/** `base` (trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken. */
+/**
+ * `base` (trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken; cut
+ * to MAX_BODY_ID_LENGTH (a long file name still gives a usable id).
+ */
 function uniqueBodyId(base: string, taken: (id: string) => boolean): string {
-  const clean = base.trim() || 'body';
+  const clean = base.trim().slice(0, MAX_BODY_ID_LENGTH) || 'body';
   if (!taken(clean)) return clean;
   for (let i = 2; ; i++) {
-    const candidate = `${clean}_${i}`;
+    const suffix = `_${i}`;
+    const candidate = `${clean.slice(0, MAX_BODY_ID_LENGTH - suffix.length)}${suffix}`;
     if (!taken(candidate)) return candidate;
   }
 }

@@ -19,6 +19,8 @@ export interface BodySummary {
   triangles?: number;
   /** Mesh bodies: closed, manifold and consistently wound. */
   watertight?: boolean;
+  /** Mesh bodies: the facet-shell faults behind `valid: false` (a real scan commonly has a few). */
+  meshDefects?: { degenerateTriangles: number; nonManifoldEdges: number; inconsistentEdges: number };
   /** Point clouds: the number of points (a cloud has no faces, edges or vertices: those counts are 0). */
   points?: number;
   /** Point clouds: whether the file gave a normal per point. */
@@ -32,6 +34,8 @@ export interface BodySummary {
   lengthUnit: 'mm' | null;
   /** The unit the file declared, as written (INCH, millimetre ...), when it declared one. */
   declaredUnit?: string;
+  /** The file's fingerprint (SHA-256, src/engine/scene/import/contentHash.ts): equal for the same file loaded twice. */
+  contentHash?: string;
   /** Where the body stands in the scene (every tool measures it there); null: as read from its file. */
   placement: PlacementSummary | null;
 }
@@ -74,13 +78,20 @@ export function describeBody(oc: OC | undefined, body: Body): BodySummary {
     lengthUnit: body.lengthUnit ? body.lengthUnit.unit : null,
     ...(body.lengthUnit ? { declaredUnit: body.lengthUnit.declared } : {}),
     placement: placementSummary(body),
+    ...(body.origin?.contentHash ? { contentHash: body.origin.contentHash } : {}),
   };
   if (body.kind === 'points') {
     return { ...base, solids: 0, shells: 0, faces: 0, edges: 0, vertices: 0, points: body.cloud.count, hasNormals: body.cloud.normals !== undefined };
   }
   if (body.kind === 'mesh') {
     const t = body.topology;
-    return { ...base, solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles, watertight: t.watertight };
+    const counts = { solids: 0, shells: 1, faces: t.triangles, edges: t.edges, vertices: t.vertices, triangles: t.triangles };
+    return {
+      ...base,
+      ...counts,
+      watertight: t.watertight,
+      meshDefects: { degenerateTriangles: t.degenerateTriangles, nonManifoldEdges: t.nonManifoldEdges, inconsistentEdges: t.inconsistentEdges },
+    };
   }
   if (!oc) throw new Error('describeBody: a BREP body needs the kernel');
   return withKernel(oc, (own) => {

@@ -6,6 +6,7 @@ import { importBody } from '../scene/import/importBody';
 import { SCAN_UNIT_NAMES } from '../scene/scanUnits';
 import { readForImport } from '../scene/import/readForImport';
 import { defineTool, type ToolContext } from './defineTool';
+import { warning, type ToolWarning } from '../warnings';
 import { bodyIdSchema, exactlyOneSource, exactlyOneSourceMessage, fileSourceShape, formatSchema } from './schemas';
 
 const schema = z
@@ -23,7 +24,7 @@ const schema = z
 export const importFile = defineTool({
   name: 'import_file',
   description:
-    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ, 3MF or text point file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds (PLY without faces, .xyz .pts .txt .csv) become points bodies (point count, hasNormals). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary.',
+    'Load a BREP, STEP, IGES, XBF, STL, PLY, OBJ, 3MF or text point file into the scene as a new body. Meshes (STL, PLY, OBJ, 3MF) stay mesh-backed facet shells; point clouds (PLY without faces, .xyz .pts .txt .csv) become points bodies (point count, hasNormals). Invalid BREP geometry is loaded and flagged valid: false. Returns the body summary with contentHash (SHA-256 of the file; of the geometry for a scan); a file whose content is already in the scene is loaded again as a new body, with sameFileAs and warning SAME_FILE.',
   category: 'scene-building',
   schema,
   async run(args, ctx) {
@@ -34,14 +35,35 @@ export const importFile = defineTool({
   },
 });
 
+/** An import's answer: the body, and SAME_FILE when a body of the same content was already there. */
+export type ImportResult = BodySummary & { sameFileAs?: string; warnings?: ToolWarning[] };
+
 /** The new body's summary; if even that fails, the body is taken out again so a failed call changes nothing. */
-export async function summarizeOrUndo(ctx: ToolContext, body: Body): Promise<BodySummary> {
+export async function summarizeOrUndo(ctx: ToolContext, body: Body): Promise<ImportResult> {
   try {
-    return describeBody(body.kind === 'brep' ? await ctx.kernel() : undefined, body);
+    const summary = describeBody(body.kind === 'brep' ? await ctx.kernel() : undefined, body);
+    const twin = sameFile(ctx, body);
+    if (!twin) return summary;
+    return {
+      ...summary,
+      sameFileAs: twin.bodyId,
+      warnings: [
+        warning(
+          'SAME_FILE',
+          `${body.origin!.path} has the same content as body '${twin.bodyId}' (${twin.origin!.path}); both are in the scene. Compared with each other they read 0 everywhere: remove one (remove_body '${body.bodyId}') unless a second copy is meant`,
+        ),
+      ],
+    };
   } catch (e) {
     ctx.scene.remove(body.bodyId);
     throw e;
   }
+}
+
+/** The first other body whose file had the same content (contentHash.ts). */
+function sameFile(ctx: ToolContext, body: Body): Body | undefined {
+  const hash = body.origin?.contentHash;
+  return hash ? ctx.scene.list().find((b) => b !== body && b.origin?.contentHash === hash) : undefined;
 }
 
 /** The bytes and a name for them, from a path or from base64; `format`: what the file will be read as (its size limit applies). */

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { MAX_BODY_ID_LENGTH, bodyIdTooLongMessage } from '../scene/bodyIdLimit';
 
-export const bodyIdSchema = z.string().min(1, 'must be a non-empty bodyId');
+export const bodyIdSchema = z
+  .string()
+  .min(1, 'must be a non-empty bodyId')
+  .max(MAX_BODY_ID_LENGTH, { error: (issue) => bodyIdTooLongMessage(typeof issue.input === 'string' ? issue.input.length : Number.NaN) });
 
 export const vec3Schema = z.tuple([z.number(), z.number(), z.number()]);
 

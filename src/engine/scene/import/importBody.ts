@@ -2,7 +2,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { BrepscopeError } from '../../errors';
 import { SCAN_UNITS, type ScanUnit } from '../scanUnits';
 import type { OC } from '../../kernel';
-import { BrepBody, MeshBody, PointsBody, type Body, type LengthUnit, type SourceFormat } from '../Body';
+import { BrepBody, MeshBody, PointsBody, type Body, type BodyOrigin, type LengthUnit, type SourceFormat } from '../Body';
 import { checkShape } from '../checkShape';
 import { refuseOutOfRange } from './coordinateRange';
 import type { Scene } from '../Scene';
@@ -14,6 +14,7 @@ import type { MeshOrCloud } from './ply';
 import type { TriMesh } from '../../mesh/TriMesh';
 import { readExchangeShape } from './stepIges';
 import { validateBeforeKernel } from './validate';
+import { contentHash } from './contentHash';
 import { readXbfShape } from './xbf';
 
 import { MAX_IMPORT_BYTES, MAX_MESH_FILE_BYTES, tooLargeMessage } from './importLimits';
@@ -94,7 +95,9 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
   if (req.unit !== undefined && !isMeshFileFormat(format)) {
     throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: unit applies to scan files without a unit (STL, PLY, OBJ, text points); a ${format.toUpperCase()} file is read in its own unit`);
   }
-  const origin = { path: req.fileName, bytes: kept, fileBytes: size, format, refuseInvalid: !!req.refuseInvalid, ...(req.unit !== undefined ? { unit: req.unit } : {}) };
+  const origin: BodyOrigin = { path: req.fileName, bytes: kept, fileBytes: size, format, refuseInvalid: !!req.refuseInvalid, ...(req.unit !== undefined ? { unit: req.unit } : {}) };
+  // A mesh file's fingerprint is its geometry as read (below): a Node host streams it, bytes are gone.
+  if (bytes && !isMeshFileFormat(format)) origin.contentHash = await contentHash([bytes]);
   const common = { bodyId, name, sourceFormat: format, source: req.fileName, origin };
 
   if (isMeshFileFormat(format)) {
@@ -105,6 +108,8 @@ export async function importBody(env: ImportEnvironment, req: ImportRequest): Pr
         : !bytes && req.scanContent
           ? finishScan(req.scanContent.content, req.fileName)
           : parseScanFile(format, bytes!, req.fileName);
+    // Before any unit scaling: the same file given another unit is still the same file.
+    origin.contentHash = await contentHash(geometryOf(parsed), 'geometry-');
     if (req.unit !== undefined) {
       if (parsed.declaredUnit !== null) throw new BrepscopeError('INVALID_ARGUMENT', `${req.fileName}: the file declares its unit (${parsed.declaredUnit}); unit is for files without one`);
       inUnit(parsed, req.unit);
@@ -159,6 +164,10 @@ function inUnit(parsed: ParsedScan, unit: ScanUnit): void {
   if (factor !== 1) for (let i = 0; i < positions.length; i++) positions[i] = positions[i]! * factor;
   parsed.declaredUnit = `${unit} (given at import)`;
   if (factor !== 1) parsed.notes.push(`coordinates in ${unit} (given at import): scaled by ${factor} to millimetres`);
+}
+
+function geometryOf(parsed: ParsedScan): ArrayBufferView[] {
+  return parsed.kind === 'mesh' ? [parsed.mesh.positions, parsed.mesh.indices] : [parsed.cloud.positions];
 }
 
 /** A declared unit, converted to mm by the reader (STEP, IGES, 3MF); none when the file declares none. */

@@ -1,0 +1,19 @@
+/**
+ * A bodyId is a short name a person or an agent reads and types back: 256 characters is far beyond
+ * any file name a system allows (255 bytes), and it keeps a mistaken multi-megabyte argument out of
+ * every result and error message that names the body (docs/mcp.md).
+ */
+export const MAX_BODY_ID_LENGTH = 256;
+
+/** How much of an over-long id an error message shows. */
+const SHOWN_CHARS = 40;
+
+/** An id as an error message quotes it: an over-long one is cut, with its length said. */
+export function shownBodyId(bodyId: string): string {
+  if (bodyId.length <= MAX_BODY_ID_LENGTH) return `'${bodyId}'`;
+  return `'${bodyId.slice(0, SHOWN_CHARS)}…' (${bodyId.length} characters)`;
+}
+
+export function bodyIdTooLongMessage(length: number): string {
+  return `a bodyId has at most ${MAX_BODY_ID_LENGTH} characters; this one has ${length}`;
+}
