@@ -158,9 +158,9 @@ function stationsOf(t: DatumTarget): Vec3[] | string {
 
 /**
  * Reads stations on the scan: the station's foot on the nominal (its face and outward normal), the
- * NEAREST scan samples on that face across the normal, each sample's signed distance from the
- * nominal, and those distances fitted by a plane over the station's tangent plane, read at the
- * station (on a tilted flat, exact; on a curved face, free of its curvature).
+ * NEAREST scan samples on that face, each sample's signed distance from the nominal, and those
+ * distances fitted by a plane over the station's tangent plane, read at the station (on a tilted
+ * flat, exact; on a curved face, free of its curvature).
  */
 function stationReader(nominal: NominalAccess, actualOn: (faces: number[]) => PointSet) {
   const hit = createExactHit(), foot = createExactHit();
@@ -189,11 +189,11 @@ function stationReader(nominal: NominalAccess, actualOn: (faces: number[]) => Po
     let pts = onFace.get(hit.face);
     if (!pts) onFace.set(hit.face, (pts = actualOn([hit.face])));
     const [e1, e2] = frameOf(n);
-    // The nearest samples across the normal (a partial selection: stations are few, samples many).
+    // The nearest samples (a partial selection: stations are few, samples many). Nearest in space, not
+    // across the normal alone: across a hole the far wall lies right behind the station.
     const best: { i: number; r: number }[] = [];
     for (let i = 0; i < pts.count; i++) {
-      const d = sub(at(pts.points, i), t);
-      const r = Math.hypot(dot(d, e1), dot(d, e2));
+      const r = len(sub(at(pts.points, i), t));
       if (best.length < NEAREST) best.push({ i, r });
       else if (r < best[best.length - 1]!.r) best[best.length - 1] = { i, r };
       else continue;

@@ -8,28 +8,51 @@ import { dataPath } from '../../test/data';
 
 /**
  * A datum defined by datum targets (NIST CTC 2's A by the points A1, A2, A3) has no feature faces:
- * evaluate_gdt said only "datum A has no faces". Now read_pmi lists the targets and every
- * characteristic on such a datum says it is defined by datum targets, which are not supported.
- * CTC 2 is 2 MB, so its form is reproduced on NIST CTC 1: datum B's feature relation replaced by
- * two point targets written as CTC 2 writes them (PLACED_DATUM_TARGET_FEATURE related to the DATUM).
+ * evaluate_gdt said only "datum A has no faces". Now read_pmi lists the targets with their places,
+ * and evaluate_gdt simulates the datum from them (datumTargets.ts); a target the file does not place
+ * leaves the characteristics on its datum unevaluated, and says so. CTC 2 is 2 MB, so its form is
+ * reproduced on NIST CTC 1: datum A's feature relation replaced by three point targets on its face
+ * (z = 0), placed as CTC 2 places them (PLACED_DATUM_TARGET_FEATURE related to the DATUM, an
+ * AXIS2_PLACEMENT_3D 'orientation' in a SHAPE_REPRESENTATION_WITH_PARAMETERS); datum B's by two
+ * point targets without a placement.
  */
 let engine: Engine;
+/** Three points on datum A's face (z = 0, outward +z), checked on it with native OCCT. */
+const PLACES = [[-150, -60, 0], [150, -60, 0], [0, 90, 0]];
 
 beforeAll(async () => {
   await nodeKernel();
   engine = createNodeEngine();
   const text = readFileSync(dataPath('nist/nist_ctc_01_asme1_ap242-e1.stp'), 'latin1');
   const relation = "#196=SHAPE_ASPECT_RELATIONSHIP('',$,#35,#38);";
+  const relationA = "#187=SHAPE_ASPECT_RELATIONSHIP('',$,#34,#37);";
   expect(text).toContain(relation);
-  const edited = text.replace(
-    relation,
-    [
-      "#196=SHAPE_ASPECT_RELATIONSHIP('',$,#9001,#38);",
-      "#9001=PLACED_DATUM_TARGET_FEATURE('Datum Target.1','point',#4269,.T.,'1');",
-      "#9002=PLACED_DATUM_TARGET_FEATURE('Datum Target.2','point',#4269,.T.,'2');",
-      "#9003=SHAPE_ASPECT_RELATIONSHIP('',$,#9002,#38);",
-    ].join('\n'),
-  );
+  expect(text).toContain(relationA);
+  const placed = PLACES.flatMap((p, i) => {
+    const id = 9100 + 10 * i;
+    return [
+      `#${id}=PLACED_DATUM_TARGET_FEATURE('Datum Target.${i + 3}','point',#4269,.T.,'${i + 1}');`,
+      `#${id + 1}=SHAPE_ASPECT_RELATIONSHIP('',$,#${id},#37);`,
+      `#${id + 2}=PROPERTY_DEFINITION('',$,#${id});`,
+      `#${id + 3}=SHAPE_DEFINITION_REPRESENTATION(#${id + 2},#${id + 4});`,
+      `#${id + 4}=SHAPE_REPRESENTATION_WITH_PARAMETERS('',(#${id + 5}),#4351);`,
+      `#${id + 5}=AXIS2_PLACEMENT_3D('orientation',#${id + 6},#${id + 7},#${id + 8});`,
+      `#${id + 6}=CARTESIAN_POINT('',(${p.map((c) => c.toFixed(1)).join(',')}));`,
+      `#${id + 7}=DIRECTION('',(0.,0.,-1.));`,
+      `#${id + 8}=DIRECTION('',(1.,0.,0.));`,
+    ];
+  });
+  const edited = text
+    .replace(
+      relation,
+      [
+        "#196=SHAPE_ASPECT_RELATIONSHIP('',$,#9001,#38);",
+        "#9001=PLACED_DATUM_TARGET_FEATURE('Datum Target.1','point',#4269,.T.,'1');",
+        "#9002=PLACED_DATUM_TARGET_FEATURE('Datum Target.2','point',#4269,.T.,'2');",
+        "#9003=SHAPE_ASPECT_RELATIONSHIP('',$,#9002,#38);",
+      ].join('\n'),
+    )
+    .replace(relationA, placed.join('\n'));
   await engine.runJson('import_file', { bytes: Buffer.from(edited, 'latin1').toString('base64'), fileName: 'ctc1-targets.stp', bodyId: 'part' });
 }, 120_000);
 
@@ -39,23 +62,39 @@ describe('datum targets', () => {
     const b = pmi.datums.find((d) => d.label === 'B')!;
     expect(b.faces).toEqual([]);
     expect(b.targets).toEqual([{ id: 'B1', kind: 'point' }, { id: 'B2', kind: 'point' }]);
-    expect(pmi.datums.find((d) => d.label === 'A')!.targets).toBeUndefined();
+    expect(pmi.datums.find((d) => d.label === 'C')!.targets).toBeUndefined();
+    // A: each target's location (mm) and placement axes as the file writes them.
+    expect(pmi.datums.find((d) => d.label === 'A')!.targets).toEqual(PLACES.map((origin, i) => ({ id: `A${i + 1}`, kind: 'point', origin, normal: [0, 0, -1], direction: [1, 0, 0] })));
     const w = pmi.warnings.find((x) => x.code === 'DATUM_WITHOUT_FACES')!;
-    expect(w.message).toContain('B by 2 datum targets (B1, B2: points)');
+    expect(w.message).toContain('A by 3 datum targets (A1, A2, A3: points), B by 2 datum targets (B1, B2: points)');
   });
 
-  it('evaluate_gdt: a characteristic referring to the datum is not evaluated, and the reason names the datum targets', async () => {
-    // The nominal itself as the scan: every other characteristic still reads.
+  it('evaluate_gdt: A is simulated from its three points; B, whose targets the file does not place, is not, and says so', async () => {
+    // The nominal itself as the scan.
     const r = (await engine.runJson('evaluate_gdt', { actualBodyId: 'part', nominalBodyId: 'part', maxSamples: 5000 })).result as unknown as { characteristics: Characteristic[]; datums: DatumReport[] };
     const onB = r.characteristics.filter((c) => c.datums.some((d) => d.split('-').includes('B')));
     expect(onB.length).toBeGreaterThan(0);
-    const reason = 'datum B is defined by 2 datum targets (B1, B2: points), and datum targets are not supported';
+    const reason = 'datum B: target B1 (point) has no location in the file';
     for (const c of onB) {
       expect(c.pass, c.id).toBeNull();
       expect(c.reason, c.id).toContain(reason);
     }
     expect(r.datums.find((d) => d.label === 'B')!.reason).toContain(reason);
-    const flatness = r.characteristics.find((c) => c.kind === 'flatness')!;
-    expect(flatness.pass).toBe(true);
+    // A: the plane through its three contacts, the face's own plane (z = 0, outward +z).
+    const a = r.datums.find((d) => d.label === 'A')!;
+    expect(a.reason).toBeUndefined();
+    const f = a.feature as { kind: string; normal: number[]; point: number[] };
+    expect(f.kind).toBe('plane');
+    f.normal.forEach((v, i) => expect(v).toBeCloseTo([0, 0, 1][i]!, 12));
+    expect(f.point[2]).toBeCloseTo(0, 9);
+    // The profile and perpendicularity to A alone are read (before: pass null); each as it reads to A's face.
+    const onAOnly = r.characteristics.filter((c) => c.datums.length > 0 && c.datums.every((d) => d === 'A'));
+    expect(onAOnly.map((c) => c.id)).toEqual(['tolerance[3]', 'tolerance[4]']);
+    const byFace = (await engine.runJson('evaluate_gdt', { actualBodyId: 'part', nominalBodyId: 'part', maxSamples: 5000, datums: [{ label: 'A', faces: ['face[97]'] }], characteristics: ['tolerance[3]', 'tolerance[4]'] })).result as unknown as { characteristics: Characteristic[] };
+    onAOnly.forEach((c, i) => {
+      expect(c.pass, c.id).toBe(true);
+      expect(c.actual!, c.id).toBeCloseTo(byFace.characteristics[i]!.actual!, 9);
+    });
+    expect(r.characteristics.find((c) => c.kind === 'flatness')!.pass).toBe(true);
   }, 120_000);
 });
