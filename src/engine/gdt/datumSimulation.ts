@@ -87,6 +87,8 @@ export function simulateDatums(
     if (known) return known;
     const parts = l.split('-').map((p) => p.trim());
     if (parts.length < 2 || parts.some((p) => !datums.has(p))) return `datum ${l} is not defined (no datum feature with that label)`;
+    const byTargets = parts.filter((p) => datumSpecs.some((d) => d.label === p && d.faces.length === 0 && d.targetShapes?.length));
+    if (byTargets.length) return `common datum ${l}: ${byTargets.join(', ')} ${byTargets.length > 1 ? 'are' : 'is'} defined by datum targets; a common datum of target datums is not simulated`;
     const common = establish(nominal, actualOn, l, parts.map((p) => datums.get(p)!.spec.faces), options);
     datums.set(l, common);
     return common;

@@ -111,10 +111,16 @@ describe('datum targets', () => {
     expect(pos.actual).toBeCloseTo(2 * Math.hypot(xh - 20, yh - 15), 8);
     expect(pos.pass).toBe(true);
     expect(r.datums.filter((d) => 'ABC'.includes(d.label)).map((d) => d.reason ?? '')).toEqual(['', '', '']);
-    // Two points alone cannot be a primary plane: said so.
-    const bad = await evaluate({ actualBodyId: 'blockScan', nominalBodyId: 'block', datums: [{ label: 'B', targets: [{ kind: 'point', origin: [5, 0, 10] }, { kind: 'point', origin: [35, 0, 10] }] }], characteristics: [{ id: 'p', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B'] }] });
-    expect(bad.characteristics[0]!.pass).toBeNull();
-    expect(bad.characteristics[0]!.reason).toContain('datum B: a primary datum plane needs targets spanning a plane');
+    // Two points alone cannot be a primary plane; a common datum of target datums is not simulated: said so.
+    const bad = await evaluate({
+      actualBodyId: 'blockScan',
+      nominalBodyId: 'block',
+      datums: [{ label: 'B', targets: [{ kind: 'point', origin: [5, 0, 10] }, { kind: 'point', origin: [35, 0, 10] }] }, { label: 'C', targets: [{ kind: 'point', origin: [0, 20, 10] }] }],
+      characteristics: [{ id: 'p', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B'] }, { id: 'q', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B-C'] }],
+    });
+    expect(bad.characteristics.map((c) => c.pass)).toEqual([null, null]);
+    expect(bad.characteristics[0]!.reason).toBe('datum B: a primary datum plane needs targets spanning a plane (3 points not on one line, two lines, or an area)');
+    expect(bad.characteristics[1]!.reason).toBe('common datum B-C: B, C are defined by datum targets; a common datum of target datums is not simulated');
   });
 
   it('line targets on two opposed sides make a centre plane; a circular curve in the hole makes its axis', async () => {
