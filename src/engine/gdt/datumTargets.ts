@@ -260,6 +260,9 @@ function contactPlanes(label: string, stations: Station[]): Resolve {
   const first = stations[0]!.n;
   const sides = [stations.filter((s) => dot(s.n, first) > 0), stations.filter((s) => dot(s.n, first) <= 0)].filter((g) => g.length > 0);
   const normals = sides.map((g) => normalize(mean(g.map((s) => s.n))));
+  // One side, or two facing each other; targets on faces at right angles (a corner) are neither.
+  const scattered = sides.some((g, k) => g.some((s) => dot(s.n, normals[k]!) < Math.SQRT1_2)) || (sides.length === 2 && dot(normals[0]!, normals[1]!) > -0.2);
+  if (scattered) return () => `datum ${label}: its targets lie on faces facing more ways than one side or two opposed sides; not simulated`;
   return (nominalFixed, actualFixed) => {
     const out: DatumFeature[] = [];
     for (const [fixed, actual] of [[nominalFixed, false], [actualFixed, true]] as const) {
@@ -304,9 +307,8 @@ function simulateSide(stations: Station[], normal: Vec3, fixed: Fixed, actual: b
   }
   let m = c;
   if (!fixed.z) {
-    const zone = pts.length >= 3 ? flatnessZone(pts.flat()) : null;
-    const spread = pts.length >= 3 ? len(cross(sub(pts[1]!, pts[0]!), sub(pts[pts.length - 1]!, pts[0]!))) : 0;
-    if (!zone || !(spread > 0) || collinear(pts)) return 'a primary datum plane needs targets spanning a plane (3 points not on one line, two lines, or an area)';
+    const zone = pts.length >= 3 && !collinear(pts) ? flatnessZone(pts.flat()) : null;
+    if (!zone) return 'a primary datum plane needs targets spanning a plane (3 points not on one line, two lines, or an area)';
     m = dot(zone.normal, c) < 0 ? scale(zone.normal, -1) : zone.normal;
   } else if (!fixed.x) {
     // A secondary turns about the primary's direction to its targets: the least-squares line of the

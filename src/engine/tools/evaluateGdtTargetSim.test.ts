@@ -115,10 +115,20 @@ describe('datum targets', () => {
     const bad = await evaluate({
       actualBodyId: 'blockScan',
       nominalBodyId: 'block',
-      datums: [{ label: 'B', targets: [{ kind: 'point', origin: [5, 0, 10] }, { kind: 'point', origin: [35, 0, 10] }] }, { label: 'C', targets: [{ kind: 'point', origin: [0, 20, 10] }] }],
-      characteristics: [{ id: 'p', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B'] }, { id: 'q', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B-C'] }],
+      datums: [
+        { label: 'B', targets: [{ kind: 'point', origin: [5, 0, 10] }, { kind: 'point', origin: [35, 0, 10] }] },
+        { label: 'C', targets: [{ kind: 'point', origin: [0, 20, 10] }] },
+        // A corner: targets on the bottom and on two sides.
+        { label: 'D', targets: [{ kind: 'point', origin: [5, 5, 0] }, { kind: 'point', origin: [5, 0, 10] }, { kind: 'point', origin: [0, 20, 10] }] },
+      ],
+      characteristics: [
+        { id: 'p', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B'] },
+        { id: 'q', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['B-C'] },
+        { id: 'r', kind: 'surfaceProfile', faces: [blockX0], tolerance: 0.2, datums: ['D'] },
+      ],
     });
-    expect(bad.characteristics.map((c) => c.pass)).toEqual([null, null]);
+    expect(bad.characteristics.map((c) => c.pass)).toEqual([null, null, null]);
+    expect(bad.characteristics[2]!.reason).toBe('datum D: its targets lie on faces facing more ways than one side or two opposed sides; not simulated');
     expect(bad.characteristics[0]!.reason).toBe('datum B: a primary datum plane needs targets spanning a plane (3 points not on one line, two lines, or an area)');
     expect(bad.characteristics[1]!.reason).toBe('common datum B-C: B, C are defined by datum targets; a common datum of target datums is not simulated');
   });
