@@ -4,6 +4,7 @@ import { select, type PointSet } from './bodySamples';
 import { buildFrame, type DatumFeature, type Frame } from './datumFrame';
 import type { FaceSplit } from './faceSplit';
 import { fitCoaxial, fitCylinder, fitPlane, fitSphere, radial } from './leastSquares';
+import { establishTargets, type DatumTarget, type Fixed, type Resolve } from './datumTargets';
 import { flatnessZone } from './minimumZone';
 import { featureKind, indicesOn, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
 import { patternDatum, type Axis } from './patternDatum';
@@ -13,6 +14,8 @@ export interface DatumSpec {
   faces: number[];
   /** A datum the drawing defines by datum targets (read_pmi), in words: "3 datum targets (A1, A2, A3: points)". */
   targets?: string;
+  /** Those targets with their places and sizes: the datum is simulated from them when it has no faces (datumTargets.ts). */
+  targetShapes?: DatumTarget[];
 }
 
 export interface EvaluationOptions {
@@ -32,6 +35,10 @@ export interface SimulatedDatum {
   /** A pattern of holes as a datum: the second axis that clocks the frame about the pattern's centre (patternDatum.ts). */
   clock?: { nominal: DatumFeature; actual: DatumFeature };
   reason?: string;
+  /** A datum from targets: its feature on the nominal and the scan as its place in a frame constrains it. */
+  resolve?: Resolve;
+  /** How its targets were read, when not as the file names them. */
+  note?: string;
 }
 
 /** Datum reference frames by their labels in precedence order: nominal and actual (and the nominal datum features), or why there is none. */
@@ -70,7 +77,12 @@ export function simulateDatums(
   options: EvaluationOptions,
 ): { datums: Map<string, SimulatedDatum>; frames: FramesOf } {
   const datums = new Map<string, SimulatedDatum>();
-  for (const d of datumSpecs) datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options, d.targets));
+  for (const d of datumSpecs) {
+    if (d.faces.length === 0 && d.targetShapes?.length) {
+      const t = establishTargets(nominal, actualOn, d.label, d.targetShapes);
+      datums.set(d.label, { spec: { label: d.label, faces: [] }, ...t });
+    } else datums.set(d.label, establish(nominal, actualOn, d.label, [d.faces], options, d.targets));
+  }
 
   /** A datum by label: defined, or the common datum of defined ones (A-B), established once. */
   const datumOf = (l: string): SimulatedDatum | string => {
@@ -78,6 +90,8 @@ export function simulateDatums(
     if (known) return known;
     const parts = l.split('-').map((p) => p.trim());
     if (parts.length < 2 || parts.some((p) => !datums.has(p))) return `datum ${l} is not defined (no datum feature with that label)`;
+    const byTargets = parts.filter((p) => datumSpecs.some((d) => d.label === p && d.faces.length === 0 && d.targetShapes?.length));
+    if (byTargets.length) return `common datum ${l}: ${byTargets.join(', ')} ${byTargets.length > 1 ? 'are' : 'is'} defined by datum targets; a common datum of target datums is not simulated`;
     const common = establish(nominal, actualOn, l, parts.map((p) => datums.get(p)!.spec.faces), options);
     datums.set(l, common);
     return common;
@@ -86,11 +100,29 @@ export function simulateDatums(
   const frames: FramesOf = (labels) => {
     const nom: DatumFeature[] = [], act: DatumFeature[] = [];
     let z: Vec3 | null = null, x: Vec3 | null = null;
+    // The nominal's own: a datum from targets is made on the nominal as on the scan.
+    const fixedNom: Fixed = { z: null, x: null };
+    const fix = (f: Fixed, a: DatumFeature) => {
+      if (!f.z) f.z = a.kind === 'plane' ? a.normal : a.kind === 'axis' ? a.direction : null;
+      else if (!f.x && a.kind === 'plane') f.x = normalize(reject(a.normal, f.z));
+    };
     for (const l of labels) {
       const d = datumOf(l);
       if (typeof d === 'string') return d;
+      if (d.resolve && !d.reason) {
+        const r = d.resolve({ ...fixedNom }, { z, x });
+        if (typeof r === 'string') return r;
+        nom.push(r.nominal);
+        act.push(r.actual);
+        fix(fixedNom, r.nominal);
+        const f: Fixed = { z, x };
+        fix(f, r.actual);
+        ({ z, x } = f);
+        continue;
+      }
       if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
       nom.push(d.nominal);
+      fix(fixedNom, d.nominal);
       let a = orientLike(d.actual, d.nominal);
       // A secondary or tertiary plane is simulated with the orientation the earlier datums leave it
       // (perpendicular to them), touching its own high points (ASME Y14.5 4.11); a centre plane

@@ -75,6 +75,8 @@ export interface DatumReport {
   /** The datum feature simulated on the scan (plane: tangent at the high points, axis: least squares). */
   feature: DatumFeature | null;
   reason?: string;
+  /** A datum from targets: how they were read when not as the file names them. */
+  note?: string;
 }
 
 const faceIds = (faces: number[]) => faces.map((f) => `face[${f}]`);
@@ -111,6 +113,7 @@ export function evaluateCharacteristics(
     samples: d.samples,
     feature: d.actual,
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.note ? { note: d.note } : {}),
   }));
   return { characteristics, datums: datumReports };
 }

@@ -15,8 +15,25 @@ export interface PmiDatum {
   faces: string[];
   /** What the datum feature is, from its faces: plane, axis (a cylinder or cone), point (a sphere), surface, or unknown (no face attached). */
   kind: 'plane' | 'axis' | 'point' | 'surface' | 'unknown';
-  /** A datum without faces defined by datum targets (read from the STEP text): each target's id (A1) and kind (point, line, circle, area ...). */
-  targets?: { id: string; kind: string }[];
+  /**
+   * A datum without faces defined by datum targets (read from the STEP text): each target's id (A1),
+   * kind (point, line, rectangle, circle, circular curve ...) and, when the file places it, its
+   * location, placement z (`normal`) and x (`direction`), and sizes, in mm.
+   */
+  targets?: PmiDatumTarget[];
+}
+
+export interface PmiDatumTarget {
+  id: string;
+  kind: string;
+  origin?: [number, number, number];
+  normal?: [number, number, number];
+  direction?: [number, number, number];
+  length?: number;
+  width?: number;
+  diameter?: number;
+  /** The sizes' numbers read in the coordinates' unit, when the file names another unit for them (mm). */
+  inCoordinateUnit?: { length?: number; width?: number; diameter?: number };
 }
 
 /** "3 datum targets (A1, A2, A3: points)". */
@@ -433,12 +450,28 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
   const stillFaceless = datumList.filter((d) => !d.faces.some((f) => f.startsWith('face[')));
   for (const d of stillFaceless) {
     step ??= new StepText(bytes);
-    const targets = step.datumTargets(d.label);
+    // Coordinates in their context's unit (else the file's); sizes in mm unless their unit could not be told.
+    const targets = step.datumTargets(d.label).map(({ inFileUnit, origin, length, width, diameter, sizeUnitMm, contextUnitMm, ...t }): PmiDatumTarget => {
+      const unit = contextUnitMm ?? fileUnitMm;
+      const mm = (v: number) => (inFileUnit ? v * unit : v);
+      const sizes = { length, width, diameter };
+      const out: PmiDatumTarget = { ...t, ...(origin ? { origin: origin.map((c) => c * unit) as [number, number, number] } : {}) };
+      for (const [k, v] of Object.entries(sizes) as ['length' | 'width' | 'diameter', number | undefined][]) if (v !== undefined) out[k] = mm(v);
+      // NIST FTC 6 names its target sizes in inches while their numbers are the model's millimetres
+      // (a 25.4 'inch' circle round a 12.7 mm cone): the same numbers in the coordinates' unit, for
+      // the simulation to take when the sizes as named put the target off the part.
+      if (sizeUnitMm !== undefined && Math.abs(sizeUnitMm - unit) > 1e-9 * unit) {
+        const alt: NonNullable<PmiDatumTarget['inCoordinateUnit']> = {};
+        for (const k of ['length', 'width', 'diameter'] as const) if (out[k] !== undefined) alt[k] = (out[k] * unit) / sizeUnitMm;
+        out.inCoordinateUnit = alt;
+      }
+      return out;
+    });
     if (targets.length) d.targets = targets;
   }
   const byTargets = stillFaceless.filter((d) => d.targets);
   if (stillFaceless.length) {
-    const targetNote = byTargets.length ? `; ${byTargets.map((d) => `${d.label} by ${targetList(d.targets!)}`).join(', ')}: datum targets, which evaluate_gdt does not simulate` : '';
+    const targetNote = byTargets.length ? `; ${byTargets.map((d) => `${d.label} by ${targetList(d.targets!)}`).join(', ')}: datum targets, which evaluate_gdt simulates from their places in the file` : '';
     warnings.push(warning('DATUM_WITHOUT_FACES', `${stillFaceless.map((d) => d.label).join(', ')} (the file attaches no face to the datum feature${targetNote})`));
   }
   return { datums: datumList, dimensions, tolerances, warnings };

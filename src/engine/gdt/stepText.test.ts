@@ -166,3 +166,41 @@ describe('StepText.geometricTolerances', () => {
     expect(list.every((t) => t.perArea === null)).toBe(true);
   });
 });
+
+describe('StepText.datumTargets', () => {
+  // FTC 6's form: a circular-curve target G1 placed in a millimetre context, its diameter named in
+  // inches (the number is the millimetres'); a line target with its length in the same unit.
+  const targets = step(`#20=DATUM('',$,#30,.F.,'G');
+#21=PLACED_DATUM_TARGET_FEATURE('Datum Target.5','circular curve',#30,.T.,'1');
+#22=SHAPE_ASPECT_RELATIONSHIP('',$,#21,#20);
+#23=PROPERTY_DEFINITION('',$,#21);
+#24=SHAPE_DEFINITION_REPRESENTATION(#23,#25);
+#25=SHAPE_REPRESENTATION_WITH_PARAMETERS('Datum Target.5',(#26,#27),#28);
+#26=(LENGTH_MEASURE_WITH_UNIT()MEASURE_REPRESENTATION_ITEM()MEASURE_WITH_UNIT(LENGTH_MEASURE(25.4),#60)REPRESENTATION_ITEM('target diameter'));
+#27=AXIS2_PLACEMENT_3D('orientation',#31,#32,#33);
+#28=(GEOMETRIC_REPRESENTATION_CONTEXT(3)GLOBAL_UNIT_ASSIGNED_CONTEXT((#8))REPRESENTATION_CONTEXT('',''));
+#31=CARTESIAN_POINT('',(76.2,66.04,-158.75));
+#32=DIRECTION('',(0.0,1.0,0.0));
+#33=DIRECTION('',(-1.0,0.0,0.0));
+#40=DATUM('',$,#30,.F.,'J');
+#41=PLACED_DATUM_TARGET_FEATURE('Datum Target.9','line',#30,.T.,'1');
+#42=SHAPE_ASPECT_RELATIONSHIP('',$,#41,#40);
+#43=PROPERTY_DEFINITION('',$,#41);
+#44=SHAPE_DEFINITION_REPRESENTATION(#43,#45);
+#45=SHAPE_REPRESENTATION_WITH_PARAMETERS('Datum Target.9',(#46,#47),#48);
+#46=(LENGTH_MEASURE_WITH_UNIT()MEASURE_REPRESENTATION_ITEM()MEASURE_WITH_UNIT(LENGTH_MEASURE(1.25),#60)REPRESENTATION_ITEM('target length'));
+#47=AXIS2_PLACEMENT_3D('orientation',#31,#32,#33);
+#48=(GEOMETRIC_REPRESENTATION_CONTEXT(3)GLOBAL_UNIT_ASSIGNED_CONTEXT((#60))REPRESENTATION_CONTEXT('',''));
+#50=DATUM('',$,#30,.F.,'K');
+#51=PLACED_DATUM_TARGET_FEATURE('Datum Target.1','point',#30,.T.,'1');
+#52=SHAPE_ASPECT_RELATIONSHIP('',$,#51,#50);`);
+
+  it("reads each target's placement, its sizes in mm and the unit of its coordinates", () => {
+    const t = new StepText(targets);
+    expect(t.datumTargets('G')).toEqual([{ id: 'G1', kind: 'circular curve', origin: [76.2, 66.04, -158.75], normal: [0, 1, 0], direction: [-1, 0, 0], diameter: 25.4 * 25.4, sizeUnitMm: 25.4, contextUnitMm: 1 }]);
+    // An inch context: coordinates in inches, the length named in inches.
+    expect(t.datumTargets('J')).toEqual([{ id: 'J1', kind: 'line', origin: [76.2, 66.04, -158.75], normal: [0, 1, 0], direction: [-1, 0, 0], length: 1.25 * 25.4, sizeUnitMm: 25.4, contextUnitMm: 25.4 }]);
+    // No placement in the file: the id and kind alone.
+    expect(t.datumTargets('K')).toEqual([{ id: 'K1', kind: 'point' }]);
+  });
+});

@@ -171,7 +171,7 @@ export class StepText {
    * `DATUM_TARGET` related to the `DATUM` by a `SHAPE_ASPECT_RELATIONSHIP`, as its label and number
    * (`A1`) and its kind (`point`, `line`, `circle`, `area` ... as written).
    */
-  datumTargets(label: string): { id: string; kind: string }[] {
+  datumTargets(label: string): TargetRecord[] {
     const quoted = `'${label.replace(/'/g, "''")}'`;
     const datums = new Set(this.order.filter((id) => {
       const t = this.entities.get(id)!;
@@ -183,7 +183,7 @@ export class StepText {
       if (!m || !datums.has(Number(m[2]))) continue;
       // (name, description: the target's shape, of_shape, product_definitional, target_id)
       const t = /^(?:PLACED_DATUM_TARGET_FEATURE|DATUM_TARGET)\('(?:[^']|'')*'\s*,\s*'((?:[^']|'')*)'[^]*,\s*'((?:[^']|'')*)'\s*\)$/.exec(this.entities.get(Number(m[1]))?.trim() ?? '');
-      if (t) out.push({ id: `${label}${t[2]}`, kind: t[1]! || 'target' });
+      if (t) out.push({ id: `${label}${t[2]}`, kind: t[1]! || 'target', ...this.targetShape(Number(m[1])) });
     }
     return out;
   }
@@ -361,6 +361,65 @@ export class StepText {
     return out;
   }
 
+  /**
+   * Where a datum target is and how large (AP242, CAx-IF PMI practices): its PROPERTY_DEFINITION's
+   * SHAPE_DEFINITION_REPRESENTATION holds a SHAPE_REPRESENTATION_WITH_PARAMETERS of an
+   * AXIS2_PLACEMENT_3D 'orientation' (location, z, x: a line runs along x from the location, a
+   * rectangle's length along x) and the measures 'target length', 'target width', 'target
+   * diameter'. Coordinates in the representation context's unit (`contextUnitMm`); measures in mm
+   * when their unit is known, else flagged `inFileUnit`. Empty when the file gives no placement.
+   */
+  private targetShape(target: number): Partial<TargetRecord> {
+    const refsTo = (prefix: string, id: number) =>
+      this.order.filter((k) => {
+        const t = this.entities.get(k)!;
+        return t.startsWith(prefix) && new RegExp(`#${id}(?!\\d)`).test(t);
+      });
+    for (const pd of refsTo('PROPERTY_DEFINITION(', target)) {
+      for (const sdr of refsTo('SHAPE_DEFINITION_REPRESENTATION(', pd)) {
+        const rep = this.get(Number(/#\d+\s*,\s*#(\d+)/.exec(this.get(sdr)!)?.[1]));
+        if (!rep?.startsWith('SHAPE_REPRESENTATION_WITH_PARAMETERS(')) continue;
+        const items = /^SHAPE_REPRESENTATION_WITH_PARAMETERS\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(rep);
+        if (!items) continue;
+        const out: Partial<TargetRecord> = {};
+        const context = /\)\s*,\s*#(\d+)\s*\)$/.exec(rep);
+        const units = context && /GLOBAL_UNIT_ASSIGNED_CONTEXT\(\s*\(([^)]*)\)/.exec(this.get(Number(context[1])) ?? '');
+        for (const u of units?.[1]!.matchAll(/#(\d+)/g) ?? []) {
+          const mm = this.unitMm(Number(u[1]));
+          if (mm !== null) {
+            out.contextUnitMm = mm;
+            break;
+          }
+        }
+        for (const ref of items[1]!.matchAll(/#(\d+)/g)) {
+          const item = this.get(Number(ref[1])) ?? '';
+          const placement = /^AXIS2_PLACEMENT_3D\(\s*'[^']*'\s*,\s*#(\d+)\s*,\s*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(item);
+          if (placement) {
+            const [o, z, x] = [1, 2, 3].map((k) => this.numbers(Number(placement[k])));
+            if (o?.length === 3) out.origin = o as [number, number, number];
+            if (z?.length === 3) out.normal = z as [number, number, number];
+            if (x?.length === 3) out.direction = x as [number, number, number];
+            continue;
+          }
+          const measure = /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)\s*,\s*#(\d+)\s*\)\s*REPRESENTATION_ITEM\(\s*'target (length|width|diameter)'/.exec(item);
+          if (!measure) continue;
+          const unit = this.unitMm(Number(measure[2]));
+          out[measure[3] as 'length' | 'width' | 'diameter'] = Number(measure[1]) * (unit ?? 1);
+          if (unit === null) out.inFileUnit = true;
+          else out.sizeUnitMm = unit;
+        }
+        if (out.origin) return out;
+      }
+    }
+    return {};
+  }
+
+  /** The coordinates of a CARTESIAN_POINT or DIRECTION entity. */
+  private numbers(id: number): number[] | null {
+    const m = /^(?:CARTESIAN_POINT|DIRECTION)\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)\s*\)$/.exec(this.get(id) ?? '');
+    return m ? m[1]!.split(',').map(Number) : null;
+  }
+
   /** Entity ids in file order (a STEP model numbers its entities so: the k-th is number k). */
   get ids(): readonly number[] {
     return this.order;
@@ -450,6 +509,24 @@ export function entityArgs(text: string, type: string): string[] | null {
     cur += ch;
   }
   return null;
+}
+
+/** A datum target as the file writes it: `A1`, its kind, and where it is (file coordinates) and its sizes (mm) when given. */
+export interface TargetRecord {
+  id: string;
+  kind: string;
+  origin?: [number, number, number];
+  /** The placement's z direction (the target's normal as written) and x direction (a line's or rectangle's length). */
+  normal?: [number, number, number];
+  direction?: [number, number, number];
+  length?: number;
+  width?: number;
+  diameter?: number;
+  /** A measure whose unit could not be told: its number is in the file's unit. */
+  inFileUnit?: boolean;
+  /** The unit (mm) the sizes' measures name, and the length unit of the target's representation context (its coordinates'). */
+  sizeUnitMm?: number;
+  contextUnitMm?: number;
 }
 
 /** A STEP length unit name in mm (the names conversion-based units and FileUnits use); null when unknown. */

@@ -24,6 +24,18 @@ const KINDS = ['flatness', 'straightness', 'roundness', 'cylindricity', 'perpend
 
 const faceList = z.array(z.string().min(1)).min(1);
 
+const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+const targetSchema = z.strictObject({
+  id: z.string().min(1).optional().describe('Name in reasons. Default: the label and its number (A1)'),
+  kind: z.enum(['point', 'line', 'rectangle', 'circle', 'circular curve']).describe('point; line (from origin along direction, length); rectangle (centred on origin: length along direction, width across); circle (an area: diameter about origin, across normal); circular curve (a contact circle: diameter about origin, across normal)'),
+  origin: vec3.describe('Location on the nominal (mm)'),
+  normal: vec3.optional().describe("The target's axis (circle, circular curve, rectangle): the placement z"),
+  direction: vec3.optional().describe("A line's run, a rectangle's length: the placement x"),
+  length: z.number().positive().optional(),
+  width: z.number().positive().optional(),
+  diameter: z.number().positive().optional(),
+});
+
 const characteristicSchema = z.strictObject({
   id: z.string().min(1).optional().describe('Name in the result. Default: c[N]'),
   kind: z.enum(KINDS).describe('What to evaluate'),
@@ -48,9 +60,17 @@ const schema = z.strictObject({
     .optional()
     .describe("Ids from read_pmi (tolerance[N], dimension[N]) to evaluate, and/or characteristics written out. Default: every PMI tolerance and dimension"),
   datums: z
-    .array(z.strictObject({ label: z.string().min(1), faces: faceList }))
+    .array(
+      z
+        .strictObject({
+          label: z.string().min(1),
+          faces: faceList.optional().describe('The datum feature: nominal faces (face[N])'),
+          targets: z.array(targetSchema).min(1).optional().describe('Or the datum targets that define it (ASME Y14.5 ch. 7): contacts simulated on the scan'),
+        })
+        .refine((d) => (d.faces === undefined) !== (d.targets === undefined), { message: 'give a datum either faces or targets' }),
+    )
     .optional()
-    .describe("Datum features (label and nominal faces); they replace the PMI's datums of the same label"),
+    .describe("Datum features (label and nominal faces, or datum targets); they replace the PMI's datums of the same label"),
   maxSamples: z.int().min(100).max(500000).default(50000).describe("Scan samples drawn over the whole part by area (a cloud: every n-th point beyond it); up to as many again are drawn near faces that got fewer than 300 (a small hole's). Default 50000"),
   borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
@@ -102,8 +122,11 @@ export const evaluateGdt = defineTool({
       return e.kind === 'face' && e.index < faceCount ? e.index : -1;
     };
     const datums = new Map<string, DatumSpec>();
-    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0), ...(d.targets ? { targets: targetList(d.targets) } : {}) });
-    for (const d of args.datums ?? []) datums.set(d.label, { label: d.label, faces: d.faces.map(faceIndex) });
+    for (const d of pmi.datums) datums.set(d.label, { label: d.label, faces: onlyFaces(d.faces).map(pmiFace).filter((f) => f >= 0), ...(d.targets ? { targets: targetList(d.targets), targetShapes: d.targets } : {}) });
+    for (const d of args.datums ?? []) {
+      const targets = d.targets?.map((t, i) => ({ ...t, id: t.id ?? `${d.label}${i + 1}` }));
+      datums.set(d.label, { label: d.label, faces: (d.faces ?? []).map(faceIndex), ...(targets ? { targets: targetList(targets), targetShapes: targets } : {}) });
+    }
 
     const fromPmi = pmiSpecs(pmi, pmiFace);
     let specs: CharacteristicSpec[];
