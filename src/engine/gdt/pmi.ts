@@ -3,7 +3,7 @@ import { warning, type ToolWarning } from '../warnings';
 import type { OC, Own } from '../kernel';
 import { withXcafDocument } from '../scene/import/xcafDocument';
 import { mapEntities, type EntityKind } from '../scene/topology';
-import { keptInFileUnit, StepText, type FileTolerance } from './stepText';
+import { keptInFileUnit, StepText, type FileTolerance, type TargetPlace } from './stepText';
 
 /**
  * The semantic PMI of a STEP file (AP242, AP214/AP203 with PMI) as read by OCCT's XCAF reader in GDT
@@ -23,15 +23,7 @@ export interface PmiDatum {
   targets?: PmiDatumTarget[];
 }
 
-export interface PmiDatumTarget {
-  id: string;
-  kind: string;
-  origin?: [number, number, number];
-  normal?: [number, number, number];
-  direction?: [number, number, number];
-  length?: number;
-  width?: number;
-  diameter?: number;
+export interface PmiDatumTarget extends TargetPlace {
   /** The sizes' numbers read in the coordinates' unit, when the file names another unit for them (mm). */
   inCoordinateUnit?: { length?: number; width?: number; diameter?: number };
 }

@@ -162,7 +162,7 @@ export class StepText {
       features.add(f);
       for (const g of relating(f)) features.add(g);
     }
-    return this.usageFaces(features);
+    return this.usageFaceItems(features);
   }
 
   /**
@@ -288,49 +288,47 @@ export class StepText {
    * COMPOSITE_GROUP_SHAPE_ASPECT relates to each member by a SHAPE_ASPECT_RELATIONSHIP, two levels).
    */
   aspectFaceEntities(aspect: number): number[] {
+    return this.usageFaceItems(this.aspectFamily(aspect, 2));
+  }
+
+  /** What else than faces the usages of a shape aspect (and its members) name: "GEOMETRIC_CURVE_SET 'Thread Cylinder.1'". */
+  aspectOtherItems(aspect: number): string[] {
+    const out = new Set<string>();
+    for (const item of this.usageItems(this.aspectFamily(aspect, 1))) {
+      const m = /^([A-Z_]+)\(\s*'((?:[^']|'')*)'/.exec(this.entities.get(item) ?? '');
+      if (m && m[1] !== 'ADVANCED_FACE') out.add(m[2] ? `${m[1]} '${m[2]}'` : m[1]!);
+    }
+    return [...out];
+  }
+
+  /** A shape aspect and the aspects related to it by SHAPE_ASPECT_RELATIONSHIPs, `levels` deep. */
+  private aspectFamily(aspect: number, levels: number): Set<number> {
     const aspects = new Set<number>([aspect]);
-    for (let level = 0; level < 2; level++) {
+    for (let level = 0; level < levels; level++) {
       for (const id of this.order) {
         const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''));
         if (m && aspects.has(Number(m[1]))) aspects.add(Number(m[2]));
       }
     }
-    return this.usageFaces(aspects);
+    return aspects;
   }
 
-  /** What else than faces the usages of a shape aspect (and its members) name: "GEOMETRIC_CURVE_SET 'Thread Cylinder.1'". */
-  aspectOtherItems(aspect: number): string[] {
-    const aspects = new Set<number>([aspect]);
-    for (const id of this.order) {
-      const m = /^SHAPE_ASPECT_RELATIONSHIP\([^#]*#(\d+)\s*,\s*#(\d+)\s*\)$/.exec(this.entities.get(id)!.replace(/\s+/g, ''));
-      if (m && aspects.has(Number(m[1]))) aspects.add(Number(m[2]));
-    }
-    const out = new Set<string>();
-    for (const id of this.order) {
-      const t = this.entities.get(id)!;
-      if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
-      const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
-      if (!aspects.has(refs[0]!)) continue;
-      for (const item of refs.slice(2)) {
-        const it = this.entities.get(item) ?? '';
-        const m = /^([A-Z_]+)\(\s*'((?:[^']|'')*)'/.exec(it);
-        if (m && m[1] !== 'ADVANCED_FACE') out.add(m[2] ? `${m[1]} '${m[2]}'` : m[1]!);
-      }
-    }
-    return [...out];
+  private usageFaceItems(aspects: Set<number>): number[] {
+    return this.usageItems(aspects).filter((item) => this.entities.get(item)?.startsWith('ADVANCED_FACE('));
   }
 
-  private usageFaces(aspects: Set<number>): number[] {
-    const faces = new Set<number>();
+  /** The items (entity ids, each once) the usages of these shape aspects identify. */
+  private usageItems(aspects: Set<number>): number[] {
+    const items = new Set<number>();
     for (const id of this.order) {
       const t = this.entities.get(id)!;
       if (!t.startsWith('GEOMETRIC_ITEM_SPECIFIC_USAGE(') && !t.startsWith('ITEM_IDENTIFIED_REPRESENTATION_USAGE(')) continue;
       const refs = [...t.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
       // (name, description, definition, used_representation, identified_item(s))
       if (!aspects.has(refs[0]!)) continue;
-      for (const item of refs.slice(2)) if (this.entities.get(item)?.startsWith('ADVANCED_FACE(')) faces.add(item);
+      for (const item of refs.slice(2)) items.add(item);
     }
-    return [...faces];
+    return [...items];
   }
 
   /** The labels of the file's DATUM entities, in file order (each once). */
@@ -511,8 +509,8 @@ export function entityArgs(text: string, type: string): string[] | null {
   return null;
 }
 
-/** A datum target as the file writes it: `A1`, its kind, and where it is (file coordinates) and its sizes (mm) when given. */
-export interface TargetRecord {
+/** A datum target: `A1`, its kind, and where it is and its sizes when the file gives them. */
+export interface TargetPlace {
   id: string;
   kind: string;
   origin?: [number, number, number];
@@ -522,6 +520,10 @@ export interface TargetRecord {
   length?: number;
   width?: number;
   diameter?: number;
+}
+
+/** A datum target as the file writes it: coordinates in the file's, sizes in mm when given. */
+export interface TargetRecord extends TargetPlace {
   /** A measure whose unit could not be told: its number is in the file's unit. */
   inFileUnit?: boolean;
   /** The unit (mm) the sizes' measures name, and the length unit of the target's representation context (its coordinates'). */
