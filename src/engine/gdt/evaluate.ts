@@ -9,6 +9,8 @@ import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
+import { onConstruction, onSolidFaces } from './supplementalFaces';
+import { blendRadius } from './blendRadius';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 
@@ -89,10 +91,10 @@ export function evaluateCharacteristics(
   datumSpecs: DatumSpec[],
   options: EvaluationOptions,
 ): { characteristics: Characteristic[]; datums: DatumReport[] } {
-  const actualOn = samplesByFace(samples, split, options.densify);
+  const actualOn = onSolidFaces(nominal.supplemental ?? null, nominal.ref, samplesByFace(samples, split, options.densify));
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));
+  const characteristics = specs.map((spec) => ({ ...onConstruction(nominal, spec.faces, evaluatePattern(spec, nominal, actualOn, frames, options)), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -241,7 +243,7 @@ function evaluateOne(
     return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
   }
 
-  if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind);
+  if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind, options.minSamples);
 
   const needsFrame = ORIENTATION.has(spec.kind) || DATUM_ONLY.has(spec.kind) || spec.kind === 'position' || spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile';
   if (!needsFrame) return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
@@ -486,11 +488,16 @@ function isInternal(nominal: NominalAccess, nodes: PointSet, c: CylinderFit): bo
   return s < 0;
 }
 
-function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string): Characteristic {
+function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string, minSamples: number): Characteristic {
   const n = pts.count;
   const none = (reason: string) => result(spec, n, 'none', { reason });
   if (spec.kind === 'diameter' || spec.kind === 'radius') {
-    if (kind !== 'cylinder') return none(`a ${spec.kind} needs cylindrical faces, these are ${kind}`);
+    if (kind !== 'cylinder') {
+      // Blends: a fillet's torus, a chain of cylinders, tori and spheres (blendRadius.ts).
+      const half = spec.kind === 'diameter' ? 0.5 : 1;
+      const b = blendRadius(nominal, spec.faces, pts, spec.nominal === null ? null : spec.nominal * half, minSamples);
+      return 'reason' in b ? none(b.reason) : verdict(spec, n, b.method, b.radius / half);
+    }
     const c = fitCylinder(pts.points, pts.normals);
     if (!c) return none('no cylinder fits the samples');
     return verdict(spec, n, 'least-squares cylinder', spec.kind === 'diameter' ? 2 * c.radius : c.radius);
