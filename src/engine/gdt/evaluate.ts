@@ -11,6 +11,7 @@ import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
 import { blendRadius } from './blendRadius';
+import { featureSize } from './featureSizes';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 
@@ -30,6 +31,8 @@ export interface CharacteristicSpec {
   lower: number | null;
   /** The size of the same feature (for a maximum or least material bonus), when the drawing gives one. */
   size: { nominal: number; upper: number; lower: number } | null;
+  /** Edges of the nominal the PMI names besides faces (a hole's circular edge, a countersink's rim): sizes read them (featureSizes.ts). */
+  edges?: number[];
 }
 
 export interface Characteristic {
@@ -158,6 +161,11 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
  * three holes made one "cylinder" through them (a 290 mm diameter for a 14 mm hole).
  */
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
+  if (SIZES.has(spec.kind)) {
+    // Sizes between bores, from a plane to an axis or a circular edge, of edges, a cone's angle.
+    const r = featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, actualOn, spec.nominal, options.minSamples);
+    if (r) return 'reason' in r ? result(spec, r.samples, 'none', { reason: r.reason, faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] }) : { ...verdict(spec, r.samples, r.method, r.actual), faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] };
+  }
   const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
@@ -512,7 +520,9 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     if (kind !== 'plane') return none(`${spec.kind} is evaluated between planar faces, these are ${kind}`);
     // The faces in two groups by their nominal normals (opposite or at an angle).
     const groups = planeGroups(nominal, spec.faces);
-    if (!groups) return none(`${spec.kind} needs faces of two distinct planes`);
+    // All on one plane (NIST CTC 4's 25 from a face to a thread's upper plane, a supplemental curve
+    // set; FTC 10's 35 before its hole-bottom edges were read): the other end is nothing of the part's.
+    if (!groups) return none(`${spec.kind} needs two features; the faces named (${faceIds(spec.faces).join(', ')}) lie on one plane, and the dimension's other end is not a face or a circular edge of the part (read_pmi attaches none: e.g. supplemental geometry such as a thread's cosmetic plane), which a scan cannot measure`);
     const [ga] = groups;
     let [, gb] = groups;
     // A distance is between parallel sides: a face across them that the dimension also names (FTC 8's
