@@ -1,6 +1,5 @@
-import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
-import { select, type PointSet } from './bodySamples';
+import type { PointSet } from './bodySamples';
 import { fitCylinderFrom, fitSphere } from './leastSquares';
 import type { NominalAccess } from './nominalFaces';
 
@@ -117,26 +116,22 @@ const BLEND_KINDS = new Set(['cylinder', 'sphere', 'torus']);
 
 /**
  * A radius (or diameter) on blend faces: each face read on its own samples by its own kind, the
- * worst (farthest from its nominal radius) reported. `radius` is the callout's nominal radius (a
+ * worst (farthest from its nominal radius) reported; `onFace` gives a face's samples (more drawn
+ * for a face that has few). `radius` is the callout's nominal radius (a
  * torus reads the radius of its two nearest it: a fillet's is the minor). Faces with fewer than
  * `minSamples` samples are left out and named; none read is a reason.
  */
-export function blendRadius(nominal: NominalAccess, faces: number[], pts: PointSet, radius: number | null, minSamples: number): { radius: number; method: string } | { reason: string } {
+export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (face: number) => PointSet, radius: number | null, minSamples: number): { radius: number; method: string; samples: number } | { reason: string; samples: number } {
   const kinds = faces.map((f) => nominal.surfaceKind(f));
   const other = [...new Set(kinds.filter((k) => !BLEND_KINDS.has(k)))];
-  if (other.length) return { reason: `a radius is read on cylindrical, spherical or toroidal faces; these include ${other.join(', ')}` };
-  // Each sample to the face its nearest nominal point lies on.
-  const on = new Map<number, number[]>(faces.map((f) => [f, []]));
-  const hit = createExactHit();
-  for (let i = 0; i < pts.count; i++) {
-    nominal.ref.nearest(pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!, hit);
-    on.get(hit.face)?.push(i);
-  }
+  if (other.length) return { reason: `a radius is read on cylindrical, spherical or toroidal faces; these include ${other.join(', ')}`, samples: 0 };
   const read: { face: number; kind: string; value: number; nominal: number; n: number }[] = [];
+  let samples = 0;
   const skipped: number[] = [];
   for (const f of faces) {
     const s = nominal.ref.geometry.faces[f]!.surface;
-    const p = select(pts, on.get(f)!);
+    const p = onFace(f);
+    samples += p.count;
     if (p.count < minSamples) {
       skipped.push(f);
       continue;
@@ -155,13 +150,14 @@ export function blendRadius(nominal: NominalAccess, faces: number[], pts: PointS
       if (t) read.push({ face: f, kind: minor ? 'torus (minor radius)' : 'torus (major radius)', value: minor ? t.minor : t.major, nominal: minor ? s.minor : s.major, n: p.count });
     }
   }
-  if (read.length === 0) return { reason: `no face of the blend has ${minSamples} scan samples${skipped.length ? ` (${skipped.map((f) => `face[${f}]`).join(', ')})` : ''}` };
+  if (read.length === 0) return { reason: `${samples} scan samples: no face of the blend has ${minSamples}${skipped.length ? ` (${skipped.map((f) => `face[${f}]`).join(', ')})` : ''}`, samples };
   const worst = read.reduce((a, b) => (Math.abs(b.value - b.nominal) > Math.abs(a.value - a.nominal) ? b : a));
   const r4 = (v: number) => Number(v.toPrecision(6));
   const how = 'cylinder: least squares from the nominal axis; sphere: least squares; torus: least squares (Levenberg-Marquardt from the nominal torus), its minor radius for a fillet';
   const list = read.map((r) => `face[${r.face}] ${r.kind} ${r4(r.value)}`).join(', ');
   return {
     radius: worst.value,
+    samples,
     method: `${read.length > 1 ? `blend of ${read.length} faces, each fitted by its kind (${how}): ${list}; reported: the farthest from its nominal, face[${worst.face}]` : `${worst.kind}: ${how.split('; ').find((h) => h.startsWith(worst.kind.split(' ')[0]!))}`}${skipped.length ? `; left out (fewer than ${minSamples} samples): ${skipped.map((f) => `face[${f}]`).join(', ')}` : ''}`,
   };
 }

@@ -166,6 +166,12 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     const r = featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, actualOn, spec.nominal, options.minSamples);
     if (r) return 'reason' in r ? result(spec, r.samples, 'none', { reason: r.reason, faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] }) : { ...verdict(spec, r.samples, r.method, r.actual), faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] };
   }
+  if ((spec.kind === 'diameter' || spec.kind === 'radius') && spec.faces.length && featureKind(nominal, spec.faces) !== 'cylinder' && spec.faces.every((f) => ['cylinder', 'sphere', 'torus'].includes(nominal.surfaceKind(f)))) {
+    // Blends: a fillet's torus, a chain of cylinders, tori and spheres, each face on its own samples (blendRadius.ts).
+    const half = spec.kind === 'diameter' ? 0.5 : 1;
+    const b = blendRadius(nominal, spec.faces, (f) => actualOn([f]), spec.nominal === null ? null : spec.nominal * half, options.minSamples);
+    return 'reason' in b ? result(spec, b.samples, 'none', { reason: b.reason }) : verdict(spec, b.samples, b.method, b.radius / half);
+  }
   const features = PATTERN_KINDS.has(spec.kind) ? sizeFeatures(nominal, spec.faces) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
@@ -251,7 +257,7 @@ function evaluateOne(
     return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
   }
 
-  if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind, options.minSamples);
+  if (SIZES.has(spec.kind)) return evaluateSize(spec, nominal, pts, kind);
 
   const needsFrame = ORIENTATION.has(spec.kind) || DATUM_ONLY.has(spec.kind) || spec.kind === 'position' || spec.kind === 'surfaceProfile' || spec.kind === 'lineProfile';
   if (!needsFrame) return none('none', `${spec.kind} is not evaluated yet (docs/gdt.md, "Not supported")`);
@@ -496,16 +502,11 @@ function isInternal(nominal: NominalAccess, nodes: PointSet, c: CylinderFit): bo
   return s < 0;
 }
 
-function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string, minSamples: number): Characteristic {
+function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string): Characteristic {
   const n = pts.count;
   const none = (reason: string) => result(spec, n, 'none', { reason });
   if (spec.kind === 'diameter' || spec.kind === 'radius') {
-    if (kind !== 'cylinder') {
-      // Blends: a fillet's torus, a chain of cylinders, tori and spheres (blendRadius.ts).
-      const half = spec.kind === 'diameter' ? 0.5 : 1;
-      const b = blendRadius(nominal, spec.faces, pts, spec.nominal === null ? null : spec.nominal * half, minSamples);
-      return 'reason' in b ? none(b.reason) : verdict(spec, n, b.method, b.radius / half);
-    }
+    if (kind !== 'cylinder') return none(`a ${spec.kind} needs cylindrical faces, these are ${kind}`);
     const c = fitCylinder(pts.points, pts.normals);
     if (!c) return none('no cylinder fits the samples');
     return verdict(spec, n, 'least-squares cylinder', spec.kind === 'diameter' ? 2 * c.radius : c.radius);
