@@ -118,4 +118,9 @@ describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', 
     expect(angle!.actual!).toBeCloseTo(2 * SCAN.half, 6);
     expect(angle!.pass).toBe(false);
   });
+
+  it('a characteristic naming neither faces nor edges, or an edge the nominal has not, is INVALID_ARGUMENT', async () => {
+    await expect(evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ kind: 'diameter', nominal: 20 }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('names no faces (and no edges)') });
+    await expect(evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ kind: 'diameter', edges: ['edge[99999]'], nominal: 20 }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining("'edge[99999]' is not an edge of 'part'") });
+  });
 });
