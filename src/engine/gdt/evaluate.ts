@@ -94,7 +94,7 @@ export function evaluateCharacteristics(
   datumSpecs: DatumSpec[],
   options: EvaluationOptions,
 ): { characteristics: Characteristic[]; datums: DatumReport[] } {
-  const actualOn = onSolidFaces(nominal.supplemental ?? null, nominal.ref, samplesByFace(samples, split, options.densify));
+  const actualOn = onSolidFaces(nominal.supplemental ?? null, nominal.ref, samplesByFace(samples, split, options.densify), options.densify);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
   const characteristics = specs.map((spec) => ({ ...onConstruction(nominal, spec.faces, evaluatePattern(spec, nominal, actualOn, frames, options)), anchor: anchorOf(nominal, spec.faces) }));

@@ -77,7 +77,8 @@ describe('evaluate_gdt on construction faces beside the solid', () => {
     const c = r.characteristics[0]!;
     expect(c.actual!).toBeCloseTo(2 * RS, 9);
     expect(c.pass).toBe(true);
-    expect(c.samples).toBeGreaterThan(12);
+    // More drawn near the split alone (a fifth of the bore): at least the 300 a small feature gets.
+    expect(c.samples).toBeGreaterThanOrEqual(300);
     expect(c.method).toContain(`${split}: supplemental geometry beside the solid`);
     expect(c.method).toContain(`read on the solid's ${bore} within its boundary`);
   });
