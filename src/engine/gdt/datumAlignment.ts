@@ -2,6 +2,7 @@ import { applyToPoints, compose, IDENTITY, rotate, type Rigid } from '../math/ri
 import type { PointSet } from './bodySamples';
 import type { Frame } from './datumFrame';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions } from './datumSimulation';
+import { onSolidFaces } from './supplementalFaces';
 import type { NominalAccess } from './nominalFaces';
 import type { FaceSplit } from './faceSplit';
 
@@ -50,7 +51,7 @@ export function alignToDatums(
   for (let round = 1; round <= rounds; round++) {
     // A small datum feature gets more samples as in the evaluation, drawn from the scan where this round has it.
     const densify = options.densifyAt?.(motion);
-    const frames = simulateDatums(nominal, samplesByFace(current, currentSplit, densify), datumSpecs, { minSamples: options.minSamples, ...(densify ? { densify } : {}) }).frames(labels);
+    const frames = simulateDatums(nominal, onSolidFaces(nominal.supplemental ?? null, nominal.ref, samplesByFace(current, currentSplit, densify), densify), datumSpecs, { minSamples: options.minSamples, ...(densify ? { densify } : {}) }).frames(labels);
     if (typeof frames === 'string') return { ok: false, reason: frames };
     const step = frameRigid(frames.actual, frames.nominal);
     const moved = displacement(step, current);

@@ -9,6 +9,9 @@ import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { symmetry } from './symmetry';
+import { onConstruction, onSolidFaces } from './supplementalFaces';
+import { blendRadius } from './blendRadius';
+import { featureSize } from './featureSizes';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 import { calloutLines, evaluateStraightness } from './straightness';
@@ -34,7 +37,11 @@ export interface CharacteristicSpec {
   /** A zone per unit length (mm) or per unit area (read_pmi's perLength, perArea). */
   perLength?: number | null;
   perArea?: object | null;
-  /** Line edges the callout names (NIST CTC 5's straightness): their faces and direction are read (straightness.ts). */
+  /**
+   * Edges the PMI names besides faces: a straightness's line edges (NIST CTC 5: their faces and
+   * direction are read, straightness.ts), a size's circular edges (a hole's, a countersink's rim:
+   * featureSizes.ts).
+   */
   edges?: number[];
   direction?: Vec3 | null;
   lineReason?: string;
@@ -103,10 +110,10 @@ export function evaluateCharacteristics(
   datumSpecs: DatumSpec[],
   options: EvaluationOptions,
 ): { characteristics: Characteristic[]; datums: DatumReport[] } {
-  const actualOn = samplesByFace(samples, split, options.densify);
+  const actualOn = onSolidFaces(nominal.supplemental ?? null, nominal.ref, samplesByFace(samples, split, options.densify), options.densify);
   const { datums, frames } = simulateDatums(nominal, actualOn, datumSpecs, options);
 
-  const characteristics = specs.map((s) => calloutLines(nominal, s)).map((spec) => ({ ...evaluatePattern(spec, nominal, actualOn, frames, options), anchor: anchorOf(nominal, spec.faces) }));
+  const characteristics = specs.map((s) => (s.kind === 'straightness' ? calloutLines(nominal, s) : s)).map((spec) => ({ ...onConstruction(nominal, spec.faces, evaluatePattern(spec, nominal, actualOn, frames, options)), anchor: anchorOf(nominal, spec.faces) }));
   const datumReports: DatumReport[] = [...datums.values()].map((d) => ({
     label: d.spec.label,
     faces: faceIds(d.spec.faces),
@@ -173,6 +180,17 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
  * three holes made one "cylinder" through them (a 290 mm diameter for a 14 mm hole).
  */
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
+  if (SIZES.has(spec.kind)) {
+    // Sizes between bores, from a plane to an axis or a circular edge, of edges, a cone's angle.
+    const r = featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, actualOn, spec.nominal, options.minSamples);
+    if (r) return 'reason' in r ? result(spec, r.samples, 'none', { reason: r.reason, faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] }) : { ...verdict(spec, r.samples, r.method, r.actual), faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] };
+  }
+  if ((spec.kind === 'diameter' || spec.kind === 'radius') && spec.faces.length && featureKind(nominal, spec.faces) !== 'cylinder' && spec.faces.every((f) => ['cylinder', 'sphere', 'torus'].includes(nominal.surfaceKind(f)))) {
+    // Blends: a fillet's torus, a chain of cylinders, tori and spheres, each face on its own samples (blendRadius.ts).
+    const half = spec.kind === 'diameter' ? 0.5 : 1;
+    const b = blendRadius(nominal, spec.faces, (f) => actualOn([f]), spec.nominal === null ? null : spec.nominal * half, options.minSamples);
+    return 'reason' in b ? result(spec, b.samples, 'none', { reason: b.reason }) : verdict(spec, b.samples, b.method, b.radius / half);
+  }
   const features = PATTERN_KINDS.has(spec.kind) ? (sizeFeatures(nominal, spec.faces) ?? widthFeatures(nominal, spec.faces)) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
@@ -561,7 +579,9 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     if (kind !== 'plane') return none(`${spec.kind} is evaluated between planar faces, these are ${kind}`);
     // The faces in two groups by their nominal normals (opposite or at an angle).
     const groups = planeGroups(nominal, spec.faces);
-    if (!groups) return none(`${spec.kind} needs faces of two distinct planes`);
+    // All on one plane (NIST CTC 4's 25 from a face to a thread's upper plane, a supplemental curve
+    // set; FTC 10's 35 before its hole-bottom edges were read): the other end is nothing of the part's.
+    if (!groups) return none(`${spec.kind} needs two features; the faces named (${faceIds(spec.faces).join(', ')}) lie on one plane, and the dimension's other end is not a face or a circular edge of the part (read_pmi attaches none: e.g. supplemental geometry such as a thread's cosmetic plane), which a scan cannot measure`);
     const [ga] = groups;
     let [, gb] = groups;
     // A distance is between parallel sides: a face across them that the dimension also names (FTC 8's

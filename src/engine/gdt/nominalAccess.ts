@@ -3,7 +3,9 @@ import type { OC } from '../kernel';
 import type { BrepBody } from '../scene/Body';
 import { bodyPoints, type PointSet } from './bodySamples';
 import type { NominalAccess } from './nominalFaces';
-import { borderSegments, edgeProximity, splitByFaces, type FaceSplit } from './faceSplit';
+import { solidsBesideOf } from '../scene/solidsBeside';
+import { supplementalFaces } from './supplementalFaces';
+import { borderTest, splitByFaces, type FaceSplit } from './faceSplit';
 
 /** Share of the nominal's diagonal: the default border margin of the face split (docs/gdt.md, rule 1). */
 export const BORDER_MARGIN = 0.001;
@@ -22,6 +24,7 @@ export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): Nomi
       return set;
     },
     surfaceKind: (f) => ref.geometry.faces[f]?.surface.kind ?? 'unknown',
+    supplemental: supplementalFaces(ref, solidsBesideOf(oc, body)?.solidFace ?? null),
   };
 }
 
@@ -30,8 +33,7 @@ export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): Nomi
  * same samples on a datum's faces, hence the same datum. `diagonal` is the nominal's (bodyDiagonal).
  */
 export function faceSplitter(ref: ExactReference, diagonal: number, margin = BORDER_MARGIN * diagonal, maxDistance = MAX_DISTANCE * diagonal): (set: PointSet) => FaceSplit {
-  const edges = borderSegments(ref.geometry);
   // The edge grid once: the split runs again on each datum alignment round and each densified face set.
-  const near = edgeProximity(edges, margin);
-  return (set) => splitByFaces(ref, set, edges, margin, maxDistance, near);
+  const near = borderTest(ref.geometry, ref.mesh, margin);
+  return (set) => splitByFaces(ref, set, margin, maxDistance, near);
 }

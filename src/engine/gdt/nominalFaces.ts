@@ -2,6 +2,7 @@ import { createExactHit, type ExactReference } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import { fitPlane, radial } from './leastSquares';
+import type { Supplemental } from './supplementalFaces';
 
 /** The nominal as the evaluation reads it: its exact faces, their nodes and surface kinds. */
 export interface NominalAccess {
@@ -10,6 +11,8 @@ export interface NominalAccess {
   nodes(faces: number[]): PointSet;
   /** Surface kind of face[N] (plane, cylinder, cone, sphere, torus, ...). */
   surfaceKind(face: number): string;
+  /** Construction faces beside the solid the PMI may name, read on the solid faces under them (supplementalFaces.ts). */
+  supplemental?: Supplemental | null;
 }
 
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -47,7 +50,7 @@ export function widthFeature(nominal: NominalAccess, faces: number[]): [number[]
 
 /** Indices of samples (of a set already restricted to a characteristic's faces) whose nearest nominal face is in `faces`. */
 export function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]): number[] {
-  const want = new Set(faces);
+  const want = new Set(faces.flatMap((f) => [f, ...(nominal.supplemental?.under(f) ?? [])]));
   const hit = createExactHit();
   const out: number[] = [];
   for (let i = 0; i < pts.count; i++) {

@@ -5,6 +5,7 @@ import type { TriMesh } from '../mesh/TriMesh';
 import { select, type PointSet } from './bodySamples';
 import type { FaceSplit } from './faceSplit';
 import type { NominalAccess } from './nominalFaces';
+import { regionMember } from './supplementalFaces';
 
 /**
  * A face set (a characteristic's feature, a datum) with fewer scan samples than this gets more,
@@ -54,11 +55,12 @@ export function scanDensifier(
   };
   const cache = new Map<string, PointSet>();
 
+  // Construction faces (supplementalFaces.ts) stand for regions of the solid faces under them.
   const onFaces = (set: PointSet, faces: number[]): PointSet => {
     const s = split(set);
-    const want = new Set(faces);
+    const { member } = regionMember(nominal.supplemental, faces);
     const keep: number[] = [];
-    for (let i = 0; i < set.count; i++) if (want.has(s.face[i]!)) keep.push(i);
+    for (let i = 0; i < set.count; i++) if (s.face[i]! >= 0 && member(s.face[i]!, set.points[3 * i]!, set.points[3 * i + 1]!, set.points[3 * i + 2]!)) keep.push(i);
     return select(set, keep);
   };
 
@@ -75,11 +77,11 @@ export function scanDensifier(
       drawn += pick.length;
       return onFaces(selectMoved(moved, all.normals, motion, pick), faces);
     }
-    const want = new Set(faces);
+    const { member } = regionMember(nominal.supplemental, faces);
     const hit = createExactHit();
     const sub = trianglesOver(scan.mesh, moved, box, (x, y, z) => {
       nominal.ref.nearest(x, y, z, hit);
-      return hit.kind === FootKind.face && want.has(hit.face) && hit.distance <= reach;
+      return hit.kind === FootKind.face && hit.distance <= reach && member(hit.face, hit.x, hit.y, hit.z);
     });
     if (!sub) return null;
     // Start with twice the target (the triangles reach past the faces' edges), then as many as the

@@ -39,7 +39,8 @@ const targetSchema = z.strictObject({
 const characteristicSchema = z.strictObject({
   id: z.string().min(1).optional().describe('Name in the result. Default: c[N]'),
   kind: z.enum(KINDS).describe('What to evaluate'),
-  faces: faceList.describe("The nominal's faces it applies to (face[N])"),
+  faces: z.array(z.string().min(1)).default([]).describe("The nominal's faces it applies to (face[N])"),
+  edges: z.array(z.string().min(1)).optional().describe("Sizes: the nominal's circular edges it applies to (edge[N]: a hole's edge at its drill point, a countersink's rim), besides faces"),
   tolerance: z.number().nonnegative().optional().describe('Geometric tolerance: zone size'),
   zone: z.enum(['width', 'diameter']).default('width').describe('width (two planes or surfaces) or diameter (a cylindrical zone). Default width'),
   modifiers: z.array(z.enum(['maximumMaterial', 'leastMaterial'])).default([]).describe('Material condition of the tolerance'),
@@ -138,9 +139,17 @@ export const evaluateGdt = defineTool({
           if (!found) throw invalidArgument(`evaluate_gdt: no characteristic '${c}' in the nominal's PMI (read_pmi lists tolerance[N] and dimension[N])`);
           return found;
         }
+        const edgeCount = ref.geometry.edges.length;
+        const edges = (c.edges ?? []).map((id) => {
+          const e = parseEntityId(id);
+          if (e.kind !== 'edge' || e.index >= edgeCount) throw invalidArgument(`evaluate_gdt: '${id}' is not an edge of '${args.nominalBodyId}' (it has ${edgeCount} edges)`);
+          return e.index;
+        });
+        if (c.faces.length === 0 && edges.length === 0) throw invalidArgument(`evaluate_gdt: characteristic ${c.id ?? `c[${i}]`} names no faces (and no edges)`);
         return {
           id: c.id ?? `c[${i}]`,
           kind: c.kind,
+          ...(edges.length ? { edges } : {}),
           faces: c.faces.map(faceIndex),
           tolerance: c.tolerance ?? null,
           zone: c.zone,
@@ -260,7 +269,8 @@ function pmiSpecs(pmi: PmiResult, faceIndex: (id: string) => number): Characteri
   }
   for (const d of pmi.dimensions) {
     if (d.kind === 'location') continue;
-    out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex).filter((f) => f >= 0), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null });
+    const edges = d.faces.filter((id) => id.startsWith('edge[')).map((id) => parseEntityId(id).index);
+    out.push({ id: d.id, kind: d.kind, faces: onlyFaces(d.faces).map(faceIndex).filter((f) => f >= 0), tolerance: null, zone: 'width', modifiers: d.modifiers, datums: [], nominal: d.nominal, upper: d.upper, lower: d.lower, size: null, ...(edges.length ? { edges } : {}) });
   }
   return out;
 }

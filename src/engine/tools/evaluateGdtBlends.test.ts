@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../Engine';
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { topAbs, withKernel, type OC } from '../kernel';
+import { addShapeBody } from '../scene/addShapeBody';
+import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { makeBox, makeCylinder } from '../../test/kernelShapes';
+import type { Characteristic } from '../gdt/evaluate';
+
+/**
+ * Radii of blends (NIST FTC 11: R1.5 on a fillet round a disc, R0.1 on a fillet 0.16 wide; FTC 6:
+ * R3.175 on a chain of cylinders, tori and spheres). Before: "a radius needs cylindrical faces,
+ * these are torus", and the 0.1 fillet had no sample at all (the border margin, 0.1% of the
+ * diagonal, is wider than half the fillet). Kernel-made nominals and scans (BREP scans, sampled on
+ * their exact faces): a disc of radius 40 with its top edge filleted R_TOP and its bottom edge
+ * R_BOTTOM, scanned with R_TOP_S and R_BOTTOM_S; a 60 x 60 x 20 block with its vertical edges
+ * rounded 8 and its top edges filleted R_CHAIN (cylinders along the straight edges, tori round the
+ * corners), scanned with R_CHAIN_S.
+ */
+let oc: OC;
+let engine: Engine;
+type Result = { characteristics: Characteristic[] };
+const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r) => r.result as unknown as Result);
+
+const R_TOP = 0.1, R_BOTTOM = 1.5, R_TOP_S = 0.12, R_BOTTOM_S = 1.53;
+const R_CHAIN = 2, R_CHAIN_S = 2.04;
+
+/** Every edge of `shape` whose points all satisfy `pick` filleted with radius r. */
+function filleted(shape: TopoDS_Shape, r: number, pick: (z0: number, z1: number) => boolean): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const mk = own(new oc.BRepFilletAPI_MakeFillet(shape, oc.ChFi3d_FilletShape.ChFi3d_Rational as never));
+    const edges = own(new oc.TopTools_IndexedMapOfShape_1());
+    oc.TopExp.MapShapes_1(shape, topAbs(oc, 'EDGE'), edges);
+    for (let i = 1; i <= edges.Extent(); i++) {
+      const e = oc.TopoDS.Edge_1(own(edges.FindKey(i)));
+      const a = own(oc.BRep_Tool.Pnt(own(oc.TopExp.FirstVertex(e, false)))), b = own(oc.BRep_Tool.Pnt(own(oc.TopExp.LastVertex(e, false))));
+      if (pick(a.Z(), b.Z())) mk.Add_2(r, e);
+    }
+    return mk.Shape();
+  });
+}
+
+function disc(top: number, bottom: number): TopoDS_Shape {
+  const c = makeCylinder(oc, 40, 10);
+  const a = filleted(c, top, (z0, z1) => z0 > 9.99 && z1 > 9.99);
+  const b = filleted(a, bottom, (z0, z1) => z0 < 0.01 && z1 < 0.01);
+  c.delete();
+  a.delete();
+  return b;
+}
+
+function block(r: number): TopoDS_Shape {
+  const b = makeBox(oc, 60, 60, 20);
+  const v = filleted(b, 8, (z0, z1) => Math.abs(z1 - z0) > 19);
+  const t = filleted(v, r, (z0, z1) => z0 > 19.99 && z1 > 19.99);
+  b.delete();
+  v.delete();
+  return t;
+}
+
+const facesOf = async (bodyId: string) => (await engine.runJson('query_topology', { bodyId, entity: 'face' })).result as unknown as { id: string; surfaceType: string; centroid: number[] }[];
+
+let top: string, bottom: string, chain: string[];
+
+beforeAll(async () => {
+  oc = await nodeKernel();
+  engine = createNodeEngine();
+  addShapeBody(oc, engine.scene, 'disc', disc(R_TOP, R_BOTTOM));
+  addShapeBody(oc, engine.scene, 'discScan', disc(R_TOP_S, R_BOTTOM_S));
+  addShapeBody(oc, engine.scene, 'block', block(R_CHAIN));
+  addShapeBody(oc, engine.scene, 'blockScan', block(R_CHAIN_S));
+  const tori = (await facesOf('disc')).filter((f) => /toro|torus/i.test(f.surfaceType));
+  top = tori.find((f) => f.centroid[2]! > 5)!.id;
+  bottom = tori.find((f) => f.centroid[2]! < 5)!.id;
+  // The top blend chain: faces above z = 20 - R_CHAIN that are not the top plane.
+  chain = (await facesOf('block')).filter((f) => f.centroid[2]! > 20 - R_CHAIN && !/plan/i.test(f.surfaceType)).map((f) => f.id);
+}, 180_000);
+
+describe('evaluate_gdt: radii of blends', () => {
+  it('the fixture: two toroidal fillets on the disc; cylinders and tori in the block\'s chain', async () => {
+    expect(top).toBeDefined();
+    expect(bottom).toBeDefined();
+    const kinds = new Set((await facesOf('block')).filter((f) => chain.includes(f.id)).map((f) => f.surfaceType.toLowerCase()));
+    expect([...kinds].some((k) => k.includes('cylind'))).toBe(true);
+    expect([...kinds].some((k) => k.includes('tor'))).toBe(true);
+  });
+
+  it("a fillet's radius is its torus' minor radius, fitted; the 0.1 fillet narrower than the border margin gets samples", async () => {
+    const r = await evaluate({
+      actualBodyId: 'discScan',
+      nominalBodyId: 'disc',
+      characteristics: [
+        { id: 'R1.5', kind: 'radius', faces: [bottom], nominal: R_BOTTOM, upper: 0.04, lower: -0.04 },
+        { id: 'R0.1', kind: 'radius', faces: [top], nominal: R_TOP, upper: 0.01, lower: -0.01 },
+      ],
+    });
+    const [big, small] = r.characteristics;
+    expect(big!.actual!).toBeCloseTo(R_BOTTOM_S, 7);
+    expect(big!.pass).toBe(true);
+    expect(big!.method).toContain('torus');
+    // Fillet 0.157 wide, margin 0.114 (0.1% of the 113 mm diagonal): its middle half is kept.
+    expect(small!.samples).toBeGreaterThan(12);
+    expect(small!.actual!).toBeCloseTo(R_TOP_S, 7);
+    expect(small!.pass).toBe(false);
+  });
+
+  it('a blend chain of cylinders and tori: each face by its kind, the worst reported', async () => {
+    const r = await evaluate({ actualBodyId: 'blockScan', nominalBodyId: 'block', characteristics: [{ id: 'chain', kind: 'radius', faces: chain, nominal: R_CHAIN, upper: 0.05, lower: -0.05 }] });
+    const c = r.characteristics[0]!;
+    expect(c.actual!).toBeCloseTo(R_CHAIN_S, 6);
+    expect(c.pass).toBe(true);
+    expect(c.method).toContain(`blend of ${chain.length} faces`);
+    expect(c.method).toContain('cylinder');
+    expect(c.method).toContain('torus (minor radius)');
+  });
+});

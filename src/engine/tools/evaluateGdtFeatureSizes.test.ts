@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../Engine';
+import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
+import { withKernel, type OC } from '../kernel';
+import { addShapeBody } from '../scene/addShapeBody';
+import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
+import { faceOf } from '../../test/gdtFixtures';
+import { makeBox } from '../../test/kernelShapes';
+import type { Characteristic } from '../gdt/evaluate';
+
+/**
+ * Sizes between features other than two planes, as NIST's PMI gives them: a distance between two
+ * bores (CTC 4's 75), from a face to a bore's axis, from a face to a hole's edge at its drill point
+ * (FTC 10's 35 and 27.5, FTC 6's 12.7: hole depths), the diameter of a countersink's rim (CTC 4's
+ * ⌀20, given on edges only) and a countersink's angle (CTC 4's 90 degrees on cones). Before:
+ * "distance is evaluated between planar faces, these are cylinder", "distance needs faces of two
+ * distinct planes", "angle is evaluated between planar faces, these are cone", "names no faces".
+ * A 100 x 50 x 30 block: through bores of radius 3 at x = 15 and X2, a blind hole of radius 2.75 at
+ * (80, 10) down to z = 30 - DEPTH with a 118 degree drill point, a countersink at (80, 32) whose
+ * cone (half-angle HALF) has its apex at z = APEX. The scan: X2, DEPTH, HALF and APEX changed.
+ */
+let oc: OC;
+let engine: Engine;
+type Result = { characteristics: Characteristic[] };
+// A border margin wider than the scan's changes (0.12 at most): a sample of a moved feature never
+// lands on a neighbouring nominal face (a scan plane's points over the nominal's wider countersink).
+const evaluate = (args: object) => engine.runJson('evaluate_gdt', { borderMargin: 0.5, ...args }).then((r) => r.result as unknown as Result);
+
+const NOM = { x2: 55, depth: 20, half: 45, apex: 20 };
+// Small changes, as a made part's: a scan face's points then land on its nominal face (a deeper
+// hole's wall, 0.1 below the nominal edge, would land on the nominal's drill point beyond the
+// border margin and tilt its cone).
+const SCAN = { x2: 55.04, depth: 20.02, half: 45.2, apex: 19.95 };
+const RB = 2.75, POINT = (59 * Math.PI) / 180;
+
+function part(p: { x2: number; depth: number; half: number; apex: number }): TopoDS_Shape {
+  return withKernel(oc, (own) => {
+    const progress = () => own(new oc.Message_ProgressRange_1());
+    const ax = (x: number, y: number, z: number) => own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(x, y, z)), own(new oc.gp_Dir_4(0, 0, 1))));
+    const cut = (a: TopoDS_Shape, b: TopoDS_Shape) => own(own(new oc.BRepAlgoAPI_Cut_3(a, b, progress())).Shape());
+    let s = own(makeBox(oc, 100, 50, 30));
+    for (const x of [15, p.x2]) s = cut(s, own(own(new oc.BRepPrimAPI_MakeCylinder_3(ax(x, 20, -1), 3, 32)).Shape()));
+    // The blind hole: a cylinder from z = 30 - depth up past the top, a 118 degree point below it.
+    const bottom = 30 - p.depth, tip = RB / Math.tan(POINT);
+    s = cut(s, own(own(new oc.BRepPrimAPI_MakeCylinder_3(ax(80, 10, bottom), RB, p.depth + 1)).Shape()));
+    s = cut(s, own(own(new oc.BRepPrimAPI_MakeCone_3(ax(80, 10, bottom - tip), 0, RB, tip)).Shape()));
+    // The countersink: apex at z = apex, widening upward past the top (z = 33).
+    const h = 33 - p.apex;
+    s = cut(s, own(own(new oc.BRepPrimAPI_MakeCone_3(ax(80, 32, p.apex), 0, h * Math.tan((p.half * Math.PI) / 180), h)).Shape()));
+    return own(new oc.BRepBuilderAPI_Copy_2(s, true, false)).Shape();
+  });
+}
+
+type Edge = { id: string; curveType: string; circleCenter?: number[]; radius?: number };
+let bores: string[][], side: string, top: string, cone: string, drillEdges: string[], rimEdges: string[];
+
+beforeAll(async () => {
+  oc = await nodeKernel();
+  engine = createNodeEngine();
+  addShapeBody(oc, engine.scene, 'part', part(NOM));
+  addShapeBody(oc, engine.scene, 'scan', part(SCAN));
+  const faces = (await engine.runJson('query_topology', { bodyId: 'part', entity: 'face' })).result as unknown as { id: string; surfaceType: string; centroid: number[] }[];
+  const near = (x: number, y: number) => faces.filter((f) => /cylind/i.test(f.surfaceType) && Math.hypot(f.centroid[0]! - x, f.centroid[1]! - y) < 3.5).map((f) => f.id);
+  bores = [near(15, 20), near(NOM.x2, 20)];
+  side = await faceOf(engine, 'part', /plan/i, [0, 25, 15]);
+  top = await faceOf(engine, 'part', /plan/i, [50, 25, 30]);
+  cone = await faceOf(engine, 'part', /con/i, [80, 32, 27]);
+  const edges = (await engine.runJson('query_topology', { bodyId: 'part', entity: 'edge' })).result as unknown as Edge[];
+  const circles = (x: number, y: number, z: number, r: number) => edges.filter((e) => e.circleCenter && Math.hypot(e.circleCenter[0]! - x, e.circleCenter[1]! - y, e.circleCenter[2]! - z) < 1e-6 && Math.abs(e.radius! - r) < 1e-6).map((e) => e.id);
+  drillEdges = circles(80, 10, 30 - NOM.depth, RB);
+  rimEdges = circles(80, 32, 30, 10);
+}, 120_000);
+
+describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', () => {
+  it('the fixture', () => {
+    expect(bores.every((b) => b.length >= 1)).toBe(true);
+    expect(drillEdges.length).toBeGreaterThan(0);
+    expect(rimEdges.length).toBeGreaterThan(0);
+  });
+
+  it('a distance between two bores is axis to axis; from a face to a bore, the axis from the plane', async () => {
+    const r = await evaluate({
+      actualBodyId: 'scan',
+      nominalBodyId: 'part',
+      characteristics: [
+        { id: 'axes', kind: 'distance', faces: [...bores[0]!, ...bores[1]!], nominal: 40, upper: 0.1, lower: -0.1 },
+        { id: 'planeAxis', kind: 'distance', faces: [side, ...bores[1]!], nominal: 55, upper: 0.02, lower: -0.02 },
+      ],
+    });
+    const [axes, planeAxis] = r.characteristics;
+    expect(axes!.actual!).toBeCloseTo(SCAN.x2 - 15, 7);
+    expect(axes!.pass).toBe(true);
+    expect(planeAxis!.actual!).toBeCloseTo(SCAN.x2, 7);
+    expect(planeAxis!.pass).toBe(false);
+  });
+
+  it("a distance from a face to a hole's edge at its drill point is the hole's depth: the circle where the fitted cylinder and cone meet", async () => {
+    const r = await evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ id: 'depth', kind: 'distance', faces: [top], edges: drillEdges, nominal: NOM.depth, upper: 0.01, lower: -0.01 }] });
+    const c = r.characteristics[0]!;
+    expect(c.actual!).toBeCloseTo(SCAN.depth, 6);
+    expect(c.pass).toBe(false);
+    expect(c.method).toMatch(/cylinder and cone|cone and cylinder/);
+  });
+
+  it("a countersink: its rim's diameter on edges alone, and its angle an angular size of the cone (twice the half-angle)", async () => {
+    const r = await evaluate({
+      actualBodyId: 'scan',
+      nominalBodyId: 'part',
+      characteristics: [
+        { id: 'rim', kind: 'diameter', edges: rimEdges, nominal: 20, upper: 0.3, lower: -0.3 },
+        { id: 'angle', kind: 'angle', faces: [cone], nominal: 90, upper: 0.3, lower: -0.3 },
+      ],
+    });
+    const [rim, angle] = r.characteristics;
+    // The apex 30 - APEX below the top face: the rim's radius is (30 - APEX) tan(half).
+    expect(rim!.actual!).toBeCloseTo(2 * (30 - SCAN.apex) * Math.tan((SCAN.half * Math.PI) / 180), 6);
+    expect(rim!.pass).toBe(true);
+    expect(angle!.actual!).toBeCloseTo(2 * SCAN.half, 6);
+    expect(angle!.pass).toBe(false);
+  });
+
+  it('a characteristic naming neither faces nor edges, or an edge the nominal has not, is INVALID_ARGUMENT', async () => {
+    await expect(evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ kind: 'diameter', nominal: 20 }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('names no faces (and no edges)') });
+    await expect(evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ kind: 'diameter', edges: ['edge[99999]'], nominal: 20 }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining("'edge[99999]' is not an edge of 'part'") });
+  });
+});
