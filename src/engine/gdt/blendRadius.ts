@@ -1,4 +1,5 @@
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import { solveLinear } from '../math/solveLinear';
 import type { PointSet } from './bodySamples';
 import { fitCylinderFrom, fitSphere } from './leastSquares';
 import type { NominalAccess } from './nominalFaces';
@@ -69,7 +70,7 @@ export function fitTorus(pts: PointSet, start: { center: Vec3; axis: Vec3; major
     const g = Array.from({ length: k }, (_, a) => { let s = 0; for (let i = 0; i < m; i++) s -= J[a]![i]! * res[i]!; return s; });
     let improved = false;
     for (let tries = 0; tries < 12 && !improved; tries++) {
-      const step = solve(A.map((row, a) => row.map((v, b) => (a === b ? v * (1 + lambda) + 1e-30 : v))), g);
+      const step = solveLinear(A.map((row, a) => row.map((v, b) => (a === b ? v * (1 + lambda) + 1e-30 : v))), g);
       if (!step) { lambda *= 10; continue; }
       const xn = x.map((v, j) => v + step[j]!);
       const cn = residuals(xn, trial);
@@ -88,28 +89,6 @@ export function fitTorus(pts: PointSet, start: { center: Vec3; axis: Vec3; major
   const { c, a, R, r } = shape(x);
   if (!(r > 0) || !Number.isFinite(r)) return null;
   return { center: c, axis: a, major: R, minor: r, rms: Math.sqrt(cost / m) };
-}
-
-/** Gaussian elimination with partial pivoting; null when singular. */
-function solve(A: number[][], b: number[]): number[] | null {
-  const n = b.length, M = A.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
-    if (!(Math.abs(M[p]![c]!) > 0)) return null;
-    [M[c], M[p]] = [M[p]!, M[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = M[r]![c]! / M[c]![c]!;
-      for (let q = c; q <= n; q++) M[r]![q]! -= f * M[c]![q]!;
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = M[r]![n]!;
-    for (let q = r + 1; q < n; q++) s -= M[r]![q]! * x[q]!;
-    x[r] = s / M[r]![r]!;
-  }
-  return x;
 }
 
 const BLEND_KINDS = new Set(['cylinder', 'sphere', 'torus']);

@@ -142,3 +142,17 @@ export function brepScanSamples(oc: OC, body: BrepBody, maxSamples: number): Poi
   if (n === 0) throw new BrepscopeError('EMPTY_MESH', `body '${body.bodyId}' has no surface to sample`);
   return { points: points.subarray(0, 3 * n), normals: normals.subarray(0, 3 * n), count: n };
 }
+
+/** Two sample sets as one (normals kept when both have them). */
+export function concatSets(a: PointSet, b: PointSet): PointSet {
+  if (b.count === 0) return a;
+  const points = new Float64Array(3 * (a.count + b.count));
+  points.set(a.points.subarray(0, 3 * a.count));
+  points.set(b.points.subarray(0, 3 * b.count), 3 * a.count);
+  const normals = a.normals && b.normals ? new Float64Array(3 * (a.count + b.count)) : undefined;
+  if (normals) {
+    normals.set(a.normals!.subarray(0, 3 * a.count));
+    normals.set(b.normals!.subarray(0, 3 * b.count), 3 * a.count);
+  }
+  return { points, normals, count: a.count + b.count };
+}

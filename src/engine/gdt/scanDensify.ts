@@ -2,7 +2,7 @@ import { createExactHit, FootKind, type ExactReference } from '../exact/ExactRef
 import { applyToPoints, rotate, type Rigid } from '../math/rigid';
 import { sampleSurface } from '../mesh/sampleSurface';
 import type { TriMesh } from '../mesh/TriMesh';
-import { select, type PointSet } from './bodySamples';
+import { concatSets, select, type PointSet } from './bodySamples';
 import type { FaceSplit } from './faceSplit';
 import type { NominalAccess } from './nominalFaces';
 import { regionMember } from './supplementalFaces';
@@ -112,7 +112,7 @@ export function scanDensifier(
       return more;
     }
     added += more.count;
-    return concat(have, more);
+    return concatSets(have, more);
   }) as Densifier;
   densify.added = () => added;
   return densify;
@@ -218,15 +218,3 @@ function selectMoved(moved: Float64Array, normals: Float64Array | undefined, mot
   return { points, normals: nn, count: pick.length };
 }
 
-function concat(a: PointSet, b: PointSet): PointSet {
-  if (b.count === 0) return a;
-  const points = new Float64Array(3 * (a.count + b.count));
-  points.set(a.points.subarray(0, 3 * a.count));
-  points.set(b.points.subarray(0, 3 * b.count), 3 * a.count);
-  const normals = a.normals && b.normals ? new Float64Array(3 * (a.count + b.count)) : undefined;
-  if (normals) {
-    normals.set(a.normals!.subarray(0, 3 * a.count));
-    normals.set(b.normals!.subarray(0, 3 * b.count), 3 * a.count);
-  }
-  return { points, normals, count: a.count + b.count };
-}

@@ -2,7 +2,7 @@ import { createExactHit, FootKind, type ExactReference } from '../exact/ExactRef
 import { evaluateSurface, projectElementary } from '../exact/surfaces';
 import { insideTrim } from '../exact/trim';
 import type { PointSet } from './bodySamples';
-import { filter } from './bodySamples';
+import { concatSets, filter } from './bodySamples';
 
 /**
  * Supplemental geometry: NIST's AP242 parts keep construction surfaces beside the solid (CATIA's
@@ -106,17 +106,6 @@ export function onSolidFaces(supplemental: Supplemental | null, ref: ExactRefere
   };
 }
 
-function concatSets(a: PointSet, b: PointSet): PointSet {
-  const points = new Float64Array(3 * (a.count + b.count));
-  points.set(a.points.subarray(0, 3 * a.count));
-  points.set(b.points.subarray(0, 3 * b.count), 3 * a.count);
-  const normals = a.normals && b.normals ? new Float64Array(3 * (a.count + b.count)) : undefined;
-  if (normals) {
-    normals.set(a.normals!.subarray(0, 3 * a.count));
-    normals.set(b.normals!.subarray(0, 3 * b.count), 3 * a.count);
-  }
-  return { points, normals, count: a.count + b.count };
-}
 
 /** A characteristic on construction faces says so: where it was read, or that they lie on no face of the part. */
 export function onConstruction<C extends { method: string; pass: boolean | null; reason?: string }>(nominal: { supplemental?: Supplemental | null }, faces: number[], c: C): C {
