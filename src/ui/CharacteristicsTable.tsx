@@ -159,9 +159,10 @@ export function CharacteristicsTable() {
                       data-id={c.id}
                       data-pass={String(c.pass)}
                     >
-                      <td className="gdt-name" title={`${kindName(c.kind).full}${nominalOf(c)}${c.datums.length ? ` | ${c.datums.join(' | ')}` : ''} (${c.id}: ${c.samples} samples, ${c.method})`}>
+                      <td className="gdt-name" title={`${kindName(c.kind).full}${nominalOf(c)}${c.datums.length ? ` | ${c.datums.join(' | ')}` : ''}${c.composite ? `, the ${c.composite} segment of a composite frame` : ''} (${c.id}: ${c.samples} samples, ${c.method})`}>
                         <NameOf c={c} />
                         {c.datums.length > 0 && <span className="gdt-datums">| {c.datums.join(' | ')}</span>}
+                        {c.composite && <span className="gdt-datums"> (composite, {c.composite})</span>}
                       </td>
                       <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
                         {fixed(c.actual)}

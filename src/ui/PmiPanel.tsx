@@ -14,7 +14,7 @@ export function kindWords(kind: string): string {
 }
 
 /** One line of a tolerance as a drawing would read it: position ⌀0.75 | A | B | C. */
-function toleranceLine(t: PmiResult['tolerances'][number]): string {
+export function toleranceLine(t: PmiResult['tolerances'][number]): string {
   const zone = t.zone === 'diameter' ? '⌀' : t.zone === 'sphericalDiameter' ? 'S⌀' : '';
   const mods = t.modifiers.includes('maximumMaterial') ? ' Ⓜ' : t.modifiers.includes('leastMaterial') ? ' Ⓛ' : '';
   const all = (t.modifiers.includes('allAround') ? ' (all around)' : '') + (t.composite ? ` (composite, ${t.composite.segment} segment)` : '');
