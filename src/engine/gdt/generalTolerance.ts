@@ -8,6 +8,7 @@ import type { PmiResult } from './pmi';
  * tolerance of a model-based definition is a **surface profile that covers the whole part**, the
  * ASME Y14.5 "profile ... all over" callout, i.e. a `surfaceProfile` tolerance that either
  *   - carries the `allOver` modifier (XCAFDimTolObjects_GeomToleranceModif_All_Over), or
+ *   - is on the part's own shape (read_pmi's `general`: a general note), or
  *   - names every face of the body (`faceCount` faces).
  * A profile zone is a total width, equally disposed about the nominal surface by default, so the
  * bilateral tolerance is half of it. With several such callouts the tightest one applies (a
@@ -30,10 +31,11 @@ export function generalTolerance(pmi: Pick<PmiResult, 'tolerances'>, faceCount: 
   let best: GeneralTolerance | null = null;
   for (const t of pmi.tolerances) {
     if (t.kind !== 'surfaceProfile' || t.value === null || !(t.value > 0) || !Number.isFinite(t.value)) continue;
-    const allOver = t.modifiers.includes('allOver');
+    const allOver = t.modifiers.includes('allOver') || t.general === true;
     const allFaces = faceCount > 0 && new Set(t.faces.filter((f) => f.startsWith('face['))).size === faceCount;
     if (!allOver && !allFaces) continue;
     if (!best || t.value / 2 < best.value) best = { value: t.value / 2, id: t.id, zone: t.value, reason: allOver ? 'allOver' : 'allFaces' };
   }
   return best;
 }
+

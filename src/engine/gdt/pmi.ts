@@ -66,6 +66,11 @@ export interface PmiTolerance {
    * segment's id: the lower segment's datums orient its zone only (they do not locate it).
    */
   composite?: { segment: 'upper' | 'lower'; with: string };
+  /**
+   * A callout on the whole part (the drawing's general profile note: the STEP shape aspect is the
+   * part's own shape). Its `faces` are those no other profile or position names.
+   */
+  general?: true;
   /** A zone per unit length (STEP GEOMETRIC_TOLERANCE_WITH_DEFINED_UNIT, drawn "0.2/15"): the length (mm) every portion of which the zone applies to. */
   perLength?: number;
   /** A zone per unit area (GEOMETRIC_TOLERANCE_WITH_DEFINED_AREA_UNIT): the area's shape and sides (mm). */
@@ -334,7 +339,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
         if (t.aspectType === 'PRODUCT_DEFINITION_SHAPE') {
           // The part's own shape: the callout applies to the whole part (a general profile note).
           faces = Array.from({ length: bodyFaces.Extent() }, (_, k) => `face[${k}]`);
-          where = 'on the whole part (a general note: listed on every face, though it governs only where no other callout does)';
+          where = 'on the whole part (a general note: it governs the faces no other profile or position names)';
         } else if (t.aspect !== null) {
           for (const entity of step.aspectFaceEntities(t.aspect)) {
             const shape = shapeOf(entity);
@@ -358,6 +363,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
           modifiers: t.modifiers,
           datums: t.datums,
           faces,
+          ...(t.aspectType === 'PRODUCT_DEFINITION_SHAPE' ? { general: true } : {}),
           ...(t.perLength !== null ? { perLength: t.perLength } : {}),
           ...(t.perArea ? { perArea: t.perArea } : {}),
         });
@@ -366,6 +372,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
     }
   }
   if (fromText.length) warnings.push(warning('VALUE_FROM_STEP_TEXT', `the kernel's reader gave no magnitude for ${fromText.length} tolerance(s) (${fromText.join(', ')}); read from the file's own measure entities`));
+  restrictGeneralNotes(tolerances);
   if (tolerances.length > 1) markComposites(tolerances, (step ??= new StepText(bytes)).compositeSegments(fileUnitMm));
   const noValue = tolerances.filter((t) => t.value === null).map((t) => t.name || t.id);
   if (noValue.length) warnings.push(warning('TOLERANCE_VALUE_MISSING', `${noValue.join(', ')}`));
@@ -594,4 +601,18 @@ function markComposites(tolerances: PmiTolerance[], composites: { name: string; 
     upper.composite = { segment: 'upper', with: lower.id };
     lower.composite = { segment: 'lower', with: upper.id };
   }
+}
+
+/** Kinds that locate a surface: a face they name is "otherwise specified" for a general profile note. */
+const LOCATING = new Set(['surfaceProfile', 'lineProfile', 'position']);
+
+/**
+ * A general profile note (ASME Y14.5: "unless otherwise specified") governs the surfaces no other
+ * callout locates. Listed on every face, it was read over faces with their own, looser profiles and
+ * positions too (a face allowed 2.5 by its own callout failing the note's 1.5).
+ */
+function restrictGeneralNotes(tolerances: PmiTolerance[]): void {
+  const named = new Set<string>();
+  for (const t of tolerances) if (!t.general && LOCATING.has(t.kind)) for (const f of t.faces) named.add(f);
+  for (const t of tolerances) if (t.general) t.faces = t.faces.filter((f) => !named.has(f));
 }

@@ -155,6 +155,26 @@ describe('read_pmi', () => {
     expect(r.tolerances.filter((t) => t.kind !== 'straightness').map((t) => t.name)).toEqual((await pmi('ctc3')).tolerances.filter((t) => t.kind !== 'flatness').map((t) => t.name));
   });
 
+  it("a general profile note (on the part's own shape, as NIST FTC 10 writes it) governs the faces no other profile or position names", async () => {
+    // Added to CTC 3: a 1.5 profile to A|B|C (datum system #75) on the PRODUCT_DEFINITION_SHAPE #5622.
+    const text = readFileSync(dataPath('nist/nist_ctc_03_asme1_ap242-e2.stp'), 'latin1').replace(
+      /\nENDSEC;\s*END-ISO/,
+      "\n#9101=LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.5),#5918);\n#9102=( GEOMETRIC_TOLERANCE('Geometrical Tolerance.1','',#9101,#5622) GEOMETRIC_TOLERANCE_WITH_DATUM_REFERENCE((#75)) SURFACE_PROFILE_TOLERANCE() );\nENDSEC;\nEND-ISO",
+    );
+    await run('import_file', { bytes: Buffer.from(text, 'latin1').toString('base64'), fileName: 'ctc3-general.stp', bodyId: 'ctc3general' });
+    const r = await pmi('ctc3general');
+    const general = r.tolerances.find((t) => t.name === 'Geometrical Tolerance.1')!;
+    expect(general).toMatchObject({ kind: 'surfaceProfile', general: true, datums: ['A', 'B', 'C'] });
+    const located = new Set(r.tolerances.filter((t) => t !== general && ['surfaceProfile', 'position'].includes(t.kind)).flatMap((t) => t.faces));
+    const listed = await run<{ bodies: { bodyId: string; faces: number }[] }>('list_bodies', {});
+    const faceCount = listed.bodies.find((b) => b.bodyId === 'ctc3general')!.faces;
+    expect(located.size).toBeGreaterThan(0);
+    expect(general.faces.length).toBe(faceCount - located.size);
+    expect(general.faces.some((f) => located.has(f))).toBe(false);
+    // The app's general tolerance still reads it: half its zone.
+    expect(generalTolerance(r, faceCount)).toMatchObject({ id: general.id, reason: 'allOver' });
+  });
+
   it('a STEP file without semantic PMI and a BREP body: empty lists and a warning code, no error', async () => {
     for (const [id, code] of [['plain', 'NO_PMI'], ['brep', 'NO_PMI_SOURCE']] as const) {
       const r = await pmi(id);
