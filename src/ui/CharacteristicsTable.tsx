@@ -167,8 +167,15 @@ export function CharacteristicsTable() {
                       <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
                         {fixed(c.actual)}
                       </td>
-                      <td className="num">
-                        <BreakAfterSlash text={toleranceText(c)} />
+                      <td className="num" title={toleranceText(c)}>
+                        {c.tolerance !== null && c.bonus > 0 ? (
+                          <>
+                            {num(c.tolerance)}
+                            <span className="gdt-bonus">(bonus {num(c.bonus)})</span>
+                          </>
+                        ) : (
+                          <BreakAfterSlash text={toleranceText(c)} />
+                        )}
                       </td>
                       <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
                         {c.pass === null ? 'not evaluated' : verdict}
