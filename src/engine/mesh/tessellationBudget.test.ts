@@ -4,6 +4,8 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import type { Engine } from '../Engine';
 import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
+import { readBrepShape } from '../scene/import/brep';
+import { dataPath } from '../../test/data';
 import { nodeKernel } from '../../node/nodeEngine';
 import { testEngine } from '../../test/testEngine';
 import { makeBox, makeCylinder, makeFreeformFaces, makeSphere } from '../../test/kernelShapes';
@@ -13,15 +15,6 @@ import { MAX_TESSELLATION_TRIANGLES, estimatedTriangles, smallestDeflection, tri
 let oc: OC;
 let engine: Engine;
 const torus = (R: number, r: number): TopoDS_Shape => withKernel(oc, (own) => own(new oc.BRepPrimAPI_MakeTorus_1(R, r)).Shape());
-
-function readBrepShape(path: string): TopoDS_Shape {
-  oc.FS.writeFile('/budget-test.brep', readFileSync(path, 'utf8'));
-  return withKernel(oc, (own) => {
-    const shape = new oc.TopoDS_Shape();
-    oc.BRepTools.Read_2(shape, '/budget-test.brep', own(new oc.BRep_Builder()), own(new oc.Message_ProgressRange_1()));
-    return shape;
-  });
-}
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -72,7 +65,13 @@ describe('tessellation budget: the estimate against what BRepMesh makes', () => 
   });
 
   it("the bottle at 1e-5 stays under the bound: the hosts' tests use it as a real kernel hang", () => {
-    const law = triangleLaw(oc, readBrepShape('test-data/occt/bottle.brep'));
+    const bottle = readBrepShape(oc, readFileSync(dataPath('occt/bottle.brep')), 'bottle.brep');
+    let law;
+    try {
+      law = triangleLaw(oc, bottle);
+    } finally {
+      bottle.delete();
+    }
     expect(estimatedTriangles(law, 1e-5)).toBeLessThan(MAX_TESSELLATION_TRIANGLES);
     expect(estimatedTriangles(law, 1e-6)).toBeGreaterThan(MAX_TESSELLATION_TRIANGLES);
   });
