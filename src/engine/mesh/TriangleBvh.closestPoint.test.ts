@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LINK_OFFSET, NODE_STRIDE } from './bvhLayout';
-import { buildBvh, type TriangleBvh } from './TriangleBvh';
+import { buildBvh } from './TriangleBvh';
 import { closestPointOnTriangle, Feature } from './closestPointOnTriangle';
 import {
   closestCompatiblePoint,
@@ -12,14 +12,10 @@ import {
 } from './closestPoint';
 import { box, cylinder, mergeMeshes, randomSoup, seededRandom, uvSphere } from './generators';
 import type { TriMesh } from './TriMesh';
+import { checkStructure, corners } from '../../test/bvhStructure';
 
 const out = new Float64Array(4);
 
-function corners(mesh: TriMesh, t: number): Float64Array {
-  const c = new Float64Array(9);
-  for (let k = 0; k < 3; k++) for (let j = 0; j < 3; j++) c[3 * k + j] = mesh.positions[3 * mesh.indices[3 * t + k]! + j]!;
-  return c;
-}
 
 /** Independent reference: plane projection when it falls inside, else the nearest of the three edges. */
 function referenceDistanceSq(c: Float64Array, p: readonly number[]): number {
@@ -103,55 +99,6 @@ describe('closestPointOnTriangle', () => {
     expect(at(-1, 0.5, 0)).toBe(Feature.edgeCA);
   });
 });
-
-/** The nearest float32 to v on the side `direction` (-1 below, 1 above), v itself when it is one. */
-function float32Outward(v: number, direction: -1 | 1): number {
-  const f = Math.fround(v);
-  if (f === v || (direction < 0 ? f < v : f > v)) return f;
-  const bits = new DataView(new ArrayBuffer(4));
-  bits.setFloat32(0, f);
-  const n = bits.getInt32(0);
-  // Away from zero adds one to the magnitude's bits; towards it takes one.
-  bits.setInt32(0, f === 0 ? (direction < 0 ? 0x80000001 | 0 : 1) : (f > 0) === (direction > 0) ? n + 1 : n - 1);
-  return bits.getFloat32(0);
-}
-
-function checkStructure(bvh: TriangleBvh, mesh: TriMesh, maxLeaf: number): void {
-  const seen = new Uint8Array(bvh.triangleCount);
-  const link = (node: number, k: number) => bvh.nodeLinks[NODE_STRIDE * node + LINK_OFFSET + k]!;
-  const boxOf = (node: number) => bvh.nodeBounds.subarray(NODE_STRIDE * node, NODE_STRIDE * node + 6);
-  for (let node = 0; node < bvh.nodeCount; node++) {
-    const count = link(node, 1);
-    const b = boxOf(node);
-    const contains = (x: number, y: number, z: number) => x >= b[0]! && y >= b[1]! && z >= b[2]! && x <= b[3]! && y <= b[4]! && z <= b[5]!;
-    if (count === 0) {
-      const l = boxOf(node + 1), r = boxOf(link(node, 0));
-      // Tight: exactly the union of the children's boxes.
-      expect(Array.from(b)).toEqual([0, 1, 2].map((k) => Math.min(l[k]!, r[k]!)).concat([3, 4, 5].map((k) => Math.max(l[k]!, r[k]!))));
-      continue;
-    }
-    expect(count).toBeLessThanOrEqual(maxLeaf);
-    // Tight: the smallest float32 box that holds the leaf's corners.
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let s = link(node, 0); s < link(node, 0) + count; s++) {
-      const c = corners(mesh, bvh.slotTriangle[s]!);
-      for (let k = 0; k < 9; k++) {
-        lo[k % 3] = Math.min(lo[k % 3]!, c[k]!);
-        hi[k % 3] = Math.max(hi[k % 3]!, c[k]!);
-      }
-    }
-    expect(Array.from(b)).toEqual(lo.map((v) => float32Outward(v, -1)).concat(hi.map((v) => float32Outward(v, 1))));
-    for (let s = link(node, 0); s < link(node, 0) + count; s++) {
-      const t = bvh.slotTriangle[s]!;
-      seen[t]!++;
-      const c = corners(mesh, t);
-      for (let k = 0; k < 9; k++) expect(bvh.slotCorners[9 * s + k]).toBe(c[k]);
-      // Float32 boxes must still hold the float64 corners: they are rounded outward.
-      for (let k = 0; k < 9; k += 3) expect(contains(c[k]!, c[k + 1]!, c[k + 2]!)).toBe(true);
-    }
-  }
-  expect(Array.from(seen).every((n) => n === 1)).toBe(true);
-}
 
 describe('buildBvh', () => {
   it('puts every triangle in exactly one leaf inside nested boxes', () => {

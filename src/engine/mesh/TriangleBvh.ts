@@ -1,4 +1,5 @@
-import { buildTree, SCRATCH_BYTES_PER_TRIANGLE, type BuiltTree } from './bvhBuilder';
+import type { BuiltTree } from './bvhBuilder';
+import { buildTreeGrouped, triangleGroup } from './bvhGroups';
 import { NODE_STRIDE, type SlotCorners } from './bvhLayout';
 import { allocCorners, buildParameters, depthFirstLayout, gatherCorners, narrowCorners, nodeBoxes } from './bvhLayoutRules';
 import type { TriMesh } from './TriMesh';
@@ -82,11 +83,14 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const { maxLeafSize, bins } = buildParameters(T, options);
   const shared = options.shared === true;
   const narrow = narrowCorners(pos, options.float64Corners);
-  // The float64 corners' 72 bytes a triangle hold the build's scratch (64) first. Float32 corners
-  // get an array of their own, allocated after the build, and the scratch no more than it needs.
-  const wide = narrow ? undefined : allocCorners(T, false, shared);
-  const built = options.tree ?? buildTree(pos, idx, wide ? wide.buffer : new ArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T), maxLeafSize, bins);
-  const slotCorners = wide ?? allocCorners(T, true, shared);
+  // The corners' memory holds the build's scratch first where it is large enough, so its pages are
+  // touched once (a fresh page costs about what a pass over the records does): float64 corners'
+  // 72 bytes a triangle hold the 64 of triangle records, float32 corners' 36 the 16 of group
+  // records. Otherwise the corners are allocated after the build, the scratch no larger than needed.
+  const group = options.tree ? 1 : triangleGroup(pos, idx, maxLeafSize);
+  const early = !narrow || group > 1 ? allocCorners(T, narrow, shared) : undefined;
+  const built = options.tree ?? buildTreeGrouped(pos, idx, maxLeafSize, bins, early?.buffer, group);
+  const slotCorners = early ?? allocCorners(T, true, shared);
   const nodes = built.nodes;
   let slotTriangle: Uint32Array = built.slotTriangle;
   if (shared) {
@@ -111,7 +115,7 @@ export function bvhSplits(mesh: TriMesh, options: Pick<BvhBuildOptions, 'maxLeaf
   const T = mesh.indices.length / 3;
   if (!Number.isInteger(T)) throw new Error('BVH: indices length must be a multiple of 3.');
   const { maxLeafSize, bins } = buildParameters(T, options);
-  return buildTree(mesh.positions, mesh.indices, new ArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T), maxLeafSize, bins);
+  return buildTreeGrouped(mesh.positions, mesh.indices, maxLeafSize, bins);
 }
 
 /** Squared distance from a point to node `node`'s box (0 inside). */

@@ -221,7 +221,8 @@ export function buildTop(
   madeCentres?: Float64Array,
   rootRound?: RootRound,
 ): TopTree {
-  const T = indices.length / 3;
+  // Records, one per position of slotTriangle: triangles, or groups made already (bvhGroups.ts).
+  const T = slotTriangle.length;
   // Room for 3 / maxLeaf nodes a triangle: a tree of leaves of about maxLeaf / 1.5 (0.17 nodes a
   // triangle at leaves of 16); room for one node a triangle held 32 bytes a triangle of it idle.
   const r = ranges(scratch, T, slotTriangle, maxLeaf, bins, 2 * Math.max(16, Math.ceil((3 * T) / maxLeaf)));

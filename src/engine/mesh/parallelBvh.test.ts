@@ -5,6 +5,7 @@ import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, recordWork,
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 import { expectSameTree } from '../../test/sameTree';
+import { GROUP, triangleGroup } from './bvhGroups';
 
 /** Threads stood in for by this one: each build runs later, on its own copy of nothing but the shared memory it is given. */
 function standIn(count: number, fail?: number, failRecords?: number, failRound?: 'bin' | 'scatter'): SubtreeThreads & { works: SubtreeWork[]; recordRuns: [number, number][]; rounds: string[] } {
@@ -146,11 +147,14 @@ describe('buildBvhParallel', () => {
     const mesh: TriMesh = { positions: sharedCopy(soup.positions), indices: sharedCopy(soup.indices) };
     const threads = standIn(2);
     const parallel = await buildBvhParallel(mesh, threads);
-    // Two runs of about a third each, the calling thread's [0, T/3) not among them.
-    const T = soup.indices.length / 3;
+    // Two runs of about a third of the records each, the calling thread's [0, R/3) not among
+    // them: groups of 4 triangles (a soup's triangles span the box already, so grouping them
+    // spans no more).
+    expect(triangleGroup(soup.positions, soup.indices, 16)).toBe(GROUP);
+    const R = Math.floor(soup.indices.length / 3 / GROUP);
     expect(threads.recordRuns.sort((a, b) => a[0] - b[0])).toEqual([
-      [Math.round(T / 3), Math.round((2 * T) / 3)],
-      [Math.round((2 * T) / 3), T],
+      [Math.round(R / 3), Math.round((2 * R) / 3)],
+      [Math.round((2 * R) / 3), R],
     ]);
     // The root's grid round too: each thread bins, then scatters, the run it made records for.
     const runs = threads.recordRuns.map(([a, b]) => `${a}-${b}`);

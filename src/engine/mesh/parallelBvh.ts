@@ -17,6 +17,7 @@
  * part has already moved its records.
  */
 import { binRun, buildSubtrees, buildTop, makeRecords, rootGrid, scatterRun, splitRoot, type BinnedRun, type RootRound, type ScatterPlan, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
+import { expandLeaves, expandSlots, expandTop, expandTree, GROUP, makeGroupRecords, triangleGroup } from './bvhGroups';
 import { assembleBvh, layOutBlocks, type LaidBlocks } from './parallelLayout';
 import { allocCorners, buildParameters, narrowCorners } from './bvhLayoutRules';
 import { buildBvh, type BvhBuildOptions, type SlotCorners, type TriangleBvh } from './TriangleBvh';
@@ -25,9 +26,15 @@ import type { TriMesh } from './TriMesh';
 /** What one thread builds: a run of a top's tasks over the shared records. */
 export interface SubtreeWork {
   scratch: SharedArrayBuffer;
-  triangles: number;
+  /** Records in the scratch: triangles, or groups of GROUP triangles (bvhGroups.ts). */
+  records: number;
   /** Shared; the thread writes its parts' runs. */
   slotTriangle: Uint32Array;
+  /**
+   * Shared, with groups: the group at each position, which the build writes; the thread then
+   * expands its parts' runs into slotTriangle, when it lays them out.
+   */
+  slotGroup?: Uint32Array | undefined;
   tasks: Float64Array;
   maxLeaf: number;
   bins: number;
@@ -41,19 +48,22 @@ export interface SubtreeWork {
 /** A thread's answer: its parts' nodes in build order, or laid out when the work asked for it. */
 export type SubtreeAnswer = { nodes: BuildNodes } | { blocks: LaidBlocks };
 
-/** What one thread makes first: the records of a run of triangles, when the mesh is in shared memory. */
+/** What one thread makes first: the records of a run of triangles (or groups), when the mesh is in shared memory. */
 export interface RecordWork {
   positions: Float64Array | Float32Array;
   indices: Uint32Array;
   scratch: SharedArrayBuffer;
+  /** Triangles a record (1 or GROUP) and records in the scratch. */
+  group: number;
+  records: number;
   from: number;
   to: number;
 }
 
 /** The root grid round's two passes over a run of the records (bvhBuilder.ts: binRun, scatterRun). */
 export type RoundWork =
-  | { op: 'bin'; scratch: SharedArrayBuffer; triangles: number; grid: Float64Array; from: number; to: number }
-  | { op: 'scatter'; scratch: SharedArrayBuffer; triangles: number; plan: ScatterPlan; from: number; to: number };
+  | { op: 'bin'; scratch: SharedArrayBuffer; records: number; grid: Float64Array; from: number; to: number }
+  | { op: 'scatter'; scratch: SharedArrayBuffer; records: number; plan: ScatterPlan; from: number; to: number };
 
 /** Threads that build subtrees (the mesh threads' host, or a test's stand-in). */
 export interface SubtreeThreads {
@@ -72,19 +82,33 @@ const PARTS_PER_THREAD = 16;
 
 /** The work of a thread (the calling thread's own, when built here): buildSubtrees on it, and the layout when asked. */
 export function buildSubtreeWork(work: SubtreeWork): SubtreeAnswer {
-  const nodes = buildSubtrees(work.scratch, work.triangles, work.slotTriangle, work.tasks, work.maxLeaf, work.bins);
+  const { slotGroup, tasks } = work;
+  const nodes = buildSubtrees(work.scratch, work.records, slotGroup ?? work.slotTriangle, tasks, work.maxLeaf, work.bins);
   const l = work.layout;
-  return l ? { blocks: layOutBlocks(nodes, work.tasks, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) } : { nodes };
+  // Without a layout the calling thread stitches the parts and expands the whole tree.
+  if (!l) return { nodes };
+  let slotRuns = tasks;
+  if (slotGroup) {
+    expandLeaves(nodes, 0, nodes.count);
+    slotRuns = tasks.slice();
+    for (let k = 0; k < tasks.length; k += TASK_WORDS) {
+      expandSlots(slotGroup, work.slotTriangle, tasks[k]! | 0, tasks[k + 1]! | 0);
+      slotRuns[k] = GROUP * tasks[k]!;
+      slotRuns[k + 1] = GROUP * tasks[k + 1]!;
+    }
+  }
+  return { blocks: layOutBlocks(nodes, slotRuns, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) };
 }
 
 /** A thread's pass of the root round. */
 export function roundWork(work: RoundWork): BinnedRun | Float64Array {
-  return work.op === 'bin' ? binRun(work.scratch, work.triangles, work.grid, work.from, work.to) : scatterRun(work.scratch, work.triangles, work.plan, work.from, work.to);
+  return work.op === 'bin' ? binRun(work.scratch, work.records, work.grid, work.from, work.to) : scatterRun(work.scratch, work.records, work.plan, work.from, work.to);
 }
 
 /** A thread's records (makeRecords). */
 export function recordWork(work: RecordWork): Float64Array {
-  return makeRecords(work.positions, work.indices, work.scratch, work.from, work.to);
+  if (work.group === 1) return makeRecords(work.positions, work.indices, work.scratch, work.from, work.to);
+  return makeGroupRecords(work.positions, work.indices, work.scratch, work.records, work.from, work.to);
 }
 
 /**
@@ -95,19 +119,24 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
   const T = mesh.indices.length / 3;
   if (!threads || threads.count < 1 || typeof SharedArrayBuffer === 'undefined' || T < PARALLEL_MIN_TRIANGLES || !Number.isInteger(T)) return buildBvh(mesh, options);
   // buildBvh's defaults and checks: a bad option throws here, before any thread is asked.
-  const { maxLeafSize: maxLeaf, bins } = buildParameters(T, options);
-  const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * T);
+  const { maxLeafSize, bins } = buildParameters(T, options);
+  // Records and every position below are groups' where triangleGroup allows (bvhGroups.ts).
+  const group = triangleGroup(mesh.positions, mesh.indices, maxLeafSize);
+  const R = group === 1 ? T : Math.floor(T / GROUP), maxLeaf = maxLeafSize / group;
+  const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * R);
   const slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
+  const slotGroup = group === 1 ? undefined : new Uint32Array(new SharedArrayBuffer(4 * R));
   const workers = threads.count;
   const asked: Promise<unknown>[] = [];
   try {
     const narrow = isShared(mesh) && narrowCorners(mesh.positions, options.float64Corners);
     const layout = isShared(mesh) ? { positions: mesh.positions, indices: mesh.indices, slotCorners: allocCorners(T, narrow, true) } : undefined;
-    const centres = layout ? await sharedRecords(mesh, threads, scratch, asked) : undefined;
-    const round = centres ? await rootRound(T, centres, threads, scratch, maxLeaf, bins, asked) : undefined;
-    const top = buildTop(mesh.positions, mesh.indices, scratch, slotTriangle, maxLeaf, bins, Math.ceil(T / (PARTS_PER_THREAD * (workers + 1))), centres, round);
+    // Groups are always made first, here or over the threads; triangles by buildTop, without shared memory.
+    const centres = layout ? await sharedRecords(mesh, threads, scratch, group, R, asked) : group === 1 ? undefined : makeGroupRecords(mesh.positions, mesh.indices, scratch, R, 0, R);
+    const round = layout && centres ? await rootRound(R, centres, threads, scratch, maxLeaf, bins, asked) : undefined;
+    const top = buildTop(mesh.positions, mesh.indices, scratch, slotGroup ?? slotTriangle, maxLeaf, bins, Math.ceil(R / (PARTS_PER_THREAD * (workers + 1))), centres, round);
     const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
-    const work = (k: number): SubtreeWork => ({ scratch, triangles: T, slotTriangle, tasks: runs[k]!, maxLeaf, bins, layout });
+    const work = (k: number): SubtreeWork => ({ scratch, records: R, slotTriangle, slotGroup, tasks: runs[k]!, maxLeaf, bins, layout });
     const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
     asked.push(...built);
     // The calling thread's share while the others work (its failure is the serial build's too).
@@ -117,13 +146,15 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
         if (!('blocks' in a)) throw new Error('BVH: a thread answered nodes for a laid-out part.');
         return { tasks: runs[k]!, blocks: a.blocks };
       });
+      if (slotGroup) expandTop(top.nodes, slotGroup, slotTriangle, mesh.positions, mesh.indices);
       return assembleBvh(mesh, top.nodes, parts, slotTriangle, layout.slotCorners, options.shared === true);
     }
     const parts: Subtrees[] = answers.map((a, k) => {
       if (!('nodes' in a)) throw new Error('BVH: a thread answered blocks for a part in build order.');
       return { nodes: a.nodes, tasks: runs[k]! };
     });
-    return buildBvh(mesh, { ...options, tree: stitchSubtrees(top, parts) });
+    const stitched = stitchSubtrees(top, parts);
+    return buildBvh(mesh, { ...options, tree: slotGroup ? expandTree(stitched, mesh.positions, mesh.indices) : stitched });
   } catch (e) {
     // Let every thread finish before the scratch is dropped; their answers no longer matter.
     await Promise.allSettled(asked);
@@ -136,39 +167,39 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
  * The root's grid round over the threads and this one, each binning and then scattering the run
  * of records it made (undefined when every centre is in one point: buildTop halves that itself).
  */
-async function rootRound(T: number, centres: Float64Array, threads: SubtreeThreads, scratch: SharedArrayBuffer, maxLeaf: number, bins: number, asked: Promise<unknown>[]): Promise<RootRound | undefined> {
-  const grid = rootGrid(T, centres, bins);
+async function rootRound(R: number, centres: Float64Array, threads: SubtreeThreads, scratch: SharedArrayBuffer, maxLeaf: number, bins: number, asked: Promise<unknown>[]): Promise<RootRound | undefined> {
+  const grid = rootGrid(R, centres, bins);
   if (!grid) return undefined;
   const n = threads.count + 1;
-  const cut = (k: number): number => Math.round((k * T) / n);
+  const cut = (k: number): number => Math.round((k * R) / n);
   const on = <A>(k: number, work: RoundWork): Promise<A> => {
     const answer = threads.round(k - 1, work) as Promise<A>;
     asked.push(answer);
     return answer;
   };
-  const binned = Array.from({ length: threads.count }, (_, i) => on<BinnedRun>(i + 1, { op: 'bin', scratch, triangles: T, grid, from: cut(i + 1), to: cut(i + 2) }));
-  const runs = [binRun(scratch, T, grid, 0, cut(1)), ...(await Promise.all(binned))];
-  const { plans, round } = splitRoot(T, grid, runs, maxLeaf, bins);
-  const scattered = Array.from({ length: threads.count }, (_, i) => on<Float64Array>(i + 1, { op: 'scatter', scratch, triangles: T, plan: plans[i + 1]!, from: cut(i + 1), to: cut(i + 2) }));
-  round.centres = [scatterRun(scratch, T, plans[0]!, 0, cut(1)), ...(await Promise.all(scattered))];
+  const binned = Array.from({ length: threads.count }, (_, i) => on<BinnedRun>(i + 1, { op: 'bin', scratch, records: R, grid, from: cut(i + 1), to: cut(i + 2) }));
+  const runs = [binRun(scratch, R, grid, 0, cut(1)), ...(await Promise.all(binned))];
+  const { plans, round } = splitRoot(R, grid, runs, maxLeaf, bins);
+  const scattered = Array.from({ length: threads.count }, (_, i) => on<Float64Array>(i + 1, { op: 'scatter', scratch, records: R, plan: plans[i + 1]!, from: cut(i + 1), to: cut(i + 2) }));
+  round.centres = [scatterRun(scratch, R, plans[0]!, 0, cut(1)), ...(await Promise.all(scattered))];
   return round;
 }
 
-/**
- * Makes the triangle records of a mesh in shared memory over the threads and this one, and
- * returns the box of their doubled centres.
- */
 function isShared(mesh: TriMesh): boolean {
   return mesh.positions.buffer instanceof SharedArrayBuffer && mesh.indices.buffer instanceof SharedArrayBuffer;
 }
 
-async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, asked: Promise<unknown>[]): Promise<Float64Array> {
+/**
+ * Makes the R records (triangles, or groups of `group`) of a mesh in shared memory over the
+ * threads and this one, and returns the box of their doubled centres.
+ */
+async function sharedRecords(mesh: TriMesh, threads: SubtreeThreads, scratch: SharedArrayBuffer, group: number, R: number, asked: Promise<unknown>[]): Promise<Float64Array> {
   const { positions, indices } = mesh;
-  const T = indices.length / 3, n = threads.count + 1;
-  const cut = (k: number): number => Math.round((k * T) / n);
-  const made = Array.from({ length: threads.count }, (_, i) => threads.records(i, { positions, indices, scratch, from: cut(i + 1), to: cut(i + 2) }));
+  const n = threads.count + 1;
+  const cut = (k: number): number => Math.round((k * R) / n);
+  const made = Array.from({ length: threads.count }, (_, i) => threads.records(i, { positions, indices, scratch, group, records: R, from: cut(i + 1), to: cut(i + 2) }));
   asked.push(...made);
-  const boxes = [makeRecords(positions, indices, scratch, 0, cut(1)), ...(await Promise.all(made))];
+  const boxes = [recordWork({ positions, indices, scratch, group, records: R, from: 0, to: cut(1) }), ...(await Promise.all(made))];
   const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
   for (const b of boxes) for (let k = 0; k < 3; k++) {
     box[k] = Math.min(box[k]!, b[k]!);

@@ -12,6 +12,7 @@ import { buildPseudoNormals, type PseudoNormals } from '../mesh/pseudoNormals';
 import type { SurfaceSamples } from '../mesh/sampleSurface';
 import { deviationReferenceOf, type DeviationReference, type SignMode } from '../mesh/signedDeviation';
 import { narrowCorners } from '../mesh/bvhLayoutRules';
+import { buildsInGroups } from '../mesh/bvhGroups';
 import { buildBvh, bvhSplits, type TriangleBvh } from '../mesh/TriangleBvh';
 import { buildSubtreeWork, recordWork, roundWork, type SubtreeWork } from '../mesh/parallelBvh';
 import type { TriMesh } from '../mesh/TriMesh';
@@ -44,8 +45,8 @@ let port: ThreadPort | undefined;
 export interface MeshWorkerOptions {
   /**
    * A full garbage collection now, where the platform has one (Node): called in a BVH build of
-   * BIG_BUILD triangles or more between the split decisions and the layout, when the decisions'
-   * scratch (64 bytes a triangle) has become garbage, so that it is never held beside the tree's
+   * BIG_BUILD triangles or more built triangle by triangle (not in groups, bvhGroups.ts) between
+   * the split decisions and the layout, when the decisions' scratch (64 bytes a triangle) has become garbage, so that it is never held beside the tree's
    * corners (36) nor kept through the measuring: the peak of a whole deviation run.
    */
   collectGarbage?: (() => void) | undefined;
@@ -154,7 +155,8 @@ function pseudoNormalsOf(h: Held): PseudoNormals {
 function bvhOf(h: Held, shared = false): TriangleBvh {
   if (h.bvh) return h.bvh;
   const collect = options.collectGarbage;
-  if (collect && h.mesh.indices.length / 3 >= BIG_BUILD) {
+  // Groups build in the corners' own memory (bvhGroups.ts): no scratch to free.
+  if (collect && h.mesh.indices.length / 3 >= BIG_BUILD && !buildsInGroups(h.mesh)) {
     // Float32 corners: the splits in a scratch of their own, freed before the corners exist.
     const tree = narrowCorners(h.mesh.positions, undefined) ? bvhSplits(h.mesh) : undefined;
     collect();
