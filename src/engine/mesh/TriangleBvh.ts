@@ -73,7 +73,8 @@ export { SMALL_TREE } from './bvhLayoutRules';
  * choose among planes between the layers of a grid over their triangles' box centres, on all
  * three axes, several levels per pass over the triangles; nodes of a few dozen triangles try every
  * split of their centres sorted along the longest axis (bvhBuilder.ts). Nodes are split until they
- * hold at most maxLeafSize triangles, which bounds a query's work per leaf.
+ * hold at most maxLeafSize triangles, which bounds a query's work per leaf. A large mesh in a
+ * coherent order is split in groups of four consecutive triangles (bvhGroups.ts).
  */
 export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): TriangleBvh {
   const idx = mesh.indices;
@@ -109,7 +110,8 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
  * for a caller that can collect garbage (a Node mesh thread) before `buildBvh(mesh, { tree })`
  * lays them out, so that the scratch (64 bytes a triangle) and the float32 corners (36) are never
  * held at once. (Within buildBvh a collection cannot free the scratch: its frame still holds it.)
- * Float64 corners gain nothing: buildBvh builds in their own memory.
+ * Float64 corners gain nothing: buildBvh builds in their own memory; nor does a mesh built in
+ * groups (bvhGroups.ts), whose 16 bytes a triangle of scratch fit in the float32 corners.
  */
 export function bvhSplits(mesh: TriMesh, options: Pick<BvhBuildOptions, 'maxLeafSize' | 'bins'> = {}): BuiltTree {
   const T = mesh.indices.length / 3;
