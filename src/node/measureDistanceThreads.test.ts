@@ -9,6 +9,7 @@ import { MeshBody } from '../engine/scene/Body';
 import { expectSameTree } from '../test/sameTree';
 import { testEngine } from '../test/testEngine';
 import { createMeshWorkers } from './meshWorkers';
+import { sharedMesh } from '../test/sharedMesh';
 
 const workers = createMeshWorkers({ threads: 2 });
 afterAll(() => workers.close());
@@ -17,15 +18,6 @@ afterAll(() => workers.close());
 function counted(threads: SubtreeThreads): SubtreeThreads & { builds: number } {
   const c = { count: threads.count, builds: 0, records: threads.records, round: threads.round, build: (i: number, w: Parameters<SubtreeThreads['build']>[1]) => (c.builds++, threads.build(i, w)) };
   return c;
-}
-
-/** In shared memory, as an import gives meshes to a host with mesh threads. */
-function shared(mesh: TriMesh): TriMesh {
-  const positions = new Float64Array(new SharedArrayBuffer(mesh.positions.byteLength));
-  const indices = new Uint32Array(new SharedArrayBuffer(mesh.indices.byteLength));
-  positions.set(mesh.positions);
-  indices.set(mesh.indices);
-  return { positions, indices };
 }
 
 // A small triangle across the z axis at height 15 over a UV sphere of radius 10: the nearest point of
@@ -43,7 +35,7 @@ async function distance(sphere: TriMesh, threads: SubtreeThreads): Promise<{ dis
 
 describe('measure_distance builds a big mesh\'s tree over the idle mesh threads', () => {
   it('from THREADED_BVH_MIN_TRIANGLES: the threads build parts of the serial tree', async () => {
-    const sphere = shared(uvSphere(10, 1000, 1 + Math.ceil(THREADED_BVH_MIN_TRIANGLES / 2000)));
+    const sphere = sharedMesh(uvSphere(10, 1000, 1 + Math.ceil(THREADED_BVH_MIN_TRIANGLES / 2000)));
     expect(sphere.indices.length / 3).toBeGreaterThanOrEqual(THREADED_BVH_MIN_TRIANGLES);
     const threads = counted(workers.subtreeThreads!);
     const { distance: d, sphereBody } = await distance(sphere, threads);
@@ -54,7 +46,7 @@ describe('measure_distance builds a big mesh\'s tree over the idle mesh threads'
   });
 
   it('below it: the calling thread alone', async () => {
-    const sphere = shared(uvSphere(10, 400, 100));
+    const sphere = sharedMesh(uvSphere(10, 400, 100));
     expect(sphere.indices.length / 3).toBeLessThan(THREADED_BVH_MIN_TRIANGLES);
     const threads = counted(workers.subtreeThreads!);
     const { distance: d } = await distance(sphere, threads);

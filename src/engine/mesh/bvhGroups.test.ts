@@ -9,6 +9,7 @@ import { buildBvh, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 import { checkStructure, corners } from '../../test/bvhStructure';
 import { expectSameTree } from '../../test/sameTree';
+import { sharedMesh } from '../../test/sharedMesh';
 
 /** 2 x 331 x 101 = 66,862 triangles: above the parallel build's floor, and 2 more than whole groups. */
 const sphere = uvSphere(5, 331, 102);
@@ -24,14 +25,6 @@ function shuffled(mesh: TriMesh, seed: number): TriMesh {
   const indices = new Uint32Array(3 * T);
   order.forEach((t, i) => indices.set(mesh.indices.subarray(3 * t, 3 * t + 3), 3 * i));
   return { positions: mesh.positions, indices };
-}
-
-function shared(mesh: TriMesh): TriMesh {
-  const positions = new Float64Array(new SharedArrayBuffer(mesh.positions.byteLength));
-  const indices = new Uint32Array(new SharedArrayBuffer(mesh.indices.byteLength));
-  positions.set(mesh.positions);
-  indices.set(mesh.indices);
-  return { positions, indices };
 }
 
 /** Threads stood in for by this one. */
@@ -90,7 +83,7 @@ describe('triangle groups', () => {
   });
 
   it.each([
-    ['in shared memory', shared(sphere)],
+    ['in shared memory', sharedMesh(sphere)],
     ['in this thread', sphere],
   ])('build the serial tree byte for byte over threads (%s)', async (_, mesh) => {
     const failures: unknown[] = [];
