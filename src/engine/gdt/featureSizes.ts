@@ -6,7 +6,9 @@ import { planeGroups, type NominalAccess } from './nominalFaces';
 /**
  * Sizes between features other than two planes, as a CMM or GOM user measures them: each feature
  * fitted on its own samples, then the size read between the fitted elements.
- * - A distance between two bores (NIST CTC 4's 75 between two 14 mm holes): axis to axis.
+ * - A distance between two bores (NIST CTC 4's 75 between two 14 mm holes): axis to axis; over
+ *   both (a slot's length over its round ends, NIST FTC 9's 38.1) or between them (the wall between
+ *   two holes) when the nominal value is that distance on the nominal part.
  * - A distance between a plane and a bore's axis: the axis' mid point from the plane.
  * - A distance from a plane to a circular edge (a hole's depth to its drill point, NIST FTC 10's
  *   35 and 27.5, FTC 6's 12.7): the edge as the intersection of the fitted surfaces it joins
@@ -189,7 +191,12 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
       if (!a!.e || !b!.e || a!.e.kind !== 'cylinder' || b!.e.kind !== 'cylinder') return { reason: `each bore needs ${minSamples} scan samples and a cylinder fit (${a!.p.count}, ${b!.p.count})`, samples: n };
       const ea = a!.e, eb = b!.e;
       const d = (radial(eb.mid, ea.origin, ea.axis) + radial(ea.mid, eb.origin, eb.axis)) / 2;
-      return { actual: d, method: `distance between the least-squares axes of ${ids(axes[0]!)} and ${ids(axes[1]!)} (each axis' middle from the other axis, averaged)`, samples: n };
+      const axisText = `the least-squares axes of ${ids(axes[0]!)} and ${ids(axes[1]!)} (each axis' middle from the other axis, averaged)`;
+      const reach = radiiReach(nominal, axes[0]![0]!, axes[1]![0]!, nominalValue);
+      if (reach === 0) return { actual: d, method: `distance between ${axisText}`, samples: n };
+      // A slot's length over its round ends, or the wall between two holes: the nominal says which.
+      const what = reach > 0 ? 'over the two cylinders, their axes\' distance plus both least-squares radii' : 'between the two cylinders, their axes\' distance less both least-squares radii';
+      return { actual: d + reach * (ea.radius + eb.radius), method: `distance ${what} (the nominal is that, not the distance between the axes): ${axisText}`, samples: n };
     }
     if (axes.length === 1 && planes.length > 0 && !planeGroups(nominal, planes)) {
       const a = fit(axes[0]!), pl = planeOf(nominal, planes, actualOn, minSamples);
@@ -199,6 +206,23 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
     }
   }
   return null;
+}
+
+/**
+ * Which distance two cylinders' nominal value is: +1 over both (axis distance plus both radii: a
+ * slot's length over its round ends, NIST FTC 9's 38.1 over ends 28.575 apart), -1 between them
+ * (less both radii: the wall between two holes), 0 between their axes (the default, and whenever
+ * the nominal is none of the three).
+ */
+function radiiReach(nominal: NominalAccess, fa: number, fb: number, nominalValue: number | null): -1 | 0 | 1 {
+  const a = nominalElement(nominal, fa), b = nominalElement(nominal, fb);
+  if (nominalValue === null || !a || !b || a.kind !== 'cylinder' || b.kind !== 'cylinder') return 0;
+  const axes = radial(b.origin, a.origin, a.axis), radii = a.radius + b.radius;
+  const near = (v: number) => Math.abs(v - nominalValue) <= Math.max(1e-4, 1e-6 * Math.abs(nominalValue));
+  if (near(axes)) return 0;
+  if (near(axes + radii)) return 1;
+  if (near(axes - radii)) return -1;
+  return 0;
 }
 
 function planeOf(nominal: NominalAccess, faces: number[], actualOn: (faces: number[]) => PointSet, minSamples: number): { origin: Vec3; normal: Vec3; count: number } | { reason: string } | null {

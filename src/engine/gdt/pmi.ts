@@ -413,10 +413,7 @@ function walk(oc: OC, own: Own, doc: TDocStd_Document, reader: STEPCAFControl_Re
       upper = o.GetUpperTolValue();
       lower = -o.GetLowerTolValue() + 0; // + 0: no -0 for a zero deviation
     } else if (o.IsDimWithRange()) {
-      const lo = o.GetLowerBound() * scale, hi = o.GetUpperBound() * scale;
-      nominal = (lo + hi) / 2;
-      upper = hi - nominal;
-      lower = lo - nominal;
+      ({ nominal, upper, lower } = rangeLimits(o.GetLowerBound(), o.GetUpperBound(), (step ??= new StepText(bytes)).limitDimensions(), (fileValues ??= step.dimensionValues()), angular ? 1 : dimensionUnit, angular ? 1 : fileUnitMm));
     }
     if (raw === 0 && upper === null) nominal = null;
     const modifiers: string[] = [];
@@ -555,6 +552,25 @@ interface GeomTolObject {
   GetMaterialRequirementModifier(): unknown;
   GetZoneModifier(): unknown;
   GetModifiers(): { Length(): number; Value(i: number): unknown; delete(): void };
+}
+
+/**
+ * A limit dimension's nominal and deviations from the kernel's bounds [lo, hi]. Where the file
+ * holds the limits with a nominal value and the kernel's bounds are that nominal and the upper
+ * limit (this build's reading, stepText.ts limitDimensions), the file's lower limit and nominal
+ * are taken; otherwise the nominal is the middle of the range. Bounds the kernel left as written
+ * (qualified values, like FTC 7's) get the file's unit here (`unitMm` mm to it); the others are
+ * the kernel's, multiplied by it already, and only the ratio to `dimensionUnit` is left.
+ */
+export function rangeLimits(lo: number, hi: number, limits: { lower: number; upper: number; nominal: number | null }[], values: { value: number; qualified: boolean }[], dimensionUnit: number, unitMm: number): { nominal: number; upper: number; lower: number } {
+  const written = keptInFileUnit(lo, values, unitMm) && keptInFileUnit(hi, values, unitMm);
+  const scale = written ? dimensionUnit : dimensionUnit / unitMm;
+  const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  const asRead = (v: number) => (written ? v : v * unitMm);
+  const file = limits.find((d) => d.nominal !== null && same(asRead(d.nominal), lo) && same(asRead(d.upper), hi) && d.lower < d.nominal);
+  const [low, high] = file ? [asRead(file.lower), hi] : [lo, hi];
+  const nominal = (file ? lo : (low + high) / 2) * scale;
+  return { nominal, upper: high * scale - nominal, lower: low * scale - nominal };
 }
 
 interface DimObject {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keptInFileUnit, StepText } from './stepText';
+import { rangeLimits } from './pmi';
 
 /**
  * The dimensions' length unit is voted among the measures the dimensions hold. NIST FTC 6 (geometry
@@ -202,5 +203,33 @@ describe('StepText.datumTargets', () => {
     expect(t.datumTargets('J')).toEqual([{ id: 'J1', kind: 'line', origin: [76.2, 66.04, -158.75], normal: [0, 1, 0], direction: [-1, 0, 0], length: 1.25 * 25.4, sizeUnitMm: 25.4, contextUnitMm: 25.4 }]);
     // No placement in the file: the id and kind alone.
     expect(t.datumTargets('K')).toEqual([{ id: 'K1', kind: 'point' }]);
+  });
+});
+
+describe('limit dimensions', () => {
+  // NIST FTC 7's radius: limits .012 and .022 in with a nominal value of .017, each a qualified
+  // item (its decimal places given), which this kernel build leaves in inches and reads as the
+  // range [.017, .022]: nominal 0.0195 "mm" +-0.0025 before, where the drawing says R .017 +-.005 in.
+  const ftc7 = `#15155=VALUE_FORMAT_TYPE_QUALIFIER('NR2 1.3');
+#16246=( LENGTH_MEASURE_WITH_UNIT() MEASURE_REPRESENTATION_ITEM() MEASURE_WITH_UNIT(POSITIVE_LENGTH_MEASURE(0.012),#60) QUALIFIED_REPRESENTATION_ITEM((#15155)) REPRESENTATION_ITEM('lower limit') );
+#16247=( LENGTH_MEASURE_WITH_UNIT() MEASURE_REPRESENTATION_ITEM() MEASURE_WITH_UNIT(POSITIVE_LENGTH_MEASURE(0.017),#60) QUALIFIED_REPRESENTATION_ITEM((#15155)) REPRESENTATION_ITEM('nominal value') );
+#16248=( LENGTH_MEASURE_WITH_UNIT() MEASURE_REPRESENTATION_ITEM() MEASURE_WITH_UNIT(POSITIVE_LENGTH_MEASURE(0.022),#60) QUALIFIED_REPRESENTATION_ITEM((#15155)) REPRESENTATION_ITEM('upper limit') );
+#16249=SHAPE_DIMENSION_REPRESENTATION('',(#16246,#16247,#16248),#8);`;
+
+  it("are listed with the file's own lower limit, nominal and upper limit", () => {
+    expect(new StepText(step(ftc7)).limitDimensions()).toEqual([{ lower: 0.012, upper: 0.022, nominal: 0.017 }]);
+    expect(new StepText(step('')).limitDimensions()).toEqual([]);
+  });
+
+  it("give the kernel's range [nominal, upper] the file's lower limit, in millimetres", () => {
+    const t = new StepText(step(ftc7));
+    const r = rangeLimits(0.017, 0.022, t.limitDimensions(), t.dimensionValues(), 25.4, 25.4);
+    expect(r.nominal).toBeCloseTo(0.4318, 12);
+    expect(r.upper).toBeCloseTo(0.127, 12);
+    expect(r.lower).toBeCloseTo(-0.127, 12);
+    // A range the file holds without a nominal value, given by the kernel in millimetres: its middle.
+    const plain = rangeLimits(0.3048, 0.5588, [{ lower: 0.012, upper: 0.022, nominal: null }], [], 25.4, 25.4);
+    expect(plain.nominal).toBeCloseTo(0.4318, 12);
+    expect(plain.upper).toBeCloseTo(0.127, 12);
   });
 });

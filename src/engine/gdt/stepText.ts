@@ -139,6 +139,29 @@ export class StepText {
   }
 
   /**
+   * The file's limit dimensions: each SHAPE_DIMENSION_REPRESENTATION holding a 'lower limit' and an
+   * 'upper limit' length item (and perhaps a 'nominal value'), their numbers as written. This
+   * kernel build reads one with a nominal value as the range [nominal, upper] (NIST FTC 7's radius
+   * .012 to .022 in, nominal .017, came as .017 to .022).
+   */
+  limitDimensions(): { lower: number; upper: number; nominal: number | null }[] {
+    const out: { lower: number; upper: number; nominal: number | null }[] = [];
+    for (const id of this.order) {
+      const m = /^SHAPE_DIMENSION_REPRESENTATION\(\s*'(?:[^']|'')*'\s*,\s*\(([^)]*)\)/.exec(this.entities.get(id)!);
+      if (!m) continue;
+      const named = new Map<string, number>();
+      for (const ref of m[1]!.matchAll(/#(\d+)/g)) {
+        const text = this.entities.get(Number(ref[1])) ?? '';
+        const value = /LENGTH_MEASURE\(\s*([-+0-9.Ee]+)\s*\)/.exec(text), name = /REPRESENTATION_ITEM\(\s*'([^']*)'\s*\)/.exec(text);
+        if (value && name) named.set(name[1]!.toLowerCase(), Number(value[1]));
+      }
+      const lower = named.get('lower limit'), upper = named.get('upper limit');
+      if (lower !== undefined && upper !== undefined) out.push({ lower, upper, nominal: named.get('nominal value') ?? null });
+    }
+    return out;
+  }
+
+  /**
    * The ADVANCED_FACE entity ids of datum `label`: the DATUM('...', 'label') itself and its
    * feature(s) (<- SHAPE_ASPECT_RELATIONSHIP <- DATUM_FEATURE), whose faces a GEOMETRIC_ITEM_SPECIFIC_USAGE or an
    * ITEM_IDENTIFIED_REPRESENTATION_USAGE (a SET_REPRESENTATION_ITEM of faces: the form OCCT's reader

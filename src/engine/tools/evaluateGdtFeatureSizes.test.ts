@@ -94,6 +94,24 @@ describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', 
     expect(planeAxis!.pass).toBe(false);
   });
 
+  it('a distance over two bores, or between them, when the nominal value is that on the part (a slot over its round ends: NIST FTC 9)', async () => {
+    // The bores' axes 40 apart, radius 3: over both 46, between them 34. Before, both read 40.04.
+    const r = await evaluate({
+      actualBodyId: 'scan',
+      nominalBodyId: 'part',
+      characteristics: [
+        { id: 'over', kind: 'distance', faces: [...bores[0]!, ...bores[1]!], nominal: 46, upper: 0.05, lower: -0.05 },
+        { id: 'between', kind: 'distance', faces: [...bores[0]!, ...bores[1]!], nominal: 34, upper: 0.05, lower: -0.05 },
+      ],
+    });
+    const [over, between] = r.characteristics;
+    expect(over!.actual!).toBeCloseTo(SCAN.x2 - 15 + 6, 6);
+    expect(over!.pass).toBe(true);
+    expect(over!.method).toMatch(/plus both least-squares radii/);
+    expect(between!.actual!).toBeCloseTo(SCAN.x2 - 15 - 6, 6);
+    expect(between!.pass).toBe(true);
+  });
+
   it("a distance from a face to a hole's edge at its drill point is the hole's depth: the circle where the fitted cylinder and cone meet", async () => {
     const r = await evaluate({ actualBodyId: 'scan', nominalBodyId: 'part', characteristics: [{ id: 'depth', kind: 'distance', faces: [top], edges: drillEdges, nominal: NOM.depth, upper: 0.01, lower: -0.01 }] });
     const c = r.characteristics[0]!;
