@@ -8,6 +8,7 @@ import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, 
 import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
+import { lengthCentreReading, slotParts } from './slotPosition';
 import { symmetry } from './symmetry';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
 import { blendRadius } from './blendRadius';
@@ -408,6 +409,16 @@ function evaluateOne(
       verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(radial(e1, nc.origin, nc.axis), radial(e2, nc.origin, nc.axis)), bonus);
     probes?.push({ ends: [m1, m2], origin: nc.origin, axis: nc.axis, reread: (motion) => read(apply(motion, ...m1), apply(motion, ...m2)) });
     return read(m1, m2);
+  }
+  const slot = /plane/.test(kind) && /cylinder/.test(kind) && spec.kind === 'position' ? slotParts(nominal, spec.faces) : null;
+  if (slot) {
+    // Its two centre planes, the worse decides (slotPosition.ts); read as placed: no float.
+    const across = widthPosition(spec, nominal, pts, mapped, slot.flats);
+    const length = lengthCentreReading(nominal, pts, mapped, slot, options.minSamples);
+    if (across.actual === null) return across;
+    if ('reason' in length) return none('none', length.reason);
+    const method = `elongated hole or slot: the worse of its two centre planes' positions, in the datum frame ${spec.datums.join('|') || '(none)'}; width: ${round4(across.actual)} (${across.method}); ${length.method}: ${round4(length.value)}`;
+    return verdict(spec, n, method, Math.max(across.actual, length.value));
   }
   if (/plane/.test(kind) && /cylinder/.test(kind) && (spec.kind === 'position' || ORIENTATION.has(spec.kind))) {
     return none('none', `${spec.kind} of planar and cylindrical faces together (an elongated hole or a slot with round ends: FTC 10's) is not evaluated: its centre planes or boundary are not simulated; the ${spec.kind} of its two flats alone is (a width feature) (docs/gdt.md, "Not supported")`);
