@@ -19,6 +19,8 @@ export interface EngineLimitsForJobs {
   jobDeadlineMs?: number | undefined;
   /** Each worker's engine memory ceiling (EngineHost). */
   maxMemoryMb?: number | undefined;
+  /** Confine every engine's reads and writes to these directories (absolute, links resolved: rootDirs); default: no confinement. */
+  roots?: readonly string[] | undefined;
 }
 
 export interface LocalBatchOptions extends EngineLimitsForJobs {
@@ -79,7 +81,7 @@ export async function validateJobs(host: Pick<EngineHost, 'validate'>, jobs: rea
 /** A pool of engines, each in its own worker thread with its own kernel, taking the next job when free. */
 export async function runLocalBatch(jobs: readonly BatchJob[], resultsPath: string, options: LocalBatchOptions): Promise<BatchSummary> {
   const started = Date.now();
-  const hosts = [EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb })];
+  const hosts = [EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb, roots: options.roots })];
   let reporter: ProgressReporter | undefined;
   let counts: ProgressCounts | undefined;
   try {
@@ -90,7 +92,7 @@ export async function runLocalBatch(jobs: readonly BatchJob[], resultsPath: stri
     const live: ProgressCounts = { total: jobs.length, done: 0, failed: 0, running: 0, skipped: jobs.length - todo.length };
     counts = live;
     const workers = Math.max(1, Math.min(options.workers, todo.length || 1));
-    while (hosts.length < workers) hosts.push(EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb }));
+    while (hosts.length < workers) hosts.push(EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb, roots: options.roots }));
     if (options.progress) reporter = new ProgressReporter(() => live, options.progress.write, options.progress.tty);
     reporter?.start();
     let next = 0;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { BrepscopeError } from '../engine/hostFacts';
 
@@ -49,12 +49,51 @@ function absoluteArgs(args: Record<string, unknown>, base: string): Record<strin
   return out;
 }
 
+/** A root as given and, when it exists, with its links resolved: a path may name it either way. */
+function rootForms(root: string): string[] {
+  const full = resolve(root);
+  try {
+    const real = realpathSync(full);
+    return real === full ? [full] : [full, real];
+  } catch {
+    return [full];
+  }
+}
+
+function inside(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => {
+    const rel = relative(root, path);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  });
+}
+
+/**
+ * The job's body files and file arguments that lie outside the roots, by their absolute paths. A
+ * lexical check, so a manifest that leads out (`..`, an absolute path) is refused before anything
+ * runs; a link inside a root that leads out is the engine's to refuse (its files are confined too).
+ */
+function outsideRoots(job: Pick<BatchJob, 'bodies' | 'runs'>, roots: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const [bodyId, path] of Object.entries(job.bodies)) if (!inside(path, roots)) found.push(`body ${bodyId}: ${path}`);
+  job.runs.forEach((run, index) => {
+    for (const [key, value] of Object.entries(run.args)) {
+      if (typeof value === 'string' && FILE_ARG.test(key) && !inside(value, roots)) found.push(`run ${index + 1} (${run.tool}) ${key}: ${value}`);
+    }
+  });
+  return found;
+}
+
 function lineError(line: number, message: string): BrepscopeError {
   return new BrepscopeError('MANIFEST_INVALID', `manifest line ${line}: ${message}`);
 }
 
-/** Reads JSON Lines text (blank lines and lines starting with # skipped); every problem found, one message each. */
-export function parseManifest(text: string, baseDir: string): BatchJob[] {
+/**
+ * Reads JSON Lines text (blank lines and lines starting with # skipped); every problem found, one
+ * message each. Every file a job reads or names must lie inside `roots` (default: the manifest's
+ * directory): a manifest must not lead a batch to read or write elsewhere (`..`, absolute paths).
+ */
+export function parseManifest(text: string, baseDir: string, roots: readonly string[] = [baseDir]): BatchJob[] {
+  const allowed = roots.flatMap(rootForms);
   const jobs: BatchJob[] = [];
   const problems: BrepscopeError[] = [];
   const seen = new Map<string, number>();
@@ -82,13 +121,14 @@ export function parseManifest(text: string, baseDir: string): BatchJob[] {
       return;
     }
     seen.set(job.id, line);
-    jobs.push({
-      id: job.id,
-      line,
-      bodies: Object.fromEntries(Object.entries(job.bodies).map(([bodyId, path]) => [bodyId, resolve(baseDir, path)])),
-      runs: job.runs.map((run) => ({ tool: run.tool, args: absoluteArgs(run.args, baseDir) })),
-      deadlineMs: job.deadline === undefined ? undefined : Math.round(job.deadline * 1000),
-    });
+    const bodies = Object.fromEntries(Object.entries(job.bodies).map(([bodyId, path]) => [bodyId, resolve(baseDir, path)]));
+    const runs = job.runs.map((run) => ({ tool: run.tool, args: absoluteArgs(run.args, baseDir) }));
+    const outside = outsideRoots({ bodies, runs }, allowed);
+    if (outside.length > 0) {
+      problems.push(lineError(line, `PATH_OUTSIDE_ROOTS: ${outside.join('; ')}: outside the batch's roots (${roots.map((r) => resolve(r)).join(', ')}); give --root <dir> to allow another directory`));
+      return;
+    }
+    jobs.push({ id: job.id, line, bodies, runs, deadlineMs: job.deadline === undefined ? undefined : Math.round(job.deadline * 1000) });
   });
   if (problems.length > 0) {
     const shown = problems.slice(0, 20).map((p) => p.message);
@@ -101,12 +141,14 @@ export function parseManifest(text: string, baseDir: string): BatchJob[] {
   return jobs;
 }
 
-export function readManifest(path: string): BatchJob[] {
+/** The manifest's jobs; their files must lie in the manifest's directory or one of `extraRoots`. */
+export function readManifest(path: string, extraRoots: readonly string[] = []): BatchJob[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new BrepscopeError('FILE_NOT_FOUND', `cannot read the manifest ${path}: ${(e as Error).message}`);
   }
-  return parseManifest(text, dirname(resolve(path)));
+  const base = dirname(resolve(path));
+  return parseManifest(text, base, [base, ...extraRoots]);
 }

@@ -259,7 +259,7 @@ export interface QueueWorker {
  */
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   const connection = await connectQueue(options.url, 'worker');
-  const free = Array.from({ length: Math.max(1, options.workers) }, () => EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb }));
+  const free = Array.from({ length: Math.max(1, options.workers) }, () => EngineHost.start({ keepScene: false, maxMemoryMb: options.maxMemoryMb, roots: options.roots }));
   const all = [...free];
   const stallMs = options.stallMs ?? 30_000;
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;

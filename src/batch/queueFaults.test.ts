@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
-import { dataPath } from '../test/data';
+import { dataPath, TEST_DATA_DIR } from '../test/data';
 import { freePort } from '../test/freePort';
 
 // Issue 35, the fault test: Redis stopped for 30 s mid-batch, a worker and the collector killed with
@@ -122,7 +122,8 @@ describe('queue batch faults: Redis away for 30 s mid-batch, a worker and the co
     // renewed every 2.5 s) does not lapse on a busy machine.
     const workers = [0, 1].map(() => brepscope(['worker', ...queue, '--workers', '1', '--stall-check', '10']));
     // --resume from the first start: a supervisor restarts the collector with the same command line.
-    const collectorArgs = ['batch', manifest, '--out', out, ...queue, '--no-progress', '--resume'];
+    // The held jobs' bodies are test-data's, outside the manifest's directory: a root of the batch.
+    const collectorArgs = ['batch', manifest, '--out', out, ...queue, '--no-progress', '--resume', '--root', TEST_DATA_DIR];
     const collector = brepscope(collectorArgs);
 
     // A worker killed in the middle of a held job, once the quick jobs are done.

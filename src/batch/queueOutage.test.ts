@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
-import { dataPath } from '../test/data';
+import { dataPath, TEST_DATA_DIR } from '../test/data';
 import { readManifest } from './manifest';
 import { batchKeyOf, runQueuedBatch, stallTimings, startQueueWorker, type QueueWorker } from './queueBatch';
 import { readResults } from './resultsFile';
@@ -93,7 +93,8 @@ describe('a worker whose job ends while Redis is away, past its lock', () => {
     // A 4 s stall check: the lock lasts 2 s, so it lapses during the outage below.
     const hangWorker = await startQueueWorker({ url, queueName, workers: 1, stallMs: 4_000, log: (line) => workerLog.push(line) });
     try {
-      const collecting = runQueuedBatch(readManifest(manifest), out, { url, queueName, batchKey: batchKeyOf(manifest, text) }).then(
+      // The bodies are test-data's, outside the manifest's directory: a root of the batch.
+      const collecting = runQueuedBatch(readManifest(manifest, [TEST_DATA_DIR]), out, { url, queueName, batchKey: batchKeyOf(manifest, text) }).then(
         (summary) => ({ summary }),
         (error: unknown) => ({ error }),
       );

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BatchSummary } from '../batch/localBatch';
 import type { CliIo } from './cliIo';
@@ -15,6 +15,7 @@ interface BatchFlags {
   queue?: string;
   queueName?: string;
   progress?: boolean;
+  root: string[];
 }
 
 interface WorkerFlags {
@@ -24,6 +25,7 @@ interface WorkerFlags {
   jobDeadline?: number;
   maxMemory?: number;
   stallCheck?: number;
+  root: string[];
 }
 
 function count(value: string): number {
@@ -32,9 +34,12 @@ function count(value: string): number {
   return n;
 }
 
-/** The options `batch` and `worker` share: the queue's name and each machine's engines. */
-function withEngineOptions(cmd: Command, workersHelp: string, deadlineHelp: string): Command {
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The options `batch` and `worker` share: the queue's name, each machine's engines and the directories they may use. */
+function withEngineOptions(cmd: Command, workersHelp: string, deadlineHelp: string, rootHelp: string): Command {
   return cmd
+    .option('--root <dir>', rootHelp, collect, [])
     .option('--queue-name <name>', 'the BullMQ queue (default brepscope-batch)')
     .option('--workers <n>', workersHelp, count)
     .option('--job-deadline <seconds>', deadlineHelp, positiveSeconds)
@@ -55,6 +60,7 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
       .argument('<manifest>', 'JSON Lines: {"id", "bodies": {bodyId: path}, "runs": [{"tool", "args"}]} per line'),
     'engines run at once (default: one per core, as memory allows, about 1.5 GiB each)',
     'stop a job after this many seconds: TIMEOUT in its result (default 300; a job may set "deadline")',
+    "a directory the jobs may read and write besides the manifest's own (repeatable); other paths are PATH_OUTSIDE_ROOTS",
   )
     .requiredOption('--out <results.jsonl>', 'results, one JSON line per job, written as jobs finish')
     .option('--resume', 'skip the jobs already in --out')
@@ -63,8 +69,12 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
     .option('--no-progress', 'no progress line on stderr')
     .action(async (manifest: string, flags: BatchFlags) => {
       const { readManifest } = await import('../batch/manifest');
-      const jobs = readManifest(manifest);
-      const limits = { jobDeadlineMs: ms(flags.jobDeadline), maxMemoryMb: flags.maxMemory ?? engineLimits({}, env).maxMemoryMb };
+      const { rootDirs } = await import('../node/confinedFiles');
+      const jobs = readManifest(manifest, flags.root);
+      // The engines are confined to the directories the manifest was checked against (links resolved:
+      // a link inside them that leads out is PATH_OUTSIDE_ROOTS in the job's result).
+      const roots = rootDirs([dirname(resolve(manifest)), ...flags.root]);
+      const limits = { jobDeadlineMs: ms(flags.jobDeadline), maxMemoryMb: flags.maxMemory ?? engineLimits({}, env).maxMemoryMb, roots };
       const progress = flags.progress === false ? undefined : { write: io.stderr, tty: process.stderr.isTTY === true };
       let summary: BatchSummary;
       if (flags.queue) {
@@ -102,6 +112,7 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
     program.command('worker'),
     'jobs run at once on this machine (default: one per core, as memory allows)',
     'per job, unless the batch or the job sets one (default 300)',
+    'confine the jobs\' reads and writes to this directory (repeatable; default: not confined, the collector checked the manifest)',
   )
     .description('process batch jobs from a Redis queue until stopped (SIGTERM or SIGINT: finish the jobs in hand, then exit)')
     .requiredOption('--queue <redis-url>', 'redis://host:port/db')
@@ -117,6 +128,7 @@ export function addBatchCommands(program: Command, io: CliIo, env: NodeJS.Proces
         jobDeadlineMs: ms(flags.jobDeadline),
         maxMemoryMb: flags.maxMemory ?? engineLimits({}, env).maxMemoryMb,
         stallMs: ms(flags.stallCheck),
+        roots: flags.root.length > 0 ? (await import('../node/confinedFiles')).rootDirs(flags.root) : undefined,
         log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`),
       });
       io.stderr(`brepscope worker: ${workers} engine(s) on ${flags.queue}\n`);

@@ -9,9 +9,13 @@ export const MAX_MEMORY_ENV = 'BREPSCOPE_MAX_MEMORY';
 /** The kernel's heap starts at 100 MiB: below this ceiling it could hardly read a file. */
 const MIN_MEMORY_MB = 128;
 
+/**
+ * A decimal number of seconds, with an exponent if need be: `--deadline 1e4` was refused as "not a
+ * number > 0". A deadline past a timer's range is held to it where it is set (timerDelay).
+ */
 export function positiveSeconds(value: string): number {
   const n = Number(value);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(n > 0)) throw new InvalidArgumentError('expected a number of seconds > 0');
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(value) || !(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number of seconds > 0 (e.g. 600, 0.5 or 1e4)');
   return n;
 }
 

@@ -243,6 +243,8 @@ export class Engine {
         return { bodyId: kept.bodyId, outcome: await settle(this.loadPlaced(kept)) };
       }),
     );
+    // The scene as it was: in the snapshot's order, not the order the loads finished in.
+    this.scene.reorder(outcomes.flatMap(({ outcome }) => (outcome.ok ? [outcome.value] : [])));
     const report: RestoreReport = { restored: [], failed: [] };
     for (const { bodyId, outcome } of outcomes) {
       if (outcome.ok) report.restored.push(bodyId);

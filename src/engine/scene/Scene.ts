@@ -45,6 +45,19 @@ export class Scene {
     this.bodies.set(body.bodyId, body);
   }
 
+  /**
+   * Puts the named bodies last, in this order (listing follows insertion): a restore loads bodies
+   * at once and they arrive as they finish, meshes before a BREP that waits for the kernel.
+   */
+  reorder(bodyIds: readonly string[]): void {
+    for (const bodyId of bodyIds) {
+      const body = this.bodies.get(bodyId);
+      if (!body) continue;
+      this.bodies.delete(bodyId);
+      this.bodies.set(bodyId, body);
+    }
+  }
+
   /** Removes a body, frees its kernel objects and drops what other bodies derived against it. */
   remove(bodyId: string): Body {
     const body = this.get(bodyId);

@@ -38,6 +38,41 @@ export function findCycle(starts: Uint32Array, targets: Uint32Array): number[] |
 }
 
 /**
+ * In the same graph, known to be acyclic (findCycle), the longest chain of references: how many
+ * nodes it passes through and the node it starts at. Iterative, as findCycle.
+ */
+export function deepestChain(starts: Uint32Array, targets: Uint32Array): { depth: number; node: number } {
+  const n = starts.length - 1;
+  const depth = new Uint32Array(n); // 0 unseen; else the longest chain from the node, itself included
+  const stack = new Int32Array(n);
+  const cursor = new Uint32Array(n);
+  let best = { depth: 0, node: -1 };
+  for (let root = 0; root < n; root++) {
+    if (depth[root]) continue;
+    let top = 0;
+    stack[0] = root;
+    cursor[root] = starts[root]!;
+    while (top >= 0) {
+      const v = stack[top]!;
+      if (cursor[v]! < starts[v + 1]!) {
+        const w = targets[cursor[v]!++]!;
+        if (!depth[w] && w !== v) {
+          cursor[w] = starts[w]!;
+          stack[++top] = w;
+        }
+        continue;
+      }
+      let d = 1;
+      for (let k = starts[v]!; k < starts[v + 1]!; k++) d = Math.max(d, depth[targets[k]!]! + 1);
+      depth[v] = d;
+      if (d > best.depth) best = { depth: d, node: v };
+      top--;
+    }
+  }
+  return best;
+}
+
+/**
  * The strongly connected components of the same graph that hold a cycle (two nodes or more, or one
  * node referring to itself), by Tarjan's algorithm written iteratively. `component[n]` is n's
  * component number (-1 for a node on no cycle); `count` the number of such components.

@@ -5,9 +5,10 @@ import { dataPath } from '../../../test/data';
 import { writeBrepBytes } from '../../graph/brepFile';
 import { withKernel } from '../../kernel';
 import { readBrepShape } from './brep';
-import { validateBrepText } from './validateBrep';
-import { validateIges } from './validateIges';
-import { validateStep } from './validateStep';
+import { MAX_SHAPE_DEPTH, validateBrepText } from './validateBrep';
+import { MAX_IGES_NESTING, validateIges } from './validateIges';
+import { writeIges } from '../../../test/igesWriter';
+import { MAX_STEP_NESTING, validateStep } from './validateStep';
 
 const read = (file: string): Uint8Array => new Uint8Array(readFileSync(dataPath(file)));
 const GOOD: [string, (bytes: Uint8Array, name: string) => void][] = [
@@ -57,6 +58,21 @@ describe('pre-kernel validation', () => {
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const asText = (file: string): string => new TextDecoder('latin1').decode(read(file));
 
+/** An IGES line held by `depth - 1` composite curves, each holding the next. */
+const nestedCurves = (depth: number): Uint8Array =>
+  writeIges([...Array.from({ length: depth - 1 }, (_, i) => ({ type: 102, params: `1,${2 * i + 3}`, dependent: i > 0 })), { type: 110, params: '0.,0.,0.,1.,0.,0.', dependent: true }]);
+
+/** A BREP of `depth` empty compounds, each holding the one before. */
+const nestedCompounds = (depth: number): Uint8Array => {
+  let b = 'CASCADE Topology V1, (c) Matra-Datavision\nLocations 0\nCurve2ds 0\nCurves 0\nPolygon3D 0\nPolygonOnTriangulations 0\nSurfaces 0\nTriangulations 0\n\nTShapes ' + depth + '\nCo\n\n0101000\n*\n';
+  for (let i = 1; i < depth; i++) b += `Co\n\n0101000\n+${depth - i + 1} 0 *\n`;
+  return text(`${b}\n+1 0 \n`);
+};
+
+/** A STEP file whose one point's coordinates sit inside `depth` parentheses (the attribute list's own included). */
+const nested = (depth: number): Uint8Array =>
+  text(`ISO-10303-21;\nHEADER;\nFILE_NAME('x');\nENDSEC;\nDATA;\n#1=CARTESIAN_POINT('',${'('.repeat(depth - 1)}0.${')'.repeat(depth - 1)});\nENDSEC;\nEND-ISO-10303-21;\n`);
+
 describe('pre-kernel validation refuses corrupt files with PARSE_FAILED naming the line', () => {
   const bottle = asText('occt/bottle.brep');
   const wedge = asText('occt/wedge_ok.brep');
@@ -88,12 +104,29 @@ describe('pre-kernel validation refuses corrupt files with PARSE_FAILED naming t
     { what: 'STEP reference to an undefined entity', file: 'undef.stp', bytes: () => text(step.replace(/(#\d+\s*=\s*[A-Z_]+\([^#;]*)#\d+/, '$1#987654')), validate: validateStep, message: /undef\.stp: line \d+: #\d+ refers to #987654, which is not defined/ },
     { what: 'STEP with an entity defined twice', file: 'dup.stp', bytes: () => text(step.replace(/DATA;\s*/, 'DATA;\n#1=DUMMY();\n#1=DUMMY();\n')), validate: validateStep, message: /dup\.stp: line \d+: #1 is defined twice/ },
     { what: 'STEP with an unclosed string', file: 'str.stp', bytes: () => text(step.replace(/ENDSEC;\s*END-ISO-10303-21;\s*$/, "#999999=X('open);\nENDSEC;\nEND-ISO-10303-21;\n")), validate: validateStep, message: /str\.stp: line \d+: a string is never closed/ },
+    { what: 'STEP with parentheses nested 20,000 deep (the kernel overflowed its stack: FILE_ABORTED_KERNEL)', file: 'deep.stp', bytes: () => nested(20_000), validate: validateStep, message: /deep\.stp: line 6: parentheses nested more than 100 deep/ },
+    { what: 'STEP with parentheses nested 101 deep, one past the bound', file: 'deep.stp', bytes: () => nested(MAX_STEP_NESTING + 1), validate: validateStep, message: /deep\.stp: line 6: parentheses nested more than 100 deep/ },
+    { what: 'BREP of compounds nested 50,000 deep (the kernel overflowed its stack: FILE_ABORTED_KERNEL)', file: 'deep.brep', bytes: () => nestedCompounds(50_000), validate: validateBrepText, message: /deep\.brep: line \d+: shape 257 \(Co\): shapes nested more than 256 deep/ },
+    { what: 'IGES of composite curves nested 20,000 deep (the kernel overflowed its stack: FILE_ABORTED_KERNEL)', file: 'deep.igs', bytes: () => nestedCurves(20_000), validate: validateIges, message: /deep\.igs: line \d+: entity D1 \(type 102\) starts a chain of 20000 entities/ },
+    { what: 'IGES chain one past the bound', file: 'deep.igs', bytes: () => nestedCurves(MAX_IGES_NESTING + 1), validate: validateIges, message: /deep\.igs: line \d+: entity D1 \(type 102\) starts a chain of 257 entities/ },
     { what: 'IGES cut short', file: 'cut.igs', bytes: () => text(iges.slice(0, Math.floor(iges.length * 0.7)).join('\n')), validate: validateIges, message: /cut\.igs: line \d+: no Terminate \(T\) record/ },
     { what: 'IGES with a P record lost', file: 'lost.igs', bytes: () => text(iges.filter((l, i) => !(l[72] === 'P' && i === iges.length - 5)).join('\n')), validate: validateIges, message: /lost\.igs: line \d+: the Terminate record declares \d+ P records but the file has/ },
     { what: 'IGES entity transformed by itself', file: 'self.igs', bytes: () => igesField(1, 6, '1'), validate: validateIges, message: /self\.igs: line \d+: a reference cycle: D1 \(type 402\) -> D1/ },
     { what: 'IGES pointer past the directory', file: 'ptr.igs', bytes: () => igesField(1, 6, '99999'), validate: validateIges, message: /ptr\.igs: line \d+: directory entry 1: transformation matrix pointer 99999 is not a directory entry/ },
     { what: 'IGES parameter data outside the P section', file: 'par.igs', bytes: () => igesField(1, 1, '9999999'), validate: validateIges, message: /par\.igs: line \d+: directory entry 1: parameter data at P9999999/ },
   ];
+
+  it('IGES of a chain of exactly 256 entities passes', () => {
+    expect(() => validateIges(nestedCurves(MAX_IGES_NESTING), 'deep.igs')).not.toThrow();
+  });
+
+  it('BREP of compounds nested exactly 256 deep passes', () => {
+    expect(() => validateBrepText(nestedCompounds(MAX_SHAPE_DEPTH), 'deep.brep')).not.toThrow();
+  });
+
+  it('STEP with parentheses nested exactly 100 deep passes', () => {
+    expect(() => validateStep(nested(MAX_STEP_NESTING), 'deep.stp')).not.toThrow();
+  });
 
   it.each(cases)('$what', ({ file, bytes, validate, message }) => {
     let error: unknown;

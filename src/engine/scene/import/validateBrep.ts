@@ -5,6 +5,12 @@ import { MAX_QUOTE, TextScanner, quoteBytes } from './textScanner';
 const MAX_NESTING = 32;
 /** Above OCCT's maximum B-spline degree (25). */
 const MAX_DEGREE = 25;
+/**
+ * Deeper nesting of shapes in shapes than an assembly has (a vertex is 1, a solid 6, each assembly
+ * level one more): compounds nested 50,000 deep overflowed the kernel's stack (FILE_ABORTED_KERNEL,
+ * the engine lost), 1,000 deep took 20 s to read and check.
+ */
+export const MAX_SHAPE_DEPTH = 256;
 const SHAPE_TYPES = new Set(['Ve', 'Ed', 'Wi', 'Fa', 'Sh', 'So', 'CS', 'Co']);
 
 /**
@@ -317,6 +323,8 @@ class BrepGrammar {
   private shapes(): number {
     const n = this.count('TShapes', 3);
     const c = this.counts;
+    // Per shape in reading order, its depth: 1 + its deepest sub-shape's (those are read before it).
+    const depth = new Uint16Array(n + 1).fill(1);
     for (let i = 1; i <= n; i++) {
       const type = this.word(`shape ${i}`);
       if (!SHAPE_TYPES.has(type)) throw this.fail(`shape ${i}: unknown shape type '${clip(type)}'`);
@@ -365,8 +373,11 @@ class BrepGrammar {
       for (let k = 0; ; k++) {
         if (!this.s.tokenAnywhere()) throw this.fail(`${what}: the file ends inside its sub-shape list (no '*')`);
         if (this.s.tokenIs('*')) break;
-        this.shapeReference(this.s.tokenText(), i, n, `${what} sub-shape`);
+        const sub = this.shapeReference(this.s.tokenText(), i, n, `${what} sub-shape`);
         if (k > n) throw this.fail(`${what}: more sub-shapes than shapes in the file`);
+        const d = depth[n - sub + 1]! + 1;
+        if (d > MAX_SHAPE_DEPTH) throw this.fail(`${what}: shapes nested more than ${MAX_SHAPE_DEPTH} deep (no assembly is; the kernel's reader would overflow its stack)`);
+        if (d > depth[i]!) depth[i] = d;
       }
     }
     return n;
@@ -420,15 +431,16 @@ class BrepGrammar {
   }
 
   /**
-   * `+7 0`: orientation and shape number, then a location. Shape numbers count back from the last
-   * shape, so shape i may only use numbers n - i + 2 .. n (the shapes read before it).
+   * `+7 0`: orientation and shape number, then a location; returns the number. Shape numbers count
+   * back from the last shape, so shape i may only use numbers n - i + 2 .. n (the shapes read before it).
    */
-  private shapeReference(token: string, i: number, n: number, what: string): void {
+  private shapeReference(token: string, i: number, n: number, what: string): number {
     const m = /^([-+ie])(\d+)$/.exec(token);
     if (!m) throw this.fail(`${what}: '${clip(token)}' is not a shape reference`);
     const k = Number(m[2]);
     if (k < n - i + 2 || k > n) throw this.fail(`${what}: '${token}' refers to a shape that is not defined before it`);
     this.index(`${what} location`, this.counts.locations);
+    return k;
   }
 }
 

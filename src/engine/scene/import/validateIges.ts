@@ -1,5 +1,5 @@
 import { BrepscopeError } from '../../errors';
-import { findCycle } from './referenceGraph';
+import { deepestChain, findCycle } from './referenceGraph';
 import { Uint32Builder, decodeWholeText } from './textScanner';
 
 /**
@@ -27,11 +27,19 @@ const POINTERS: Record<number, { at?: number[]; list?: [number, number, number][
 };
 
 /**
+ * The longest chain of entities holding or transforming others. Real files nest a few deep (a
+ * trimmed surface's boundary's composite curve's segments); composite curves nested 20,000 deep
+ * overflowed the kernel's stack (FILE_ABORTED_KERNEL, the engine lost).
+ */
+export const MAX_IGES_NESTING = 256;
+
+/**
  * Checks the structure of an IGES file (ASCII fixed form) without the kernel: 80-column records with
  * the section letter in column 73, sections in the order S G D P T, the Terminate record's counts
  * matching the file (a cut file fails here), directory entries in pairs with their parameter data
  * inside the P section and pointing back at them, every directory pointer at an existing entry, and
- * no cycle through transformation matrices or through the pointers of the entities that hold others.
+ * no cycle through transformation matrices or through the pointers of the entities that hold others,
+ * nor a chain of them longer than MAX_IGES_NESTING.
  */
 export function validateIges(bytes: Uint8Array, name: string): void {
   const text = decodeWholeText(bytes, name, 'IGES');
@@ -151,12 +159,18 @@ export function validateIges(bytes: Uint8Array, name: string): void {
     }
   }
   graphStarts[entries] = graphTargets.length;
-  const cycle = findCycle(graphStarts, graphTargets.toArray());
+  const graph = graphTargets.toArray();
+  const cycle = findCycle(graphStarts, graph);
   if (cycle) {
     throw fail(
       dLine(cycle[0]!),
       `a reference cycle: ${cycle.map((e) => `D${2 * e + 1} (type ${types[e]})`).join(' -> ')} -> D${2 * cycle[0]! + 1} (an entity containing or transforming itself)`,
     );
+  }
+  const deepest = deepestChain(graphStarts, graph);
+  if (deepest.depth > MAX_IGES_NESTING) {
+    const e = deepest.node;
+    throw fail(dLine(e), `entity D${2 * e + 1} (type ${types[e]}) starts a chain of ${deepest.depth} entities each holding or transforming the next, more than ${MAX_IGES_NESTING} (no model nests that deep; the kernel's transfer would overflow its stack)`);
   }
 }
 

@@ -2,12 +2,20 @@ import { BrepscopeError } from '../../errors';
 import { cyclicComponents, findCycle } from './referenceGraph';
 import { Uint32Builder, quoteBytes } from './textScanner';
 
+/**
+ * The deepest nesting of parentheses read. Real files nest lists three or four deep (a B-spline
+ * surface's weights); the kernel's reader recurses into each level and overflowed its stack at
+ * 20,000 (FILE_ABORTED_KERNEL, the engine lost) while 5,000 passed in Node. A browser worker's
+ * stack is smaller, hence a bound far below both.
+ */
+export const MAX_STEP_NESTING = 100;
+
 const HASH = 35, QUOTE = 39, DQUOTE = 34, SLASH = 47, STAR = 42, LPAREN = 40, RPAREN = 41, SEMI = 59, EQUALS = 61, NL = 10;
 
 /**
  * Checks the structure of a STEP (ISO 10303-21) file without the kernel: the ISO-10303-21 header,
  * HEADER and DATA sections each closed by ENDSEC, the END-ISO-10303-21 trailer (a cut file lacks it),
- * every instance `#n = ...;` with balanced parentheses and closed strings and comments, no id
+ * every instance `#n = ...;` with balanced parentheses (at most MAX_STEP_NESTING deep) and closed strings and comments, no id
  * defined twice, every `#n` reference defined, and no reference cycle that matters (an entity that
  * contains itself, directly or through others, sends the kernel's recursive transfer into a stack
  * overflow or an abort). Entity types and attribute counts are the kernel's business.
@@ -71,8 +79,9 @@ export function validateStep(bytes: Uint8Array, name: string): void {
       } else if ((c < 32 && c !== 9 && c !== 13 && c !== NL) || c > 126) {
         // Part 21 is printable ASCII outside strings; other bytes are damage (the kernel's lexer can abort on them).
         throw fail(`byte 0x${c.toString(16)} is not allowed in a STEP file outside a string`);
-      } else if (c === LPAREN) depth++;
-      else if (c === RPAREN) {
+      } else if (c === LPAREN) {
+        if (++depth > MAX_STEP_NESTING) throw fail(`parentheses nested more than ${MAX_STEP_NESTING} deep (no STEP entity nests lists that deep; the kernel's reader would overflow its stack)`);
+      } else if (c === RPAREN) {
         if (--depth < 0) throw fail("a ')' without its '('");
       } else if (c === SEMI && depth === 0) {
         p++;
