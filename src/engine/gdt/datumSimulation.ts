@@ -121,6 +121,14 @@ export function simulateDatums(
         continue;
       }
       if (!d.nominal || !d.actual) return d.reason ?? `datum ${l} could not be established`;
+      if (d.clock && onEarlierAxis(d.nominal, nom)) {
+        // A pattern centred on an earlier datum axis (NIST FTC 9's E, two holes either side of D)
+        // only clocks: its centre adds nothing, and on the scan it lies a hair off that axis, where
+        // it would clock the frame toward the scan's noise (positions to A|D|E read 26 mm).
+        nom.push(d.clock.nominal);
+        act.push(orientLike(d.clock.actual, d.clock.nominal));
+        continue;
+      }
       nom.push(d.nominal);
       fix(fixedNom, d.nominal);
       let a = orientLike(d.actual, d.nominal);
@@ -143,6 +151,17 @@ export function simulateDatums(
     return { nominal: buildFrame(nom), actual: buildFrame(act), features: nom };
   };
   return { datums, frames };
+}
+
+/**
+ * Whether an axis lies on an axis among the earlier datum features. Nominal axes are fitted to the
+ * tessellation's nodes: FTC 9's D and E's centre are 4.5e-5 mm and 5e-5 radians apart, enough to
+ * clock a frame toward that noise, so "on" is within 1e-4 of the size (0.01 mm at 100 mm).
+ */
+function onEarlierAxis(f: DatumFeature, earlier: readonly DatumFeature[]): boolean {
+  if (f.kind !== 'axis') return false;
+  const tol = 1e-4 * (1 + Math.hypot(...f.point));
+  return earlier.some((e) => e.kind === 'axis' && Math.abs(dot(e.direction, f.direction)) > 1 - 1e-6 && radial(f.point, e.point, e.direction) < tol);
 }
 
 /** One datum feature from its faces (one group, or a group per datum of a common datum), on the nominal and on the scan. */
