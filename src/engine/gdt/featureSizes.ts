@@ -1,7 +1,7 @@
-import { dot, normalize, type Vec3 } from '../math/vec3';
+import { dot, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import { fitConeFrom, fitCylinderFrom, fitPlane, radial } from './leastSquares';
-import { planeGroups, type NominalAccess } from './nominalFaces';
+import { coaxialGroups, planeGroups, surfaceAxis, type NominalAccess } from './nominalFaces';
 
 /**
  * Sizes between features other than two planes, as a CMM or GOM user measures them: each feature
@@ -38,16 +38,10 @@ type Element =
   | { kind: 'cylinder'; origin: Vec3; axis: Vec3; radius: number; mid: Vec3 }
   | { kind: 'cone'; apex: Vec3; axis: Vec3; halfAngle: number };
 
-function frameOf(nominal: NominalAccess, f: number): { o: Vec3; z: Vec3 } | null {
-  const s = nominal.ref.geometry.faces[f]?.surface;
-  if (!s || !('frame' in s)) return null;
-  const F = s.frame;
-  return { o: [F[0]!, F[1]!, F[2]!], z: normalize([F[9]!, F[10]!, F[11]!]) };
-}
 
 /** The nominal element of faces of one kind, exactly from the surface (a cone's axis toward its widening). */
 function nominalElement(nominal: NominalAccess, f: number): Element | null {
-  const s = nominal.ref.geometry.faces[f]?.surface, fr = frameOf(nominal, f);
+  const s = nominal.ref.geometry.faces[f]?.surface, fr = surfaceAxis(nominal, f);
   if (!s || !fr) return null;
   if (s.kind === 'plane') return { kind: 'plane', origin: fr.o, normal: fr.z };
   if (s.kind === 'cylinder') return { kind: 'cylinder', origin: fr.o, axis: fr.z, radius: s.radius, mid: fr.o };
@@ -167,7 +161,7 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
   if (kind === 'angle' && kinds.size === 1 && kinds.has('cone')) {
     const read: { value: number; what: string }[] = [];
     let n = 0;
-    for (const group of coaxial(nominal, faces)) {
+    for (const group of coaxialGroups(nominal, faces)) {
       const p = actualOn(group);
       n += p.count;
       if (p.count < minSamples) return { reason: `the cone ${ids(group)} has ${p.count} scan samples (at least ${minSamples} needed)`, samples: n };
@@ -178,7 +172,7 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
     return worstOf(read, n, "the cone's apex angle (twice the least-squares cone's half-angle, degrees): an angular size of the cone");
   }
   if (kind === 'distance' || kind === 'thickness') {
-    const axes = [...kinds].every((k) => k === 'cylinder' || k === 'plane') && kinds.has('cylinder') ? coaxial(nominal, faces.filter((f) => nominal.surfaceKind(f) === 'cylinder')) : null;
+    const axes = [...kinds].every((k) => k === 'cylinder' || k === 'plane') && kinds.has('cylinder') ? coaxialGroups(nominal, faces.filter((f) => nominal.surfaceKind(f) === 'cylinder')) : null;
     if (!axes) return null;
     const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
     const fit = (group: number[]) => {
@@ -233,18 +227,4 @@ function planeOf(nominal: NominalAccess, faces: number[], actualOn: (faces: numb
   if (p.count < minSamples) return { reason: `${p.count} scan samples on ${ids(planes)} (at least ${minSamples} needed)` };
   const e = fitted(nominal, planes, p);
   return e && e.kind === 'plane' ? { origin: e.origin, normal: e.normal, count: p.count } : { reason: `no plane fits the samples of ${ids(planes)}` };
-}
-
-/** Cylinder or cone faces grouped by axis line. */
-function coaxial(nominal: NominalAccess, faces: number[]): number[][] {
-  const groups: { faces: number[]; o: Vec3; z: Vec3 }[] = [];
-  const tol = 1e-6 * nominal.ref.geometry.diagonal;
-  for (const f of faces) {
-    const fr = frameOf(nominal, f);
-    if (!fr) continue;
-    const g = groups.find((q) => Math.abs(Math.abs(dot(q.z, fr.z)) - 1) < 1e-9 && radial(fr.o, q.o, q.z) < tol);
-    if (g) g.faces.push(f);
-    else groups.push({ faces: [f], o: fr.o, z: fr.z });
-  }
-  return groups.map((g) => g.faces);
 }

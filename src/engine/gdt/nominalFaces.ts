@@ -152,3 +152,25 @@ export function openArc(nominal: NominalAccess, faces: number[]): number | null 
   for (let i = 1; i < angles.length; i++) gap = Math.max(gap, angles[i]! - angles[i - 1]!);
   return gap;
 }
+
+/** A face's surface frame from its exact geometry: origin and unit z (a cylinder's or cone's axis), or null. */
+export function surfaceAxis(nominal: NominalAccess, f: number): { o: Vec3; z: Vec3 } | null {
+  const s = nominal.ref.geometry.faces[f]?.surface;
+  if (!s || !('frame' in s)) return null;
+  const F = s.frame;
+  return { o: [F[0]!, F[1]!, F[2]!], z: normalize([F[9]!, F[10]!, F[11]!]) };
+}
+
+/** Cylinder or cone faces grouped by axis line. */
+export function coaxialGroups(nominal: NominalAccess, faces: number[]): number[][] {
+  const groups: { faces: number[]; o: Vec3; z: Vec3 }[] = [];
+  const tol = 1e-6 * nominal.ref.geometry.diagonal;
+  for (const f of faces) {
+    const fr = surfaceAxis(nominal, f);
+    if (!fr) continue;
+    const g = groups.find((q) => Math.abs(Math.abs(dot(q.z, fr.z)) - 1) < 1e-9 && radial(fr.o, q.o, q.z) < tol);
+    if (g) g.faces.push(f);
+    else groups.push({ faces: [f], o: fr.o, z: fr.z });
+  }
+  return groups.map((g) => g.faces);
+}

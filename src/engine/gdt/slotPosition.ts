@@ -1,7 +1,6 @@
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
-import { radial } from './leastSquares';
-import { indicesOn, widthFeature, type NominalAccess } from './nominalFaces';
+import { coaxialGroups, indicesOn, surfaceAxis, widthFeature, type NominalAccess } from './nominalFaces';
 
 /**
  * The length half of an elongated hole's or a slot's position (two flats and two round ends: NIST
@@ -27,21 +26,15 @@ export function slotParts(nominal: NominalAccess, faces: number[]): SlotParts | 
   if (planes.length + cylinders.length !== faces.length) return null;
   const flats = widthFeature(nominal, planes);
   if (!flats) return null;
-  const groups: { faces: number[]; o: Vec3; z: Vec3; r: number }[] = [];
-  const tol = 1e-6 * nominal.ref.geometry.diagonal;
-  for (const f of cylinders) {
-    const s = nominal.ref.geometry.faces[f]?.surface;
-    if (!s || s.kind !== 'cylinder') return null;
-    const F = s.frame;
-    const o: Vec3 = [F[0]!, F[1]!, F[2]!], z = normalize([F[9]!, F[10]!, F[11]!]);
-    const g = groups.find((q) => Math.abs(Math.abs(dot(q.z, z)) - 1) < 1e-9 && radial(o, q.o, q.z) < tol);
-    if (g) g.faces.push(f);
-    else groups.push({ faces: [f], o, z, r: s.radius });
-  }
-  if (groups.length !== 2) return null;
-  const [a, b] = groups as [(typeof groups)[0], (typeof groups)[0]];
-  if (Math.abs(Math.abs(dot(a.z, b.z)) - 1) > 1e-9 || radial(b.o, a.o, a.z) < tol) return null;
-  return { flats, ends: [a.faces, b.faces], axes: [a, b] };
+  const groups = coaxialGroups(nominal, cylinders);
+  if (groups.length !== 2 || groups.flat().length !== cylinders.length) return null;
+  const axes = groups.map((g) => {
+    const s = nominal.ref.geometry.faces[g[0]!]?.surface, fr = surfaceAxis(nominal, g[0]!);
+    return s?.kind === 'cylinder' && fr ? { ...fr, r: s.radius } : null;
+  });
+  const [a, b] = axes;
+  if (!a || !b || Math.abs(Math.abs(dot(a.z, b.z)) - 1) > 1e-9) return null;
+  return { flats, ends: [groups[0]!, groups[1]!], axes: [a, b] };
 }
 
 /**

@@ -39,32 +39,22 @@ export function triangleGroup(positions: ArrayLike<number>, indices: Uint32Array
   if (T < GROUP_MIN_TRIANGLES || maxLeaf % GROUP !== 0 || maxLeaf < 4 * GROUP) return 1;
   const groups = Math.floor(T / GROUP), samples = Math.min(SAMPLE, groups);
   let compact = 0;
+  const group = new Float64Array(6), triangle = new Float64Array(6);
   for (let s = 0; s < samples; s++) {
     const g = Math.floor((s * groups) / samples);
-    let gx0 = Infinity, gy0 = Infinity, gz0 = Infinity, gx1 = -Infinity, gy1 = -Infinity, gz1 = -Infinity, triangleSpan = 0;
+    emptyBox(group);
+    let triangleSpan = 0;
     for (let t = GROUP * g; t < GROUP * g + GROUP; t++) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-      for (let c = 0; c < 3; c++) {
-        const v = 3 * indices[3 * t + c]!;
-        // An index out of range: the build itself reports it.
-        if (!(v + 2 < positions.length)) return 1;
-        const x = positions[v]!, y = positions[v + 1]!, z = positions[v + 2]!;
-        x0 = Math.min(x0, x);
-        y0 = Math.min(y0, y);
-        z0 = Math.min(z0, z);
-        x1 = Math.max(x1, x);
-        y1 = Math.max(y1, y);
-        z1 = Math.max(z1, z);
+      emptyBox(triangle);
+      // An index out of range: the build itself reports it.
+      for (let c = 0; c < 3; c++) if (!growBox(triangle, positions, indices[3 * t + c]!)) return 1;
+      triangleSpan = Math.max(triangleSpan, boxSpan(triangle));
+      for (let k = 0; k < 3; k++) {
+        group[k] = Math.min(group[k]!, triangle[k]!);
+        group[k + 3] = Math.max(group[k + 3]!, triangle[k + 3]!);
       }
-      triangleSpan = Math.max(triangleSpan, x1 - x0, y1 - y0, z1 - z0);
-      gx0 = Math.min(gx0, x0);
-      gy0 = Math.min(gy0, y0);
-      gz0 = Math.min(gz0, z0);
-      gx1 = Math.max(gx1, x1);
-      gy1 = Math.max(gy1, y1);
-      gz1 = Math.max(gz1, z1);
     }
-    if (Math.max(gx1 - gx0, gy1 - gy0, gz1 - gz0) <= COMPACT_SPAN * triangleSpan) compact++;
+    if (boxSpan(group) <= COMPACT_SPAN * triangleSpan) compact++;
   }
   return compact >= COMPACT_SHARE * samples ? GROUP : 1;
 }
@@ -132,19 +122,10 @@ function float32Groups(positions: Float32Array, indices: Uint32Array, rec: Float
 
 /** A group's box rounded outward to float32. Returns -1, or an index out of range. */
 function float64Groups(positions: Float64Array, indices: Uint32Array, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
-  const V = positions.length / 3;
   const box = new Float64Array(6);
   for (let g = from; g < to; g++) {
-    box.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
-    for (let i = 3 * GROUP * g, end = i + 3 * GROUP; i < end; i++) {
-      const v = indices[i]!;
-      if (v >= V) return v;
-      for (let k = 0; k < 3; k++) {
-        const p = positions[3 * v + k]!;
-        if (p < box[k]!) box[k] = p;
-        if (p > box[k + 3]!) box[k + 3] = p;
-      }
-    }
+    emptyBox(box);
+    for (let i = 3 * GROUP * g, end = i + 3 * GROUP; i < end; i++) if (!growBox(box, positions, indices[i]!)) return indices[i]!;
     const o = REC * g;
     outwardBox(box, rec, o);
     words[o + 6] = g;
@@ -155,6 +136,28 @@ function float64Groups(positions: Float64Array, indices: Uint32Array, rec: Float
     }
   }
   return -1;
+}
+
+/** A box (min xyz, max xyz) holding nothing yet. */
+function emptyBox(box: Float64Array): Float64Array {
+  return box.fill(Infinity, 0, 3).fill(-Infinity, 3, 6);
+}
+
+/** Grows a box by vertex v; false when v is out of range. */
+function growBox(box: Float64Array, positions: ArrayLike<number>, v: number): boolean {
+  const a = 3 * v;
+  if (!(a + 2 < positions.length)) return false;
+  for (let k = 0; k < 3; k++) {
+    const p = positions[a + k]!;
+    if (p < box[k]!) box[k] = p;
+    if (p > box[k + 3]!) box[k + 3] = p;
+  }
+  return true;
+}
+
+/** A box's longest side. */
+function boxSpan(box: Float64Array): number {
+  return Math.max(box[3]! - box[0]!, box[4]! - box[1]!, box[5]! - box[2]!);
 }
 
 /** Stores a float64 box (min xyz, max xyz) into rec[o..o+6) as float32, rounded outward. */
@@ -194,15 +197,8 @@ export function addTailLeaf(nodes: BuildNodes, positions: ArrayLike<number>, ind
   const T = slotTriangle.length, first = GROUP * groups;
   if (first === T) return;
   for (let t = first; t < T; t++) slotTriangle[t] = t;
-  const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-  for (let i = 3 * first; i < 3 * T; i++) {
-    const v = 3 * indices[i]!;
-    if (!(v + 2 < positions.length)) throw new Error(`BVH: index ${indices[i]} out of range (${positions.length / 3} vertices).`);
-    for (let k = 0; k < 3; k++) {
-      box[k] = Math.min(box[k]!, positions[v + k]!);
-      box[k + 3] = Math.max(box[k + 3]!, positions[v + k]!);
-    }
-  }
+  const box = emptyBox(new Float64Array(6));
+  for (let i = 3 * first; i < 3 * T; i++) if (!growBox(box, positions, indices[i]!)) throw new Error(`BVH: index ${indices[i]} out of range (${positions.length / 3} vertices).`);
   const count = nodes.count;
   if (2 * (count + 2) > nodes.links.length) {
     const links = new Int32Array(2 * (count + 2)), boxes = new Float32Array(6 * (count + 2));
