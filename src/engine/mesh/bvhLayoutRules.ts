@@ -6,8 +6,11 @@
  * apart: parallelBvh.test.ts compares their trees byte for byte.
  */
 import type { BuildNodes } from './bvhBuilder';
-import { LINK_OFFSET, NODE_STRIDE, type SlotCorners } from './bvhLayout';
+import { LINK_OFFSET as LAYOUT_LINK, NODE_STRIDE as LAYOUT_STRIDE, type SlotCorners } from './bvhLayout';
 import type { TriMesh } from './TriMesh';
+// Local copies: where modules run as CommonJS (tsx: tests, bench) an imported constant is a getter
+// call on every read, 6 % of a BVH build's profile in its hot loops.
+const NODE_STRIDE = LAYOUT_STRIDE, LINK_OFFSET = LAYOUT_LINK;
 
 const MAX_BINS = 64;
 /** Trees below this many triangles default to leaves of 4, larger ones to 16 (BvhBuildOptions.maxLeafSize). */
