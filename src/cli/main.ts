@@ -89,7 +89,7 @@ export async function main(
       .option('--invalid-body <id=path>', 'load a BREP that may be invalid (allowInvalid)', collect, [])
       .option('--unit <id=unit>', `the length unit of a scan file that declares none, given with --body (${SCAN_UNIT_NAMES.join(', ')}): its coordinates are scaled to millimetres, the unit STEP and IGES parts are read in (repeatable)`, collect, [])
       .option('--align <moving=fixed[:method]>', 'before the tool, align body <moving> to body <fixed> (align_bodies, applied when better than where it stands; method bestFit by default, or fixed:localBestFit:face[2],face[7] or fixed:3-2-1:face[3],face[0],face[5]; repeatable, in order)', collect, [])
-      .option('--args <json>', 'the tool arguments as one JSON object', '{}'),
+      .option('--args <json>', 'the tool arguments as one JSON object (once)', once('--args'), '{}'),
     'the command (loading the files and running the tool)',
   ).action(async (toolName: string, opts: { body: string[]; invalidBody: string[]; unit: string[]; align: string[]; args: string } & LimitFlags) => {
     const args = parseJsonArgs(opts.args);
@@ -173,6 +173,19 @@ export async function main(
     else await stopped;
   }
   return exitCode;
+}
+
+/**
+ * An option that may be given once: a second one is refused rather than silently replacing the
+ * first (`--args A --args B` ran the tool with B alone). One parser per command line parsed.
+ */
+function once(flag: string): (value: string, previous: string) => string {
+  let seen = false;
+  return (value) => {
+    if (seen) throw new BrepscopeError('INVALID_ARGUMENT', `${flag} given more than once: give the tool's arguments as one JSON object`);
+    seen = true;
+    return value;
+  };
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -1,7 +1,7 @@
 import { BrepscopeError } from '../errors';
 import type { Body } from './Body';
 import { baseName } from './import/detectFormat';
-import { MAX_BODY_ID_LENGTH, bodyIdTooLongMessage, shownBodyId } from './bodyIdLimit';
+import { CONTROL_CHARACTERS_MESSAGE, MAX_BODY_ID_LENGTH, bodyIdTooLongMessage, hasControlCharacters, shownBodyId, withoutControlCharacters } from './bodyIdLimit';
 
 interface Selection {
   selectionId: string;
@@ -39,6 +39,7 @@ export class Scene {
   add(body: Body): void {
     // Tools' schemas refuse such an id first; a host that names bodies itself gets the same rule.
     if (body.bodyId.length > MAX_BODY_ID_LENGTH) throw new BrepscopeError('INVALID_ARGUMENT', `body ${shownBodyId(body.bodyId)}: ${bodyIdTooLongMessage(body.bodyId.length)}`);
+    if (hasControlCharacters(body.bodyId)) throw new BrepscopeError('INVALID_ARGUMENT', `body ${JSON.stringify(body.bodyId.slice(0, 40))}: ${CONTROL_CHARACTERS_MESSAGE}`);
     if (this.bodies.has(body.bodyId)) {
       throw new BrepscopeError('BODY_EXISTS', `body '${body.bodyId}' is already in the scene; remove it first or choose another bodyId`);
     }
@@ -91,11 +92,11 @@ export class Scene {
 }
 
 /**
- * `base` (trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken; cut
+ * `base` (control characters as `_`, trimmed; `body` when empty), else the first of base_2, base_3 ... that is not taken; cut
  * to MAX_BODY_ID_LENGTH (a long file name still gives a usable id).
  */
 function uniqueBodyId(base: string, taken: (id: string) => boolean): string {
-  const clean = base.trim().slice(0, MAX_BODY_ID_LENGTH) || 'body';
+  const clean = withoutControlCharacters(base.trim()).slice(0, MAX_BODY_ID_LENGTH) || 'body';
   if (!taken(clean)) return clean;
   for (let i = 2; ; i++) {
     const suffix = `_${i}`;

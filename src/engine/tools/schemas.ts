@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { MAX_BODY_ID_LENGTH, bodyIdTooLongMessage } from '../scene/bodyIdLimit';
+import { CONTROL_CHARACTERS_MESSAGE, MAX_BODY_ID_LENGTH, bodyIdTooLongMessage, hasControlCharacters } from '../scene/bodyIdLimit';
 
 export const bodyIdSchema = z
   .string()
   .min(1, 'must be a non-empty bodyId')
-  .max(MAX_BODY_ID_LENGTH, { error: (issue) => bodyIdTooLongMessage(typeof issue.input === 'string' ? issue.input.length : Number.NaN) });
+  .max(MAX_BODY_ID_LENGTH, { error: (issue) => bodyIdTooLongMessage(typeof issue.input === 'string' ? issue.input.length : Number.NaN) })
+  .refine((id) => !hasControlCharacters(id), CONTROL_CHARACTERS_MESSAGE);
 
 export const vec3Schema = z.tuple([z.number(), z.number(), z.number()]);
 

@@ -206,6 +206,7 @@ function readCorner(s: TextScanner, base: number, bad: (what: string) => Brepsco
     if (p === s.tokenEnd || b[p] !== SLASH) break;
     p++;
   }
+  if (p === s.tokenEnd && fields[0] === 0) throw bad(`face index 0 in ${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} refers to no vertex (OBJ counts vertices from 1, or back from -1) at byte ${base + s.tokenStart}`);
   if (p !== s.tokenEnd || fields.length === 0 || fields[0] === 0 || !Number.isSafeInteger(fields[0])) throw bad(`${quoteBytes(s.bytes, s.tokenStart, s.tokenEnd)} is not a face corner (v, v/vt, v//vn or v/vt/vn) at byte ${base + s.tokenStart}`);
   return [fields[0]!, fields[2] ?? 0];
 }

@@ -113,6 +113,8 @@ describe('a streamed OBJ fails as the whole file does', () => {
       [good.slice(0, at) + 'v 1 2 1e+ \n' + good.slice(at), 'PARSE_FAILED', /^p\.obj: line \d+: '1e\+' is not a finite number \(z\) at byte \d+$/],
       [good.slice(0, at) + 'v 1 nan 2\r\n' + good.slice(at), 'PARSE_FAILED', /^p\.obj: line \d+: 'nan' is not a finite number \(y\) at byte \d+$/],
       [good + 'f 1 2 3/x\n', 'PARSE_FAILED', /^p\.obj: line \d+: '3\/x' is not a face corner \(v, v\/vt, v\/\/vn or v\/vt\/vn\) at byte \d+$/],
+      [good + 'f 1 0 2\n', 'PARSE_FAILED', /^p\.obj: line \d+: face index 0 in '0' refers to no vertex \(OBJ counts vertices from 1, or back from -1\) at byte \d+$/],
+      [good + 'f 1 0//1 2\n', 'PARSE_FAILED', /^p\.obj: line \d+: face index 0 in '0\/\/1' refers to no vertex \(OBJ counts vertices from 1, or back from -1\) at byte \d+$/],
       [good + 'f 1 -41 2\n', 'PARSE_FAILED', /^p\.obj: line \d+: face index -41 refers to no vertex \(40 defined so far\)$/],
       [good + 'f 1 2 42 3\nv 0 0 0', 'PARSE_FAILED', /^p\.obj: line \d+: face index 42 refers to no vertex \(the file defines 41\)$/],
       [good + 'f 1//99 2//1 3//1\n', 'PARSE_FAILED', /^p\.obj: line \d+: face normal index 99 refers to no normal \(10 defined so far\)$/],
