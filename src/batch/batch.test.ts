@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { progressLine } from './progress';
 import { batchKeyOf, runQueuedBatch } from './queueBatch';
 import { openResults, readResults } from './resultsFile';
 import { testRoot } from '../test/testEngine';
-import { freePort } from '../test/freePort';
+import { startThrowawayRedis } from '../test/throwawayRedis';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The binary, run from testRoot(): a relative path a run writes lands there, never in the checkout. */
@@ -216,12 +216,7 @@ describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {
     let url = '';
 
     beforeAll(async () => {
-      const found = spawnSync('redis-server', ['--version']);
-      if (found.error) throw new Error('redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it)');
-      const port = await freePort();
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      url = `redis://127.0.0.1:${port}/0`;
-      await waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() === 'PONG', 10_000, 'redis-server did not answer');
+      ({ url, process: redis } = await startThrowawayRedis());
     });
 
     afterAll(async () => {
@@ -261,12 +256,3 @@ describe('batch of 21 jobs, local pool and Redis queue (issue 17)', () => {
     }, 300_000);
   });
 });
-
-
-async function waitFor(check: () => boolean, ms: number, message: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(message);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxStl } from '../test/batchJobs';
-import { freePort } from '../test/freePort';
+import { startThrowawayRedis } from '../test/throwawayRedis';
 import type { BatchJob } from './manifest';
 import { runQueuedBatch, startQueueWorker } from './queueBatch';
 import { readResults } from './resultsFile';
@@ -21,16 +21,7 @@ describe('brepscope worker --root, on BullMQ over a real redis-server', () => {
   const root = join(dir, 'root'), outside = join(dir, 'outside');
 
   beforeAll(async () => {
-    const found = spawnSync('redis-server', ['--version']);
-    if (found.error) throw new Error('redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it)');
-    const port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    url = `redis://127.0.0.1:${port}/0`;
-    const end = Date.now() + 10_000;
-    while (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() !== 'PONG') {
-      if (Date.now() > end) throw new Error('redis-server did not answer');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    ({ url, process: redis } = await startThrowawayRedis());
     mkdirSync(root);
     mkdirSync(outside);
     writeFileSync(join(root, 'box.stl'), boxStl([0, 0, 0], [10, 20, 30]));
