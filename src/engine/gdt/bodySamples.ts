@@ -15,6 +15,12 @@ export interface PointSet {
   points: Float64Array;
   normals: Float64Array | undefined;
   count: number;
+  /**
+   * A mesh scan's area samples: the corners of the triangle each sample lies on (9 numbers a
+   * sample, placed as the points are), which the size fits of curved features read instead of
+   * the chords' interiors (vertexQuadrature.ts).
+   */
+  corners?: Float64Array | undefined;
 }
 
 /**
@@ -31,8 +37,8 @@ export function bodyPoints(oc: OC | undefined, body: Body, maxSamples: number, f
     if (!oc) throw new Error('bodyPoints: a BREP body needs the kernel');
     set = brepNodes(getTessellation(oc, body, displayDeflection(oc, body)), body, faces);
   } else if (body.kind === 'mesh') {
-    const s = sampleSurface(body.mesh, Math.max(maxSamples, 1));
-    set = { points: s.points, normals: s.normals, count: s.count };
+    const s = sampleSurface(body.mesh, Math.max(maxSamples, 1), undefined, { corners: true });
+    set = { points: s.points, normals: s.normals, count: s.count, corners: s.corners };
   } else {
     const { positions, normals, count } = body.cloud;
     const pts = Float64Array.from(positions.subarray(0, 3 * count));
@@ -103,13 +109,15 @@ export function filter(set: PointSet, test: (x: number, y: number, z: number, i:
 export function select(set: PointSet, keep: readonly number[]): PointSet {
   const points = new Float64Array(3 * keep.length);
   const normals = set.normals ? new Float64Array(3 * keep.length) : undefined;
+  const corners = set.corners ? new Float64Array(9 * keep.length) : undefined;
   keep.forEach((i, j) => {
     for (let k = 0; k < 3; k++) {
       points[3 * j + k] = set.points[3 * i + k]!;
       if (normals) normals[3 * j + k] = set.normals![3 * i + k]!;
     }
+    if (corners) corners.set(set.corners!.subarray(9 * i, 9 * i + 9), 9 * j);
   });
-  return { points, normals, count: keep.length };
+  return { points, normals, count: keep.length, ...(corners ? { corners } : {}) };
 }
 
 function stride(set: PointSet, s: number): PointSet {
@@ -154,5 +162,11 @@ export function concatSets(a: PointSet, b: PointSet): PointSet {
     normals.set(a.normals!.subarray(0, 3 * a.count));
     normals.set(b.normals!.subarray(0, 3 * b.count), 3 * a.count);
   }
-  return { points, normals, count: a.count + b.count };
+  let corners: Float64Array | undefined;
+  if (a.corners && b.corners) {
+    corners = new Float64Array(9 * (a.count + b.count));
+    corners.set(a.corners.subarray(0, 9 * a.count));
+    corners.set(b.corners.subarray(0, 9 * b.count), 9 * a.count);
+  }
+  return { points, normals, count: a.count + b.count, ...(corners ? { corners } : {}) };
 }

@@ -24,7 +24,8 @@ export function movedSet(set: PointSet, m: Rigid): PointSet {
     normals = new Float64Array(3 * set.count);
     for (let i = 0; i < set.count; i++) normals.set(rotate(m, set.normals[3 * i]!, set.normals[3 * i + 1]!, set.normals[3 * i + 2]!), 3 * i);
   }
-  return { points, normals, count: set.count };
+  const corners = set.corners ? applyToPoints(m, set.corners.subarray(0, 9 * set.count)) : undefined;
+  return { points, normals, count: set.count, ...(corners ? { corners } : {}) };
 }
 
 export type DatumAlignment = { ok: true; motion: Rigid; samples: PointSet; split: FaceSplit; rounds: number } | { ok: false; reason: string };

@@ -10,6 +10,7 @@ import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeatur
 import { coaxiality, runout, type Reading } from './revolution';
 import { lengthCentreReading, slotParts } from './slotPosition';
 import { symmetry } from './symmetry';
+import { cornerFit } from './vertexQuadrature';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
 import { blendRadius } from './blendRadius';
 import { featureSize } from './featureSizes';
@@ -576,15 +577,22 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
   const none = (reason: string) => result(spec, n, 'none', { reason });
   if (spec.kind === 'diameter' || spec.kind === 'radius') {
     if (kind !== 'cylinder') return none(`a ${spec.kind} needs cylindrical faces, these are ${kind}`);
-    const c = fitCylinder(pts.points, pts.normals);
-    if (!c) return none('no cylinder fits the samples');
-    return verdict(spec, n, 'least-squares cylinder', spec.kind === 'diameter' ? 2 * c.radius : c.radius);
+    const area = fitCylinder(pts.points, pts.normals);
+    if (!area) return none('no cylinder fits the samples');
+    // A mesh scan: the cylinder through its triangles' corners, not their chords (vertexQuadrature.ts).
+    const corners = cornerFit(pts, area, (p) => fitCylinder(p.points, p.normals), (f) => (x, y, z) => radial([x, y, z], f.origin, f.axis) - f.radius, area.radius);
+    const c = corners?.fit ?? area;
+    const how = corners ? `least-squares cylinder of the scan triangles' ${corners.corners} corners under the samples (not the chords between them)` : 'least-squares cylinder';
+    return verdict(spec, n, how, spec.kind === 'diameter' ? 2 * c.radius : c.radius);
   }
   if (spec.kind === 'sphericalDiameter' || spec.kind === 'sphericalRadius') {
     if (kind !== 'sphere') return none(`a ${spec.kind} needs spherical faces, these are ${kind}`);
-    const s = fitSphere(pts.points);
-    if (!s) return none('no sphere fits the samples');
-    return verdict(spec, n, 'least-squares sphere', spec.kind === 'sphericalDiameter' ? 2 * s.radius : s.radius);
+    const area = fitSphere(pts.points);
+    if (!area) return none('no sphere fits the samples');
+    const corners = cornerFit(pts, area, (p) => fitSphere(p.points), (f) => (x, y, z) => Math.hypot(x - f.center[0], y - f.center[1], z - f.center[2]) - f.radius, area.radius);
+    const s = corners?.fit ?? area;
+    const how = corners ? `least-squares sphere of the scan triangles' ${corners.corners} corners under the samples (not the chords between them)` : 'least-squares sphere';
+    return verdict(spec, n, how, spec.kind === 'sphericalDiameter' ? 2 * s.radius : s.radius);
   }
   if (spec.kind === 'distance' || spec.kind === 'thickness' || spec.kind === 'angle') {
     if (kind !== 'plane') return none(`${spec.kind} is evaluated between planar faces, these are ${kind}`);

@@ -184,7 +184,7 @@ function trianglesOver(mesh: TriMesh, moved: Float64Array, b: Box, onFaces: (x: 
 
 /** k area samples of the sub-mesh (onto the exact faces for a BREP scan), placed by the motion. */
 function sampleMoved(sub: TriMesh, k: number, exact: ExactReference | undefined, motion: Rigid): PointSet {
-  const raw = sampleSurface(sub, k);
+  const raw = sampleSurface(sub, k, undefined, { corners: !exact });
   let points = raw.points, normals = raw.normals, count = raw.count;
   if (exact) {
     const hit = createExactHit();
@@ -199,7 +199,9 @@ function sampleMoved(sub: TriMesh, k: number, exact: ExactReference | undefined,
     }
     [points, normals, count] = [p.subarray(0, 3 * n), nn.subarray(0, 3 * n), n];
   }
-  return { points: applyToPoints(motion, points), normals: movedNormals(normals, motion, count), count };
+  // A BREP scan's samples are on its exact faces: no chords, no corners.
+  const corners = exact || !raw.corners ? undefined : applyToPoints(motion, raw.corners);
+  return { points: applyToPoints(motion, points), normals: movedNormals(normals, motion, count), count, ...(corners ? { corners } : {}) };
 }
 
 function movedNormals(normals: Float64Array, motion: Rigid, count: number): Float64Array {

@@ -32,6 +32,8 @@ export interface SurfaceSamples {
   vertexCandidates: number;
   /** Total area of the mesh. */
   area: number;
+  /** With `corners` asked for: each sample's triangle's three corners (9 numbers a sample). */
+  corners?: Float64Array;
 }
 
 // Roberts' R2 sequence: fractional parts of j / phi2 and j / phi2^2, phi2 the plastic number.
@@ -39,7 +41,7 @@ const PHI2 = 1.324717957244746;
 export const R2_A = 1 / PHI2;
 export const R2_B = 1 / (PHI2 * PHI2);
 
-export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?: PseudoNormals): SurfaceSamples {
+export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?: PseudoNormals, options: { corners?: boolean } = {}): SurfaceSamples {
   if (!(maxSamples >= 1) || !Number.isInteger(maxSamples)) throw new Error('sampleSurface: maxSamples must be a positive integer.');
   const pn = pseudoNormals ?? buildPseudoNormals(mesh);
   const idx = mesh.indices;
@@ -54,6 +56,7 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
   const count = area > 0 ? systematicCounts(areas, area, maxSamples, inside) : 0;
   const points = new Float64Array(3 * count);
   const normals = new Float64Array(3 * count);
+  const corners = options.corners ? new Float64Array(9 * count) : undefined;
 
   const uv = new Float64Array(2);
   let s = 0;
@@ -76,11 +79,18 @@ export function sampleSurface(mesh: TriMesh, maxSamples: number, pseudoNormals?:
       normals[3 * s] = nx;
       normals[3 * s + 1] = ny;
       normals[3 * s + 2] = nz;
+      if (corners) {
+        for (let q = 0; q < 3; q++) {
+          corners[9 * s + q] = pos[a + q]!;
+          corners[9 * s + 3 + q] = pos[b + q]!;
+          corners[9 * s + 6 + q] = pos[c + q]!;
+        }
+      }
       s++;
     }
   }
   if (s !== count) throw new Error(`sampleSurface: internal count mismatch (${s} of ${count}).`);
-  return { count, points, normals, candidates: count, stride: 1, vertexCandidates: 0, area };
+  return { count, points, normals, candidates: count, stride: 1, vertexCandidates: 0, area, ...(corners ? { corners } : {}) };
 }
 
 /**
