@@ -47,6 +47,8 @@ test('a share link served under a sub-path loads its models, runs its tool and s
 });
 
 test('bad share links show an error with its code and leave the page usable', async ({ page }, testInfo) => {
+  // Four page loads, each starting the kernel (10 to 50 s on a loaded 2-core machine).
+  test.setTimeout(360_000);
   const app = new App(page);
   await app.open(hash([['model', 'javascript:alert(1)'], ['tool', 'compute_metrics']]));
   await expect(app.scene.importErrors).toHaveAttribute('data-code', 'INVALID_ARGUMENT');
@@ -60,7 +62,8 @@ test('bad share links show an error with its code and leave the page usable', as
 
   // A model that cannot be downloaded and an unknown tool; the model that exists still loads.
   await page.goto(`./${hash([['model', 'http://127.0.0.1:9/missing.stl'], ['model', 'demo/scan.stl'], ['tool', 'no_such_tool']])}`);
-  await expect.poll(() => app.api.errors().then((e) => e.map((x) => x.code).sort())).toEqual(['FILE_NOT_FOUND', 'UNKNOWN_TOOL']);
+  // The tool's error, like its result, waits for the kernel's start (50 s seen on a loaded machine).
+  await expect.poll(() => app.api.errors().then((e) => e.map((x) => x.code).sort()), { timeout: 90_000 }).toEqual(['FILE_NOT_FOUND', 'UNKNOWN_TOOL']);
   await expect.poll(() => app.api.drawnBodies()).toEqual(['scan']);
   await page.goto('about:blank');
 
