@@ -119,12 +119,12 @@ export function validateStep(bytes: Uint8Array, name: string): void {
     body(false);
   }
   expectSemicolon('ENDSEC');
-  let dataSections = 0;
+  let dataSections = 0, dataLine = 0;
   for (;;) {
     const k = keyword();
     if (k === 'END-ISO-10303-21') break;
     if (k !== 'DATA') throw fail(p >= b.length ? 'the file ends without END-ISO-10303-21 (truncated)' : `'DATA' or 'END-ISO-10303-21' expected, found '${k || String.fromCharCode(b[p]!)}'`);
-    dataSections++;
+    if (dataSections++ === 0) dataLine = line;
     skipBlank();
     if (b[p] === LPAREN) body(false);
     else expectSemicolon('DATA');
@@ -151,6 +151,12 @@ export function validateStep(bytes: Uint8Array, name: string): void {
     }
   }
   if (dataSections === 0) throw fail('no DATA section');
+  // The kernel reads an empty DATA section as a syntax error (on stderr) and transfers nothing, after
+  // seconds of loading itself: refused here, naming the cause.
+  if (ids.size === 0) {
+    line = dataLine;
+    throw fail('the DATA section holds no entity instances (a header with nothing to read)');
+  }
   edgeStart.push(edgeTargets.length);
 
   const starts = edgeStart.toArray();
