@@ -3,6 +3,7 @@ import { solveLinear } from '../math/solveLinear';
 import type { PointSet } from './bodySamples';
 import { fitCylinderFrom, fitSphere } from './leastSquares';
 import type { NominalAccess } from './nominalFaces';
+import { cornerFit, cylinderResidual, sphereResidual, torusResidual } from './vertexQuadrature';
 
 /**
  * Radii of blends: a fillet around a round edge is a torus (NIST FTC 11's R1.5 and R0.1), and a
@@ -104,7 +105,7 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
   const kinds = faces.map((f) => nominal.surfaceKind(f));
   const other = [...new Set(kinds.filter((k) => !BLEND_KINDS.has(k)))];
   if (other.length) return { reason: `a radius is read on cylindrical, spherical or toroidal faces; these include ${other.join(', ')}`, samples: 0 };
-  const read: { face: number; kind: string; value: number; nominal: number; n: number }[] = [];
+  const read: { face: number; kind: string; value: number; nominal: number; n: number; corners: number }[] = [];
   let samples = 0;
   const skipped: number[] = [];
   for (const f of faces) {
@@ -117,26 +118,35 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
     }
     const fr = 'frame' in s ? s.frame : null;
     const origin: Vec3 = fr ? [fr[0]!, fr[1]!, fr[2]!] : [0, 0, 0], axis: Vec3 = fr ? normalize([fr[9]!, fr[10]!, fr[11]!]) : [0, 0, 1];
+    // A mesh scan's blend: fitted through its triangles' corners, not their chords (vertexQuadrature.ts).
     if (s.kind === 'cylinder') {
-      const c = fitCylinderFrom(p.points, axis);
-      if (c) read.push({ face: f, kind: 'cylinder', value: c.radius, nominal: s.radius, n: p.count });
+      const area = fitCylinderFrom(p.points, axis);
+      const corners = area && cornerFit(p, area, (q) => fitCylinderFrom(q.points, axis), cylinderResidual, area.radius);
+      const c = corners?.fit ?? area;
+      if (c) read.push({ face: f, kind: 'cylinder', value: c.radius, nominal: s.radius, n: p.count, corners: corners?.corners ?? 0 });
     } else if (s.kind === 'sphere') {
-      const c = fitSphere(p.points);
-      if (c) read.push({ face: f, kind: 'sphere', value: c.radius, nominal: s.radius, n: p.count });
+      const area = fitSphere(p.points);
+      const corners = area && cornerFit(p, area, (q) => fitSphere(q.points), sphereResidual, area.radius);
+      const c = corners?.fit ?? area;
+      if (c) read.push({ face: f, kind: 'sphere', value: c.radius, nominal: s.radius, n: p.count, corners: corners?.corners ?? 0 });
     } else if (s.kind === 'torus') {
-      const t = fitTorus(p, { center: origin, axis, major: s.major, minor: s.minor });
+      const start = { center: origin, axis, major: s.major, minor: s.minor };
+      const area = fitTorus(p, start);
+      const corners = area && cornerFit(p, area, (q) => fitTorus(q, start), torusResidual, area.minor);
+      const t = corners?.fit ?? area;
       const minor = radius === null || Math.abs(s.minor - radius) <= Math.abs(s.major - radius);
-      if (t) read.push({ face: f, kind: minor ? 'torus (minor radius)' : 'torus (major radius)', value: minor ? t.minor : t.major, nominal: minor ? s.minor : s.major, n: p.count });
+      if (t) read.push({ face: f, kind: minor ? 'torus (minor radius)' : 'torus (major radius)', value: minor ? t.minor : t.major, nominal: minor ? s.minor : s.major, n: p.count, corners: corners?.corners ?? 0 });
     }
   }
   if (read.length === 0) return { reason: `${samples} scan samples: no face of the blend has ${minSamples}${skipped.length ? ` (${skipped.map((f) => `face[${f}]`).join(', ')})` : ''}`, samples };
   const worst = read.reduce((a, b) => (Math.abs(b.value - b.nominal) > Math.abs(a.value - a.nominal) ? b : a));
   const r4 = (v: number) => Number(v.toPrecision(6));
+  const cornered = read.reduce((n, r) => n + r.corners, 0);
   const how = 'cylinder: least squares from the nominal axis; sphere: least squares; torus: least squares (Levenberg-Marquardt from the nominal torus), its minor radius for a fillet';
   const list = read.map((r) => `face[${r.face}] ${r.kind} ${r4(r.value)}`).join(', ');
   return {
     radius: worst.value,
     samples,
-    method: `${read.length > 1 ? `blend of ${read.length} faces, each fitted by its kind (${how}): ${list}; reported: the farthest from its nominal, face[${worst.face}]` : `${worst.kind}: ${how.split('; ').find((h) => h.startsWith(worst.kind.split(' ')[0]!))}`}${skipped.length ? `; left out (fewer than ${minSamples} samples): ${skipped.map((f) => `face[${f}]`).join(', ')}` : ''}`,
+    method: `${read.length > 1 ? `blend of ${read.length} faces, each fitted by its kind (${how}): ${list}; reported: the farthest from its nominal, face[${worst.face}]` : `${worst.kind}: ${how.split('; ').find((h) => h.startsWith(worst.kind.split(' ')[0]!))}`}${skipped.length ? `; left out (fewer than ${minSamples} samples): ${skipped.map((f) => `face[${f}]`).join(', ')}` : ''}${cornered ? `; fitted through the scan triangles' ${cornered} corners under the samples (not the chords between them)` : ''}`,
   };
 }

@@ -2,6 +2,7 @@ import { dot, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import { fitConeFrom, fitCylinderFrom, fitPlane, radial } from './leastSquares';
 import { coaxialGroups, planeGroups, surfaceAxis, type NominalAccess } from './nominalFaces';
+import { coneResidual, cornerFit, cylinderResidual } from './vertexQuadrature';
 
 /**
  * Sizes between features other than two planes, as a CMM or GOM user measures them: each feature
@@ -35,8 +36,8 @@ interface Circle {
 /** A fitted element of some faces: a plane, an axis (cylinder, with radius), or a cone. */
 type Element =
   | { kind: 'plane'; origin: Vec3; normal: Vec3 }
-  | { kind: 'cylinder'; origin: Vec3; axis: Vec3; radius: number; mid: Vec3 }
-  | { kind: 'cone'; apex: Vec3; axis: Vec3; halfAngle: number };
+  | { kind: 'cylinder'; origin: Vec3; axis: Vec3; radius: number; mid: Vec3; corners?: number }
+  | { kind: 'cone'; apex: Vec3; axis: Vec3; halfAngle: number; corners?: number };
 
 
 /** The nominal element of faces of one kind, exactly from the surface (a cone's axis toward its widening). */
@@ -54,16 +55,22 @@ function nominalElement(nominal: NominalAccess, f: number): Element | null {
 }
 
 /** The scan's element on faces of one kind, started from the nominal one. */
-function fitted(nominal: NominalAccess, faces: number[], pts: PointSet): Element | null {
+function fitted(nominal: NominalAccess, faces: number[], pts: PointSet, used: { corners: number }): Element | null {
   const nom = nominalElement(nominal, faces[0]!);
   if (!nom) return null;
   if (nom.kind === 'plane') {
     const p = fitPlane(pts.points);
     return p && { kind: 'plane', origin: p.origin, normal: dot(p.normal, nom.normal) < 0 ? scale(p.normal, -1) : p.normal };
   }
+  // A mesh scan's cylinders and cones: fitted through its triangles' corners, not their chords
+  // (vertexQuadrature.ts), as evaluate.ts reads a hole's own diameter. Planes keep their area
+  // samples: a plane's chords lie on it.
   if (nom.kind === 'cylinder') {
-    const c = fitCylinderFrom(pts.points, nom.axis);
-    if (!c) return null;
+    const area = fitCylinderFrom(pts.points, nom.axis);
+    if (!area) return null;
+    const corners = cornerFit(pts, area, (p) => fitCylinderFrom(p.points, nom.axis), cylinderResidual, area.radius);
+    const c = corners?.fit ?? area;
+    used.corners += corners?.corners ?? 0;
     // The axis point level with the samples' middle.
     let lo = Infinity, hi = -Infinity;
     for (let i = 0; i < pts.count; i++) {
@@ -71,10 +78,14 @@ function fitted(nominal: NominalAccess, faces: number[], pts: PointSet): Element
       lo = Math.min(lo, h);
       hi = Math.max(hi, h);
     }
-    return { kind: 'cylinder', origin: c.origin, axis: c.axis, radius: c.radius, mid: add(c.origin, scale(c.axis, (lo + hi) / 2)) };
+    return { kind: 'cylinder', origin: c.origin, axis: c.axis, radius: c.radius, mid: add(c.origin, scale(c.axis, (lo + hi) / 2)), ...(corners ? { corners: corners.corners } : {}) };
   }
-  const c = fitConeFrom(pts.points, nom.axis);
-  return c && { kind: 'cone', apex: c.apex, axis: dot(c.axis, nom.axis) < 0 ? scale(c.axis, -1) : c.axis, halfAngle: c.halfAngle };
+  const area = fitConeFrom(pts.points, nom.axis);
+  if (!area) return null;
+  const corners = cornerFit(pts, area, (p) => fitConeFrom(p.points, nom.axis), coneResidual, area.radius);
+  const c = corners?.fit ?? area;
+  used.corners += corners?.corners ?? 0;
+  return { kind: 'cone', apex: c.apex, axis: dot(c.axis, nom.axis) < 0 ? scale(c.axis, -1) : c.axis, halfAngle: c.halfAngle, ...(corners ? { corners: corners.corners } : {}) };
 }
 
 /** The circle two elements meet in (cylinder and cone, cone and plane, cylinder and plane), or null. */
@@ -126,6 +137,13 @@ function circleGroups(nominal: NominalAccess, edges: number[]): { edges: number[
  * caller's plane-to-plane rules apply). `nominalValue` picks the worst of several features.
  */
 export function featureSize(kind: string, faces: number[], edges: number[], nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, nominalValue: number | null, minSamples: number): SizeReading | null {
+  const used = { corners: 0 };
+  const r = sizeOf(kind, faces, edges, nominal, actualOn, nominalValue, minSamples, used);
+  if (!r || !('actual' in r) || used.corners === 0) return r;
+  return { ...r, method: `${r.method}; cylinders and cones fitted through the scan triangles' ${used.corners} corners under their samples (not the chords between them)` };
+}
+
+function sizeOf(kind: string, faces: number[], edges: number[], nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, nominalValue: number | null, minSamples: number, used: { corners: number }): SizeReading | null {
   const worstOf = (values: { value: number; what: string }[], n: number, how: string): SizeReading => {
     const w = nominalValue === null ? values[0]! : values.reduce((a, b) => (Math.abs(b.value - nominalValue) > Math.abs(a.value - nominalValue) ? b : a));
     const list = values.length > 1 ? `; ${values.length} features: ${values.map((v) => `${v.what} ${r6(v.value)}`).join(', ')}; reported: the farthest from nominal, ${w.what}` : '';
@@ -135,13 +153,13 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
   if (circles.length) {
     const read: { value: number; what: string }[] = [];
     let n = 0;
-    const plane = kind === 'distance' ? planeOf(nominal, faces, actualOn, minSamples) : null;
+    const plane = kind === 'distance' ? planeOf(nominal, faces, actualOn, minSamples, used) : null;
     if (kind === 'distance' && (!plane || 'reason' in plane)) return { reason: plane?.reason ?? `a distance to circular edges needs a plane among its faces; these are ${faces.map((f) => nominal.surfaceKind(f)).join(', ') || 'none'}`, samples: 0 };
     for (const c of circles) {
       const sets = c.sides.map((s) => actualOn(s));
       n += sets.reduce((s, p) => s + p.count, 0);
       if (sets.some((p) => p.count < minSamples)) return { reason: `the circle of edge[${c.edges[0]}] needs ${minSamples} scan samples on each face it joins (${c.sides.map((s, i) => `${ids(s)}: ${sets[i]!.count}`).join('; ')})`, samples: n };
-      const [a, b] = c.sides.map((s, i) => fitted(nominal, s, sets[i]!));
+      const [a, b] = c.sides.map((s, i) => fitted(nominal, s, sets[i]!, used));
       const circle = a && b ? meet(a, b) : null;
       if (!circle) return { reason: `no ${c.sides.map((s) => nominal.surfaceKind(s[0]!)).join(' and ')} fit the scan samples of ${c.sides.map(ids).join(' and ')}`, samples: n };
       const what = `circle of edge[${c.edges.join('], edge[')}]`;
@@ -165,7 +183,7 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
       const p = actualOn(group);
       n += p.count;
       if (p.count < minSamples) return { reason: `the cone ${ids(group)} has ${p.count} scan samples (at least ${minSamples} needed)`, samples: n };
-      const c = fitted(nominal, group, p);
+      const c = fitted(nominal, group, p, used);
       if (!c || c.kind !== 'cone') return { reason: `no cone fits the scan samples of ${ids(group)}`, samples: n };
       read.push({ value: (2 * c.halfAngle * 180) / Math.PI, what: ids(group) });
     }
@@ -177,7 +195,7 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
     const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
     const fit = (group: number[]) => {
       const p = actualOn(group);
-      return { p, e: p.count >= minSamples ? fitted(nominal, group, p) : null };
+      return { p, e: p.count >= minSamples ? fitted(nominal, group, p, used) : null };
     };
     if (axes.length === 2 && planes.length === 0) {
       const [a, b] = axes.map(fit);
@@ -193,7 +211,7 @@ export function featureSize(kind: string, faces: number[], edges: number[], nomi
       return { actual: d + reach * (ea.radius + eb.radius), method: `distance ${what} (the nominal is that, not the distance between the axes): ${axisText}`, samples: n };
     }
     if (axes.length === 1 && planes.length > 0 && !planeGroups(nominal, planes)) {
-      const a = fit(axes[0]!), pl = planeOf(nominal, planes, actualOn, minSamples);
+      const a = fit(axes[0]!), pl = planeOf(nominal, planes, actualOn, minSamples, used);
       if (!pl || 'reason' in pl) return { reason: pl?.reason ?? 'no plane', samples: a.p.count };
       if (!a.e || a.e.kind !== 'cylinder') return { reason: `the bore ${ids(axes[0]!)} needs ${minSamples} scan samples and a cylinder fit (${a.p.count})`, samples: a.p.count };
       return { actual: Math.abs(dot(sub(a.e.mid, pl.origin), pl.normal)), method: `distance from the least-squares plane of ${ids(planes)} to the least-squares axis of ${ids(axes[0]!)} at its middle`, samples: a.p.count + pl.count };
@@ -219,12 +237,12 @@ function radiiReach(nominal: NominalAccess, fa: number, fb: number, nominalValue
   return 0;
 }
 
-function planeOf(nominal: NominalAccess, faces: number[], actualOn: (faces: number[]) => PointSet, minSamples: number): { origin: Vec3; normal: Vec3; count: number } | { reason: string } | null {
+function planeOf(nominal: NominalAccess, faces: number[], actualOn: (faces: number[]) => PointSet, minSamples: number, used: { corners: number }): { origin: Vec3; normal: Vec3; count: number } | { reason: string } | null {
   const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
   if (planes.length === 0) return null;
   if (planeGroups(nominal, planes)) return { reason: `${ids(planes)} are not on one plane` };
   const p = actualOn(planes);
   if (p.count < minSamples) return { reason: `${p.count} scan samples on ${ids(planes)} (at least ${minSamples} needed)` };
-  const e = fitted(nominal, planes, p);
+  const e = fitted(nominal, planes, p, used);
   return e && e.kind === 'plane' ? { origin: e.origin, normal: e.normal, count: p.count } : { reason: `no plane fits the samples of ${ids(planes)}` };
 }

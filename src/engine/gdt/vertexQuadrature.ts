@@ -64,3 +64,38 @@ function cornerPoints(set: PointSet, reference: Float64Array, count: number, res
   if (kept < KEPT_SHARE * 3 * set.count) return null;
   return { points: Float64Array.from(points), normals: set.normals ? Float64Array.from(normals) : undefined, count: kept };
 }
+
+const dot3 = (a: readonly number[], x: number, y: number, z: number) => a[0]! * x + a[1]! * y + a[2]! * z;
+
+/** The signed distance from a cylinder (outward: away from the axis). */
+export function cylinderResidual(f: { origin: readonly number[]; axis: readonly number[]; radius: number }): (x: number, y: number, z: number) => number {
+  const [ox, oy, oz] = f.origin as [number, number, number];
+  return (x, y, z) => {
+    const dx = x - ox, dy = y - oy, dz = z - oz, h = dot3(f.axis, dx, dy, dz);
+    return Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - h * h)) - f.radius;
+  };
+}
+
+/** The signed distance from a cone given by its apex, its axis toward its widening and its half-angle. */
+export function coneResidual(f: { apex: readonly number[]; axis: readonly number[]; halfAngle: number }): (x: number, y: number, z: number) => number {
+  const [ax, ay, az] = f.apex as [number, number, number];
+  const c = Math.cos(f.halfAngle), s = Math.sin(f.halfAngle);
+  return (x, y, z) => {
+    const dx = x - ax, dy = y - ay, dz = z - az, h = dot3(f.axis, dx, dy, dz);
+    return Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - h * h)) * c - h * s;
+  };
+}
+
+/** The signed distance from a torus (centre, axis, major and minor radius): from the tube's surface. */
+export function torusResidual(f: { center: readonly number[]; axis: readonly number[]; major: number; minor: number }): (x: number, y: number, z: number) => number {
+  const [cx, cy, cz] = f.center as [number, number, number];
+  return (x, y, z) => {
+    const dx = x - cx, dy = y - cy, dz = z - cz, h = dot3(f.axis, dx, dy, dz);
+    return Math.hypot(Math.sqrt(Math.max(0, dx * dx + dy * dy + dz * dz - h * h)) - f.major, h) - f.minor;
+  };
+}
+
+/** The signed distance from a sphere. */
+export function sphereResidual(f: { center: readonly number[]; radius: number }): (x: number, y: number, z: number) => number {
+  return (x, y, z) => Math.hypot(x - f.center[0]!, y - f.center[1]!, z - f.center[2]!) - f.radius;
+}

@@ -4,7 +4,10 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
-import { faceOf } from '../../test/gdtFixtures';
+import { addCloud, faceOf } from '../../test/gdtFixtures';
+import { addMeshBody } from '../../test/deviationFixtures';
+import { sampleSurface } from '../mesh/sampleSurface';
+import { tessellateShape } from '../mesh/tessellate';
 import { makeBox } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
 
@@ -59,6 +62,12 @@ beforeAll(async () => {
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'part', part(NOM));
   addShapeBody(oc, engine.scene, 'scan', part(SCAN));
+  // The nominal's own tessellation: a perfect mesh scan, its corners on the exact surfaces.
+  const nominalShape = part(NOM);
+  const mesh = tessellateShape(oc, nominalShape, 0.01);
+  nominalShape.delete();
+  addMeshBody(engine.scene, 'mesh', mesh);
+  addCloud(engine, 'meshSamples', Array.from(sampleSurface(mesh, 200_000).points));
   const faces = (await engine.runJson('query_topology', { bodyId: 'part', entity: 'face' })).result as unknown as { id: string; surfaceType: string; centroid: number[] }[];
   const near = (x: number, y: number) => faces.filter((f) => /cylind/i.test(f.surfaceType) && Math.hypot(f.centroid[0]! - x, f.centroid[1]! - y) < 3.5).map((f) => f.id);
   bores = [near(15, 20), near(NOM.x2, 20)];
@@ -135,6 +144,25 @@ describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', 
     expect(rim!.pass).toBe(true);
     expect(angle!.actual!).toBeCloseTo(2 * SCAN.half, 6);
     expect(angle!.pass).toBe(false);
+  });
+
+  it("on a mesh scan, a countersink's rim and angle and a slot's length over its round ends are read through the triangles' corners, not their chords", async () => {
+    const characteristics = [
+      { id: 'rim', kind: 'diameter', edges: rimEdges, nominal: 20, upper: 0.3, lower: -0.3 },
+      { id: 'angle', kind: 'angle', faces: [cone], nominal: 90, upper: 0.3, lower: -0.3 },
+      { id: 'over', kind: 'distance', faces: [...bores[0]!, ...bores[1]!], nominal: 46, upper: 0.05, lower: -0.05 },
+    ];
+    const [rim, angle, over] = (await evaluate({ actualBodyId: 'mesh', nominalBodyId: 'part', characteristics })).characteristics;
+    expect(rim!.actual!).toBeCloseTo(20, 7);
+    expect(angle!.actual!).toBeCloseTo(90, 6);
+    expect(over!.actual!).toBeCloseTo(46, 7);
+    for (const c of [rim, angle, over]) expect(c!.method).toMatch(/fitted through the scan triangles' \d+ corners/);
+    // Its area samples alone (a cloud) sit on chords inside the curved faces: the rim and the
+    // length over the bores read small (the deflection 0.01 bounds the sag).
+    const [rimS, , overS] = (await evaluate({ actualBodyId: 'meshSamples', nominalBodyId: 'part', characteristics })).characteristics;
+    expect(20 - rimS!.actual!).toBeGreaterThan(0.001);
+    expect(46 - overS!.actual!).toBeGreaterThan(0.001);
+    expect(rimS!.method).not.toMatch(/corners/);
   });
 
   it('a characteristic naming neither faces nor edges, or an edge the nominal has not, is INVALID_ARGUMENT', async () => {
