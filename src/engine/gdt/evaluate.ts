@@ -8,7 +8,8 @@ import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, 
 import type { FaceSplit } from './faceSplit';
 import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
-import { lengthCentreReading, slotParts } from './slotPosition';
+import { counterboredGroups, counterboredParts, type CounterboredParts } from './counterbore';
+import { ENDS_ACROSS_METHOD, endsAcrossOffset, LENGTH_METHOD, lengthOffset, OPEN_ARC, slotCentres, slotEndsOrientation, slotGroups, slotParts, slotProbes, type SlotParts } from './slotPosition';
 import { symmetry } from './symmetry';
 import { cornerFit } from './vertexQuadrature';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
@@ -193,7 +194,10 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     const b = blendRadius(nominal, spec.faces, (f) => actualOn([f]), spec.nominal === null ? null : spec.nominal * half, options.minSamples);
     return 'reason' in b ? result(spec, b.samples, 'none', { reason: b.reason }) : verdict(spec, b.samples, b.method, b.radius / half);
   }
-  const features = PATTERN_KINDS.has(spec.kind) ? (sizeFeatures(nominal, spec.faces) ?? widthFeatures(nominal, spec.faces)) : null;
+  // Elongated holes and counterbored holes are grouped whole for a position or an orientation (a
+  // slot's two ends are one feature, not two arcs; a hole and its counterbore one member).
+  const located = spec.kind === 'position' || ORIENTATION.has(spec.kind);
+  const features = PATTERN_KINDS.has(spec.kind) ? ((located ? slotGroups(nominal, spec.faces) : null) ?? sizeFeatures(nominal, spec.faces) ?? widthFeatures(nominal, spec.faces) ?? (located ? counterboredGroups(nominal, spec.faces) : null)) : null;
   const margin = (c: Characteristic): number => {
     if (c.actual === null) return -Infinity;
     if (SIZES.has(spec.kind)) return c.nominal === null || c.upper === null || c.lower === null ? -Infinity : Math.max(c.actual - c.nominal - c.upper, c.nominal + c.lower - c.actual);
@@ -258,6 +262,7 @@ type PositionProbe = FeatureProbe & { reread(motion: Rigid): Characteristic };
 
 /** What the probes float: axes, centre planes, or both in one pattern. */
 function derived(probes: PositionProbe[], plural: boolean): string {
+  if (probes.some((p) => 'parts' in p)) return plural ? 'features (their axes and centre planes together)' : "feature's axes or centre planes";
   const planes = probes.filter((p) => 'corners' in p).length;
   if (planes === 0) return plural ? 'axes' : 'axis';
   if (planes === probes.length) return plural ? 'centre planes' : 'centre plane';
@@ -376,6 +381,12 @@ function evaluateOne(
     }
     return verdict(spec, n, `width of the samples across the basic orientation of the face (its nominal normal) in the datum frame ${spec.datums.join('|')}`, hi - lo);
   }
+  if ((spec.kind === 'position' || ORIENTATION.has(spec.kind)) && /cylinder/.test(kind)) {
+    const slot = slotParts(nominal, spec.faces);
+    if (slot) return slotReading(spec, nominal, pts, mapped, slot, options, f.nominal.clocked ? null : f.nominal.axes[2], probes);
+    const bored = counterboredParts(nominal, spec.faces);
+    if (bored) return counterboredReading(spec, nominal, pts, frames, options, bored, probes);
+  }
   if (round) {
     // A part of a cylinder (an elongated hole's round end: NIST FTC 10's slot) is no feature of size:
     // its least-squares axis is the arc's, not the feature's centre, and an arc's centre trades with
@@ -383,7 +394,7 @@ function evaluateOne(
     // ends read 0.0072 on a tessellation of 0.036 deflection, 0.0002 sampled on the exact faces, for
     // a true 0). Not evaluated, said so.
     const open = kind === 'cylinder' ? openArc(nominal, spec.faces) : null;
-    if (open !== null && open > OPEN_ARC) return none('none', `${faceIds(spec.faces).join(', ')} cover ${Math.round(360 - (open * 180) / Math.PI)} degrees of a cylinder, not a whole hole or shaft (an elongated hole's or a slot's round end?): the ${spec.kind} of an arc's axis is not its feature's; the position of an elongated hole (its centre planes or boundary) is not evaluated (docs/gdt.md, "Not supported")`);
+    if (open !== null && open > OPEN_ARC) return none('none', `${faceIds(spec.faces).join(', ')} cover ${Math.round(360 - (open * 180) / Math.PI)} degrees of a cylinder, not a whole hole or shaft (an elongated hole's or a slot's round end?): the ${spec.kind} of an arc's axis is not its feature's (an elongated hole's is read by its centre planes when both its round ends are named together, with or without its flats) (docs/gdt.md, "Not supported")`);
     const nc = fitCylinder(nodes.points, nodes.normals);
     const ac = fitCylinder(pts.points, pts.normals);
     if (!nc || !ac) return none('none', 'no cylinder fits the nominal or the scan samples');
@@ -411,24 +422,82 @@ function evaluateOne(
     probes?.push({ ends: [m1, m2], origin: nc.origin, axis: nc.axis, reread: (motion) => read(apply(motion, ...m1), apply(motion, ...m2)) });
     return read(m1, m2);
   }
-  const slot = /plane/.test(kind) && /cylinder/.test(kind) && spec.kind === 'position' ? slotParts(nominal, spec.faces) : null;
-  if (slot) {
-    // Its two centre planes, the worse decides (slotPosition.ts); read as placed: no float.
-    const across = widthPosition(spec, nominal, pts, mapped, slot.flats);
-    const length = lengthCentreReading(nominal, pts, mapped, slot, options.minSamples);
-    if (across.actual === null) return across;
-    if ('reason' in length) return none('none', length.reason);
-    const method = `elongated hole or slot: the worse of its two centre planes' positions, in the datum frame ${spec.datums.join('|') || '(none)'}; width: ${round4(across.actual)} (${across.method}); ${length.method}: ${round4(length.value)}`;
-    return verdict(spec, n, method, Math.max(across.actual, length.value));
-  }
   if (/plane/.test(kind) && /cylinder/.test(kind) && (spec.kind === 'position' || ORIENTATION.has(spec.kind))) {
-    return none('none', `${spec.kind} of planar and cylindrical faces together (an elongated hole or a slot with round ends: FTC 10's) is not evaluated: its centre planes or boundary are not simulated; the ${spec.kind} of its two flats alone is (a width feature) (docs/gdt.md, "Not supported")`);
+    return none('none', `${spec.kind} of planar and cylindrical faces together that make neither an elongated hole or slot (two flats and two round ends) nor a counterbored hole (bores on one axis and their floors) is not evaluated (docs/gdt.md, "Not supported")`);
   }
   return none('none', `${spec.kind} on ${kind} faces is not evaluated yet (docs/gdt.md, "Not supported")`);
 }
 
-/** An open angle (radians) above which a cylinder's faces are an arc, not a hole or a shaft: a quarter turn. */
-const OPEN_ARC = Math.PI / 2;
+/**
+ * An elongated hole or a slot (slotPosition.ts), by its two centre planes, the worse deciding: across
+ * the width the flats' centre plane (a width feature), or with the flats not named the ends' centres;
+ * along the length the plane midway between the round ends. A position's planes float together in
+ * what the datums leave free (one probe of both); an orientation reads each plane's extent across
+ * its basic normal.
+ */
+function slotReading(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, slot: SlotParts, options: EvaluationOptions, free: Vec3 | null, probes?: PositionProbe[]): Characteristic {
+  const n = pts.count;
+  const frame = `in the datum frame ${spec.datums.join('|') || '(none)'}`;
+  // The width feature is the flats: their samples alone span its centre plane (the ends' would
+  // stretch it past them, and a turn's reading with it).
+  const onFlats = ([ga, gb]: [number[], number[]]): [PointSet, Float64Array] => {
+    const keep = indicesOn(pts, nominal, [...ga, ...gb]);
+    const m = new Float64Array(3 * keep.length);
+    keep.forEach((i, j) => m.set(mapped.subarray(3 * i, 3 * i + 3), 3 * j));
+    return [select(pts, keep), m];
+  };
+  if (ORIENTATION.has(spec.kind)) {
+    const ends = slotEndsOrientation(nominal, pts, mapped, slot, options.minSamples);
+    if ('reason' in ends) return result(spec, n, 'none', { reason: ends.reason });
+    const width = slot.flats ? widthOrientation(spec, nominal, ...onFlats(slot.flats), slot.flats, free) : null;
+    if (width && width.actual === null) return width;
+    const across = width ? width.actual! : ends.across;
+    const how = width ? width.method : "the flats not named: the plane through the round ends' axes (each a line of the nominal radius fitted to its samples), its extent across the basic orientation";
+    const method = `elongated hole or slot: the worse of its two centre planes' orientations, ${frame}; width: ${round4(across)} (${how}); length: the plane midway between the round ends' axes (each a line of the nominal radius fitted to its samples), its extent across the basic orientation as placed: ${round4(ends.length)}`;
+    return verdict(spec, n, method, Math.max(across, ends.length));
+  }
+  const c = slotCentres(nominal, pts, mapped, slot, options.minSamples);
+  if ('reason' in c) return result(spec, n, 'none', { reason: c.reason });
+  const flats: PositionProbe[] = [];
+  const width = slot.flats ? widthPosition(spec, nominal, ...onFlats(slot.flats), slot.flats, flats) : null;
+  if (width && width.actual === null) return width;
+  const read = (motion?: Rigid) => {
+    const across = width ? (motion ? flats[0]!.reread(motion).actual! : width.actual!) : endsAcrossOffset(c, motion);
+    const length = lengthOffset(c, motion);
+    return verdict(spec, n, `elongated hole or slot: the worse of its two centre planes' positions, ${frame}; width: ${round4(across)} (${width ? width.method : ENDS_ACROSS_METHOD}); ${LENGTH_METHOD}: ${round4(length)}`, Math.max(across, length));
+  };
+  const sp = slotProbes(c);
+  probes?.push({ parts: [width ? flats[0]! : sp.across, sp.length], reread: read });
+  return read();
+}
+
+/**
+ * A counterbored hole (counterbore.ts): each bore read as a hole on its own samples (its axis's
+ * position or orientation), the worse deciding; a material condition's bonus taken by the bore whose
+ * size the callout carries. The bores float together (one probe of both).
+ */
+function counterboredReading(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, frames: FramesOf, options: EvaluationOptions, parts: CounterboredParts, probes?: PositionProbe[]): Characteristic {
+  const sized = (faces: number[]) => {
+    const s = nominal.ref.geometry.faces[faces[0]!]?.surface;
+    return !spec.size || (s?.kind === 'cylinder' && Math.abs(2 * s.radius - spec.size.nominal) < 1e-3 * (1 + spec.size.nominal));
+  };
+  const own: PositionProbe[][] = [];
+  const bores = parts.bores.map((faces) => {
+    const sub: PositionProbe[] = [];
+    own.push(sub);
+    return evaluateOne({ ...spec, faces, modifiers: sized(faces) ? spec.modifiers : [] }, nominal, select(pts, indicesOn(pts, nominal, faces)), frames, options, sub);
+  });
+  const diameters = parts.bores.map((faces) => { const s = nominal.ref.geometry.faces[faces[0]!]?.surface; return s?.kind === 'cylinder' ? round4(2 * s.radius) : NaN; });
+  const floors = parts.floors.length ? `; ${faceIds(parts.floors).join(', ')} (its floor: a depth, not located) left out` : '';
+  const worse = (cs: Characteristic[]) => {
+    const open = cs.find((c) => c.pass === null);
+    const worst = open ?? cs.reduce((a, b) => ((b.actual ?? 0) - (b.tolerance ?? 0) > (a.actual ?? 0) - (a.tolerance ?? 0) ? b : a));
+    const list = cs.map((c, k) => `bore ${diameters[k]}: ${c.actual === null ? 'not evaluated' : round4(c.actual)}`).join(', ');
+    return { ...worst, faces: faceIds(spec.faces), samples: pts.count, method: `counterbored hole: the worse of its ${cs.length} bores (${list})${floors}; the worse: ${worst.method}` };
+  };
+  if (own.every((p) => p.length === 1)) probes?.push({ parts: own.map((p) => p[0]!), reread: (m) => worse(own.map((p) => p[0]!.reread(m))) });
+  return worse(bores);
+}
 
 function extentAlong(p: Float64Array, n: number, d: Vec3): number {
   let lo = Infinity, hi = -Infinity;

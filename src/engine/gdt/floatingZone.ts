@@ -196,7 +196,15 @@ export function solveMinimax(m: number, samplesCentre: Vec3, free: Freedom, poin
  * its datums leave free), with its true position: an axis by its ends (a point and unit direction),
  * or a width feature's centre plane by the corners of its extent (a point and unit normal).
  */
-export type FeatureProbe = { ends: [Vec3, Vec3]; origin: Vec3; axis: Vec3 } | { corners: Vec3[]; origin: Vec3; normal: Vec3 };
+export type FeatureProbe = { ends: [Vec3, Vec3]; origin: Vec3; axis: Vec3 } | { corners: Vec3[]; origin: Vec3; normal: Vec3 } | CompoundProbe;
+
+/**
+ * A feature located by several derived features at once (a slot's two centre planes, a counterbored
+ * hole's two axes): they move together, so each of its parts is a row set of the one programme.
+ */
+export interface CompoundProbe {
+  parts: FeatureProbe[];
+}
 
 const RADIAL_DIRECTIONS = 4;
 
@@ -214,7 +222,8 @@ export function floatFeatures(probes: FeatureProbe[], free: Freedom): Rigid | nu
   for (let round = 0; round < 3; round++) {
     const rows: { p: Vec3; u: Vec3; y: number }[] = [];
     const moved = (q: Vec3) => (total ? apply(total, ...q) : q);
-    for (const pr of probes) {
+    for (const pr of probes.flatMap(leaves)) {
+      if ('parts' in pr) continue;
       if ('corners' in pr) {
         for (const corner of pr.corners) {
           const p = moved(corner);
@@ -243,6 +252,8 @@ export function floatFeatures(probes: FeatureProbe[], free: Freedom): Rigid | nu
   }
   return total;
 }
+
+const leaves = (p: FeatureProbe): FeatureProbe[] => ('parts' in p ? p.parts.flatMap(leaves) : [p]);
 
 /** Two unit directions across `axis`. */
 function across(axis: Vec3): [Vec3, Vec3] {

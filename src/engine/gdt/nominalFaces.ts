@@ -126,6 +126,11 @@ export function widthFeatures(nominal: NominalAccess, faces: number[]): number[]
  * null unless every face is a cylinder on the first one's axis line.
  */
 export function openArc(nominal: NominalAccess, faces: number[]): number | null {
+  return arcOpening(nominal, faces)?.gap ?? null;
+}
+
+/** The largest opening around a cylinder's axis (openArc) and the unit direction across the axis to its middle: where a slot's round end opens toward its other end. */
+export function arcOpening(nominal: NominalAccess, faces: number[]): { gap: number; toward: Vec3 } | null {
   const first = nominal.ref.geometry.faces[faces[0] ?? -1]?.surface;
   if (!first || first.kind !== 'cylinder') return null;
   const fr = first.frame;
@@ -148,9 +153,13 @@ export function openArc(nominal: NominalAccess, faces: number[]): number | null 
   for (let i = 0; i < nodes.count; i++) add(nodes.points, i);
   if (angles.length < 2) return null;
   angles.sort((a, b) => a - b);
-  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!;
-  for (let i = 1; i < angles.length; i++) gap = Math.max(gap, angles[i]! - angles[i - 1]!);
-  return gap;
+  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!, mid = angles[angles.length - 1]! + gap / 2;
+  for (let i = 1; i < angles.length; i++) {
+    const g = angles[i]! - angles[i - 1]!;
+    if (g > gap) [gap, mid] = [g, angles[i - 1]! + g / 2];
+  }
+  const c = Math.cos(mid), s = Math.sin(mid);
+  return { gap, toward: [c * x[0] + s * y[0], c * x[1] + s * y[1], c * x[2] + s * y[2]] };
 }
 
 /** A face's surface frame from its exact geometry: origin and unit z (a cylinder's or cone's axis), or null. */
