@@ -36,6 +36,7 @@ describe('batch manifest', () => {
       '{"id": "broken", ',
       '{"id": "ok", "bodies": {"p": "a.stl"}, "runs": [{"tool": "list_bodies"}]}',
       '{"id": "norun", "bodies": {"p": "a.stl"}, "runs": []}',
+      '{"id": "twice", "bodies": {"p": "a.stl", "p": "b.stl"}, "runs": [{"tool": "list_bodies"}]}',
       '',
     ].join('\n');
     try {
@@ -44,10 +45,11 @@ describe('batch manifest', () => {
     } catch (e) {
       const err = e as { code: string; message: string };
       expect(err.code).toBe('MANIFEST_INVALID');
-      expect(err.message).toContain('3 bad line(s)');
+      expect(err.message).toContain('4 bad line(s)');
       expect(err.message).toContain('manifest line 3: not JSON');
       expect(err.message).toContain('manifest line 4: job id "ok" is also on line 1');
       expect(err.message).toContain('manifest line 5: runs: a job needs at least one run');
+      expect(err.message).toContain('manifest line 6: bodies.p: given twice');
     }
     expect(() => parseManifest('\n# nothing\n', '/x')).toThrow(/no jobs/);
   });

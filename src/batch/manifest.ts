@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { BrepscopeError } from '../engine/hostFacts';
+import { BrepscopeError, duplicateJsonKey } from '../engine/hostFacts';
 
 /** One job as a manifest line gives it (docs/batch.md). */
 const jobLine = z.strictObject({
@@ -106,6 +106,11 @@ export function parseManifest(text: string, baseDir: string, roots: readonly str
       value = JSON.parse(trimmed);
     } catch (e) {
       problems.push(lineError(line, `not JSON (${(e as Error).message})`));
+      return;
+    }
+    const twice = duplicateJsonKey(trimmed);
+    if (twice !== undefined) {
+      problems.push(lineError(line, `${twice}: given twice (JSON would keep the last without a word)`));
       return;
     }
     const parsed = jobLine.safeParse(value);

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { BrepscopeError, jsonChunks, resultJson, SCAN_UNIT_NAMES, toErrorPayload, type ErrorPayload, type ScanUnit } from '../engine/hostFacts';
+import { BrepscopeError, duplicateJsonKey, jsonChunks, resultJson, SCAN_UNIT_NAMES, toErrorPayload, type ErrorPayload, type ScanUnit } from '../engine/hostFacts';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_DEADLINE_MS, EngineHost, type CallOptions } from '../node/EngineHost';
 import { addBatchCommands } from './batchCommands';
@@ -211,11 +211,15 @@ function parseUnits(specs: string[], bodies: { id: string }[]): Map<string, Scan
 }
 
 function parseJsonArgs(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new BrepscopeError('INVALID_ARGUMENT', `--args: not valid JSON (${(e as Error).message})`);
   }
+  const twice = duplicateJsonKey(text);
+  if (twice !== undefined) throw new BrepscopeError('INVALID_ARGUMENT', `--args: ${twice} is given twice`);
+  return value;
 }
 
 /**

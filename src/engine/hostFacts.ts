@@ -7,7 +7,7 @@
  */
 export { BrepscopeError, isKernelAbort, settle, toErrorPayload } from './errors';
 export type { ErrorCode, ErrorPayload, Outcome } from './errors';
-export { resultJson } from './json';
+export { duplicateJsonKey, resultJson } from './json';
 // The engine host's deadline timers (src/node/EngineHost.ts).
 export { timerDelay } from './timerDelay';
 export { jsonChunks } from './graph/jsonChunks';
