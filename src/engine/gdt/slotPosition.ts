@@ -1,5 +1,6 @@
 import { apply, type Rigid } from '../math/rigid';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import { solveLinear } from '../math/solveLinear';
 import { select, type PointSet } from './bodySamples';
 import type { FeatureProbe } from './floatingZone';
 import { arcOpening, coaxialGroups, indicesOn, openArc, surfaceAxis, widthFeature, type NominalAccess } from './nominalFaces';
@@ -207,34 +208,12 @@ function axisLine(s: PointSet, o: Vec3, z: Vec3, r: number, base: Vec3): (h: num
         for (let q = 0; q < 4; q++) A[p]![q]! += j[p]! * j[q]!;
       }
     }
-    const step = solve(A, g.map((t) => -t));
+    const step = solveLinear(A, g.map((t) => -t));
     if (!step) break;
     for (let p = 0; p < 4; p++) x[p]! += step[p]!;
     if (Math.hypot(...step) < 1e-13 * Math.max(1, r)) break;
   }
   return (h) => add(o0, add(scale(z, h), add(scale(u, x[0]! + x[2]! * h), scale(v, x[1]! + x[3]! * h))));
-}
-
-/** Gaussian elimination with partial pivoting; null when singular. */
-function solve(A: number[][], b: number[]): number[] | null {
-  const n = b.length, M = A.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
-    if (!(Math.abs(M[p]![c]!) > 1e-300)) return null;
-    [M[c], M[p]] = [M[p]!, M[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = M[r]![c]! / M[c]![c]!;
-      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
-    }
-  }
-  const out = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let t = M[r]![n]!;
-    for (let k = r + 1; k < n; k++) t -= M[r]![k]! * out[k]!;
-    out[r] = t / M[r]![r]!;
-  }
-  return out;
 }
 
 /** The centre (on the plane through `o` across `z`) of a circle of radius r fitted to the samples' projections: Gauss-Newton from o. */
