@@ -73,6 +73,7 @@ beforeAll(async () => {
   // A 40 x 30 x 20 block with a slot 10 wide (x 15 to 25) and 10 deep along y.
   addShapeBody(oc, engine.scene, 'slotted', cut(makeBox(oc, 40, 30, 20), makeBox(oc, 10, 32, 11, [15, -1, 10])));
   for (const [k, x] of [['x0', 0], ['x40', 40], ['s15', 15], ['s25', 25]] as const) ids[k] = await faceOf(engine, 'slotted', /plan/i, [x, 15, k.startsWith('s') ? 15 : 10]);
+  ids.base = await faceOf(engine, 'slotted', /plan/i, [20, 15, 0]);
 
   const offset: number[] = [];
   rings(offset, 1, 14, () => 6, DELTA);
@@ -104,6 +105,10 @@ beforeAll(async () => {
     for (let z = 11; z <= 19; z += 1) slot.push(15 + SHIFT, y, z, 25 + SHIFT, y, z);
   }
   addCloud(engine, 'slot', slot);
+  // The same with the block's base (z = 0) scanned, for a frame whose primary is the base.
+  const based = [...slot];
+  for (let x = 1; x <= 39; x += 1) for (let y = 1; y <= 29; y += 1) based.push(x, y, 0);
+  addCloud(engine, 'slotOnBase', based);
 });
 
 const datums = () => [
@@ -219,5 +224,25 @@ describe('evaluate_gdt: symmetry to a width datum', () => {
     expect(pos!.actual).toBeCloseTo(2 * SHIFT, 9);
     expect(notWidth!.pass).toBeNull();
     expect(notWidth!.reason).toMatch(/width feature/);
+  });
+
+  it('to B|A (the base first, the width datum second, as NIST FTC 10 gives A|J): read to the centre plane A, not to the base', async () => {
+    const r = await evaluate({
+      actualBodyId: 'slotOnBase',
+      nominalBodyId: 'slotted',
+      datums: [
+        { label: 'A', faces: [ids.x0!, ids.x40!] },
+        { label: 'B', faces: [ids.base!] },
+      ],
+      characteristics: [
+        { id: 'sym', kind: 'symmetry', faces: [ids.s15!, ids.s25!], tolerance: 0.05, datums: ['B', 'A'] },
+        { id: 'baseOnly', kind: 'symmetry', faces: [ids.s15!, ids.s25!], tolerance: 0.05, datums: ['B'] },
+      ],
+    });
+    const [sym, baseOnly] = r.characteristics;
+    expect(sym!.actual).toBeCloseTo(2 * SHIFT, 9);
+    expect(sym!.pass).toBe(false);
+    expect(baseOnly!.pass).toBeNull();
+    expect(baseOnly!.reason).toMatch(/parallel to the feature's sides/);
   });
 });
