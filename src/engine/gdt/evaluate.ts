@@ -10,6 +10,7 @@ import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeatur
 import { coaxiality, runout, type Reading } from './revolution';
 import { counterboredGroups, counterboredParts, type CounterboredParts } from './counterbore';
 import { ENDS_ACROSS_METHOD, endsAcrossOffset, LENGTH_METHOD, lengthOffset, OPEN_ARC, slotCentres, slotEndsOrientation, slotGroups, slotParts, slotProbes, type SlotParts } from './slotPosition';
+import { floatPoint, pointProbe, sphereCentres } from './spherePosition';
 import { symmetry } from './symmetry';
 import { cornerFit } from './vertexQuadrature';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
@@ -215,7 +216,9 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     const free = typeof f === 'string' ? null : freedom(spec, f.nominal);
     const motion = free ? floatFeatures(probes, free) : null;
     if (motion && free) {
-      const again = probes.map((p) => p.reread(motion));
+      let again = probes.map((p) => p.reread(motion));
+      const alone = probes.length === 1 ? probes[0]!.floatAlone?.(free) : undefined;
+      if (alone && margin(alone) < margin(again[0]!)) again = [alone];
       const worstOf = (cs: Characteristic[]) => Math.max(...cs.map(margin));
       if (worstOf(again) < worstOf(each)) {
         floated = `; the ${groups.length > 1 ? `pattern's ${groups.length} ${derived(probes, true)} floated together` : `${derived(probes, false)} floated`} in what the datums leave free (${describeFreedom(free)}) to their least largest distance: the worst ${round4(Math.max(...each.map((c) => c.actual!)))} as placed`;
@@ -258,7 +261,11 @@ function freedom(spec: CharacteristicSpec, frame: Frame): Freedom {
 const PATTERN_KINDS = new Set(['position', 'perpendicularity', 'parallelism', 'angularity', 'cylindricity', 'roundness', 'diameter', 'radius', 'sphericalDiameter', 'sphericalRadius']);
 
 /** A feature's position as evaluateOne read it: its derived axis or centre plane, and the same reading with it moved (floated). */
-type PositionProbe = FeatureProbe & { reread(motion: Rigid): Characteristic };
+type PositionProbe = FeatureProbe & {
+  reread(motion: Rigid): Characteristic;
+  /** The feature floated on its own, exactly, where the minimax's directions leave slack (a sphere's centre). */
+  floatAlone?(free: Freedom): Characteristic;
+};
 
 /** What the probes float: axes, centre planes, or both in one pattern. */
 function derived(probes: PositionProbe[], plural: boolean): string {
@@ -421,6 +428,15 @@ function evaluateOne(
       verdict(spec, n, `twice the largest distance of the least-squares axis (at the ends of the samples) from the true position, in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.max(radial(e1, nc.origin, nc.axis), radial(e2, nc.origin, nc.axis)), bonus);
     probes?.push({ ends: [m1, m2], origin: nc.origin, axis: nc.axis, reread: (motion) => read(apply(motion, ...m1), apply(motion, ...m2)) });
     return read(m1, m2);
+  }
+  if (spec.kind === 'position' && kind === 'sphere') {
+    const c = sphereCentres(nominal, spec.faces, pts);
+    if ('reason' in c) return none('none', c.reason);
+    const m = map(c.actual);
+    const bonus = sizeBonus(spec, c.actualDiameter, () => c.internal);
+    const read = (centre: Vec3) => verdict(spec, n, `twice the distance of the least-squares sphere's centre from the true position (a spherical zone), in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.hypot(...sub(centre, c.nominal)), bonus);
+    probes?.push({ ...pointProbe(m, c.nominal), reread: (motion) => read(apply(motion, ...m)), floatAlone: (free) => read(floatPoint(m, c.nominal, free)) });
+    return read(m);
   }
   if (/plane/.test(kind) && /cylinder/.test(kind) && (spec.kind === 'position' || ORIENTATION.has(spec.kind))) {
     return none('none', `${spec.kind} of planar and cylindrical faces together that make neither an elongated hole or slot (two flats and two round ends) nor a counterbored hole (bores on one axis and their floors) is not evaluated (docs/gdt.md, "Not supported")`);
@@ -617,10 +633,14 @@ function axisEnds(c: CylinderFit, pts: PointSet): [Vec3, Vec3] {
  * shaft smaller than its largest); at LMC the same from the least material size. 0 without a size.
  */
 function materialBonus(spec: CharacteristicSpec, actual: CylinderFit, nominal: NominalAccess, nodes: PointSet, nc: CylinderFit): number {
+  return sizeBonus(spec, 2 * actual.radius, () => isInternal(nominal, nodes, nc));
+}
+
+/** The bonus a feature of `size` earns at MMC or LMC (ASME Y14.5-2018 7.3): its departure from the material condition's size. */
+function sizeBonus(spec: CharacteristicSpec, size: number, internal: () => boolean): number {
   const mmc = spec.modifiers.includes('maximumMaterial'), lmc = spec.modifiers.includes('leastMaterial');
   if ((!mmc && !lmc) || !spec.size) return 0;
-  const hole = isInternal(nominal, nodes, nc);
-  const size = 2 * actual.radius;
+  const hole = internal();
   const lowLimit = spec.size.nominal + spec.size.lower, highLimit = spec.size.nominal + spec.size.upper;
   const materialSize = mmc ? (hole ? lowLimit : highLimit) : hole ? highLimit : lowLimit;
   const bonus = mmc ? (hole ? size - materialSize : materialSize - size) : hole ? materialSize - size : size - materialSize;
