@@ -10,6 +10,7 @@ import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeatur
 import { coaxiality, runout, type Reading } from './revolution';
 import { counterboredGroups, counterboredParts, type CounterboredParts } from './counterbore';
 import { ENDS_ACROSS_METHOD, endsAcrossOffset, LENGTH_METHOD, lengthOffset, OPEN_ARC, slotCentres, slotEndsOrientation, slotGroups, slotParts, slotProbes, type SlotParts } from './slotPosition';
+import { areaWindows, type AreaUnit } from './perArea';
 import { floatPoint, pointProbe, sphereCentres } from './spherePosition';
 import { symmetry } from './symmetry';
 import { cornerFit } from './vertexQuadrature';
@@ -40,7 +41,7 @@ export interface CharacteristicSpec {
   composite?: 'upper' | 'lower';
   /** A zone per unit length (mm) or per unit area (read_pmi's perLength, perArea). */
   perLength?: number | null;
-  perArea?: object | null;
+  perArea?: AreaUnit | null;
   /**
    * Edges the PMI names besides faces: a straightness's line edges (NIST CTC 5: their faces and
    * direction are read, straightness.ts), a size's circular edges (a hole's, a countersink's rim:
@@ -287,10 +288,12 @@ function evaluateOne(
   const n = pts.count;
   const none = (method: string, reason: string) => result(spec, n, method, { reason });
   if (spec.faces.length === 0) return none('none', spec.lineReason ?? 'the characteristic names no faces of the nominal');
-  if (spec.perArea || (spec.perLength != null && spec.kind !== 'straightness')) return none('none', `a ${spec.kind} zone per unit ${spec.perArea ? 'area' : 'length'} is not evaluated (docs/gdt.md, "Not supported")`);
   const kind = featureKind(nominal, spec.faces);
-  if (n < options.minSamples) return none('none', `${n} scan samples on its faces (at least ${options.minSamples} needed)`);
   const planar = kind === 'plane', round = kind === 'cylinder' || kind === 'cone';
+  const areaKind = planar && (spec.kind === 'flatness' || ORIENTATION.has(spec.kind));
+  if ((spec.perArea && !areaKind) || (spec.perLength != null && spec.kind !== 'straightness')) return none('none', `a ${spec.kind} zone per unit ${spec.perArea ? 'area' : 'length'} is not evaluated${spec.perArea ? ' (read per unit area: flatness and orientations of planar faces)' : ''} (docs/gdt.md, "Not supported")`);
+  if (n < options.minSamples) return none('none', `${n} scan samples on its faces (at least ${options.minSamples} needed)`);
+  if (spec.perArea) return perUnitArea(spec, nominal, pts, frames, options);
 
   if (FORM.has(spec.kind)) {
     if (spec.kind === 'flatness') {
@@ -442,6 +445,28 @@ function evaluateOne(
     return none('none', `${spec.kind} of planar and cylindrical faces together that make neither an elongated hole or slot (two flats and two round ends) nor a counterbored hole (bores on one axis and their floors) is not evaluated (docs/gdt.md, "Not supported")`);
   }
   return none('none', `${spec.kind} on ${kind} faces is not evaluated yet (docs/gdt.md, "Not supported")`);
+}
+
+/**
+ * A flatness or an orientation per unit area: read on every window of the unit's shape on the face
+ * (perArea.ts), each as the whole face is read; the worst window decides.
+ */
+function perUnitArea(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
+  const unit = spec.perArea!;
+  const plane = fitPlane(nominal.nodes(spec.faces).points);
+  const windows = plane ? areaWindows(pts, plane.normal, unit, options.minSamples) : { reason: 'the nominal faces span no plane' };
+  if ('reason' in windows) return result(spec, pts.count, 'none', { reason: windows.reason });
+  const read = windows.map((w) => ({ w, c: evaluateOne({ ...spec, perArea: null }, nominal, select(pts, w.members), frames, options) }));
+  const done = read.filter((r) => r.c.actual !== null);
+  if (done.length === 0) return { ...read[0]!.c, samples: pts.count };
+  const worst = done.reduce((a, b) => (b.c.actual! > a.c.actual! ? b : a));
+  const sides = [unit.size, unit.second].filter((x): x is number => x !== null).map(round4).join(' x ');
+  const open = read.length - done.length;
+  return {
+    ...worst.c,
+    samples: pts.count,
+    method: `per unit area (${unit.shape} ${sides}): the worst of ${done.length} areas placed over the face${open ? ` (${open} more not read)` : ''}, centred at (${worst.w.centre.map(round4).join(', ')}) with ${worst.w.members.length} samples: ${worst.c.method}`,
+  };
 }
 
 /**

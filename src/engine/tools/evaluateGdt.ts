@@ -51,6 +51,10 @@ const characteristicSchema = z.strictObject({
   size: z.strictObject({ nominal: z.number(), upper: z.number(), lower: z.number() }).optional().describe("The feature's size limits, for a material-condition bonus"),
   composite: z.enum(['upper', 'lower']).optional().describe("A composite frame's segment (position, profile): the lower segment's datums orient its zone and do not locate it"),
   perLength: z.number().positive().optional().describe('Straightness: the zone applies to every length of this size along each element (mm; "0.2/15")'),
+  perArea: z
+    .strictObject({ shape: z.enum(['circular', 'square', 'rectangular']), size: z.number().positive(), second: z.number().positive().optional() })
+    .optional()
+    .describe('Flatness or an orientation of planar faces: the zone applies to every area of this shape and size on the face (a circle of diameter size, a square, a rectangle size x second; mm)'),
 });
 
 const schema = z.strictObject({
@@ -161,6 +165,7 @@ export const evaluateGdt = defineTool({
           size: c.size ?? null,
           ...(c.composite ? { composite: c.composite } : {}),
           perLength: c.perLength ?? null,
+          perArea: c.perArea ? { shape: c.perArea.shape, size: c.perArea.size, second: c.perArea.second ?? null } : null,
         };
       });
     }
