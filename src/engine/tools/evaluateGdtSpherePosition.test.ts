@@ -60,20 +60,16 @@ const datums = () => [
   { label: 'B', faces: [ids.B!] },
   { label: 'C', faces: [ids.C!] },
 ];
+const evaluate = (actualBodyId: string, characteristics: object[]) =>
+  engine.runJson('evaluate_gdt', { actualBodyId, nominalBodyId: 'part', datums: datums(), characteristics }).then((r) => (r.result as unknown as Result).characteristics);
 
 describe('evaluate_gdt: position of a spherical feature', () => {
   it('a ball moved by MOVE reads twice |MOVE| to A|B|C; to A alone the zone floats across A and reads twice its height', async () => {
     expect(ball.length).toBeGreaterThan(0);
-    const r = (await engine.runJson('evaluate_gdt', {
-      actualBodyId: 'moved',
-      nominalBodyId: 'part',
-      datums: datums(),
-      characteristics: [
-        { id: 'abc', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] },
-        { id: 'a', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A'] },
-      ],
-    })).result as unknown as Result;
-    const [abc, a] = r.characteristics;
+    const [abc, a] = await evaluate('moved', [
+      { id: 'abc', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] },
+      { id: 'a', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A'] },
+    ]);
     expect(abc!.actual).toBeCloseTo(2 * Math.hypot(...MOVE), 9);
     expect(abc!.pass).toBe(false);
     expect(abc!.method).toMatch(/spherical zone/);
@@ -82,21 +78,15 @@ describe('evaluate_gdt: position of a spherical feature', () => {
   });
 
   it('a ball in place reads 0 whatever its size; a material-condition bonus comes from its size', async () => {
-    const r = (await engine.runJson('evaluate_gdt', {
-      actualBodyId: 'larger',
-      nominalBodyId: 'part',
-      datums: datums(),
-      characteristics: [
-        { id: 'rfs', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] },
-        // A ball (external) at LMC, size 10 +-0.2: LMC size 9.8, actual 10.1, bonus 0.3.
-        { id: 'lmc', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'], modifiers: ['leastMaterial'], size: { nominal: 10, upper: 0.2, lower: -0.2 } },
-      ],
-    })).result as unknown as Result;
-    const [rfs, lmc] = r.characteristics;
+    const [rfs, lmc] = await evaluate('larger', [
+      { id: 'rfs', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] },
+      // A ball (external) at LMC, size 10 +-0.2: LMC size 9.8, actual 10.1, bonus 0.3.
+      { id: 'lmc', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'], modifiers: ['leastMaterial'], size: { nominal: 10, upper: 0.2, lower: -0.2 } },
+    ]);
     expect(rfs!.actual).toBeLessThan(1e-9);
     expect(rfs!.pass).toBe(true);
     expect(lmc!.bonus).toBeCloseTo(0.3, 9);
-    const inPlace = (await engine.runJson('evaluate_gdt', { actualBodyId: 'inPlace', nominalBodyId: 'part', datums: datums(), characteristics: [{ id: 'p', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] }] })).result as unknown as Result;
-    expect(inPlace.characteristics[0]!.actual).toBeLessThan(1e-9);
+    const [inPlace] = await evaluate('inPlace', [{ id: 'p', kind: 'position', faces: ball, tolerance: 0.05, datums: ['A', 'B', 'C'] }]);
+    expect(inPlace!.actual).toBeLessThan(1e-9);
   });
 });
