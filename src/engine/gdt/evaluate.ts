@@ -437,7 +437,7 @@ function evaluateOne(
     if ('reason' in c) return none('none', c.reason);
     const m = map(c.actual);
     const bonus = sizeBonus(spec, c.actualDiameter, () => c.internal);
-    const read = (centre: Vec3) => verdict(spec, n, `twice the distance of the least-squares sphere's centre from the true position (a spherical zone), in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.hypot(...sub(centre, c.nominal)), bonus);
+    const read = (centre: Vec3) => verdict(spec, n, `twice the distance of the least-squares sphere's centre${c.corners ? ` (fitted through the scan triangles' ${c.corners} corners under the samples)` : ''} from the true position (a spherical zone), in the datum frame ${spec.datums.join('|') || '(none)'}`, 2 * Math.hypot(...sub(centre, c.nominal)), bonus);
     probes?.push({ ...pointProbe(m, c.nominal), reread: (motion) => read(apply(motion, ...m)), floatAlone: (free) => read(floatPoint(m, c.nominal, free)) });
     return read(m);
   }

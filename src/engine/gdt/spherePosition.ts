@@ -4,13 +4,13 @@ import type { PointSet } from './bodySamples';
 import type { FeatureProbe, Freedom } from './floatingZone';
 import { fitSphere } from './leastSquares';
 import type { NominalAccess } from './nominalFaces';
+import { cornerFit, sphereResidual } from './vertexQuadrature';
 
 /**
  * A spherical feature's position (NIST FTC 6's two S-diameter 31.75 balls to D|B|C): its centre, a
  * point, within a spherical zone about the true position (ASME Y14.5-2018 10.6.3, S-diameter
  * zones), so the reading is twice the distance between the scan's least-squares centre, in the
- * datum frame, and the nominal sphere's centre. A mesh's chord sag shrinks a sphere towards its
- * centre and leaves the centre where it is, so the area samples' fit serves.
+ * datum frame, and the nominal sphere's centre, fitted as its size is (a mesh scan's corners).
  */
 export interface SphereCentres {
   nominal: Vec3;
@@ -20,6 +20,8 @@ export interface SphereCentres {
   actualDiameter: number;
   /** A spherical socket (the part's outward normals point at the centre), not a ball. */
   internal: boolean;
+  /** The mesh scan's triangle corners the sphere was fitted to (0: its samples). */
+  corners: number;
 }
 
 export function sphereCentres(nominal: NominalAccess, faces: number[], pts: PointSet): SphereCentres | { reason: string } {
@@ -29,8 +31,12 @@ export function sphereCentres(nominal: NominalAccess, faces: number[], pts: Poin
   const centre: Vec3 = [first.frame[0]!, first.frame[1]!, first.frame[2]!];
   const apart = (s: (typeof surfaces)[number]) => !s || s.kind !== 'sphere' || !('frame' in s) || Math.hypot(s.frame[0]! - centre[0], s.frame[1]! - centre[1], s.frame[2]! - centre[2]) > 1e-6 * (1 + first.radius);
   if (surfaces.some(apart)) return { reason: 'the spherical faces named do not share one centre: not one spherical feature' };
-  const fit = fitSphere(pts.points);
-  if (!fit) return { reason: 'no sphere fits the scan samples' };
+  const area = fitSphere(pts.points);
+  if (!area) return { reason: 'no sphere fits the scan samples' };
+  // A mesh scan's corners, as its size is read (vertexQuadrature.ts): on a cap, unequal chord sag
+  // would also move the centre a little (0.0009 on NIST FTC 6's perfect scan, 0.0000 from corners).
+  const corners = cornerFit(pts, area, (q) => fitSphere(q.points), sphereResidual, area.radius);
+  const fit = corners?.fit ?? area;
   // Outward normals of the part's faces, read where the nominal's own nodes are.
   const nodes = nominal.nodes(faces), hit = createExactHit();
   let inward = 0;
@@ -39,7 +45,7 @@ export function sphereCentres(nominal: NominalAccess, faces: number[], pts: Poin
     nominal.ref.nearest(x, y, z, hit);
     inward += (x - centre[0]) * hit.nx + (y - centre[1]) * hit.ny + (z - centre[2]) * hit.nz;
   }
-  return { nominal: centre, actual: fit.center, actualDiameter: 2 * fit.radius, internal: inward < 0 };
+  return { nominal: centre, actual: fit.center, actualDiameter: 2 * fit.radius, internal: inward < 0, corners: corners?.corners ?? 0 };
 }
 
 /**
