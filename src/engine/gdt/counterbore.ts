@@ -1,6 +1,6 @@
 import { dot, type Vec3 } from '../math/vec3';
-import { fitPlane, radial } from './leastSquares';
-import { coaxialGroups, openArc, sizeFeatures, surfaceAxis, type NominalAccess } from './nominalFaces';
+import { centroid, fitPlane, radial } from './leastSquares';
+import { coaxialGroups, cylinderRadius, cylindersAndPlanes, openArc, sizeFeatures, surfaceAxis, type NominalAccess } from './nominalFaces';
 import { OPEN_ARC } from './slotPosition';
 
 /**
@@ -20,22 +20,22 @@ export interface CounterboredParts {
 
 /** One counterbored hole: whole cylinders of two or more radii on one axis line, or one radius and its floors. Null otherwise. */
 export function counterboredParts(nominal: NominalAccess, faces: number[]): CounterboredParts | null {
-  const cylinders = faces.filter((f) => nominal.surfaceKind(f) === 'cylinder');
-  const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
-  if (!cylinders.length || cylinders.length + planes.length !== faces.length) return null;
+  const split = cylindersAndPlanes(nominal, faces);
+  if (!split?.cylinders.length) return null;
+  const { cylinders, planes } = split;
   if (coaxialGroups(nominal, cylinders).length !== 1) return null;
   const bores = sizeFeatures(nominal, cylinders);
   if (!bores || (bores.length < 2 && !planes.length) || bores.some((b) => (openArc(nominal, b) ?? Math.PI) > OPEN_ARC)) return null;
   const axis = surfaceAxis(nominal, cylinders[0]!)!;
-  const radius = Math.min(...cylinders.map((f) => { const s = nominal.ref.geometry.faces[f]?.surface; return s?.kind === 'cylinder' ? s.radius : Infinity; }));
+  const radius = Math.min(...cylinders.map((f) => cylinderRadius(nominal, f)));
   return planes.every((f) => isFloor(nominal, f, axis, radius)) ? { bores, floors: planes } : null;
 }
 
 /** Faces grouped into counterbored holes by axis line (a pattern), each a counterbored hole; null unless every face belongs to one. */
 export function counterboredGroups(nominal: NominalAccess, faces: number[]): number[][] | null {
-  const cylinders = faces.filter((f) => nominal.surfaceKind(f) === 'cylinder');
-  const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
-  if (!cylinders.length || cylinders.length + planes.length !== faces.length) return null;
+  const split = cylindersAndPlanes(nominal, faces);
+  if (!split?.cylinders.length) return null;
+  const { cylinders, planes } = split;
   const groups = coaxialGroups(nominal, cylinders).map((g) => ({ faces: [...g], axis: surfaceAxis(nominal, g[0]!)! }));
   for (const f of planes) {
     const g = groups.find((q) => isFloor(nominal, f, q.axis, Infinity));
@@ -51,8 +51,7 @@ function isFloor(nominal: NominalAccess, f: number, axis: { o: Vec3; z: Vec3 }, 
   const nodes = nominal.nodes([f]);
   const p = fitPlane(nodes.points);
   if (!p || Math.abs(Math.abs(dot(p.normal, axis.z)) - 1) > 1e-9) return false;
-  const c: Vec3 = [0, 0, 0];
-  for (let i = 0; i < nodes.count; i++) for (let k = 0; k < 3; k++) c[k]! += nodes.points[3 * i + k]! / nodes.count;
+  const c = centroid(nodes.points);
   let outer = 0;
   for (let i = 0; i < nodes.count; i++) outer = Math.max(outer, radial([nodes.points[3 * i]!, nodes.points[3 * i + 1]!, nodes.points[3 * i + 2]!], axis.o, axis.z));
   return radial(c, axis.o, axis.z) < 0.25 * Math.min(radius, outer);

@@ -1,4 +1,3 @@
-import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { select, type PointSet } from './bodySamples';
 import { frameMap, type DatumFeature, type Frame } from './datumFrame';
@@ -6,7 +5,7 @@ import { apply, type Rigid } from '../math/rigid';
 import { extentCorners, floatFeatures, floatZone, freeMotions, type FeatureProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
-import { featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
+import { facesInward, featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { counterboredGroups, counterboredParts, type CounterboredParts } from './counterbore';
 import { ENDS_ACROSS_METHOD, endsAcrossOffset, LENGTH_METHOD, lengthOffset, OPEN_ARC, slotCentres, slotEndsOrientation, slotGroups, slotParts, slotProbes, type SlotParts } from './slotPosition';
@@ -674,16 +673,10 @@ function sizeBonus(spec: CharacteristicSpec, size: number, internal: () => boole
 
 /** A hole (material outside the cylinder): the outward normals point toward the axis. */
 function isInternal(nominal: NominalAccess, nodes: PointSet, c: CylinderFit): boolean {
-  const hit = createExactHit();
-  let s = 0;
-  for (let i = 0; i < nodes.count; i += Math.max(1, Math.floor(nodes.count / 50))) {
-    const p = at(nodes.points, i);
-    nominal.ref.nearest(p[0], p[1], p[2], hit);
+  return facesInward(nominal, nodes, (p) => {
     const d = sub(p, c.origin);
-    const r = sub(d, scale(c.axis, dot(d, c.axis)));
-    s += hit.nx * r[0] + hit.ny * r[1] + hit.nz * r[2];
-  }
-  return s < 0;
+    return sub(d, scale(c.axis, dot(d, c.axis)));
+  });
 }
 
 function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, kind: string): Characteristic {

@@ -48,6 +48,35 @@ export function widthFeature(nominal: NominalAccess, faces: number[]): [number[]
   return na && nb && Math.abs(dot(na.normal, nb.normal)) > 1 - 1e-9 ? groups : null;
 }
 
+/** The faces split into cylinders and planes; null when any is neither (slots, counterbored holes). */
+export function cylindersAndPlanes(nominal: NominalAccess, faces: number[]): { cylinders: number[]; planes: number[] } | null {
+  const cylinders = faces.filter((f) => nominal.surfaceKind(f) === 'cylinder');
+  const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
+  return cylinders.length + planes.length === faces.length ? { cylinders, planes } : null;
+}
+
+/** Face[f]'s cylinder radius (NaN when it is no cylinder). */
+export function cylinderRadius(nominal: NominalAccess, f: number): number {
+  const s = nominal.ref.geometry.faces[f]?.surface;
+  return s?.kind === 'cylinder' ? s.radius : NaN;
+}
+
+/**
+ * Whether the part's outward normals at the faces' nodes point back against `away` (a direction
+ * from the feature's axis or centre): a hole or a socket, with the material outside it.
+ */
+export function facesInward(nominal: NominalAccess, nodes: PointSet, away: (p: Vec3) => Vec3): boolean {
+  const hit = createExactHit();
+  let s = 0;
+  for (let i = 0; i < nodes.count; i += Math.max(1, Math.floor(nodes.count / 50))) {
+    const p: Vec3 = [nodes.points[3 * i]!, nodes.points[3 * i + 1]!, nodes.points[3 * i + 2]!];
+    nominal.ref.nearest(p[0], p[1], p[2], hit);
+    const d = away(p);
+    s += hit.nx * d[0] + hit.ny * d[1] + hit.nz * d[2];
+  }
+  return s < 0;
+}
+
 /** Indices of samples (of a set already restricted to a characteristic's faces) whose nearest nominal face is in `faces`. */
 export function indicesOn(pts: PointSet, nominal: NominalAccess, faces: number[]): number[] {
   const want = new Set(faces.flatMap((f) => [f, ...(nominal.supplemental?.under(f) ?? [])]));

@@ -3,7 +3,8 @@ import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import { solveLinear } from '../math/solveLinear';
 import { select, type PointSet } from './bodySamples';
 import type { FeatureProbe } from './floatingZone';
-import { arcOpening, coaxialGroups, indicesOn, openArc, surfaceAxis, widthFeature, type NominalAccess } from './nominalFaces';
+import { centroid } from './leastSquares';
+import { arcOpening, coaxialGroups, cylinderRadius, cylindersAndPlanes, indicesOn, openArc, surfaceAxis, widthFeature, type NominalAccess } from './nominalFaces';
 
 /**
  * An elongated hole or a slot with round ends (two flats and two round ends: NIST FTC 9's and 10's):
@@ -31,9 +32,9 @@ export const OPEN_ARC = Math.PI / 2;
 
 /** The flats and the two round ends of faces that make one elongated hole or slot (the flats may be left out), or null. */
 export function slotParts(nominal: NominalAccess, faces: number[]): SlotParts | null {
-  const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
-  const cylinders = faces.filter((f) => nominal.surfaceKind(f) === 'cylinder');
-  if (planes.length + cylinders.length !== faces.length) return null;
+  const split = cylindersAndPlanes(nominal, faces);
+  if (!split) return null;
+  const { cylinders, planes } = split;
   const flats = planes.length ? widthFeature(nominal, planes) : null;
   if (planes.length && !flats) return null;
   const groups = coaxialGroups(nominal, cylinders);
@@ -46,14 +47,9 @@ export function slotParts(nominal: NominalAccess, faces: number[]): SlotParts | 
 }
 
 function endAxis(nominal: NominalAccess, faces: number[]): EndAxis | null {
-  const radii = new Set(faces.map((f) => radiusOf(nominal, f)));
-  const fr = surfaceAxis(nominal, faces[0]!), r = radiusOf(nominal, faces[0]!);
+  const radii = new Set(faces.map((f) => cylinderRadius(nominal, f)));
+  const fr = surfaceAxis(nominal, faces[0]!), r = cylinderRadius(nominal, faces[0]!);
   return fr && radii.size === 1 && Number.isFinite(r) ? { ...fr, r } : null;
-}
-
-function radiusOf(nominal: NominalAccess, f: number): number {
-  const s = nominal.ref.geometry.faces[f]?.surface;
-  return s?.kind === 'cylinder' ? s.radius : NaN;
 }
 
 /**
@@ -64,9 +60,9 @@ function radiusOf(nominal: NominalAccess, f: number): number {
  * two ends it is tangent to, between them. Null unless every face finds its slot.
  */
 export function slotGroups(nominal: NominalAccess, faces: number[]): number[][] | null {
-  const cylinders = faces.filter((f) => nominal.surfaceKind(f) === 'cylinder');
-  const planes = faces.filter((f) => nominal.surfaceKind(f) === 'plane');
-  if (!cylinders.length || cylinders.length + planes.length !== faces.length) return null;
+  const split = cylindersAndPlanes(nominal, faces);
+  if (!split?.cylinders.length) return null;
+  const { cylinders, planes } = split;
   const tol = 1e-6 * nominal.ref.geometry.diagonal;
   const ends: (EndAxis & { faces: number[]; bulge: Vec3 })[] = [];
   for (const g of coaxialGroups(nominal, cylinders)) {
@@ -96,7 +92,7 @@ export function slotGroups(nominal: NominalAccess, faces: number[]): number[][] 
   }
   if (used.size !== ends.length) return null;
   for (const f of planes) {
-    const c = centroidOf(nominal, [f]);
+    const c = centroid(nominal.nodes([f]).points);
     // A flat is tangent to both ends and lies between them.
     const slot = slots.find(({ a, b }) => {
       const d = across(sub(b.o, a.o), a.z), len = Math.hypot(...d), t = dot(sub(c, a.o), d) / len;
@@ -107,13 +103,6 @@ export function slotGroups(nominal: NominalAccess, faces: number[]): number[][] 
     slot.faces.push(f);
   }
   return slots.map((s) => s.faces);
-}
-
-function centroidOf(nominal: NominalAccess, faces: number[]): Vec3 {
-  const nodes = nominal.nodes(faces);
-  const c: Vec3 = [0, 0, 0];
-  for (let i = 0; i < nodes.count; i++) for (let k = 0; k < 3; k++) c[k]! += nodes.points[3 * i + k]! / nodes.count;
-  return c;
 }
 
 /** Where a slot's round ends stand: each end's centre (radius held) and the true positions, with the slot's length and width directions. */

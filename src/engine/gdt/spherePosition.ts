@@ -1,9 +1,8 @@
-import { createExactHit } from '../exact/ExactReference';
 import type { Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import type { FeatureProbe, Freedom } from './floatingZone';
 import { fitSphere } from './leastSquares';
-import type { NominalAccess } from './nominalFaces';
+import { facesInward, type NominalAccess } from './nominalFaces';
 import { cornerFit, sphereResidual } from './vertexQuadrature';
 
 /**
@@ -37,15 +36,7 @@ export function sphereCentres(nominal: NominalAccess, faces: number[], pts: Poin
   // would also move the centre a little (0.0009 on NIST FTC 6's perfect scan, 0.0000 from corners).
   const corners = cornerFit(pts, area, (q) => fitSphere(q.points), sphereResidual, area.radius);
   const fit = corners?.fit ?? area;
-  // Outward normals of the part's faces, read where the nominal's own nodes are.
-  const nodes = nominal.nodes(faces), hit = createExactHit();
-  let inward = 0;
-  for (let i = 0; i < nodes.count; i += Math.max(1, Math.floor(nodes.count / 50))) {
-    const x = nodes.points[3 * i]!, y = nodes.points[3 * i + 1]!, z = nodes.points[3 * i + 2]!;
-    nominal.ref.nearest(x, y, z, hit);
-    inward += (x - centre[0]) * hit.nx + (y - centre[1]) * hit.ny + (z - centre[2]) * hit.nz;
-  }
-  return { nominal: centre, actual: fit.center, actualDiameter: 2 * fit.radius, internal: inward < 0, corners: corners?.corners ?? 0 };
+  return { nominal: centre, actual: fit.center, actualDiameter: 2 * fit.radius, internal: facesInward(nominal, nominal.nodes(faces), (p) => [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]]), corners: corners?.corners ?? 0 };
 }
 
 /**
