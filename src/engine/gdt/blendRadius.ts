@@ -3,15 +3,19 @@ import { solveLinear } from '../math/solveLinear';
 import type { PointSet } from './bodySamples';
 import { fitCylinderFrom, fitSphere } from './leastSquares';
 import type { NominalAccess } from './nominalFaces';
+import { blendSection, fitTangentArc, tangentArcResidual } from './tangentArc';
 import { cornerFit, cylinderResidual, sphereResidual, torusResidual } from './vertexQuadrature';
 
 /**
  * Radii of blends: a fillet around a round edge is a torus (NIST FTC 11's R1.5 and R0.1), and a
  * fillet chain mixes cylinders (along straight edges), tori (along arcs) and spheres (at corners:
  * NIST FTC 6's R3.175 on 30 faces). A CMM or GOM user fits each blend face with its own kind and
- * reads its radius; so here: each face of the callout on its own samples, a cylinder by least
- * squares from the nominal axis, a sphere by least squares, a torus by least squares from the
- * nominal torus (fitTorus); the result is the face whose radius departs most from its nominal.
+ * reads its radius; so here: each face of the callout on its own samples, a fillet's short arc
+ * (a cylinder or a torus' tube under 150 degrees, tangent to its neighbours) as the arc tangent to
+ * the nominal's neighbours (tangentArc.ts: one parameter, steady on a noisy scan where a free fit
+ * of a quarter circle is not), other cylinders by least squares from the nominal axis, spheres by
+ * least squares, tori by least squares from the nominal torus (fitTorus); the result is the face
+ * whose radius departs most from its nominal.
  */
 export interface TorusFit {
   center: Vec3;
@@ -118,6 +122,16 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
     }
     const fr = 'frame' in s ? s.frame : null;
     const origin: Vec3 = fr ? [fr[0]!, fr[1]!, fr[2]!] : [0, 0, 0], axis: Vec3 = fr ? normalize([fr[9]!, fr[10]!, fr[11]!]) : [0, 0, 1];
+    const minor = s.kind === 'torus' && (radius === null || Math.abs(s.minor - radius) <= Math.abs(s.major - radius));
+    // A fillet's short arc: held tangent to its neighbours, one parameter (tangentArc.ts).
+    const section = s.kind === 'cylinder' || minor ? blendSection(nominal, f) : null;
+    if (section) {
+      const area = fitTangentArc(section, p);
+      const corners = area && cornerFit(p, area, (q) => fitTangentArc(section, q), (t) => tangentArcResidual(section, t.radius), area.radius);
+      const t = corners?.fit ?? area;
+      if (t) read.push({ face: f, kind: `${s.kind === 'torus' ? 'torus (minor radius)' : 'cylinder'} tangent arc`, value: t.radius, nominal: section.radius, n: p.count, corners: corners?.corners ?? 0 });
+      continue;
+    }
     // A mesh scan's blend: fitted through its triangles' corners, not their chords (vertexQuadrature.ts).
     if (s.kind === 'cylinder') {
       const area = fitCylinderFrom(p.points, axis);
@@ -134,7 +148,6 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
       const area = fitTorus(p, start);
       const corners = area && cornerFit(p, area, (q) => fitTorus(q, start), torusResidual, area.minor);
       const t = corners?.fit ?? area;
-      const minor = radius === null || Math.abs(s.minor - radius) <= Math.abs(s.major - radius);
       if (t) read.push({ face: f, kind: minor ? 'torus (minor radius)' : 'torus (major radius)', value: minor ? t.minor : t.major, nominal: minor ? s.minor : s.major, n: p.count, corners: corners?.corners ?? 0 });
     }
   }
@@ -142,11 +155,18 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
   const worst = read.reduce((a, b) => (Math.abs(b.value - b.nominal) > Math.abs(a.value - a.nominal) ? b : a));
   const r4 = (v: number) => Number(v.toPrecision(6));
   const cornered = read.reduce((n, r) => n + r.corners, 0);
-  const how = 'cylinder: least squares from the nominal axis; sphere: least squares; torus: least squares (Levenberg-Marquardt from the nominal torus), its minor radius for a fillet';
+  const HOW: Record<string, string> = {
+    arc: 'a fillet (an arc of a cylinder or a torus under 150 degrees, tangent to its neighbours): least squares of the one arc tangent to the nominal\'s neighbours (ASME Y14.5\'s radius zone: arcs tangent to the adjacent surfaces), its radius the one parameter',
+    cylinder: 'cylinder: least squares from the nominal axis',
+    sphere: 'sphere: least squares',
+    torus: 'torus: least squares (Levenberg-Marquardt from the nominal torus), its minor radius for a fillet',
+  };
+  const howOf = (kind: string) => HOW[kind.endsWith('tangent arc') ? 'arc' : kind.split(' ')[0]!]!;
+  const how = [...new Set(read.map((r) => howOf(r.kind)))].join('; ');
   const list = read.map((r) => `face[${r.face}] ${r.kind} ${r4(r.value)}`).join(', ');
   return {
     radius: worst.value,
     samples,
-    method: `${read.length > 1 ? `blend of ${read.length} faces, each fitted by its kind (${how}): ${list}; reported: the farthest from its nominal, face[${worst.face}]` : `${worst.kind}: ${how.split('; ').find((h) => h.startsWith(worst.kind.split(' ')[0]!))}`}${skipped.length ? `; left out (fewer than ${minSamples} samples): ${skipped.map((f) => `face[${f}]`).join(', ')}` : ''}${cornered ? `; fitted through the scan triangles' ${cornered} corners under the samples (not the chords between them)` : ''}`,
+    method: `${read.length > 1 ? `blend of ${read.length} faces, each fitted by its kind (${how}): ${list}; reported: the farthest from its nominal, face[${worst.face}]` : `${worst.kind}: ${how}`}${skipped.length ? `; left out (fewer than ${minSamples} samples): ${skipped.map((f) => `face[${f}]`).join(', ')}` : ''}${cornered ? `; fitted through the scan triangles' ${cornered} corners under the samples (not the chords between them)` : ''}`,
   };
 }

@@ -15,6 +15,7 @@ import { symmetry } from './symmetry';
 import { cornerFit } from './vertexQuadrature';
 import { onConstruction, onSolidFaces } from './supplementalFaces';
 import { blendRadius } from './blendRadius';
+import { blendSection } from './tangentArc';
 import { featureSize } from './featureSizes';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
@@ -189,8 +190,9 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
     const r = featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, actualOn, spec.nominal, options.minSamples);
     if (r) return 'reason' in r ? result(spec, r.samples, 'none', { reason: r.reason, faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] }) : { ...verdict(spec, r.samples, r.method, r.actual), faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] };
   }
-  if ((spec.kind === 'diameter' || spec.kind === 'radius') && spec.faces.length && featureKind(nominal, spec.faces) !== 'cylinder' && spec.faces.every((f) => ['cylinder', 'sphere', 'torus'].includes(nominal.surfaceKind(f)))) {
-    // Blends: a fillet's torus, a chain of cylinders, tori and spheres, each face on its own samples (blendRadius.ts).
+  if ((spec.kind === 'diameter' || spec.kind === 'radius') && spec.faces.length && spec.faces.every((f) => ['cylinder', 'sphere', 'torus'].includes(nominal.surfaceKind(f))) && (featureKind(nominal, spec.faces) !== 'cylinder' || spec.faces.every((f) => blendSection(nominal, f)))) {
+    // Blends: a fillet's torus, a chain of cylinders, tori and spheres, cylindrical fillets (short
+    // arcs tangent to their neighbours), each face on its own samples (blendRadius.ts).
     const half = spec.kind === 'diameter' ? 0.5 : 1;
     const b = blendRadius(nominal, spec.faces, (f) => actualOn([f]), spec.nominal === null ? null : spec.nominal * half, options.minSamples);
     return 'reason' in b ? result(spec, b.samples, 'none', { reason: b.reason }) : verdict(spec, b.samples, b.method, b.radius / half);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { withKernel, type OC } from '../kernel';
-import { seededRandom } from '../mesh/generators';
+import { gaussian } from '../../test/noise';
 import type { TriMesh } from '../mesh/TriMesh';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
@@ -19,11 +19,6 @@ const SIGMA = 0.02;
 
 let engine: Engine;
 const deviation = (args: object) => engine.runJson('measure_deviation', args).then((r) => r.result) as Promise<DeviationResult>;
-
-function gaussian(seed: number): () => number {
-  const rand = seededRandom(seed);
-  return () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-}
 
 /** Appends triangle (a, b, c) of `positions` wound so that its normal has a positive dot with n. */
 function pushOriented(indices: number[], positions: number[], a: number, b: number, c: number, n: readonly number[]): void {

@@ -5,7 +5,11 @@ import { topAbs, withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { makeBox, makeCylinder } from '../../test/kernelShapes';
+import { addMeshBody } from '../../test/deviationFixtures';
+import { faceOf } from '../../test/gdtFixtures';
+import { gaussian } from '../../test/noise';
 import type { Characteristic } from '../gdt/evaluate';
+import { tessellateShape } from '../mesh/tessellate';
 
 /**
  * Radii of blends (NIST FTC 11: R1.5 on a fillet round a disc, R0.1 on a fillet 0.16 wide; FTC 6:
@@ -15,7 +19,9 @@ import type { Characteristic } from '../gdt/evaluate';
  * their exact faces): a disc of radius 40 with its top edge filleted R_TOP and its bottom edge
  * R_BOTTOM, scanned with R_TOP_S and R_BOTTOM_S; a 60 x 60 x 20 block with its vertical edges
  * rounded 8 and its top edges filleted R_CHAIN (cylinders along the straight edges, tori round the
- * corners), scanned with R_CHAIN_S.
+ * corners), scanned with R_CHAIN_S; the same block with a small chain R_SMALL, scanned as a mesh
+ * with R_SMALL_S and noise; a quarter of a disc (a box and a cylinder in common), whose arc meets
+ * its sides at right angles.
  */
 let oc: OC;
 let engine: Engine;
@@ -24,6 +30,7 @@ const evaluate = (args: object) => engine.runJson('evaluate_gdt', args).then((r)
 
 const R_TOP = 0.1, R_BOTTOM = 1.5, R_TOP_S = 0.12, R_BOTTOM_S = 1.53;
 const R_CHAIN = 2, R_CHAIN_S = 2.04;
+const R_SMALL = 0.4, R_SMALL_S = 0.45, SIGMA = 0.01;
 
 /** Every edge of `shape` whose points all satisfy `pick` filleted with radius r. */
 function filleted(shape: TopoDS_Shape, r: number, pick: (z0: number, z1: number) => boolean): TopoDS_Shape {
@@ -60,7 +67,20 @@ function block(r: number): TopoDS_Shape {
 
 const facesOf = async (bodyId: string) => (await engine.runJson('query_topology', { bodyId, entity: 'face' })).result as unknown as { id: string; surfaceType: string; centroid: number[] }[];
 
-let top: string, bottom: string, chain: string[];
+let top: string, bottom: string, chain: string[], small: string[], quarterArc: string;
+
+/** A mesh scan: `shape` tessellated, each vertex moved by seeded normal noise of `sigma` a coordinate (the same at a position every face shares). */
+function noisyScan(shape: TopoDS_Shape, deflection: number, sigma: number): { positions: Float64Array; indices: Uint32Array } {
+  const mesh = tessellateShape(oc, shape, deflection), noise = gaussian(7), moved = new Map<string, number[]>();
+  const positions = Float64Array.from(mesh.positions);
+  for (let v = 0; v < positions.length / 3; v++) {
+    const key = `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
+    let d = moved.get(key);
+    if (!d) moved.set(key, (d = [sigma * noise(), sigma * noise(), sigma * noise()]));
+    for (let k = 0; k < 3; k++) positions[3 * v + k]! += d[k]!;
+  }
+  return { positions, indices: Uint32Array.from(mesh.indices) };
+}
 
 beforeAll(async () => {
   oc = await nodeKernel();
@@ -74,6 +94,17 @@ beforeAll(async () => {
   bottom = tori.find((f) => f.centroid[2]! < 5)!.id;
   // The top blend chain: faces above z = 20 - R_CHAIN that are not the top plane.
   chain = (await facesOf('block')).filter((f) => f.centroid[2]! > 20 - R_CHAIN && !/plan/i.test(f.surfaceType)).map((f) => f.id);
+  addShapeBody(oc, engine.scene, 'smallBlock', block(R_SMALL));
+  const scanShape = block(R_SMALL_S);
+  addMeshBody(engine.scene, 'smallScan', noisyScan(scanShape, 0.005, SIGMA));
+  scanShape.delete();
+  small = (await facesOf('smallBlock')).filter((f) => f.centroid[2]! > 20 - R_SMALL && !/plan/i.test(f.surfaceType)).map((f) => f.id);
+  const quarter = withKernel(oc, (own) => {
+    const box = own(makeBox(oc, 40, 40, 10)), disc = own(makeCylinder(oc, 25, 10));
+    return own(new oc.BRepAlgoAPI_Common_3(box, disc, own(new oc.Message_ProgressRange_1()))).Shape();
+  });
+  addShapeBody(oc, engine.scene, 'quarter', quarter);
+  quarterArc = await faceOf(engine, 'quarter', /cylind/i, [17.7, 17.7, 5]);
 }, 180_000);
 
 describe('evaluate_gdt: radii of blends', () => {
@@ -97,7 +128,7 @@ describe('evaluate_gdt: radii of blends', () => {
     const [big, small] = r.characteristics;
     expect(big!.actual!).toBeCloseTo(R_BOTTOM_S, 7);
     expect(big!.pass).toBe(true);
-    expect(big!.method).toContain('torus');
+    expect(big!.method).toContain('torus (minor radius) tangent arc');
     // Fillet 0.157 wide, margin 0.114 (0.1% of the 113 mm diagonal): its middle half is kept.
     expect(small!.samples).toBeGreaterThan(12);
     expect(small!.actual!).toBeCloseTo(R_TOP_S, 7);
@@ -110,7 +141,27 @@ describe('evaluate_gdt: radii of blends', () => {
     expect(c.actual!).toBeCloseTo(R_CHAIN_S, 6);
     expect(c.pass).toBe(true);
     expect(c.method).toContain(`blend of ${chain.length} faces`);
-    expect(c.method).toContain('cylinder');
-    expect(c.method).toContain('torus (minor radius)');
+    expect(c.method).toContain('cylinder tangent arc');
+    expect(c.method).toContain('torus (minor radius) tangent arc');
+  });
+
+  it('a small fillet on a noisy mesh scan reads near its radius: the arc held tangent to its neighbours', async () => {
+    // Corner rounds of 0.45 where the drawing says 0.4 +-0.1, every vertex moved by noise of 0.01
+    // a coordinate. A free fit of each quarter circle read FTC 7's 0.43 fillets 0.36 to 26 at this
+    // noise; held tangent to the neighbours the radius is the one unknown.
+    const r = await evaluate({ actualBodyId: 'smallScan', nominalBodyId: 'smallBlock', characteristics: [{ id: 'R0.4', kind: 'radius', faces: small, nominal: R_SMALL, upper: 0.1, lower: -0.1 }] });
+    const c = r.characteristics[0]!;
+    expect(c.pass).toBe(true);
+    const values = [...c.method!.matchAll(/tangent arc (\d+\.\d+)/g)].map((m) => Number(m[1]));
+    expect(values.length).toBeGreaterThan(small.length / 2);
+    for (const v of values) expect(Math.abs(v - R_SMALL_S)).toBeLessThan(0.02);
+    expect(Math.abs(c.actual! - R_SMALL_S)).toBeLessThan(0.02);
+  });
+
+  it('an arc that meets its sides at an angle is not held tangent: fitted free', async () => {
+    const r = await evaluate({ actualBodyId: 'quarter', nominalBodyId: 'quarter', characteristics: [{ id: 'R25', kind: 'radius', faces: [quarterArc], nominal: 25, upper: 0.01, lower: -0.01 }] });
+    const c = r.characteristics[0]!;
+    expect(c.actual!).toBeCloseTo(25, 6);
+    expect(c.method).not.toContain('tangent arc');
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { Characteristic } from '../gdt/evaluate';
 import type { OC } from '../kernel';
-import { seededRandom } from '../mesh/generators';
+import { gaussian } from '../../test/noise';
 import { sampleSurface } from '../mesh/sampleSurface';
 import { addShapeBody } from '../scene/addShapeBody';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
@@ -37,8 +37,7 @@ beforeAll(async () => {
   const exact = polygonalHoleMesh(R, SEGMENTS, 2);
   addMeshBody(engine.scene, 'rims', exact);
   addCloud(engine, 'samples', Array.from(sampleSurface(exact, 40_000).points));
-  const rand = seededRandom(SEED);
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const gauss = gaussian(SEED);
   noise = Array.from({ length: RINGS }, () => Array.from({ length: SEGMENTS }, () => SIGMA * gauss()));
   addMeshBody(engine.scene, 'noisy', polygonalHoleMesh(R, SEGMENTS, RINGS, (j, k) => noise[k]![j]!));
   hole = await faceOf(engine, 'block', /cylinder/i, [20, 15, 10]);

@@ -1,0 +1,169 @@
+import { createExactHit } from '../exact/ExactReference';
+import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import type { PointSet } from './bodySamples';
+import type { NominalAccess } from './nominalFaces';
+
+/**
+ * A blend's radius as ASME Y14.5 defines its zone: arcs tangent to the adjacent surfaces. A fillet
+ * covers a short arc (a quarter circle of 0.4 mm on NIST FTC 7): a free fit of its centre and radius
+ * trades one for the other, and a scan's noise of 0.01 mm read a 0.43 fillet anywhere from 0.36 to
+ * 26. Held tangent to the nominal's adjacent faces, the arc has one free parameter, its radius: the
+ * centre slides along the bisector of the arc's end normals, c(r) = c0 + (r0 - r) w with
+ * w = (n1 + n2) / (1 + n1 . n2), so the arc stays tangent to the lines through its nominal ends.
+ * Read in the blend's section: across a cylinder's axis, or in a torus' (rho, h) tube plane.
+ */
+export interface BlendSection {
+  kind: 'cylinder' | 'torus';
+  origin: Vec3;
+  axis: Vec3;
+  e1: Vec3;
+  e2: Vec3;
+  /** A torus' major radius (the tube centre's distance from the axis); 0 for a cylinder. */
+  major: number;
+  /** The nominal radius: a cylinder's, a torus' minor. */
+  radius: number;
+  /** Where the centre moves per unit of radius lost (section coordinates). */
+  w: [number, number];
+  /** The nominal arc's angle (radians). */
+  arc: number;
+}
+
+/** Arcs wider than this are not blends to hold tangent (a slot's half-round end is read free). */
+export const MAX_BLEND_ARC = (150 * Math.PI) / 180;
+
+/** A point's coordinates in the section, relative to the nominal arc's centre. */
+export function sectionPoint(s: BlendSection, x: number, y: number, z: number): [number, number] {
+  const d: Vec3 = [x - s.origin[0], y - s.origin[1], z - s.origin[2]];
+  if (s.kind === 'cylinder') return [dot(d, s.e1), dot(d, s.e2)];
+  const h = dot(d, s.axis);
+  const rho = Math.hypot(d[0] - h * s.axis[0], d[1] - h * s.axis[1], d[2] - h * s.axis[2]);
+  return [rho - s.major, h];
+}
+
+/**
+ * The section of a cylindrical or toroidal blend face, its arc read from the nominal's nodes and
+ * edge polylines (the largest angular gap is the open side); null for other faces, a torus read by
+ * its major radius, an arc of MAX_BLEND_ARC or more, or one whose neighbours are not tangent to it
+ * (the model holds the arc tangent to them).
+ */
+export function blendSection(nominal: NominalAccess, face: number): BlendSection | null {
+  const f = nominal.ref.geometry.faces[face];
+  const s = f?.surface;
+  if (!f || !s || (s.kind !== 'cylinder' && s.kind !== 'torus')) return null;
+  const fr = s.frame;
+  const origin: Vec3 = [fr[0]!, fr[1]!, fr[2]!], axis = normalize([fr[9]!, fr[10]!, fr[11]!]);
+  const e1 = normalize(cross(axis, Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), e2 = cross(axis, e1);
+  const section: BlendSection = s.kind === 'cylinder'
+    ? { kind: 'cylinder', origin, axis, e1, e2, major: 0, radius: s.radius, w: [0, 0], arc: 0 }
+    : { kind: 'torus', origin, axis, e1, e2, major: s.major, radius: s.minor, w: [0, 0], arc: 0 };
+  const angles: number[] = [];
+  const add = (p: ArrayLike<number>, i: number) => {
+    const [u, v] = sectionPoint(section, p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!);
+    angles.push(Math.atan2(v, u));
+  };
+  for (const e of f.edges) {
+    const pts = nominal.ref.geometry.edges[e]?.points;
+    if (pts) for (let i = 0; i < pts.length / 3; i++) add(pts, i);
+  }
+  const nodes = nominal.nodes([face]);
+  for (let i = 0; i < nodes.count; i++) add(nodes.points, i);
+  if (angles.length < 3) return null;
+  angles.sort((a, b) => a - b);
+  // The open side: the largest gap between neighbouring angles (round the circle too).
+  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!, end = angles[angles.length - 1]!, start = angles[0]!;
+  for (let i = 1; i < angles.length; i++) {
+    const g = angles[i]! - angles[i - 1]!;
+    if (g > gap) [gap, end, start] = [g, angles[i - 1]!, angles[i]!];
+  }
+  const arc = 2 * Math.PI - gap;
+  if (!(arc > 0) || arc >= MAX_BLEND_ARC) return null;
+  const n1 = [Math.cos(start), Math.sin(start)], n2 = [Math.cos(end), Math.sin(end)];
+  const k = 1 + n1[0]! * n2[0]! + n1[1]! * n2[1]!;
+  section.w = [(n1[0]! + n2[0]!) / k, (n1[1]! + n2[1]!) / k];
+  section.arc = arc;
+  return tangentAtEnds(nominal, section, nodes, start, end) ? section : null;
+}
+
+/** A kink beyond this share of the probe's step is not a tangent join (about 6 degrees). */
+const TANGENT_SLOPE = 0.1;
+
+/**
+ * Whether the nominal continues tangentially past both ends of the arc: a point a fifth of the
+ * radius beyond each end, along the arc's tangent there, lies on the nominal (within TANGENT_SLOPE
+ * of the step) where the nominal's normal is across that tangent (within TANGENT_SLOPE): a plane
+ * wall, or a curved one of twice the radius or more. Probed across the face's median node (its
+ * height along a cylinder, its azimuth round a torus).
+ */
+function tangentAtEnds(nominal: NominalAccess, s: BlendSection, nodes: PointSet, start: number, end: number): boolean {
+  if (nodes.count === 0) return false;
+  const along: number[] = [];
+  for (let i = 0; i < nodes.count; i++) {
+    const d: Vec3 = [nodes.points[3 * i]! - s.origin[0], nodes.points[3 * i + 1]! - s.origin[1], nodes.points[3 * i + 2]! - s.origin[2]];
+    along.push(s.kind === 'cylinder' ? dot(d, s.axis) : Math.atan2(dot(d, s.e2), dot(d, s.e1)));
+  }
+  const mid = along.sort((a, b) => a - b)[along.length >> 1]!;
+  // Section coordinates (u, v) to space at that height or azimuth.
+  const radialDir: Vec3 = s.kind === 'torus' ? [Math.cos(mid) * s.e1[0] + Math.sin(mid) * s.e2[0], Math.cos(mid) * s.e1[1] + Math.sin(mid) * s.e2[1], Math.cos(mid) * s.e1[2] + Math.sin(mid) * s.e2[2]] : s.e1;
+  const toSpace = (u: number, v: number): Vec3 => {
+    if (s.kind === 'cylinder') return [0, 1, 2].map((a) => s.origin[a]! + mid * s.axis[a]! + u * s.e1[a]! + v * s.e2[a]!) as Vec3;
+    return [0, 1, 2].map((a) => s.origin[a]! + (s.major + u) * radialDir[a]! + v * s.axis[a]!) as Vec3;
+  };
+  const step = 0.2 * s.radius, hit = createExactHit();
+  for (const [angle, away] of [[start, -1], [end, 1]] as const) {
+    const c = Math.cos(angle), sn = Math.sin(angle);
+    // Along the tangent, away from the arc: the angle decreasing past the start, increasing past the end.
+    const u = s.radius * c - away * step * sn, v = s.radius * sn + away * step * c;
+    const p = toSpace(u, v), q = toSpace(u - away * sn, v + away * c);
+    const t = normalize([q[0] - p[0], q[1] - p[1], q[2] - p[2]]);
+    nominal.ref.nearest(p[0], p[1], p[2], hit);
+    // On the neighbour, and the neighbour's normal across the tangent there: a circle that goes on
+    // (a hole split in thirds) has turned a fifth of a radian by then, a plane not at all.
+    if (!(hit.distance <= TANGENT_SLOPE * step) || Math.abs(hit.nx * t[0] + hit.ny * t[1] + hit.nz * t[2]) > TANGENT_SLOPE) return false;
+  }
+  return true;
+}
+
+/** The signed distance from the tangent arc of radius r (outward: away from its centre). */
+export function tangentArcResidual(s: BlendSection, r: number): (x: number, y: number, z: number) => number {
+  const cu = (s.radius - r) * s.w[0], cv = (s.radius - r) * s.w[1];
+  return (x, y, z) => {
+    const [u, v] = sectionPoint(s, x, y, z);
+    return Math.hypot(u - cu, v - cv) - r;
+  };
+}
+
+/**
+ * The least-squares radius of the arc tangent to the nominal's adjacent faces through `pts`
+ * (Gauss-Newton on the one parameter, from the nominal): null with fewer than 3 points, or when
+ * the points do not fix it (all at the arc's ends, where every tangent arc passes).
+ */
+export function fitTangentArc(s: BlendSection, pts: PointSet): { radius: number; rms: number } | null {
+  const n = pts.count;
+  if (n < 3) return null;
+  const q = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const [u, v] = sectionPoint(s, pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!);
+    q[2 * i] = u;
+    q[2 * i + 1] = v;
+  }
+  let r = s.radius, cost = Infinity;
+  for (let iter = 0; iter < 50; iter++) {
+    const cu = (s.radius - r) * s.w[0], cv = (s.radius - r) * s.w[1];
+    let jj = 0, jr = 0, sum = 0;
+    for (let i = 0; i < n; i++) {
+      const du = q[2 * i]! - cu, dv = q[2 * i + 1]! - cv, d = Math.hypot(du, dv);
+      const res = d - r;
+      // d(res)/dr: the centre moves by -w as r grows.
+      const j = d > 0 ? (du * s.w[0] + dv * s.w[1]) / d - 1 : -1;
+      jj += j * j;
+      jr += j * res;
+      sum += res * res;
+    }
+    cost = sum;
+    if (!(jj > 1e-12 * n)) return null;
+    const step = -jr / jj;
+    r = Math.min(Math.max(r + step, 1e-3 * s.radius), 10 * s.radius);
+    if (Math.abs(step) < 1e-13 * s.radius) break;
+  }
+  return Number.isFinite(r) ? { radius: r, rms: Math.sqrt(cost / n) } : null;
+}
