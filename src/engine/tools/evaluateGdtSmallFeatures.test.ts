@@ -170,4 +170,18 @@ describe('evaluate_gdt: small holes on a large part, default maxSamples', () => 
     expect(oneLower!.actual!).toBeLessThanOrEqual(0.05 + 1e-9);
     expect(oneLower!.pass).toBe(oneLower!.actual! <= 0.04);
   }, 120_000);
+
+  it('the samples drawn near small faces do not run out for the callouts read last: a reading does not depend on the order', async () => {
+    // maxSamples 1000 over a 300 x 300 plate: no base sample in a hole; each hole draws 600 near
+    // it. One maxSamples drawn in all (before) served the first hole alone; the last three were
+    // not evaluated, and which was read hung on the order of the callouts.
+    const each = holes.map((h, i) => ({ id: `hole${i}`, kind: 'diameter', faces: [h], nominal: 2 * R, upper: 0.05, lower: -0.05 }));
+    const forward = (await evaluate({ actualBodyId: 'scanMesh', nominalBodyId: 'plate', maxSamples: 1000, characteristics: each })).characteristics;
+    const backward = (await evaluate({ actualBodyId: 'scanMesh', nominalBodyId: 'plate', maxSamples: 1000, characteristics: [...each].reverse() })).characteristics;
+    for (const c of forward) {
+      expect(c.samples, c.id).toBeGreaterThanOrEqual(300);
+      expect(c.actual, c.id).toBeCloseTo(c.id === 'hole3' ? 2 * R3 : 2 * R, 3);
+      expect(backward.find((b) => b.id === c.id)!.actual).toBe(c.actual);
+    }
+  }, 120_000);
 });
