@@ -56,10 +56,12 @@ export function blendSection(nominal: NominalAccess, face: number): BlendSection
   const section: BlendSection = s.kind === 'cylinder'
     ? { kind: 'cylinder', origin, axis, e1, e2, major: 0, radius: s.radius, w: [0, 0], arc: 0 }
     : { kind: 'torus', origin, axis, e1, e2, major: s.major, radius: s.minor, w: [0, 0], arc: 0 };
-  const angles: number[] = [];
+  const angles: number[] = [], along: number[] = [];
   const add = (p: ArrayLike<number>, i: number) => {
-    const [u, v] = sectionPoint(section, p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!);
+    const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
+    const [u, v] = sectionPoint(section, x, y, z);
     angles.push(Math.atan2(v, u));
+    along.push(alongOf(section, x, y, z));
   };
   for (const e of f.edges) {
     const pts = nominal.ref.geometry.edges[e]?.points;
@@ -81,7 +83,13 @@ export function blendSection(nominal: NominalAccess, face: number): BlendSection
   const k = 1 + n1[0]! * n2[0]! + n1[1]! * n2[1]!;
   section.w = [(n1[0]! + n2[0]!) / k, (n1[1]! + n2[1]!) / k];
   section.arc = arc;
-  return tangentAtEnds(nominal, section, nodes, start, end) ? section : null;
+  return tangentAtEnds(nominal, section, along, start, end) ? section : null;
+}
+
+/** Where a point lies along the blend: its height on a cylinder's axis, its azimuth round a torus'. */
+function alongOf(s: BlendSection, x: number, y: number, z: number): number {
+  const d: Vec3 = [x - s.origin[0], y - s.origin[1], z - s.origin[2]];
+  return s.kind === 'cylinder' ? dot(d, s.axis) : Math.atan2(dot(d, s.e2), dot(d, s.e1));
 }
 
 /** A kink beyond this share of the probe's step is not a tangent join (about 6 degrees). */
@@ -91,17 +99,12 @@ const TANGENT_SLOPE = 0.1;
  * Whether the nominal continues tangentially past both ends of the arc: a point a fifth of the
  * radius beyond each end, along the arc's tangent there, lies on the nominal (within TANGENT_SLOPE
  * of the step) where the nominal's normal is across that tangent (within TANGENT_SLOPE): a plane
- * wall, or a curved one of twice the radius or more. Probed across the face's median node (its
- * height along a cylinder, its azimuth round a torus).
+ * wall, or a curved one of twice the radius or more. Probed across the face at the median of its
+ * nodes' and edge points' heights along a cylinder (azimuths round a torus): a cylinder's nodes may
+ * all lie on its edges, which the nominal's nodes leave out.
  */
-function tangentAtEnds(nominal: NominalAccess, s: BlendSection, nodes: PointSet, start: number, end: number): boolean {
-  if (nodes.count === 0) return false;
-  const along: number[] = [];
-  for (let i = 0; i < nodes.count; i++) {
-    const d: Vec3 = [nodes.points[3 * i]! - s.origin[0], nodes.points[3 * i + 1]! - s.origin[1], nodes.points[3 * i + 2]! - s.origin[2]];
-    along.push(s.kind === 'cylinder' ? dot(d, s.axis) : Math.atan2(dot(d, s.e2), dot(d, s.e1)));
-  }
-  const mid = along.sort((a, b) => a - b)[along.length >> 1]!;
+function tangentAtEnds(nominal: NominalAccess, s: BlendSection, along: number[], start: number, end: number): boolean {
+  const mid = [...along].sort((a, b) => a - b)[along.length >> 1]!;
   // Section coordinates (u, v) to space at that height or azimuth.
   const radialDir: Vec3 = s.kind === 'torus' ? [Math.cos(mid) * s.e1[0] + Math.sin(mid) * s.e2[0], Math.cos(mid) * s.e1[1] + Math.sin(mid) * s.e2[1], Math.cos(mid) * s.e1[2] + Math.sin(mid) * s.e2[2]] : s.e1;
   const toSpace = (u: number, v: number): Vec3 => {

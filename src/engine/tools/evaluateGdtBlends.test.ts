@@ -10,6 +10,12 @@ import { faceOf } from '../../test/gdtFixtures';
 import { gaussian } from '../../test/noise';
 import type { Characteristic } from '../gdt/evaluate';
 import { tessellateShape } from '../mesh/tessellate';
+import { exactReference } from '../deviation/structures';
+import { defaultDeflection } from '../deviation/surfaces';
+import { nominalAccess } from '../gdt/nominalAccess';
+import { blendSection } from '../gdt/tangentArc';
+import { parseEntityId } from '../scene/topology';
+import type { BrepBody } from '../scene/Body';
 
 /**
  * Radii of blends (NIST FTC 11: R1.5 on a fillet round a disc, R0.1 on a fillet 0.16 wide; FTC 6:
@@ -143,6 +149,9 @@ describe('evaluate_gdt: radii of blends', () => {
     expect(c.method).toContain(`blend of ${chain.length} faces`);
     expect(c.method).toContain('cylinder tangent arc');
     expect(c.method).toContain('torus (minor radius) tangent arc');
+    // Every face held tangent: none fitted free (a cylinder whose nodes all lie on its edges once
+    // was, NIST FTC 6's: the tangency probe found no node to stand on).
+    expect(c.method).not.toMatch(/face\[\d+\] (cylinder|torus \(minor radius\)) \d/);
   });
 
   it('a small fillet on a noisy mesh scan reads near its radius: the arc held tangent to its neighbours', async () => {
@@ -163,5 +172,20 @@ describe('evaluate_gdt: radii of blends', () => {
     const c = r.characteristics[0]!;
     expect(c.actual!).toBeCloseTo(25, 6);
     expect(c.method).not.toContain('tangent arc');
+  });
+
+  it("a fillet's tangency is probed from its edges when the nominal has no node inside it", async () => {
+    // NIST FTC 6's corner cylinders are tessellated with nodes on their edges only, which the
+    // nominal's nodes leave out: the probe once had nowhere to stand and fitted them free.
+    const body = engine.scene.get('block') as BrepBody;
+    const nominal = nominalAccess(oc, body, exactReference(oc, body, defaultDeflection(oc, body)));
+    const bare = { ...nominal, nodes: () => ({ points: new Float64Array(0), normals: undefined, count: 0 }) };
+    const faces = chain.map((id) => parseEntityId(id).index);
+    for (const f of faces) {
+      const s = blendSection(bare, f);
+      expect(s, `face[${f}]`).not.toBeNull();
+      expect(s!.arc).toBeCloseTo(Math.PI / 2, 2);
+      expect(s!.radius).toBeCloseTo(R_CHAIN, 9);
+    }
   });
 });
