@@ -13,9 +13,10 @@ import { cornerFit, cylinderResidual, sphereResidual, torusResidual } from './ve
  * reads its radius; so here: each face of the callout on its own samples, a fillet's short arc
  * (a cylinder or a torus' tube under 150 degrees, tangent to its neighbours) as the arc tangent to
  * the nominal's neighbours (tangentArc.ts: one parameter, steady on a noisy scan where a free fit
- * of a quarter circle is not), other cylinders by least squares from the nominal axis, spheres by
- * least squares, tori by least squares from the nominal torus (fitTorus); the result is the face
- * whose radius departs most from its nominal.
+ * of a quarter circle is not), a rolling ball's corner sphere held tangent to its walls likewise,
+ * other cylinders by least squares from the nominal axis, other spheres by least squares, tori by
+ * least squares from the nominal torus (fitTorus); the result is the face whose radius departs
+ * most from its nominal.
  */
 export interface TorusFit {
   center: Vec3;
@@ -124,12 +125,13 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
     const origin: Vec3 = fr ? [fr[0]!, fr[1]!, fr[2]!] : [0, 0, 0], axis: Vec3 = fr ? normalize([fr[9]!, fr[10]!, fr[11]!]) : [0, 0, 1];
     const minor = s.kind === 'torus' && (radius === null || Math.abs(s.minor - radius) <= Math.abs(s.major - radius));
     // A fillet's short arc: held tangent to its neighbours, one parameter (tangentArc.ts).
-    const section = s.kind === 'cylinder' || minor ? blendSection(nominal, f) : null;
+    const section = s.kind === 'cylinder' || s.kind === 'sphere' || minor ? blendSection(nominal, f) : null;
     if (section) {
       const area = fitTangentArc(section, p);
       const corners = area && cornerFit(p, area, (q) => fitTangentArc(section, q), (t) => tangentArcResidual(section, t.radius), area.radius);
       const t = corners?.fit ?? area;
-      if (t) read.push({ face: f, kind: `${s.kind === 'torus' ? 'torus (minor radius)' : 'cylinder'} tangent arc`, value: t.radius, nominal: section.radius, n: p.count, corners: corners?.corners ?? 0 });
+      const what = s.kind === 'torus' ? 'torus (minor radius) tangent arc' : s.kind === 'sphere' ? 'sphere tangent ball' : 'cylinder tangent arc';
+      if (t) read.push({ face: f, kind: what, value: t.radius, nominal: section.radius, n: p.count, corners: corners?.corners ?? 0 });
       continue;
     }
     // A mesh scan's blend: fitted through its triangles' corners, not their chords (vertexQuadrature.ts).
@@ -157,11 +159,12 @@ export function blendRadius(nominal: NominalAccess, faces: number[], onFace: (fa
   const cornered = read.reduce((n, r) => n + r.corners, 0);
   const HOW: Record<string, string> = {
     arc: 'a fillet (an arc of a cylinder or a torus under 150 degrees, tangent to its neighbours): least squares of the one arc tangent to the nominal\'s neighbours (ASME Y14.5\'s radius zone: arcs tangent to the adjacent surfaces), its radius the one parameter',
+    ball: 'a rolling ball\'s corner (a sphere touching its walls at its patch\'s corners): least squares of the one ball tangent to those walls, its radius the one parameter',
     cylinder: 'cylinder: least squares from the nominal axis',
     sphere: 'sphere: least squares',
     torus: 'torus: least squares (Levenberg-Marquardt from the nominal torus), its minor radius for a fillet',
   };
-  const howOf = (kind: string) => HOW[kind.endsWith('tangent arc') ? 'arc' : kind.split(' ')[0]!]!;
+  const howOf = (kind: string) => HOW[kind.endsWith('tangent arc') ? 'arc' : kind.endsWith('tangent ball') ? 'ball' : kind.split(' ')[0]!]!;
   const how = [...new Set(read.map((r) => howOf(r.kind)))].join('; ');
   const list = read.map((r) => `face[${r.face}] ${r.kind} ${r4(r.value)}`).join(', ');
   return {

@@ -9,7 +9,7 @@ import { fitTangentArc, tangentArcResidual, type BlendSection } from './tangentA
  * z axis: the arc from (1, 0) to (0, 1), its end normals (1, 0) and (0, 1), so w = (1, 1). A round
  * of radius r tangent to the same faces is centred at (1 - r, 1 - r).
  */
-const nominal: BlendSection = { kind: 'cylinder', origin: [0, 0, 0], axis: [0, 0, 1], e1: [1, 0, 0], e2: [0, 1, 0], major: 0, radius: 1, w: [1, 1], arc: Math.PI / 2 };
+const nominal: BlendSection = { kind: 'cylinder', origin: [0, 0, 0], axis: [0, 0, 1], e1: [1, 0, 0], e2: [0, 1, 0], major: 0, radius: 1, w: [1, 1, 0], arc: Math.PI / 2 };
 
 function round(r: number, n: number, sigma = 0, seed = 1): PointSet {
   const noise = gaussian(seed), points = new Float64Array(3 * n);
@@ -56,5 +56,21 @@ describe('the arc tangent to a blend\'s neighbours', () => {
     expect(rmsTangent).toBeLessThan(1.5 * 0.0053);
     // A free circle on the same points: 0.0145, over twice the spread.
     expect(rmsFree).toBeGreaterThan(2 * rmsTangent);
+  });
+
+  it("reads a rolling ball's corner: the ball of any radius tangent to the same three walls", () => {
+    // Walls x = 1, y = 1, z = 1; the nominal ball of radius 1 at the origin touches them at the
+    // patch's corners (1, 0, 0), (0, 1, 0), (0, 0, 1): w . n_i = 1, w = (1, 1, 1).
+    const ball: BlendSection = { ...nominal, kind: 'sphere', w: [1, 1, 1] };
+    for (const r of [1, 0.7, 1.4]) {
+      const points: number[] = [];
+      for (let i = 0; i < 12; i++)
+        for (let j = 0; j < 12; j++) {
+          const a = ((i + 0.5) / 12) * (Math.PI / 2), b = ((j + 0.5) / 12) * (Math.PI / 2);
+          points.push(1 - r + r * Math.cos(a) * Math.sin(b), 1 - r + r * Math.sin(a) * Math.sin(b), 1 - r + r * Math.cos(b));
+        }
+      expect(fitTangentArc(ball, { points: Float64Array.from(points), normals: undefined, count: 144 })!.radius).toBeCloseTo(r, 12);
+      expect(tangentArcResidual(ball, r)(1, 1 - r, 1 - r)).toBeCloseTo(0, 12);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
 import type { NominalAccess } from './nominalFaces';
+import { solveLinear } from '../math/solveLinear';
 
 /**
  * A blend's radius as ASME Y14.5 defines its zone: arcs tangent to the adjacent surfaces. A fillet
@@ -10,10 +11,13 @@ import type { NominalAccess } from './nominalFaces';
  * 26. Held tangent to the nominal's adjacent faces, the arc has one free parameter, its radius: the
  * centre slides along the bisector of the arc's end normals, c(r) = c0 + (r0 - r) w with
  * w = (n1 + n2) / (1 + n1 . n2), so the arc stays tangent to the lines through its nominal ends.
- * Read in the blend's section: across a cylinder's axis, or in a torus' (rho, h) tube plane.
+ * Read in the blend's section: across a cylinder's axis, or in a torus' (rho, h) tube plane. A
+ * rolling ball's corner (a sphere tangent to three walls, where three fillets meet) is held the
+ * same way in space: its centre slides by (r0 - r) w with n_i . w = 1 for the walls' normals at
+ * the ball's contact points, the corners of its patch.
  */
 export interface BlendSection {
-  kind: 'cylinder' | 'torus';
+  kind: 'cylinder' | 'torus' | 'sphere';
   origin: Vec3;
   axis: Vec3;
   e1: Vec3;
@@ -22,9 +26,9 @@ export interface BlendSection {
   major: number;
   /** The nominal radius: a cylinder's, a torus' minor. */
   radius: number;
-  /** Where the centre moves per unit of radius lost (section coordinates). */
-  w: [number, number];
-  /** The nominal arc's angle (radians). */
+  /** Where the centre moves per unit of radius lost (section coordinates; the third 0 but for a sphere). */
+  w: [number, number, number];
+  /** The nominal arc's angle (radians); a sphere's: the largest angle between its contact points. */
   arc: number;
 }
 
@@ -32,12 +36,13 @@ export interface BlendSection {
 export const MAX_BLEND_ARC = (150 * Math.PI) / 180;
 
 /** A point's coordinates in the section, relative to the nominal arc's centre. */
-export function sectionPoint(s: BlendSection, x: number, y: number, z: number): [number, number] {
+export function sectionPoint(s: BlendSection, x: number, y: number, z: number): [number, number, number] {
   const d: Vec3 = [x - s.origin[0], y - s.origin[1], z - s.origin[2]];
-  if (s.kind === 'cylinder') return [dot(d, s.e1), dot(d, s.e2)];
+  if (s.kind === 'sphere') return d;
+  if (s.kind === 'cylinder') return [dot(d, s.e1), dot(d, s.e2), 0];
   const h = dot(d, s.axis);
   const rho = Math.hypot(d[0] - h * s.axis[0], d[1] - h * s.axis[1], d[2] - h * s.axis[2]);
-  return [rho - s.major, h];
+  return [rho - s.major, h, 0];
 }
 
 /**
@@ -49,13 +54,14 @@ export function sectionPoint(s: BlendSection, x: number, y: number, z: number): 
 export function blendSection(nominal: NominalAccess, face: number): BlendSection | null {
   const f = nominal.ref.geometry.faces[face];
   const s = f?.surface;
+  if (f && s?.kind === 'sphere') return ballCorner(nominal, face);
   if (!f || !s || (s.kind !== 'cylinder' && s.kind !== 'torus')) return null;
   const fr = s.frame;
   const origin: Vec3 = [fr[0]!, fr[1]!, fr[2]!], axis = normalize([fr[9]!, fr[10]!, fr[11]!]);
   const e1 = normalize(cross(axis, Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), e2 = cross(axis, e1);
   const section: BlendSection = s.kind === 'cylinder'
-    ? { kind: 'cylinder', origin, axis, e1, e2, major: 0, radius: s.radius, w: [0, 0], arc: 0 }
-    : { kind: 'torus', origin, axis, e1, e2, major: s.major, radius: s.minor, w: [0, 0], arc: 0 };
+    ? { kind: 'cylinder', origin, axis, e1, e2, major: 0, radius: s.radius, w: [0, 0, 0], arc: 0 }
+    : { kind: 'torus', origin, axis, e1, e2, major: s.major, radius: s.minor, w: [0, 0, 0], arc: 0 };
   const angles: number[] = [], along: number[] = [];
   const add = (p: ArrayLike<number>, i: number) => {
     const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
@@ -81,7 +87,7 @@ export function blendSection(nominal: NominalAccess, face: number): BlendSection
   if (!(arc > 0) || arc >= MAX_BLEND_ARC) return null;
   const n1 = [Math.cos(start), Math.sin(start)], n2 = [Math.cos(end), Math.sin(end)];
   const k = 1 + n1[0]! * n2[0]! + n1[1]! * n2[1]!;
-  section.w = [(n1[0]! + n2[0]!) / k, (n1[1]! + n2[1]!) / k];
+  section.w = [(n1[0]! + n2[0]!) / k, (n1[1]! + n2[1]!) / k, 0];
   section.arc = arc;
   return tangentAtEnds(nominal, section, along, start, end) ? section : null;
 }
@@ -128,10 +134,10 @@ function tangentAtEnds(nominal: NominalAccess, s: BlendSection, along: number[],
 
 /** The signed distance from the tangent arc of radius r (outward: away from its centre). */
 export function tangentArcResidual(s: BlendSection, r: number): (x: number, y: number, z: number) => number {
-  const cu = (s.radius - r) * s.w[0], cv = (s.radius - r) * s.w[1];
+  const k = s.radius - r;
   return (x, y, z) => {
-    const [u, v] = sectionPoint(s, x, y, z);
-    return Math.hypot(u - cu, v - cv) - r;
+    const [u, v, t] = sectionPoint(s, x, y, z);
+    return Math.hypot(u - k * s.w[0], v - k * s.w[1], t - k * s.w[2]) - r;
   };
 }
 
@@ -143,21 +149,18 @@ export function tangentArcResidual(s: BlendSection, r: number): (x: number, y: n
 export function fitTangentArc(s: BlendSection, pts: PointSet): { radius: number; rms: number } | null {
   const n = pts.count;
   if (n < 3) return null;
-  const q = new Float64Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    const [u, v] = sectionPoint(s, pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!);
-    q[2 * i] = u;
-    q[2 * i + 1] = v;
-  }
+  const q = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) q.set(sectionPoint(s, pts.points[3 * i]!, pts.points[3 * i + 1]!, pts.points[3 * i + 2]!), 3 * i);
+  const [wu, wv, wt] = s.w;
   let r = s.radius, cost = Infinity;
   for (let iter = 0; iter < 50; iter++) {
-    const cu = (s.radius - r) * s.w[0], cv = (s.radius - r) * s.w[1];
+    const k = s.radius - r;
     let jj = 0, jr = 0, sum = 0;
     for (let i = 0; i < n; i++) {
-      const du = q[2 * i]! - cu, dv = q[2 * i + 1]! - cv, d = Math.hypot(du, dv);
+      const du = q[3 * i]! - k * wu, dv = q[3 * i + 1]! - k * wv, dt = q[3 * i + 2]! - k * wt, d = Math.hypot(du, dv, dt);
       const res = d - r;
       // d(res)/dr: the centre moves by -w as r grows.
-      const j = d > 0 ? (du * s.w[0] + dv * s.w[1]) / d - 1 : -1;
+      const j = d > 0 ? (du * wu + dv * wv + dt * wt) / d - 1 : -1;
       jj += j * j;
       jr += j * res;
       sum += res * res;
@@ -169,4 +172,45 @@ export function fitTangentArc(s: BlendSection, pts: PointSet): { radius: number;
     if (Math.abs(step) < 1e-13 * s.radius) break;
   }
   return Number.isFinite(r) ? { radius: r, rms: Math.sqrt(cost / n) } : null;
+}
+
+/**
+ * A rolling ball's corner: a sphere face whose patch's corners (the ends of its edges) are where
+ * the ball touches its walls. With n_i the unit directions from the centre to those corners, the
+ * ball of radius r tangent to the same walls is centred at c0 + (r0 - r) w, n_i . w = 1 (three
+ * corners; more must agree). Null unless the corners lie on the sphere, fix w, and the nominal goes
+ * on tangentially past each corner away from the patch (the wall: probed as for an arc).
+ */
+function ballCorner(nominal: NominalAccess, face: number): BlendSection | null {
+  const g = nominal.ref.geometry, f = g.faces[face]!, s = f.surface;
+  if (s.kind !== 'sphere') return null;
+  const c: Vec3 = [s.frame[0]!, s.frame[1]!, s.frame[2]!], r0 = s.radius;
+  const dirs: Vec3[] = [];
+  for (const e of f.edges) {
+    for (const v of [g.edges[e]?.v0 ?? -1, g.edges[e]?.v1 ?? -1]) {
+      if (v < 0) continue;
+      const d: Vec3 = [g.vertices[3 * v]! - c[0], g.vertices[3 * v + 1]! - c[1], g.vertices[3 * v + 2]! - c[2]];
+      const len = Math.hypot(...d);
+      if (!(Math.abs(len - r0) <= 1e-6 * r0 + g.tolerance)) return null;
+      const n = normalize(d);
+      if (!dirs.some((m) => dot(m, n) > 1 - 1e-9)) dirs.push(n);
+    }
+  }
+  if (dirs.length < 3) return null;
+  const A = [0, 1, 2].map((a) => [0, 1, 2].map((b) => dirs.reduce((t, n) => t + n[a]! * n[b]!, 0)));
+  const w = solveLinear(A, [0, 1, 2].map((a) => dirs.reduce((t, n) => t + n[a]!, 0)));
+  if (!w || dirs.some((n) => Math.abs(dot(n, w as Vec3) - 1) > 1e-6)) return null;
+  const mid = normalize(dirs.reduce<Vec3>((t, n) => [t[0] + n[0], t[1] + n[1], t[2] + n[2]], [0, 0, 0]));
+  const step = 0.2 * r0, hit = createExactHit();
+  let arc = 0;
+  for (const n of dirs) {
+    for (const m of dirs) arc = Math.max(arc, Math.acos(Math.min(1, dot(n, m))));
+    // Away from the patch in the wall's plane at the contact point.
+    const d: Vec3 = [n[0] - mid[0], n[1] - mid[1], n[2] - mid[2]], h = dot(d, n);
+    const away = normalize([d[0] - h * n[0], d[1] - h * n[1], d[2] - h * n[2]]);
+    const p: Vec3 = [c[0] + r0 * n[0] + step * away[0], c[1] + r0 * n[1] + step * away[1], c[2] + r0 * n[2] + step * away[2]];
+    nominal.ref.nearest(p[0], p[1], p[2], hit);
+    if (!(hit.distance <= TANGENT_SLOPE * step) || Math.abs(hit.nx * away[0] + hit.ny * away[1] + hit.nz * away[2]) > TANGENT_SLOPE) return null;
+  }
+  return { kind: 'sphere', origin: c, axis: [0, 0, 1], e1: [1, 0, 0], e2: [0, 1, 0], major: 0, radius: r0, w: w as [number, number, number], arc };
 }

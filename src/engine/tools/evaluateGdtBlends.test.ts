@@ -73,7 +73,16 @@ function block(r: number): TopoDS_Shape {
 
 const facesOf = async (bodyId: string) => (await engine.runJson('query_topology', { bodyId, entity: 'face' })).result as unknown as { id: string; surfaceType: string; centroid: number[] }[];
 
-let top: string, bottom: string, chain: string[], small: string[], quarterArc: string;
+let top: string, bottom: string, chain: string[], small: string[], quarterArc: string, corner: string[];
+const R_BALL = 3, R_BALL_S = 3.1;
+
+/** A 40 x 30 x 20 box with every edge filleted r: its corners are rolling balls' spheres. */
+function roundedBox(r: number): TopoDS_Shape {
+  const b = makeBox(oc, 40, 30, 20);
+  const f = filleted(b, r, () => true);
+  b.delete();
+  return f;
+}
 
 /** A mesh scan: `shape` tessellated, each vertex moved by seeded normal noise of `sigma` a coordinate (the same at a position every face shares). */
 function noisyScan(shape: TopoDS_Shape, deflection: number, sigma: number): { positions: Float64Array; indices: Uint32Array } {
@@ -110,6 +119,9 @@ beforeAll(async () => {
     return own(new oc.BRepAlgoAPI_Common_3(box, disc, own(new oc.Message_ProgressRange_1()))).Shape();
   });
   addShapeBody(oc, engine.scene, 'quarter', quarter);
+  addShapeBody(oc, engine.scene, 'rounded', roundedBox(R_BALL));
+  addShapeBody(oc, engine.scene, 'roundedScan', roundedBox(R_BALL_S));
+  corner = (await facesOf('rounded')).filter((f) => !/plan/i.test(f.surfaceType)).map((f) => f.id);
   quarterArc = await faceOf(engine, 'quarter', /cylind/i, [17.7, 17.7, 5]);
 }, 180_000);
 
@@ -187,5 +199,19 @@ describe('evaluate_gdt: radii of blends', () => {
       expect(s!.arc).toBeCloseTo(Math.PI / 2, 2);
       expect(s!.radius).toBeCloseTo(R_CHAIN, 9);
     }
+  });
+
+  it("a rounded box's corners are rolling balls held tangent to their three walls", async () => {
+    const kinds = new Set((await facesOf('rounded')).filter((f) => corner.includes(f.id)).map((f) => f.surfaceType.toLowerCase()));
+    expect([...kinds].some((k) => k.includes('sphere'))).toBe(true);
+    const r = await evaluate({ actualBodyId: 'roundedScan', nominalBodyId: 'rounded', characteristics: [{ id: 'R3', kind: 'radius', faces: corner, nominal: R_BALL, upper: 0.2, lower: -0.2 }] });
+    const c = r.characteristics[0]!;
+    // The balls read 3.1 (to the 6 digits `method` gives); the edges' cylinders 3.10001 to 3.10002:
+    // the nominal's edge faces reach 0.1 farther along than the scan's, onto its corner balls.
+    const balls = [...c.method!.matchAll(/sphere tangent ball (\d+(\.\d+)?)/g)].map((m) => Number(m[1]));
+    expect(balls.length).toBe(8);
+    for (const b of balls) expect(b).toBe(R_BALL_S);
+    expect(c.actual!).toBeCloseTo(R_BALL_S, 4);
+    expect(c.method).not.toMatch(/face\[\d+\] (cylinder|sphere|torus \(minor radius\)) \d/);
   });
 });
