@@ -119,7 +119,8 @@ export function datumAlignment(
       const set = at(pose);
       const on = samplesByFace(set, split(set));
       const fitted = datums.map((d, k) => robustFit(on(faces[k]!), nominals[k]!, d).feature);
-      pose = compose(frameRigid(buildFrame(fitted), buildFrame(nominals as DatumFeature[])), pose);
+      const nominalFrame = buildFrame(nominals as DatumFeature[]);
+      pose = compose(frameRigid(buildFrame(fitted, nominalFrame), nominalFrame), pose);
     }
   }
   // What each datum face's samples say at the final pose: their least-squares feature against the nominal one.

@@ -148,7 +148,10 @@ export function simulateDatums(
         act.push(orientLike(d.clock.actual, d.clock.nominal));
       }
     }
-    return { nominal: buildFrame(nom), actual: buildFrame(act), features: nom };
+    // The actual frame's free axes follow the nominal's (buildFrame's fallback): from the world's,
+    // a datum plane across x turned by noise took an arbitrary x (NIST CTC 5's C: 35 mm readings).
+    const nominalFrame = buildFrame(nom);
+    return { nominal: nominalFrame, actual: buildFrame(act, nominalFrame), features: nom };
   };
   return { datums, frames };
 }
