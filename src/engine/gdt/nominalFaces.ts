@@ -181,14 +181,24 @@ export function arcOpening(nominal: NominalAccess, faces: number[]): { gap: numb
   const nodes = nominal.nodes(faces);
   for (let i = 0; i < nodes.count; i++) add(nodes.points, i);
   if (angles.length < 2) return null;
-  angles.sort((a, b) => a - b);
-  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!, mid = angles[angles.length - 1]! + gap / 2;
-  for (let i = 1; i < angles.length; i++) {
-    const g = angles[i]! - angles[i - 1]!;
-    if (g > gap) [gap, mid] = [g, angles[i - 1]! + g / 2];
-  }
+  const { gap, before } = largestGap(angles);
+  const mid = before + gap / 2;
   const c = Math.cos(mid), s = Math.sin(mid);
   return { gap, toward: [c * x[0] + s * y[0], c * x[1] + s * y[1], c * x[2] + s * y[2]] };
+}
+
+/**
+ * The largest gap between angles (radians, sorted in place) round the circle: its size, the angle
+ * before it and the one after it (the first, when the gap wraps past pi).
+ */
+export function largestGap(angles: number[]): { gap: number; before: number; after: number } {
+  angles.sort((a, b) => a - b);
+  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!, before = angles[angles.length - 1]!, after = angles[0]!;
+  for (let i = 1; i < angles.length; i++) {
+    const g = angles[i]! - angles[i - 1]!;
+    if (g > gap) [gap, before, after] = [g, angles[i - 1]!, angles[i]!];
+  }
+  return { gap, before, after };
 }
 
 /** A face's surface frame from its exact geometry: origin and unit z (a cylinder's or cone's axis), or null. */

@@ -1,7 +1,7 @@
 import { createExactHit } from '../exact/ExactReference';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
 import type { PointSet } from './bodySamples';
-import type { NominalAccess } from './nominalFaces';
+import { largestGap, type NominalAccess } from './nominalFaces';
 import { solveLinear } from '../math/solveLinear';
 
 /**
@@ -76,13 +76,8 @@ export function blendSection(nominal: NominalAccess, face: number): BlendSection
   const nodes = nominal.nodes([face]);
   for (let i = 0; i < nodes.count; i++) add(nodes.points, i);
   if (angles.length < 3) return null;
-  angles.sort((a, b) => a - b);
-  // The open side: the largest gap between neighbouring angles (round the circle too).
-  let gap = angles[0]! + 2 * Math.PI - angles[angles.length - 1]!, end = angles[angles.length - 1]!, start = angles[0]!;
-  for (let i = 1; i < angles.length; i++) {
-    const g = angles[i]! - angles[i - 1]!;
-    if (g > gap) [gap, end, start] = [g, angles[i - 1]!, angles[i]!];
-  }
+  // The open side: the arc runs from the angle after the largest gap round to the one before it.
+  const { gap, before: end, after: start } = largestGap(angles);
   const arc = 2 * Math.PI - gap;
   if (!(arc > 0) || arc >= MAX_BLEND_ARC) return null;
   const n1 = [Math.cos(start), Math.sin(start)], n2 = [Math.cos(end), Math.sin(end)];
