@@ -413,13 +413,13 @@ export function fitConeFrom(p: Points, axisGuess: Vec3): ConeFit | null {
 export function fitConeAbout(p: Points, origin: Vec3, axisGuess: Vec3): ConeFit | null {
   const n = count(p);
   if (n < 3) return null;
-  let axis = normalize(axisGuess);
+  const along = normalize(axisGuess);
   let sh = 0, sr = 0;
   const hs = new Float64Array(n), rs = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const q = at(p, i);
-    hs[i] = dot(sub(q, origin), axis);
-    rs[i] = radial(q, origin, axis);
+    hs[i] = dot(sub(q, origin), along);
+    rs[i] = radial(q, origin, along);
     sh += hs[i]!;
     sr += rs[i]!;
   }
@@ -436,12 +436,12 @@ export function fitConeAbout(p: Points, origin: Vec3, axisGuess: Vec3): ConeFit 
   const dh = Math.cos(angle), dr = Math.sin(angle);
   if (!(Math.abs(dh) > 1e-12 && Math.abs(dr) > 1e-12)) return null;
   // The axis points the way the cone widens.
-  if (dr / dh < 0) axis = scale(axis, -1);
+  const axis = dr / dh < 0 ? scale(along, -1) : along;
   const slope = Math.abs(dr / dh);
   const halfAngle = Math.atan(slope);
   if (!(halfAngle > 1e-9 && halfAngle < Math.PI / 2 - 1e-9)) return null;
   // The line passes through the pairs' mean: the axis point level with it, and the radius there.
-  const centre = add(origin, scale(normalize(axisGuess), mh));
+  const centre = add(origin, scale(along, mh));
   return { kind: 'cone', origin: centre, axis, radius: mr, halfAngle, apex: sub(centre, scale(axis, mr / slope)) };
 }
 

@@ -58,12 +58,16 @@ export function scanDensifier(
   };
   const cache = new Map<string, PointSet>();
 
-  // Construction faces (supplementalFaces.ts) stand for regions of the solid faces under them.
-  const onFaces = (set: PointSet, faces: number[]): PointSet => {
-    const s = split(set);
+  // Whether a point the split put on face `face` (-1: left out) is on the faces. Construction
+  // faces (supplementalFaces.ts) stand for regions of the solid faces under them.
+  const landsOn = (faces: number[]) => {
     const { member } = regionMember(nominal.supplemental, faces);
+    return (face: number, p: ArrayLike<number>, i: number) => face >= 0 && member(face, p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!);
+  };
+  const onFaces = (set: PointSet, faces: number[]): PointSet => {
+    const s = split(set), on = landsOn(faces);
     const keep: number[] = [];
-    for (let i = 0; i < set.count; i++) if (s.face[i]! >= 0 && member(s.face[i]!, set.points[3 * i]!, set.points[3 * i + 1]!, set.points[3 * i + 2]!)) keep.push(i);
+    for (let i = 0; i < set.count; i++) if (on(s.face[i]!, set.points, i)) keep.push(i);
     return select(set, keep);
   };
 
@@ -90,8 +94,8 @@ export function scanDensifier(
         const s = split(selectMoved(moved, all.normals, motion, fresh));
         fresh.forEach((i, j) => (faceOf[i] = s.face[j]!));
       }
-      const { member } = regionMember(nominal.supplemental, faces);
-      const on = inBox.filter((i) => faceOf[i]! >= 0 && member(faceOf[i]!, moved[3 * i]!, moved[3 * i + 1]!, moved[3 * i + 2]!));
+      const lands = landsOn(faces);
+      const on = inBox.filter((i) => lands(faceOf[i]!, moved, i));
       // At most 20 times the target for one face set, as a mesh draws.
       const every = Math.max(1, Math.ceil(on.length / Math.max(1, Math.min(20 * target, budget - drawn))));
       const pick = on.filter((_, j) => j % every === 0);
