@@ -206,7 +206,7 @@ function fitFeature(pts: PointSet, nominal: DatumFeature): { feature: DatumFeatu
     return { feature: { kind: 'plane', normal: n, point: f.origin }, residual: (q) => dot(sub(q, f.origin), n) };
   }
   if (nominal.kind === 'axis') {
-    const c = fitCylinder(p);
+    const c = fitCylinder(p, undefined, nominal.direction);
     if (!c) return null;
     const dir = dot(c.axis, nominal.direction) < 0 ? scale(c.axis, -1) : c.axis;
     return { feature: { kind: 'axis', direction: dir, point: c.origin }, residual: (q) => radial(q, c.origin, c.axis) - c.radius };

@@ -215,7 +215,7 @@ function establish(nominal: NominalAccess, actualOn: (faces: number[]) => PointS
   } else if (parts.length > 1 && nom.kind === 'axis') {
     const sets = parts.map((p) => actualOn(p));
     if (sets.some((s) => s.count < options.minSamples)) return fail(`common datum ${label}: each of its datums needs ${options.minSamples} scan samples (${sets.map((s) => s.count).join(', ')})`, nom);
-    const c = fitCoaxial(sets);
+    const c = fitCoaxial(sets, nom.direction);
     actual = c && { kind: 'axis', direction: c.axis, point: c.origin };
   } else actual = simulateDatum(pts, nom);
   return { spec, nominal: nom, actual, samples: pts.count, points: pts, ...(width ? { derived: true } : {}) };
@@ -299,7 +299,7 @@ function simulateDatum(pts: PointSet, nom: DatumFeature): DatumFeature | null {
     return tangentPlane(pts, n);
   }
   if (nom.kind === 'axis') {
-    const c = fitCylinder(pts.points, pts.normals);
+    const c = fitCylinder(pts.points, pts.normals, nom.direction);
     if (!c) return null;
     return { kind: 'axis', direction: dot(c.axis, nom.direction) < 0 ? scale(c.axis, -1) : c.axis, point: c.origin };
   }

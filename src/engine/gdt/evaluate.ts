@@ -5,7 +5,7 @@ import { apply, type Rigid } from '../math/rigid';
 import { extentCorners, floatFeatures, floatZone, freeMotions, type FeatureProbe, type Freedom } from './floatingZone';
 import { samplesByFace, simulateDatums, type DatumSpec, type EvaluationOptions, type FramesOf } from './datumSimulation';
 import type { FaceSplit } from './faceSplit';
-import { facesInward, featureKind, indicesOn, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
+import { facesInward, featureKind, indicesOn, nominalAxis, openArc, planeGroups, sizeFeatures, widthFeature, widthFeatures, type NominalAccess } from './nominalFaces';
 import { coaxiality, runout, type Reading } from './revolution';
 import { counterboredGroups, counterboredParts, type CounterboredParts } from './counterbore';
 import { ENDS_ACROSS_METHOD, endsAcrossOffset, LENGTH_METHOD, lengthOffset, OPEN_ARC, slotCentres, slotEndsOrientation, slotGroups, slotParts, slotProbes, type SlotParts } from './slotPosition';
@@ -304,12 +304,12 @@ function evaluateOne(
     }
     if (spec.kind === 'cylindricity') {
       if (kind !== 'cylinder') return none('none', `cylindricity needs a cylindrical face, these are ${kind}`);
-      const z = cylindricityZone(pts.points, pts.normals);
+      const z = cylindricityZone(pts.points, pts.normals, nominalAxis(nominal, spec.faces));
       return z ? verdict(spec, n, 'minimum zone: the narrowest pair of coaxial cylinders (linearised LP, re-linearised to convergence)', z.width) : none('none', 'no cylinder fits the samples');
     }
     if (spec.kind === 'roundness') {
       if (!round && kind !== 'sphere') return none('none', `roundness needs a surface of revolution, these are ${kind}`);
-      const r = roundnessBySections(pts, options.minSamples);
+      const r = roundnessBySections(pts, options.minSamples, nominalAxis(nominal, spec.faces));
       return r === null ? none('none', 'too few samples in any cross-section') : verdict(spec, n, 'minimum zone per cross-section across the least-squares axis (limacon LP), largest of the sections', r);
     }
     if (spec.kind === 'straightness') {
@@ -407,7 +407,7 @@ function evaluateOne(
     const open = kind === 'cylinder' ? openArc(nominal, spec.faces) : null;
     if (open !== null && open > OPEN_ARC) return none('none', `${faceIds(spec.faces).join(', ')} cover ${Math.round(360 - (open * 180) / Math.PI)} degrees of a cylinder, not a whole hole or shaft (an elongated hole's or a slot's round end?): the ${spec.kind} of an arc's axis is not its feature's (an elongated hole's is read by its centre planes when both its round ends are named together, with or without its flats) (docs/gdt.md, "Not supported")`);
     const nc = fitCylinder(nodes.points, nodes.normals);
-    const ac = fitCylinder(pts.points, pts.normals);
+    const ac = fitCylinder(pts.points, pts.normals, nc?.axis);
     if (!nc || !ac) return none('none', 'no cylinder fits the nominal or the scan samples');
     const [e1, e2] = axisEnds(ac, pts);
     const m1 = map(e1), m2 = map(e2);
@@ -686,10 +686,11 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
   const none = (reason: string) => result(spec, n, 'none', { reason });
   if (spec.kind === 'diameter' || spec.kind === 'radius') {
     if (kind !== 'cylinder') return none(`a ${spec.kind} needs cylindrical faces, these are ${kind}`);
-    const area = fitCylinder(pts.points, pts.normals);
+    const hint = nominalAxis(nominal, spec.faces);
+    const area = fitCylinder(pts.points, pts.normals, hint);
     if (!area) return none('no cylinder fits the samples');
     // A mesh scan: the cylinder through its triangles' corners, not their chords (vertexQuadrature.ts).
-    const corners = cornerFit(pts, area, (p) => fitCylinder(p.points, p.normals), (f) => (x, y, z) => radial([x, y, z], f.origin, f.axis) - f.radius, area.radius);
+    const corners = cornerFit(pts, area, (p) => fitCylinder(p.points, p.normals, hint), (f) => (x, y, z) => radial([x, y, z], f.origin, f.axis) - f.radius, area.radius);
     const c = corners?.fit ?? area;
     const how = corners ? `least-squares cylinder of the scan triangles' ${corners.corners} corners under the samples (not the chords between them)` : 'least-squares cylinder';
     return verdict(spec, n, how, spec.kind === 'diameter' ? 2 * c.radius : c.radius);
@@ -745,8 +746,8 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
  * axis: up to 7 sections spread over the samples' height, each 2% of it thick, with at least
  * `minSamples` points; null when none qualifies.
  */
-function roundnessBySections(pts: PointSet, minSamples: number): number | null {
-  const c = fitCylinder(pts.points, pts.normals);
+function roundnessBySections(pts: PointSet, minSamples: number, axisHint: Vec3 | undefined): number | null {
+  const c = fitCylinder(pts.points, pts.normals, axisHint);
   if (!c) return null;
   const [e1] = frameAbout(c.axis);
   const e2 = cross(c.axis, e1);

@@ -208,10 +208,11 @@ export interface CylindricityZone extends Zone {
  * Cylindricity: minimum radial separation of two coaxial cylinders. Linearised about the axis
  * (origin o, direction a, frame e1 e2; h the height along a):
  * r_i ~ R + (x0 + tx h_i) cos t_i + (y0 + ty h_i) sin t_i, a programme in R, x0, y0, tx, ty; the
- * axis moves by the shift and tilt and the programme is solved again; started from least squares.
+ * axis moves by the shift and tilt and the programme is solved again; started from least squares
+ * (its axis started as fitCylinder's, `axisHint` among them).
  */
-export function cylindricityZone(p: Points, normals?: Points): CylindricityZone | null {
-  const ls = fitCylinder(p, normals);
+export function cylindricityZone(p: Points, normals?: Points, axisHint?: Vec3): CylindricityZone | null {
+  const ls = fitCylinder(p, normals, axisHint);
   if (!ls) return null;
   const n = count(p);
   let origin = ls.origin, axis = ls.axis;

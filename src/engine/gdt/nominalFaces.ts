@@ -209,6 +209,18 @@ export function surfaceAxis(nominal: NominalAccess, f: number): { o: Vec3; z: Ve
   return { o: [F[0]!, F[1]!, F[2]!], z: normalize([F[9]!, F[10]!, F[11]!]) };
 }
 
+/**
+ * The nominal's axis under `faces` (their first cylinder or cone): a start for fitting the scan's
+ * element, whose samples alone may not show it (fitCylinder). Undefined when none is one.
+ */
+export function nominalAxis(nominal: NominalAccess, faces: readonly number[]): Vec3 | undefined {
+  for (const f of faces) {
+    const kind = nominal.surfaceKind(f);
+    if (kind === 'cylinder' || kind === 'cone') return surfaceAxis(nominal, f)?.z;
+  }
+  return undefined;
+}
+
 /** Cylinder or cone faces grouped by axis line. */
 export function coaxialGroups(nominal: NominalAccess, faces: number[]): number[][] {
   const groups: { faces: number[]; o: Vec3; z: Vec3 }[] = [];
