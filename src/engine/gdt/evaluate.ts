@@ -591,7 +591,7 @@ function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: Po
   const a = select(mappedSet, ia), b = select(mappedSet, ib);
   const pa = fitPlane(a.points), pb = fitPlane(b.points);
   const nomA = fitPlane(nominal.nodes(ga).points), nomB = fitPlane(nominal.nodes(gb).points);
-  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA || !nomB) return result(spec, n, 'none', { reason: 'each side of the width feature needs samples spanning a plane' });
+  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA || !nomB) return result(spec, n, 'none', { reason: sidesReason(ga, a.count, gb, b.count) });
   const nn = nomA.normal;
   // The sides are parallel: the midpoint of their centroids lies on the centre plane.
   const nomMid = scale(add(nomA.origin, nomB.origin), 0.5);
@@ -617,12 +617,17 @@ function widthPosition(spec: CharacteristicSpec, nominal: NominalAccess, pts: Po
  * sides' least-squares planes, in the datum frame), their extent across the basic normal; turned
  * about `free` (the primary's direction, when the datums leave that rotation free) to its narrowest.
  */
+/** Why two planar sides (a width's, a distance's) were not read: their samples, side by side (a line-of-sight scan may see one side barely or not at all). */
+function sidesReason(ga: number[], na: number, gb: number[], nb: number): string {
+  return `each side needs samples spanning a plane (${faceIds(ga).join(', ')}: ${na} samples; ${faceIds(gb).join(', ')}: ${nb})`;
+}
+
 function widthOrientation(spec: CharacteristicSpec, nominal: NominalAccess, pts: PointSet, mapped: Float64Array, [ga, gb]: [number[], number[]], free: Vec3 | null): Characteristic {
   const n = pts.count;
   const mappedSet: PointSet = { points: mapped, normals: undefined, count: n };
   const a = select(mappedSet, indicesOn(pts, nominal, ga)), b = select(mappedSet, indicesOn(pts, nominal, gb));
   const pa = fitPlane(a.points), pb = fitPlane(b.points), nomA = fitPlane(nominal.nodes(ga).points);
-  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA) return result(spec, n, 'none', { reason: 'each side of the width feature needs samples spanning a plane' });
+  if (a.count < 3 || b.count < 3 || !pa || !pb || !nomA) return result(spec, n, 'none', { reason: sidesReason(ga, a.count, gb, b.count) });
   const nb = dot(pb.normal, pa.normal) < 0 ? scale(pb.normal, -1) : pb.normal;
   const midNormal = normalize(add(pa.normal, nb));
   const midPoint = scale(add(pa.origin, pb.origin), 0.5);
@@ -726,7 +731,7 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     const leftOut = across.length ? `; ${faceIds(across).join(', ')} left out (not parallel to the sides)` : '';
     const a = select(pts, indicesOn(pts, nominal, ga)), b = select(pts, indicesOn(pts, nominal, gb));
     const pa = fitPlane(a.points), pb = fitPlane(b.points);
-    if (!pa || !pb) return none('each side needs samples spanning a plane');
+    if (!pa || !pb) return none(sidesReason(ga, a.count, gb, b.count));
     if (spec.kind === 'angle') {
       const c = Math.min(1, Math.abs(dot(pa.normal, pb.normal)));
       const deg = (Math.acos(c) * 180) / Math.PI;
