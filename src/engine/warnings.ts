@@ -94,6 +94,8 @@ export type WarningCode =
   | 'NO_CHARACTERISTICS'
   /** evaluate_gdt without alignment: the scan lies farther from the nominal (RMS) than its tightest profile tolerance: likely not aligned. */
   | 'SCAN_FAR_FROM_NOMINAL'
+  /** evaluate_gdt: scan samples no neighbour agrees with (spikes, stray points) left out; counted in samples.isolated. */
+  | 'ISOLATED_SAMPLES_LEFT_OUT'
   /** No primitive of the kind asked fits the points (too few, or a degenerate set). */
   | 'NO_FIT'
   /** The file carries no semantic PMI: empty lists. */

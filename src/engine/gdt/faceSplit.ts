@@ -1,3 +1,4 @@
+import { isolatedSamples } from './isolatedSamples';
 import { createExactHit, FootKind, type ExactReference } from '../exact/ExactReference';
 import type { ExactGeometry } from '../exact/geometry';
 import type { FaceTessellation } from '../mesh/TriMesh';
@@ -86,7 +87,8 @@ function faceBorder(geometry: ExactGeometry, face: number): Float64Array {
  * Scan samples split by the nominal's faces: each sample goes to the face its exact nearest point
  * lies on, unless that point is on an edge or vertex of the nominal, within `margin` of an edge
  * other than a seam (a border sample can belong to either face, and a scan rounds every edge), or farther than
- * `maxDistance` from the nominal (no counterpart: noise, fixtures, another part).
+ * `maxDistance` from the nominal (no counterpart: noise, fixtures, another part), or isolated: no
+ * neighbour on its face agrees with its deviation (a spike, a stray point: isolatedSamples.ts).
  */
 export interface FaceSplit {
   /** Per sample: its face index, or -1 when left out. */
@@ -96,6 +98,8 @@ export interface FaceSplit {
   assigned: number;
   border: number;
   far: number;
+  /** Samples left out as isolated (isolatedSamples.ts). */
+  isolated: number;
 }
 
 /**
@@ -107,7 +111,15 @@ export interface FaceSplit {
  */
 const NORMAL_AGREEMENT = 0.5;
 
-export function splitByFaces(ref: ExactReference, samples: PointSet, margin: number, maxDistance: number, near = borderTest(ref.geometry, ref.mesh, margin)): FaceSplit {
+export function splitByFaces(
+  ref: ExactReference,
+  samples: PointSet,
+  margin: number,
+  maxDistance: number,
+  near = borderTest(ref.geometry, ref.mesh, margin),
+  /** The least difference from its neighbours that may leave a sample out as isolated; null keeps every sample. */
+  isolatedFloor: number | null = null,
+): FaceSplit {
   const n = samples.count;
   const face = new Int32Array(n).fill(-1);
   const deviation = new Float64Array(n).fill(NaN);
@@ -133,7 +145,18 @@ export function splitByFaces(ref: ExactReference, samples: PointSet, margin: num
     deviation[i] = (x - hit.x) * hit.nx + (y - hit.y) * hit.ny + (z - hit.z) * hit.nz;
     assigned++;
   }
-  return { face, deviation, assigned, border, far };
+  let isolated = 0;
+  if (isolatedFloor !== null) {
+    const iso = isolatedSamples(p, face, deviation, isolatedFloor);
+    for (let i = 0; i < n; i++) {
+      if (!iso.isolated[i]) continue;
+      face[i] = -1;
+      deviation[i] = NaN;
+    }
+    assigned -= iso.count;
+    isolated = iso.count;
+  }
+  return { face, deviation, assigned, border, far, isolated };
 }
 
 /**

@@ -11,6 +11,8 @@ import { borderTest, splitByFaces, type FaceSplit } from './faceSplit';
 export const BORDER_MARGIN = 0.001;
 /** Share of the nominal's diagonal: samples farther than this from the nominal are left out. */
 export const MAX_DISTANCE = 0.02;
+/** Share of the nominal's diagonal: the least a sample must differ from its neighbours to be left out as isolated (isolatedSamples.ts). */
+export const ISOLATED_FLOOR = 1e-4;
 
 /** The nominal's exact faces and their nodes (cached per face set), as the evaluation and the datum simulation read them. */
 export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): NominalAccess {
@@ -32,8 +34,9 @@ export function nominalAccess(oc: OC, body: BrepBody, ref: ExactReference): Nomi
  * The face split evaluate_gdt and align_bodies' datum alignment both use: the same margins give the
  * same samples on a datum's faces, hence the same datum. `diagonal` is the nominal's (bodyDiagonal).
  */
-export function faceSplitter(ref: ExactReference, diagonal: number, margin = BORDER_MARGIN * diagonal, maxDistance = MAX_DISTANCE * diagonal): (set: PointSet) => FaceSplit {
+export function faceSplitter(ref: ExactReference, diagonal: number, margin = BORDER_MARGIN * diagonal, maxDistance = MAX_DISTANCE * diagonal, dropIsolated = true): (set: PointSet) => FaceSplit {
   // The edge grid once: the split runs again on each datum alignment round and each densified face set.
   const near = borderTest(ref.geometry, ref.mesh, margin);
-  return (set) => splitByFaces(ref, set, margin, maxDistance, near);
+  const isolatedFloor = dropIsolated ? ISOLATED_FLOOR * diagonal : null;
+  return (set) => splitByFaces(ref, set, margin, maxDistance, near, isolatedFloor);
 }

@@ -88,6 +88,10 @@ const schema = z.strictObject({
   maxSamples: z.int().min(100).max(500000).default(50000).describe("Scan samples drawn over the whole part by area (a cloud: every n-th point beyond it); up to four times as many more are drawn near faces that got fewer than 300 (a small hole's). Default 50000"),
   borderMargin: z.number().nonnegative().optional().describe("Samples whose nearest nominal point is within this of a face's edge are left out. Default 0.1% of the nominal's diagonal (set it to the scan's edge rounding)"),
   maxDistance: z.number().positive().optional().describe('Samples farther than this from the nominal are left out. Default 2% of its diagonal'),
+  dropIsolated: z
+    .boolean()
+    .default(true)
+    .describe("Leave out samples no neighbour agrees with (spikes, stray points): a sample whose deviation differs from its 8 nearest same-face neighbours' median by more than 6 times the scan's noise (and 0.01% of the diagonal), with none of them near its own. Counted in samples.isolated"),
   minSamples: z.int().min(4).default(12).describe('A characteristic (or datum) with fewer samples on its faces is not evaluated (pass: null). Default 12'),
   alignment: z
     .union([
@@ -185,7 +189,7 @@ export const evaluateGdt = defineTool({
     let samples = actual.kind === 'brep' ? brepScanSamples(oc, actual, args.maxSamples) : bodyPoints(undefined, actual, args.maxSamples);
     const margin = args.borderMargin ?? BORDER_MARGIN * diagonal;
     const reach = args.maxDistance ?? MAX_DISTANCE * diagonal;
-    const splitOf = faceSplitter(ref, diagonal, margin, reach);
+    const splitOf = faceSplitter(ref, diagonal, margin, reach, args.dropIsolated);
     let motion: Rigid = IDENTITY;
     const start = args.alignment?.transform;
     if (start) {
@@ -213,6 +217,8 @@ export const evaluateGdt = defineTool({
       const far = farFromNominal(split, specs);
       if (far) warnings.push(far);
     }
+    if (split.isolated > 0)
+      warnings.push(warning('ISOLATED_SAMPLES_LEFT_OUT', `${split.isolated} of the scan's samples were left out as isolated: each differs from its neighbours on its face far beyond the scan's noise, and none of them agrees with it (spikes, stray points); a real defect is seen by several samples and stays (dropIsolated: false keeps them all)`));
     // Sampled by area over the whole part, a small hole gets a dozen samples: each face set with few
     // gets more, drawn from the scan near its faces (up to DENSIFY_SHARE x maxSamples in all).
     const densify = scanDensifier(scan, motion, nominal, splitOf, reach, DENSIFY_SHARE * args.maxSamples);
@@ -220,7 +226,7 @@ export const evaluateGdt = defineTool({
     return {
       characteristics,
       datums: datumReports,
-      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, added: densify.added(), borderMargin: margin },
+      samples: { total: samples.count, assigned: split.assigned, border: split.border, far: split.far, isolated: split.isolated, added: densify.added(), borderMargin: margin },
       ...(alignment ? { alignment } : {}),
       warnings,
     };
