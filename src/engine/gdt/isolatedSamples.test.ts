@@ -77,3 +77,21 @@ describe('isolatedSamples: spikes out, features and noise in', () => {
     expect(isolatedSamples(s.points, s.face, s.dev, 0.01).isolated[0]).toBe(0);
   });
 });
+
+describe('isolatedSamples: noise of its own per face', () => {
+  it('keeps every sample of a noisy face beside quiet ones (a hole wall scanned obliquely beside flat faces)', () => {
+    const s = plane(0, 9);
+    const g = gaussian(21);
+    // A strip of 400 samples is another face with noise 0.01; the rest is noise-free.
+    for (let k = 0; k < s.face.length; k++)
+      if (s.points[3 * k + 1]! < 4) {
+        s.face[k] = 1;
+        s.dev[k] = 0.01 * g();
+      }
+    expect(isolatedSamples(s.points, s.face, s.dev, 0.001).count).toBe(0);
+    // A spike on the noisy face is still found; one of 0.005 on the quiet face too (its floor 0.001).
+    s.dev[50 * 100 + 2] = 0.5;
+    s.dev[50 * 100 + 50] = 0.005;
+    expect(flagged(isolatedSamples(s.points, s.face, s.dev, 0.001))).toEqual([50 * 100 + 2, 50 * 100 + 50]);
+  });
+});

@@ -7,10 +7,12 @@
  * a stray point is seen by one. Scanner software removes such points when it meshes; a cloud or a
  * raw mesh may still hold them.
  *
- * A sample is isolated when its deviation from its nominal face differs by more than `threshold`
+ * A sample is isolated when its deviation from its nominal face differs by more than a threshold
  * from the median of its nearest neighbours' on the same face, and none of them lies within half
- * the threshold of it (a ridge one sample wide, or its end, keeps its samples). The threshold: 6 robust standard deviations of the samples' differences
- * from their neighbours' median (the scan's noise), and at least `floor`.
+ * the threshold of it (a ridge one sample wide, or its end, keeps its samples). The threshold: 6
+ * robust standard deviations of the differences from the neighbours' median over the sample's face
+ * (the scan's noise there; with fewer than 50 samples, no less than over every face), and at least
+ * `floor`.
  */
 
 /** Neighbours a sample is compared with, and the fewest it must have to be judged at all. */
@@ -18,6 +20,9 @@ const NEIGHBOURS = 8;
 const MIN_NEIGHBOURS = 4;
 /** Robust standard deviations of the local differences beyond which a sample may be isolated. */
 const NOISE_FACTOR = 6;
+/** Samples a face needs for a noise of its own alone; with fewer (but MIN_FACE_SAMPLES) the larger of its own and the whole set's. */
+const FACE_NOISE_SAMPLES = 50;
+const MIN_FACE_SAMPLES = 8;
 /** Neighbours within half the threshold that make a sample part of a feature, not a stray point. */
 const AGREEING = 1;
 
@@ -25,7 +30,7 @@ export interface Isolation {
   /** Per sample: 1 when isolated. */
   isolated: Uint8Array;
   count: number;
-  /** The threshold used (scan units). */
+  /** The threshold of the whole set (scan units); a face with samples enough has its own. */
   threshold: number;
 }
 
@@ -39,10 +44,13 @@ export function isolatedSamples(points: ArrayLike<number>, face: Int32Array, dev
   const grid = sampleGrid(points, face);
   if (!grid) return { isolated, count: 0, threshold: floor };
   const median = new Float64Array(n).fill(NaN);
-  const local: number[] = [];
   const near = new Int32Array(NEIGHBOURS);
   const nearCount = new Int32Array(n);
   const neighbourOf = new Int32Array(n * NEIGHBOURS);
+  // Each face's differences from the neighbours' median: its noise (a scan is noisier where it
+  // looks at a face obliquely, a hole's wall more than a flat top).
+  const byFace = new Map<number, number[]>();
+  const all: number[] = [];
   for (let i = 0; i < n; i++) {
     if (face[i]! < 0) continue;
     const k = grid.nearest(i, near);
@@ -50,14 +58,25 @@ export function isolatedSamples(points: ArrayLike<number>, face: Int32Array, dev
     nearCount[i] = k;
     neighbourOf.set(near.subarray(0, k), i * NEIGHBOURS);
     median[i] = medianOf(Array.from(near.subarray(0, k), (j) => deviation[j]!));
-    local.push(Math.abs(deviation[i]! - median[i]!));
+    const d = Math.abs(deviation[i]! - median[i]!);
+    let list = byFace.get(face[i]!);
+    if (!list) byFace.set(face[i]!, (list = []));
+    list.push(d);
+    all.push(d);
   }
-  if (local.length === 0) return { isolated, count: 0, threshold: floor };
-  const noise = 1.4826 * medianOf(local);
-  const threshold = Math.max(NOISE_FACTOR * noise, floor);
+  if (all.length === 0) return { isolated, count: 0, threshold: floor };
+  const overall = Math.max(NOISE_FACTOR * 1.4826 * medianOf(all), floor);
+  const thresholdOf = new Map<number, number>();
+  for (const [f, list] of byFace) {
+    // A face's own noise from a few samples may come out low by chance: below FACE_NOISE_SAMPLES
+    // it is taken only where it is above the whole set's.
+    const own = list.length >= MIN_FACE_SAMPLES ? NOISE_FACTOR * 1.4826 * medianOf(list) : 0;
+    thresholdOf.set(f, Math.max(own, list.length < FACE_NOISE_SAMPLES ? overall : floor));
+  }
   let count = 0;
   for (let i = 0; i < n; i++) {
     const m = median[i]!;
+    const threshold = thresholdOf.get(face[i]!) ?? overall;
     if (!(Math.abs(deviation[i]! - m) > threshold)) continue;
     let agree = 0;
     for (let q = 0; q < nearCount[i]!; q++) if (Math.abs(deviation[neighbourOf[i * NEIGHBOURS + q]!]! - deviation[i]!) <= threshold / 2) agree++;
@@ -65,7 +84,7 @@ export function isolatedSamples(points: ArrayLike<number>, face: Int32Array, dev
     isolated[i] = 1;
     count++;
   }
-  return { isolated, count, threshold };
+  return { isolated, count, threshold: overall };
 }
 
 function medianOf(values: number[]): number {
