@@ -290,18 +290,21 @@ export function axisFromNormals(normals: Points): Vec3 | null {
  * rms refined on every point.
  */
 export function fitCylinder(p: Points, normals?: Points, axisHint?: Vec3): CylinderFit | null {
-  const guesses = axisStarts(p, normals, axisHint);
-  if (guesses.length === 1) return fitCylinderFrom(p, guesses[0]!);
-  const few = subsample(p, START_POINTS);
-  const start = best(guesses.map((g) => fitCylinderFrom(few, g)), few);
-  return start ? fitCylinderFrom(p, start.axis) : null;
+  return fromAxisStarts(p, normals, axisHint, fitCylinderFrom);
 }
 
-/** The axis starts of a cylinder or cone fit (fitCylinder). */
-function axisStarts(p: Points, normals: Points | undefined, axisHint: Vec3 | undefined): Vec3[] {
+/**
+ * A cylinder or cone fit from each axis start (fitCylinder): one start fitted on every point;
+ * several each tried on a subsample, the best refined on every point.
+ */
+function fromAxisStarts<T extends CylinderFit | ConeFit>(p: Points, normals: Points | undefined, axisHint: Vec3 | undefined, fitFrom: (p: Points, axis: Vec3) => T | null): T | null {
   const fromNormals = normals ? axisFromNormals(normals) : null;
-  const guesses = fromNormals ? [fromNormals] : principalFrame(p).vectors;
-  return axisHint ? [...guesses, axisHint] : guesses;
+  const own = fromNormals ? [fromNormals] : principalFrame(p).vectors;
+  const guesses = axisHint ? [...own, axisHint] : own;
+  if (guesses.length === 1) return fitFrom(p, guesses[0]!);
+  const few = subsample(p, START_POINTS);
+  const start = best(guesses.map((g) => fitFrom(few, g)), few);
+  return start ? fitFrom(p, start.axis) : null;
 }
 
 /** Points a multi-start fit tries its starts on. */
@@ -319,11 +322,7 @@ export function subsample(p: Points, max: number): Points {
 
 /** Least-squares cone: axis starts as for the cylinder; radius and slope from a line fit of radius against height. */
 export function fitCone(p: Points, normals?: Points, axisHint?: Vec3): ConeFit | null {
-  const guesses = axisStarts(p, normals, axisHint);
-  if (guesses.length === 1) return fitConeFrom(p, guesses[0]!);
-  const few = subsample(p, START_POINTS);
-  const start = best(guesses.map((g) => fitConeFrom(few, g)), few);
-  return start ? fitConeFrom(p, start.axis) : null;
+  return fromAxisStarts(p, normals, axisHint, fitConeFrom);
 }
 
 function best<T extends PrimitiveFit>(fits: (T | null)[], p: Points): T | null {
