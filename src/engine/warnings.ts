@@ -96,6 +96,8 @@ export type WarningCode =
   | 'SCAN_FAR_FROM_NOMINAL'
   /** evaluate_gdt: scan samples no neighbour agrees with (spikes, stray points) left out; counted in samples.isolated. */
   | 'ISOLATED_SAMPLES_LEFT_OUT'
+  /** evaluate_gdt: characteristics read within their reading's uncertainty of a limit: PASS or FAIL not proven by the scan. */
+  | 'WITHIN_UNCERTAINTY'
   /** No primitive of the kind asked fits the points (too few, or a degenerate set). */
   | 'NO_FIT'
   /** The file carries no semantic PMI: empty lists. */

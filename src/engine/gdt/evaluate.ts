@@ -18,6 +18,7 @@ import { blendRadius } from './blendRadius';
 import { blendSection } from './tangentArc';
 import { featureSize } from './featureSizes';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
+import { cylinderRadiusError, distinctPoints, expanded, planeDistanceError, sphereRadiusError } from './readingUncertainty';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 import { calloutLines, evaluateStraightness } from './straightness';
 
@@ -75,6 +76,14 @@ export interface Characteristic {
   anchor: [number, number, number] | null;
   /** A composite frame's segment (read_pmi's `composite`). */
   composite?: 'upper' | 'lower';
+  /**
+   * The reading's expanded uncertainty (k = 2) from its least-squares fit, where one is estimated
+   * (sizes of cylinders, spheres and between two planes: readingUncertainty.ts). A lower bound: the
+   * scanner's own systematic errors are not in it.
+   */
+  uncertainty?: number;
+  /** The reading lies within its uncertainty of a limit: the verdict is the reading's, not proven by the scan. */
+  withinUncertainty?: true;
 }
 
 export type { DatumSpec, EvaluationOptions } from './datumSimulation';
@@ -167,10 +176,17 @@ function result(spec: CharacteristicSpec, samples: number, method: string, extra
   };
 }
 
-function verdict(spec: CharacteristicSpec, samples: number, method: string, actual: number, bonus = 0): Characteristic {
+/**
+ * A reading's verdict. `uncertainty` (expanded, readingUncertainty.ts), where the fit gives one, goes
+ * with it, and a size read within it of a limit is marked `withinUncertainty`: the verdict stands
+ * (simple acceptance, as inspection reports compare by default), but the scan cannot prove it either way.
+ */
+function verdict(spec: CharacteristicSpec, samples: number, method: string, actual: number, bonus = 0, uncertainty?: number): Characteristic {
   if (SIZES.has(spec.kind)) {
-    const ok = spec.nominal !== null && spec.upper !== null && spec.lower !== null ? actual <= spec.nominal + spec.upper + 1e-12 && actual >= spec.nominal + spec.lower - 1e-12 : null;
-    return result(spec, samples, method, { actual, pass: ok, ...(ok === null ? { reason: 'the size has no limits to check against' } : {}) });
+    const limits = spec.nominal !== null && spec.upper !== null && spec.lower !== null ? [spec.nominal + spec.lower, spec.nominal + spec.upper] : null;
+    const ok = limits ? actual <= limits[1]! + 1e-12 && actual >= limits[0]! - 1e-12 : null;
+    const near = limits && uncertainty !== undefined ? Math.min(...limits.map((l) => Math.abs(actual - l))) <= uncertainty + 1e-12 : false;
+    return result(spec, samples, method, { actual, pass: ok, ...(uncertainty !== undefined ? { uncertainty } : {}), ...(near ? { withinUncertainty: true } : {}), ...(ok === null ? { reason: 'the size has no limits to check against' } : {}) });
   }
   const allowed = spec.tolerance === null ? null : spec.tolerance + bonus;
   return result(spec, samples, method, { actual, tolerance: allowed, bonus, pass: allowed === null ? null : actual <= allowed + 1e-12, ...(allowed === null ? { reason: 'the tolerance has no value' } : {}) });
@@ -236,9 +252,15 @@ function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actua
   const worst = pool.reduce((a, b) => (margin(b) > margin(a) ? b : a));
   const pass = failed.length ? false : open.length ? null : true;
   const list = groups.map((g) => `[${faceIds(g).join(', ')}]`).join(' ');
-  const method = `pattern of ${groups.length} features ${list}, each evaluated on its own; reported: the worst, ${worst.faces.join(', ')}: ${worst.method}${floated}`;
+  // Not proven: a FAIL whose every failing feature, a PASS whose any feature, reads within its uncertainty of a limit.
+  const near = pass === false ? failed.every((c) => c.withinUncertainty) : pass === true ? each.some((c) => c.withinUncertainty) : false;
+  const nearOnes = near && pass === true ? each.filter((c) => c.withinUncertainty && c !== worst) : [];
+  const nearText = nearOnes.length ? `; within its uncertainty of a limit: ${nearOnes.map((c) => `${c.faces.join(', ')} ${round4(c.actual!)}${c.uncertainty === undefined ? '' : ` ±${round4(c.uncertainty)}`}`).join(', ')}` : '';
+  const method = `pattern of ${groups.length} features ${list}, each evaluated on its own; reported: the worst, ${worst.faces.join(', ')}: ${worst.method}${floated}${nearText}`;
+  const { withinUncertainty: _worstNear, ...reported } = worst;
   return {
-    ...worst,
+    ...reported,
+    ...(near ? { withinUncertainty: true as const } : {}),
     pass,
     faces: faceIds(spec.faces),
     samples: each.reduce((s, c) => s + c.samples, 0),
@@ -698,7 +720,8 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     const corners = cornerFit(pts, area, (p) => fitCylinder(p.points, p.normals, hint), (f) => (x, y, z) => radial([x, y, z], f.origin, f.axis) - f.radius, area.radius);
     const c = corners?.fit ?? area;
     const how = corners ? `least-squares cylinder of the scan triangles' ${corners.corners} corners under the samples (not the chords between them)` : 'least-squares cylinder';
-    return verdict(spec, n, how, spec.kind === 'diameter' ? 2 * c.radius : c.radius);
+    const perRadius = spec.kind === 'diameter' ? 2 : 1;
+    return verdict(spec, n, how, perRadius * c.radius, 0, expanded(cylinderRadiusError(corners ? distinctPoints(corners.points) : pts.points, c), perRadius));
   }
   if (spec.kind === 'sphericalDiameter' || spec.kind === 'sphericalRadius') {
     if (kind !== 'sphere') return none(`a ${spec.kind} needs spherical faces, these are ${kind}`);
@@ -707,7 +730,8 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     const corners = cornerFit(pts, area, (p) => fitSphere(p.points), (f) => (x, y, z) => Math.hypot(x - f.center[0], y - f.center[1], z - f.center[2]) - f.radius, area.radius);
     const s = corners?.fit ?? area;
     const how = corners ? `least-squares sphere of the scan triangles' ${corners.corners} corners under the samples (not the chords between them)` : 'least-squares sphere';
-    return verdict(spec, n, how, spec.kind === 'sphericalDiameter' ? 2 * s.radius : s.radius);
+    const perRadius = spec.kind === 'sphericalDiameter' ? 2 : 1;
+    return verdict(spec, n, how, perRadius * s.radius, 0, expanded(sphereRadiusError(corners ? distinctPoints(corners.points) : pts.points, s), perRadius));
   }
   if (spec.kind === 'distance' || spec.kind === 'thickness' || spec.kind === 'angle') {
     if (kind !== 'plane') return none(`${spec.kind} is evaluated between planar faces, these are ${kind}`);
@@ -741,7 +765,7 @@ function evaluateSize(spec: CharacteristicSpec, nominal: NominalAccess, pts: Poi
     // Distance: mean distance of the second side's samples from the first side's plane.
     let s = 0;
     for (let i = 0; i < b.count; i++) s += dot(sub(at(b.points, i), pa.origin), pa.normal);
-    return verdict(spec, n, `mean distance of one side's samples from the other side's least-squares plane${leftOut}`, Math.abs(s / b.count));
+    return verdict(spec, n, `mean distance of one side's samples from the other side's least-squares plane${leftOut}`, Math.abs(s / b.count), 0, expanded(planeDistanceError(a.points, pa, b.points)));
   }
   return none(`${spec.kind} is not evaluated yet`);
 }

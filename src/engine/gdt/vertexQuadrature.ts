@@ -30,13 +30,13 @@ const KEPT_SHARE = 0.5;
  * fit's bound, wide enough for the chord sag, can let a few in. Null when the set has no corners or
  * too few stay.
  */
-export function cornerFit<F>(set: PointSet, area: F, fit: (points: PointSet) => F | null, residual: (f: F) => (x: number, y: number, z: number) => number, size: number): { fit: F; corners: number } | null {
+export function cornerFit<F>(set: PointSet, area: F, fit: (points: PointSet) => F | null, residual: (f: F) => (x: number, y: number, z: number) => number, size: number): { fit: F; corners: number; points: Float64Array } | null {
   const first = cornerPoints(set, set.points, set.count, residual(area), size);
   const once = first && fit(first);
   if (!first || !once) return null;
   const second = cornerPoints(set, first.points, first.count, residual(once), size);
   const twice = second && fit(second);
-  return twice ? { fit: twice, corners: second.count } : { fit: once, corners: first.count };
+  return twice ? { fit: twice, corners: second.count, points: second.points } : { fit: once, corners: first.count, points: first.points };
 }
 
 /**

@@ -109,7 +109,7 @@ const schema = z.strictObject({
 export const evaluateGdt = defineTool({
   name: 'evaluate_gdt',
   description:
-    "GD&T verdicts on a scan: the scan's samples are split by the nominal's faces (exact nearest point, a margin at face borders), the datum features simulated (plane: tangent at the high points with minimum-zone orientation; axis: least squares) and the datum reference frame built in precedence order; each characteristic is evaluated (form by minimum zone, orientation and location in the datum frame, position with diametral zones and MMC/LMC bonus, surface profile as twice the largest deviation, sizes by least-squares fits) and gets {id, kind, nominal, actual, tolerance or upper/lower, pass, faces, samples, datums, method}. Characteristics come from the nominal's STEP PMI or are written out. docs/gdt.md.",
+    "GD&T verdicts on a scan: the scan's samples are split by the nominal's faces (exact nearest point, a margin at face borders), the datum features simulated (plane: tangent at the high points with minimum-zone orientation; axis: least squares) and the datum reference frame built in precedence order; each characteristic is evaluated (form by minimum zone, orientation and location in the datum frame, position with diametral zones and MMC/LMC bonus, surface profile as twice the largest deviation, sizes by least-squares fits) and gets {id, kind, nominal, actual, tolerance or upper/lower, pass, faces, samples, datums, method}, with a fitted size's uncertainty (k = 2) and withinUncertainty when the reading lies within it of a limit (the verdict not proven). Characteristics come from the nominal's STEP PMI or are written out. docs/gdt.md.",
   category: 'scene',
   schema,
   async run(args, ctx) {
@@ -223,6 +223,9 @@ export const evaluateGdt = defineTool({
     // gets more, drawn from the scan near its faces (up to DENSIFY_SHARE x maxSamples in all).
     const densify = scanDensifier(scan, motion, nominal, splitOf, reach, DENSIFY_SHARE * args.maxSamples);
     const { characteristics, datums: datumReports } = evaluateCharacteristics(nominal, samples, split, specs, [...datums.values()], { minSamples: args.minSamples, densify });
+    const near = characteristics.filter((c) => c.withinUncertainty);
+    if (near.length)
+      warnings.push(warning('WITHIN_UNCERTAINTY', `${near.length} characteristic${near.length > 1 ? 's read' : ' reads'} within ${near.length > 1 ? 'their' : 'its'} reading's uncertainty of a limit (${near.map((c) => `${c.id} ${c.pass ? 'PASS' : 'FAIL'}${c.actual === null || c.uncertainty === undefined ? '' : ` ${Number(c.actual.toPrecision(6))} ±${Number(c.uncertainty.toPrecision(2))}`}`).join(', ')}): the verdict is the reading's, the scan does not prove it (more points on the feature, or all round it, narrow the uncertainty)`));
     return {
       characteristics,
       datums: datumReports,

@@ -134,5 +134,31 @@ describe('evaluate_gdt: a hole scanned partly', () => {
     // The points' axis is where the NIST scan's was, within a tenth of a millimetre of this hole's.
     expect(pos!.actual!).toBeLessThan(0.3);
     expect(pos!.pass).toBe(true);
+    // The fit's own uncertainty (k = 2) on 44 points, half of them on one side: no limit within it.
+    expect(dia!.uncertainty!).toBeGreaterThan(0.002);
+    expect(dia!.uncertainty!).toBeLessThan(0.02);
+    expect(dia!.withinUncertainty).toBeUndefined();
+  }, 120_000);
+
+  it('marks a verdict whose limit lies within the reading\'s uncertainty, and warns', async () => {
+    const r = (await engine.runJson('evaluate_gdt', {
+      nominalBodyId: 'block',
+      actualBodyId: 'scan',
+      characteristics: [
+        // A limit 0.002 from the reading (4.3934): inside its uncertainty, on the PASS side and on the FAIL side.
+        { id: 'pass', kind: 'diameter', faces: [hole], nominal: 2 * R, upper: 0.127, lower: -0.003 },
+        { id: 'fail', kind: 'diameter', faces: [hole], nominal: 2 * R, upper: 0.127, lower: 0.001 },
+        { id: 'clear', kind: 'diameter', faces: [hole], nominal: 2 * R, upper: 0.127, lower: -0.0254 },
+      ],
+    })).result as unknown as Result & { warnings: { code: string; message: string }[] };
+    const [pass, fail, clear] = r.characteristics;
+    expect(pass!.pass).toBe(true);
+    expect(pass!.withinUncertainty).toBe(true);
+    expect(fail!.pass).toBe(false);
+    expect(fail!.withinUncertainty).toBe(true);
+    expect(clear!.pass).toBe(true);
+    expect(clear!.withinUncertainty).toBeUndefined();
+    const w = r.warnings.find((x) => x.code === 'WITHIN_UNCERTAINTY');
+    expect(w?.message).toMatch(/^2 characteristics .*pass PASS .*fail FAIL/);
   }, 120_000);
 });
