@@ -63,7 +63,21 @@ function BreakAfterSlash({ text }: { text: string }) {
 }
 
 export function verdictText(c: CharacteristicRow): string {
-  return c.pass === null ? `not evaluated: ${c.reason ?? 'no reason given'}` : c.pass ? 'PASS' : 'FAIL';
+  if (c.pass === null) return `not evaluated: ${c.reason ?? 'no reason given'}`;
+  return `${c.pass ? 'PASS' : 'FAIL'}${c.withinUncertainty ? ", not proven: within the reading's uncertainty of a limit" : ''}`;
+}
+
+/**
+ * Why a verdict is not proven: the reading within its uncertainty (evaluate_gdt's, from the fit) of
+ * a limit. Said under the row, as a reason is, so a GOM user does not take a FAIL by a micrometre on a
+ * hole seen on a narrow arc for a scrapped part, nor a PASS by as little for a good one.
+ */
+export function uncertaintyNote(c: CharacteristicRow): string {
+  const limits = c.nominal !== null && c.upper !== null && c.lower !== null ? [c.nominal + c.lower, c.nominal + c.upper] : [];
+  const nearest = c.actual === null ? undefined : limits.reduce<number | undefined>((best, l) => (best === undefined || Math.abs(l - c.actual!) < Math.abs(best - c.actual!) ? l : best), undefined);
+  const reading = c.actual === null ? '' : `Read ${fixed(c.actual)}${c.uncertainty === undefined ? '' : ` ± ${formatNumber(Number(c.uncertainty.toPrecision(2)))}`}`;
+  const limit = nearest === undefined ? 'a limit' : `its limit ${fixed(nearest)}`;
+  return `${reading}: within its uncertainty of ${limit}. The scan cannot prove this ${c.pass ? 'PASS' : 'FAIL'}; more points on the feature, or all round it, narrow it.`;
 }
 
 /**
@@ -89,7 +103,7 @@ export function CharacteristicsTable() {
   // The longest datum reference of the PMI's tolerances (A | B | C): what "fit to the datums" fits.
   const reference = hasPmi ? pmi.result!.tolerances.reduce<string[]>((best, t) => (t.datums.length > best.length ? t.datums : best), []) : [];
   const proposed = pair ? checkAlignment(pair.actual, pair.nominal, false) : null;
-  const counts = rows ? { pass: rows.filter((c) => c.pass === true).length, fail: rows.filter((c) => c.pass === false).length, none: rows.filter((c) => c.pass === null).length } : null;
+  const counts = rows ? { pass: rows.filter((c) => c.pass === true).length, fail: rows.filter((c) => c.pass === false).length, none: rows.filter((c) => c.pass === null).length, near: rows.filter((c) => c.withinUncertainty).length } : null;
   return (
     <section className="panel gdt-panel" aria-label="Characteristics" data-testid="gdt.panel">
       <div className="panel-head">
@@ -121,7 +135,8 @@ export function CharacteristicsTable() {
         <>
           <p className="gdt-summary" data-testid="gdt.summary">
             {check!.actualBodyId} against {check!.nominalBodyId}: <strong>{counts.pass} pass</strong>, <strong>{counts.fail} fail</strong>
-            {counts.none ? `, ${counts.none} not evaluated` : ''}; {alignmentWords(check!.result!)}. Lengths in mm, angles in degrees; click a row to see its faces.
+            {counts.none ? `, ${counts.none} not evaluated` : ''}
+            {counts.near ? ` (${counts.near} not proven: within the reading's uncertainty of a limit)` : ''}; {alignmentWords(check!.result!)}. Lengths in mm, angles in degrees; click a row to see its faces.
           </p>
           <div className="gdt-table-wrap">
             <table className="result-table gdt-table" data-testid="gdt.table">
@@ -164,7 +179,7 @@ export function CharacteristicsTable() {
                         {c.datums.length > 0 && <span className="gdt-datums">| {c.datums.join(' | ')}</span>}
                         {c.composite && <span className="gdt-datums"> (composite, {c.composite})</span>}
                       </td>
-                      <td className="num" title={c.actual === null ? undefined : String(c.actual)}>
+                      <td className="num" title={c.actual === null ? undefined : `${c.actual}${c.uncertainty === undefined ? '' : ` ± ${c.uncertainty} (the fit's uncertainty, k = 2)`}`}>
                         {fixed(c.actual)}
                       </td>
                       <td className="num" title={toleranceText(c)}>
@@ -178,7 +193,8 @@ export function CharacteristicsTable() {
                         )}
                       </td>
                       <td className={`verdict ${toneOf(c.pass)}`} title={verdict}>
-                        {c.pass === null ? 'not evaluated' : verdict}
+                        {c.pass === null ? 'not evaluated' : c.pass ? 'PASS' : 'FAIL'}
+                        {c.withinUncertainty && <span className="gdt-unproven" aria-label="not proven"> ≈</span>}
                       </td>
                     </tr>
                     {/* Why, on a line of its own under the row: in the verdict's 54 px column it stood one word a line and ran out of the cell. */}
@@ -186,6 +202,13 @@ export function CharacteristicsTable() {
                       <tr className="gdt-reason-row">
                         <td colSpan={4} className="gdt-reason" data-testid="gdt.reason">
                           {c.reason}
+                        </td>
+                      </tr>
+                    )}
+                    {c.pass !== null && c.withinUncertainty && (
+                      <tr className="gdt-reason-row">
+                        <td colSpan={4} className="gdt-reason" data-testid="gdt.unproven">
+                          {uncertaintyNote(c)}
                         </td>
                       </tr>
                     )}

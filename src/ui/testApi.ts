@@ -135,7 +135,7 @@ export interface BrepscopeTestApi {
   gdt(): {
     pmi: { bodyId: string; status: string; datums: string[]; tolerances: string[]; dimensions: number } | null;
     highlight: { bodyId: string; key: string; faces: number[]; tone: string; drawn: { faces: number; triangles: number; color: string } | null } | null;
-    check: { status: string; alignment: { method: string; datums?: string[] } | null; rows: { id: string; kind: string; actual: number | null; pass: boolean | null }[] } | null;
+    check: { status: string; alignment: { method: string; datums?: string[] } | null; rows: { id: string; kind: string; actual: number | null; pass: boolean | null; uncertainty?: number; withinUncertainty?: true }[] } | null;
   };
 }
 
@@ -344,7 +344,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
       return {
         pmi: pmi ? { bodyId: pmi.bodyId, status: pmi.status, datums: pmi.result?.datums.map((d) => d.label) ?? [], tolerances: pmi.result?.tolerances.map((t) => t.kind) ?? [], dimensions: pmi.result?.dimensions.length ?? 0 } : null,
         highlight: highlight ? { ...highlight, drawn: drawnGdtHighlights.get(highlight.bodyId) ?? null } : null,
-        check: check ? { status: check.status, alignment: check.result?.alignment ? { method: check.result.alignment.method, ...(check.result.alignment.datums ? { datums: check.result.alignment.datums } : {}) } : null, rows: check.result?.characteristics.map((c) => ({ id: c.id, kind: c.kind, actual: c.actual, pass: c.pass })) ?? [] } : null,
+        check: check ? { status: check.status, alignment: check.result?.alignment ? { method: check.result.alignment.method, ...(check.result.alignment.datums ? { datums: check.result.alignment.datums } : {}) } : null, rows: check.result?.characteristics.map((c) => ({ id: c.id, kind: c.kind, actual: c.actual, pass: c.pass, ...(c.uncertainty !== undefined ? { uncertainty: c.uncertainty } : {}), ...(c.withinUncertainty ? { withinUncertainty: c.withinUncertainty } : {}) })) ?? [] } : null,
       };
     },
   };

@@ -251,7 +251,7 @@ describe('inspection_report', () => {
     const ids = ['tolerance[0]', 'tolerance[5]', 'dimension[3]'];
     const outputPath = join(dir, 'gdt.html');
     const r = await run<InspectionReportResult>('inspection_report', { actualBodyId: 'ctc1scan', nominalBodyId: 'ctc1', outputPath, tolerance: 0.1, views: ['iso'], labels: false, maxSamples: 2000, characteristics: ids });
-    type Row = { id: string; kind: string; actual: number | null; pass: boolean | null };
+    type Row = { id: string; kind: string; actual: number | null; pass: boolean | null; uncertainty?: number; withinUncertainty?: true };
     const direct = await run<{ characteristics: Row[] }>('evaluate_gdt', { actualBodyId: 'ctc1scan', nominalBodyId: 'ctc1', characteristics: ids });
     expect(direct.characteristics.map((c) => c.id)).toEqual(ids);
     const doc = parse(readFileSync(outputPath, 'utf8'));
@@ -262,9 +262,15 @@ describe('inspection_report', () => {
       expect(c.get(`characteristics.${d.id}.actual`)!.value).toBe(d.actual);
       const verdict = rows.find((tr) => tr.getAttribute('data-characteristic') === d.id)!.querySelector('.verdict')!.text;
       expect(verdict).toBe(d.pass === null ? 'not evaluated' : d.pass ? 'PASS' : 'FAIL');
+      // A verdict read within its uncertainty of a limit says so beside it, with the reading and its uncertainty.
+      const note = c.get(`characteristics.${d.id}.notProven`);
+      if (d.withinUncertainty) expect(note!.text).toMatch(/^not proven: read [\d.]+ ± [\d.e-]+, within its uncertainty of a limit$/);
+      else expect(note).toBeUndefined();
     }
+    // The 35 +0/-0.2 bore read on the nominal's own surfaces: at its upper limit, which no reading proves it under or over.
+    expect(direct.characteristics[2]).toMatchObject({ id: 'dimension[3]', withinUncertainty: true });
     const count = (p: boolean | null) => direct.characteristics.filter((x) => x.pass === p).length;
-    expect(r.characteristics).toEqual({ pass: count(true), fail: count(false), notEvaluated: count(null) });
+    expect(r.characteristics).toEqual({ pass: count(true), fail: count(false), notEvaluated: count(null), notProven: direct.characteristics.filter((x) => x.withinUncertainty).length });
     expect(c.get('characteristics.pass')!.text).toBe(String(count(true)));
     // The flatness of A on the nominal's own surface: 0 and PASS.
     expect(direct.characteristics[1]).toMatchObject({ kind: 'flatness', pass: true });

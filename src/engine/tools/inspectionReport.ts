@@ -93,8 +93,8 @@ export interface InspectionReportResult {
   views: string[];
   labels: number;
   sections: number | null;
-  /** Counts of the characteristics table (null: none asked). */
-  characteristics: { pass: number; fail: number; notEvaluated: number } | null;
+  /** Counts of the characteristics table (null: none asked); notProven: PASS or FAIL read within the reading's uncertainty of a limit. */
+  characteristics: { pass: number; fail: number; notEvaluated: number; notProven: number } | null;
   sha256: { from: string | null; reference: string | null };
   version: string;
   generatedAt: string;
@@ -126,6 +126,7 @@ export const inspectionReport = defineTool({
             pass: data.characteristics.characteristics.filter((c) => c.pass === true).length,
             fail: data.characteristics.characteristics.filter((c) => c.pass === false).length,
             notEvaluated: data.characteristics.characteristics.filter((c) => c.pass === null).length,
+            notProven: data.characteristics.characteristics.filter((c) => c.withinUncertainty).length,
           }
         : null,
       sha256: { from: data.bodies[0]!.sha256, reference: data.bodies[1]!.sha256 },
