@@ -18,7 +18,7 @@ import { blendRadius } from './blendRadius';
 import { blendSection } from './tangentArc';
 import { featureSize } from './featureSizes';
 import { fitCylinder, fitPlane, fitSphere, radial, type CylinderFit } from './leastSquares';
-import { cylinderRadiusError, distinctPoints, expanded, planeDistanceError, sphereRadiusError } from './readingUncertainty';
+import { cylinderRadiusError, distinctPoints, expanded, jackknifeError, planeDistanceError, replicateMinSamples, sphereRadiusError } from './readingUncertainty';
 import { cylindricityZone, flatnessZone, roundnessZone } from './minimumZone';
 import { calloutLines, evaluateStraightness } from './straightness';
 
@@ -203,15 +203,24 @@ function verdict(spec: CharacteristicSpec, samples: number, method: string, actu
 function evaluatePattern(spec: CharacteristicSpec, nominal: NominalAccess, actualOn: (faces: number[]) => PointSet, frames: FramesOf, options: EvaluationOptions): Characteristic {
   if (SIZES.has(spec.kind)) {
     // Sizes between bores, from a plane to an axis or a circular edge, of edges, a cone's angle.
-    const r = featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, actualOn, spec.nominal, options.minSamples);
-    if (r) return 'reason' in r ? result(spec, r.samples, 'none', { reason: r.reason, faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] }) : { ...verdict(spec, r.samples, r.method, r.actual), faces: [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)] };
+    const read = (on: (faces: number[]) => PointSet, minSamples = options.minSamples) => featureSize(spec.kind, spec.faces, spec.edges ?? [], nominal, on, spec.nominal, minSamples);
+    const r = read(actualOn);
+    const faces = [...faceIds(spec.faces), ...(spec.edges ?? []).map((e) => `edge[${e}]`)];
+    if (r && 'reason' in r) return result(spec, r.samples, 'none', { reason: r.reason, faces });
+    if (r) {
+      const se = jackknifeError((on) => { const x = read(on, replicateMinSamples(options.minSamples)); return x && 'actual' in x ? x.actual : null; }, actualOn);
+      return { ...verdict(spec, r.samples, r.method, r.actual, 0, expanded(se)), faces };
+    }
   }
   if ((spec.kind === 'diameter' || spec.kind === 'radius') && spec.faces.length && spec.faces.every((f) => ['cylinder', 'sphere', 'torus'].includes(nominal.surfaceKind(f))) && (featureKind(nominal, spec.faces) !== 'cylinder' || spec.faces.every((f) => blendSection(nominal, f)))) {
     // Blends: a fillet's torus, a chain of cylinders, tori and spheres, cylindrical fillets (short
     // arcs tangent to their neighbours), each face on its own samples (blendRadius.ts).
     const half = spec.kind === 'diameter' ? 0.5 : 1;
-    const b = blendRadius(nominal, spec.faces, (f) => actualOn([f]), spec.nominal === null ? null : spec.nominal * half, options.minSamples);
-    return 'reason' in b ? result(spec, b.samples, 'none', { reason: b.reason }) : verdict(spec, b.samples, b.method, b.radius / half);
+    const read = (on: (faces: number[]) => PointSet, minSamples = options.minSamples) => blendRadius(nominal, spec.faces, (f) => on([f]), spec.nominal === null ? null : spec.nominal * half, minSamples);
+    const b = read(actualOn);
+    if ('reason' in b) return result(spec, b.samples, 'none', { reason: b.reason });
+    const se = jackknifeError((on) => { const x = read(on, replicateMinSamples(options.minSamples)); return 'radius' in x ? x.radius / half : null; }, actualOn);
+    return verdict(spec, b.samples, b.method, b.radius / half, 0, expanded(se));
   }
   // Elongated holes and counterbored holes are grouped whole for a position or an orientation (a
   // slot's two ends are one feature, not two arcs; a hole and its counterbore one member).

@@ -1,5 +1,6 @@
 import { solveLinear } from '../math/solveLinear';
 import { cross, dot, normalize, type Vec3 } from '../math/vec3';
+import { select, type PointSet } from './bodySamples';
 import { frameOf, type CylinderFit, type PlaneFit, type Points, type SphereFit } from './leastSquares';
 
 /**
@@ -142,4 +143,68 @@ export function planeDistanceError(a: Points, plane: PlaneFit, b: Points): numbe
 /** The expanded uncertainty of a reading `scale` times a standard error (a diameter: 2 x the radius'). */
 export function expanded(standardError: number | null, scale = 1): number | undefined {
   return standardError === null || !Number.isFinite(standardError) ? undefined : COVERAGE_FACTOR * scale * standardError;
+}
+
+/** Groups of the delete-a-group jackknife: each replicate leaves out a tenth of the samples. */
+const JACKKNIFE_GROUPS = 10;
+
+/**
+ * The fewest samples a jackknife replicate reads a face set from: a set the reading took (at least
+ * `minSamples`) loses at most a tenth, rounded up, so a drill point read from its 13 samples still
+ * gets its uncertainty, where those few samples matter most.
+ */
+export function replicateMinSamples(minSamples: number): number {
+  return Math.max(1, minSamples - Math.ceil(minSamples / JACKKNIFE_GROUPS));
+}
+
+/**
+ * The standard error of a reading no closed form covers (a size between fitted features: bore to
+ * bore, a plane to an axis or a circle's centre, a circle where two fitted faces meet, a cone's
+ * angle; a blend's radius), by the delete-a-group jackknife: the samples dealt into ten groups, the
+ * reading repeated without each, se^2 = (G - 1) / G x the sum of the replicates' squared
+ * deviations from their mean. A mesh scan's samples on one triangle go to one group (they share
+ * the corners the curved fits read). Null when a replicate cannot be read (too few samples left).
+ */
+export function jackknifeError(read: (on: (faces: number[]) => PointSet) => number | null, actualOn: (faces: number[]) => PointSet): number | null {
+  const sets = new Map<string, { set: PointSet; group: Uint8Array }>();
+  const grouped = (faces: number[]) => {
+    const key = faces.join(',');
+    let entry = sets.get(key);
+    if (!entry) {
+      const set = actualOn(faces);
+      entry = { set, group: sampleGroups(set) };
+      sets.set(key, entry);
+    }
+    return entry;
+  };
+  const values: number[] = [];
+  for (let g = 0; g < JACKKNIFE_GROUPS; g++) {
+    const v = read((faces) => {
+      const { set, group } = grouped(faces);
+      const keep: number[] = [];
+      for (let i = 0; i < set.count; i++) if (group[i] !== g) keep.push(i);
+      return select(set, keep);
+    });
+    if (v === null || !Number.isFinite(v)) return null;
+    values.push(v);
+  }
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  return Math.sqrt(((JACKKNIFE_GROUPS - 1) / JACKKNIFE_GROUPS) * values.reduce((s, v) => s + (v - mean) ** 2, 0));
+}
+
+/** Each sample's jackknife group: by position in the set, or by its triangle's first corner where it has corners. */
+function sampleGroups(set: PointSet): Uint8Array {
+  const group = new Uint8Array(set.count);
+  const byCorner = new Map<string, number>();
+  for (let i = 0; i < set.count; i++) {
+    if (!set.corners) {
+      group[i] = i % JACKKNIFE_GROUPS;
+      continue;
+    }
+    const key = `${set.corners[9 * i]},${set.corners[9 * i + 1]},${set.corners[9 * i + 2]}`;
+    let g = byCorner.get(key);
+    if (g === undefined) byCorner.set(key, (g = byCorner.size % JACKKNIFE_GROUPS));
+    group[i] = g;
+  }
+  return group;
 }

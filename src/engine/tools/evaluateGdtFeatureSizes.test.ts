@@ -135,7 +135,7 @@ describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', 
     // NIST FTC 7 on a cloud with 0.01 of noise a coordinate: 13 samples on a drill point, a free
     // cone 70 degrees off the hole's axis, a 7.62 depth read 4.82 (FAIL on a good part).
     const bottom = 30 - SCAN.depth, tip = RB / Math.tan(POINT);
-    const readings: number[] = [];
+    const readings: number[] = [], uncertainties: number[] = [];
     for (let seed = 1; seed <= 30; seed++) {
       const rnd = seededRandom(seed), g = gaussian(seed + 50), pts: number[] = [];
       const push = (x: number, y: number, z: number) => pts.push(x + 0.01 * g(), y + 0.01 * g(), z + 0.01 * g());
@@ -155,12 +155,21 @@ describe('evaluate_gdt: sizes between bores, planes, circular edges and cones', 
       addCloud(engine, `sparse${seed}`, pts);
       const r = await evaluate({ actualBodyId: `sparse${seed}`, nominalBodyId: 'part', characteristics: [{ id: 'depth', kind: 'distance', faces: [top], edges: drillEdges, nominal: NOM.depth, upper: 0.1, lower: -0.1 }] });
       readings.push(r.characteristics[0]!.actual ?? NaN);
+      if (r.characteristics[0]!.actual !== null) uncertainties.push(r.characteristics[0]!.uncertainty ?? NaN);
     }
     // Fitted free, two of these 30 seeds read 1.13 and 1.92 short (FAIL); 28 were evaluated (two
     // seeds leave fewer than 12 samples clear of the point's borders: not evaluated, with the reason).
     const read = readings.filter((d) => !Number.isNaN(d));
     expect(read.length).toBeGreaterThanOrEqual(25);
     for (const d of read) expect(Math.abs(d - SCAN.depth)).toBeLessThan(0.02);
+    // Every reading carries its jackknife uncertainty, though its drill point had a dozen samples
+    // (a replicate reads a set from 10); half of it is the readings' spread over the seeds (0.86 times).
+    expect(uncertainties.every((u) => u > 0)).toBe(true);
+    const mean = read.reduce((a, b) => a + b, 0) / read.length;
+    const spread = Math.sqrt(read.reduce((a, b) => a + (b - mean) ** 2, 0) / (read.length - 1));
+    const estimate = uncertainties.reduce((a, b) => a + b, 0) / uncertainties.length / 2;
+    expect(spread / estimate).toBeGreaterThan(0.6);
+    expect(spread / estimate).toBeLessThan(1.6);
   });
 
   it("a drill point's angle on a dozen noisy points: read near its own, or refused with the reason, never a cone that turned away", async () => {

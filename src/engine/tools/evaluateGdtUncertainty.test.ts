@@ -24,6 +24,7 @@ const R = 4, H = 10, HOLES: [number, number][] = [[10, 10], [30, 10]];
 
 let engine: Engine;
 let holeFaces: string[];
+let base: number[];
 type Result = { characteristics: Characteristic[]; warnings: { code: string; message: string }[] };
 
 function block(oc: OC): TopoDS_Shape {
@@ -63,7 +64,7 @@ beforeAll(async () => {
   addShapeBody(oc, engine.scene, 'block', block(oc));
   const s = measuredSurface(oc, engine.scene.get('block') as BrepBody, 2e-4);
   const spread = sampleSurface(s.mesh, 20_000);
-  const base: number[] = [];
+  base = [];
   for (let i = 0; i < spread.count; i++) {
     const x = spread.points[3 * i]!, y = spread.points[3 * i + 1]!, z = spread.points[3 * i + 2]!;
     if (HOLES.every(([hx, hy]) => Math.hypot(x - hx, y - hy) > R + 0.05)) base.push(x, y, z);
@@ -90,6 +91,32 @@ async function pattern(actual: string): Promise<Result> {
     characteristics: [{ id: 'holes', kind: 'diameter', faces: holeFaces, nominal: 2 * R, upper: 0.05, lower: 0 }],
   })).result as unknown as Result;
 }
+
+describe('evaluate_gdt: the jackknife uncertainty of a size between features', () => {
+  it('the distance between the two holes\' axes: its estimate is the spread of the reading over 40 scans', async () => {
+    const readings: number[] = [], estimates: number[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      // Hole 1 seen on a 60 degree arc, hole 2 all round: the arc's axis decides the spread.
+      scan(`mc${seed}`, [R, R], 100 + seed, base, [0]);
+      const r = (await engine.runJson('evaluate_gdt', {
+        nominalBodyId: 'block',
+        actualBodyId: `mc${seed}`,
+        characteristics: [{ id: 'pitch', kind: 'distance', faces: holeFaces, nominal: 20, upper: 0.1, lower: -0.1 }],
+      })).result as unknown as Result;
+      const [c] = r.characteristics;
+      expect(c!.method).toMatch(/^distance between the least-squares axes/);
+      readings.push(c!.actual!);
+      estimates.push(c!.uncertainty! / 2);
+      engine.scene.remove(`mc${seed}`);
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    const m = mean(readings), spread = Math.sqrt(readings.reduce((a, b) => a + (b - m) ** 2, 0) / (readings.length - 1));
+    // With the arc hole's axis: 0.0026 here (40 scans: spread 1.07 times the mean estimate), where two holes seen all round give about 0.0002.
+    expect(mean(estimates)).toBeGreaterThan(0.001);
+    expect(spread / mean(estimates)).toBeGreaterThan(0.75);
+    expect(spread / mean(estimates)).toBeLessThan(1.33);
+  }, 300_000);
+});
 
 describe('evaluate_gdt: a pattern\'s verdict and its holes\' uncertainty', () => {
   it('a FAIL is proven by any failing hole read outside its uncertainty, though the worst is not', async () => {
