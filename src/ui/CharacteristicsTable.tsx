@@ -75,7 +75,7 @@ export function verdictText(c: CharacteristicRow): string {
 export function uncertaintyNote(c: CharacteristicRow): string {
   const limits = c.nominal !== null && c.upper !== null && c.lower !== null ? [c.nominal + c.lower, c.nominal + c.upper] : [];
   const nearest = c.actual === null ? undefined : limits.reduce<number | undefined>((best, l) => (best === undefined || Math.abs(l - c.actual!) < Math.abs(best - c.actual!) ? l : best), undefined);
-  const reading = c.actual === null ? '' : `Read ${fixed(c.actual)}${c.uncertainty === undefined ? '' : ` ± ${formatNumber(Number(c.uncertainty.toPrecision(2)))}`}`;
+  const reading = c.actual === null ? '' : `Read ${fixed(c.actual)}${c.uncertainty === undefined ? '' : ` ± ${String(Number(c.uncertainty.toPrecision(2)))}`}`;
   const limit = nearest === undefined ? 'a limit' : `its limit ${fixed(nearest)}`;
   return `${reading}: within its uncertainty of ${limit}. The scan cannot prove this ${c.pass ? 'PASS' : 'FAIL'}; more points on the feature, or all round it, narrow it.`;
 }
