@@ -1,6 +1,6 @@
 import { binaryStl } from './fixtures/stl';
 import type { Page } from '@playwright/test';
-import { dataFile, expect, test } from './fixtures/fixtures';
+import { dataFile, expect, test, type App } from './fixtures/fixtures';
 
 /**
  * Each characteristic name cell as laid out: the words split over two lines (a word broken mid-way
@@ -31,6 +31,14 @@ async function nameCells(page: Page): Promise<Array<{ id: string | null; shown: 
 }
 
 const NOMINAL = 'nist_ctc_01_asme1_ap242-e1';
+
+/** NIST CTC 1 dropped at this viewport, drawn, its PMI read. */
+async function openNominal(app: App, width: number, height: number): Promise<void> {
+  await app.page.setViewportSize({ width, height });
+  await app.dropFiles([dataFile(`nist/${NOMINAL}.stp`)]);
+  await app.expectDrawn([NOMINAL]);
+  await expect.poll(async () => (await app.api.gdt()).pmi?.status, { timeout: 120_000 }).toBe('done');
+}
 
 test('GD&T: the PMI tree of NIST CTC 1, a tolerance highlights its faces, Check characteristics on a scan of the nominal reads PASS', async ({ app }) => {
   // A kernel start, two imports, read_pmi and evaluate_gdt on 50,000 samples in the browser's worker.
@@ -120,10 +128,7 @@ test('GD&T: the PMI tree of NIST CTC 1, a tolerance highlights its faces, Check 
 test('GD&T: a size read within its uncertainty of a limit says its verdict is not proven, under its row, at 1440 and 1024', async ({ app }) => {
   test.setTimeout(600_000);
   const { page, api } = app;
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await app.dropFiles([dataFile(`nist/${NOMINAL}.stp`)]);
-  await app.expectDrawn([NOMINAL]);
-  await expect.poll(async () => (await api.gdt()).pmi?.status, { timeout: 120_000 }).toBe('done');
+  await openNominal(app, 1440, 900);
   // A scan of a part made at nominal: the display tessellation's vertices (on the surfaces) moved by
   // gaussian noise of 0.01 a coordinate. NIST CTC 1's two 35 +0/-0.2 and 35 +0.2/-0 bores have a
   // limit at the nominal: a good bore reads 35 give or take its noise, and neither verdict is proven.
@@ -180,10 +185,7 @@ test('GD&T: a size read within its uncertainty of a limit says its verdict is no
 test('GD&T at 1024x700: a characteristic not evaluated says why on a line of its own, under its row, inside its cells', async ({ app }) => {
   test.setTimeout(600_000);
   const { page, api } = app;
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await app.dropFiles([dataFile(`nist/${NOMINAL}.stp`)]);
-  await app.expectDrawn([NOMINAL]);
-  await expect.poll(async () => (await api.gdt()).pmi?.status, { timeout: 120_000 }).toBe('done');
+  await openNominal(app, 1024, 700);
   // Half a scan: the nominal's display triangles whose centroid lies below the median x. Faces on
   // the missing half have no samples, so some characteristics cannot be evaluated.
   const mesh = (await api.drawnMeshes())[NOMINAL]!;

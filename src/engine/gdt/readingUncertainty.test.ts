@@ -15,6 +15,22 @@ const spread = (values: number[]) => {
 };
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
 
+/** 150 scans: each seed's reading and its estimated standard error; the mean estimate and the readings' spread over it. */
+function overScans(first: number, scanOf: (seed: number) => { value: number; error: number }): { error: number; ratio: number } {
+  const values: number[] = [], errors: number[] = [];
+  for (let seed = first; seed < first + 150; seed++) {
+    const r = scanOf(seed);
+    values.push(r.value);
+    errors.push(r.error);
+  }
+  return { error: mean(errors), ratio: spread(values) / mean(errors) };
+}
+
+const cylinderReading = (p: Float64Array) => {
+  const fit = fitCylinderFrom(p, [0, 0, 1])!;
+  return { value: fit.radius, error: cylinderRadiusError(p, fit)! };
+};
+
 /** n points on a cylinder of radius 3 about z over an arc of `arc` radians, height 0 to 10, noise sigma along the radius. */
 function cylinderScan(n: number, arc: number, sigma: number, seed: number): Float64Array {
   const rand = seededRandom(seed), g = gaussian(seed + 7);
@@ -28,36 +44,23 @@ function cylinderScan(n: number, arc: number, sigma: number, seed: number): Floa
 
 describe('readingUncertainty: a fit\'s standard error is the spread of its reading', () => {
   it('a cylinder seen all round: sigma / sqrt(n), and the spread over 150 scans', () => {
-    const radii: number[] = [], errors: number[] = [];
-    for (let seed = 1; seed <= 150; seed++) {
-      const p = cylinderScan(400, 2 * Math.PI, 0.01, seed);
-      const fit = fitCylinderFrom(p, [0, 0, 1])!;
-      radii.push(fit.radius);
-      errors.push(cylinderRadiusError(p, fit)!);
-    }
+    const r = overScans(1, (seed) => cylinderReading(cylinderScan(400, 2 * Math.PI, 0.01, seed)));
     // Closed form for a full circle: the radius is the mean of n radial distances.
-    expect(mean(errors)).toBeGreaterThan(0.9 * (0.01 / Math.sqrt(400)));
-    expect(mean(errors)).toBeLessThan(1.1 * (0.01 / Math.sqrt(400)));
-    expect(spread(radii) / mean(errors)).toBeGreaterThan(0.8);
-    expect(spread(radii) / mean(errors)).toBeLessThan(1.2);
+    expect(r.error).toBeGreaterThan(0.9 * (0.01 / Math.sqrt(400)));
+    expect(r.error).toBeLessThan(1.1 * (0.01 / Math.sqrt(400)));
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(r.ratio).toBeLessThan(1.2);
   });
 
   it('a cylinder seen on a 60 degree arc: many times worse, as the spread over 150 scans shows', () => {
-    const radii: number[] = [], errors: number[] = [];
-    for (let seed = 1; seed <= 150; seed++) {
-      const p = cylinderScan(400, Math.PI / 3, 0.01, 1000 + seed);
-      const fit = fitCylinderFrom(p, [0, 0, 1])!;
-      radii.push(fit.radius);
-      errors.push(cylinderRadiusError(p, fit)!);
-    }
-    expect(mean(errors)).toBeGreaterThan(10 * (0.01 / Math.sqrt(400)));
-    expect(spread(radii) / mean(errors)).toBeGreaterThan(0.8);
-    expect(spread(radii) / mean(errors)).toBeLessThan(1.25);
+    const r = overScans(1001, (seed) => cylinderReading(cylinderScan(400, Math.PI / 3, 0.01, seed)));
+    expect(r.error).toBeGreaterThan(10 * (0.01 / Math.sqrt(400)));
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(r.ratio).toBeLessThan(1.25);
   });
 
   it('a sphere seen on a cap: the spread over 150 scans', () => {
-    const radii: number[] = [], errors: number[] = [];
-    for (let seed = 1; seed <= 150; seed++) {
+    const r = overScans(1, (seed) => {
       const rand = seededRandom(seed), g = gaussian(seed + 3);
       const p = new Float64Array(3 * 300);
       for (let i = 0; i < 300; i++) {
@@ -67,17 +70,15 @@ describe('readingUncertainty: a fit\'s standard error is the spread of its readi
         p.set([r * s * Math.cos(phi), r * s * Math.sin(phi), r * z], 3 * i);
       }
       const fit = fitSphere(p)!;
-      radii.push(fit.radius);
-      errors.push(sphereRadiusError(p, fit)!);
-    }
-    expect(mean(errors)).toBeGreaterThan(2 * (0.01 / Math.sqrt(300)));
-    expect(spread(radii) / mean(errors)).toBeGreaterThan(0.8);
-    expect(spread(radii) / mean(errors)).toBeLessThan(1.25);
+      return { value: fit.radius, error: sphereRadiusError(p, fit)! };
+    });
+    expect(r.error).toBeGreaterThan(2 * (0.01 / Math.sqrt(300)));
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(r.ratio).toBeLessThan(1.25);
   });
 
   it('a distance between two planes: the spread over 150 scans, side b offset from side a', () => {
-    const distances: number[] = [], errors: number[] = [];
-    for (let seed = 1; seed <= 150; seed++) {
+    const r = overScans(1, (seed) => {
       const rand = seededRandom(seed), g = gaussian(seed + 11);
       // Side a: a 10 x 2 strip at z = 0; side b: a 10 x 10 patch at z = 5, 20 to 30 along x.
       const a = new Float64Array(3 * 200), b = new Float64Array(3 * 200);
@@ -86,13 +87,12 @@ describe('readingUncertainty: a fit\'s standard error is the spread of its readi
       const pa = fitPlane(a)!;
       let s = 0;
       for (let i = 0; i < 200; i++) s += (b[3 * i]! - pa.origin[0]) * pa.normal[0] + (b[3 * i + 1]! - pa.origin[1]) * pa.normal[1] + (b[3 * i + 2]! - pa.origin[2]) * pa.normal[2];
-      distances.push(Math.abs(s / 200));
-      errors.push(planeDistanceError(a, pa, b)!);
-    }
+      return { value: Math.abs(s / 200), error: planeDistanceError(a, pa, b)! };
+    });
     // Far from a's strip, its tilt dominates: several times the two means' error alone.
-    expect(mean(errors)).toBeGreaterThan(3 * 0.01 * Math.sqrt(2 / 200));
-    expect(spread(distances) / mean(errors)).toBeGreaterThan(0.8);
-    expect(spread(distances) / mean(errors)).toBeLessThan(1.25);
+    expect(r.error).toBeGreaterThan(3 * 0.01 * Math.sqrt(2 / 200));
+    expect(r.ratio).toBeGreaterThan(0.8);
+    expect(r.ratio).toBeLessThan(1.25);
   });
 
   it('noise-free points read no uncertainty; too few points read none at all', () => {

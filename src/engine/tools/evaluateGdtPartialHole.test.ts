@@ -3,11 +3,8 @@ import type { Engine } from '../Engine';
 import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
-import type { BrepBody } from '../scene/Body';
-import { sampleSurface } from '../mesh/sampleSurface';
-import { measuredSurface } from '../deviation/surfaces';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
-import { addCloud, faceOf } from '../../test/gdtFixtures';
+import { addCloud, faceOf, surfacePoints } from '../../test/gdtFixtures';
 import { makeBox } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
 
@@ -92,13 +89,7 @@ beforeAll(async () => {
   engine = createNodeEngine();
   addShapeBody(oc, engine.scene, 'block', block(oc));
   // The rest of the part scanned well: its faces by area, the hole's wall left to the 44 points.
-  const s = measuredSurface(oc, engine.scene.get('block') as BrepBody, 2e-4);
-  const spread = sampleSurface(s.mesh, 20_000);
-  const pts: number[] = [];
-  for (let i = 0; i < spread.count; i++) {
-    const x = spread.points[3 * i]!, y = spread.points[3 * i + 1]!, z = spread.points[3 * i + 2]!;
-    if (Math.hypot(x - X, y - Y) > R + 0.05) pts.push(x, y, z);
-  }
+  const pts = surfacePoints(oc, engine, 'block', 20_000, (x, y) => Math.hypot(x - X, y - Y) > R + 0.05);
   const c = Math.cos(TILT), sn = Math.sin(TILT);
   for (let i = 0; i < WALL.length; i += 3) {
     const x = WALL[i]!, y = WALL[i + 1]!, z = WALL[i + 2]!;

@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
-import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
-import { withKernel, type OC } from '../kernel';
 import { addShapeBody } from '../scene/addShapeBody';
-import type { BrepBody } from '../scene/Body';
-import { sampleSurface } from '../mesh/sampleSurface';
-import { measuredSurface } from '../deviation/surfaces';
 import { seededRandom } from '../mesh/generators';
 import { createNodeEngine, nodeKernel } from '../../node/nodeEngine';
 import { gaussian } from '../../test/noise';
-import { addCloud, faceOf } from '../../test/gdtFixtures';
-import { makeBox } from '../../test/kernelShapes';
+import { addCloud, faceOf, surfacePoints } from '../../test/gdtFixtures';
+import { drillHoles, makeBox } from '../../test/kernelShapes';
 import type { Characteristic } from '../gdt/evaluate';
 
 /**
@@ -26,20 +21,6 @@ let engine: Engine;
 let holeFaces: string[];
 let base: number[];
 type Result = { characteristics: Characteristic[]; warnings: { code: string; message: string }[] };
-
-function block(oc: OC): TopoDS_Shape {
-  let shape = makeBox(oc, 40, 20, H);
-  for (const [x, y] of HOLES) {
-    const next = withKernel(oc, (own) => {
-      const axes = own(new oc.gp_Ax2_3(own(new oc.gp_Pnt_3(x, y, -1)), own(new oc.gp_Dir_4(0, 0, 1))));
-      const tool = own(own(new oc.BRepPrimAPI_MakeCylinder_3(axes, R, H + 2)).Shape());
-      return own(new oc.BRepAlgoAPI_Cut_3(shape, tool, own(new oc.Message_ProgressRange_1()))).Shape();
-    });
-    shape.delete();
-    shape = next;
-  }
-  return shape;
-}
 
 /**
  * The block's own faces, and the holes' walls at radii `radii` (noise 0.002), as one cloud body; a
@@ -61,14 +42,8 @@ function scan(id: string, radii: [number, number], seed: number, base: number[],
 beforeAll(async () => {
   const oc = await nodeKernel();
   engine = createNodeEngine();
-  addShapeBody(oc, engine.scene, 'block', block(oc));
-  const s = measuredSurface(oc, engine.scene.get('block') as BrepBody, 2e-4);
-  const spread = sampleSurface(s.mesh, 20_000);
-  base = [];
-  for (let i = 0; i < spread.count; i++) {
-    const x = spread.points[3 * i]!, y = spread.points[3 * i + 1]!, z = spread.points[3 * i + 2]!;
-    if (HOLES.every(([hx, hy]) => Math.hypot(x - hx, y - hy) > R + 0.05)) base.push(x, y, z);
-  }
+  addShapeBody(oc, engine.scene, 'block', drillHoles(oc, makeBox(oc, 40, 20, H), HOLES, R));
+  base = surfacePoints(oc, engine, 'block', 20_000, (x, y) => HOLES.every(([hx, hy]) => Math.hypot(x - hx, y - hy) > R + 0.05));
   // Hole 1 well inside its limits; hole 2 0.0002 over the lower limit (its uncertainty about 0.0005 on the diameter).
   scan('nearPass', [R + 0.01, R + 0.0001], 1, base);
   // Hole 1 well inside; hole 2 0.0002 under the lower limit: a FAIL the scan cannot prove.
