@@ -17,7 +17,8 @@ import type { DeviationLabelsResult } from './deviationLabels';
 import type { HistogramResult } from './deviationHistogram';
 import type { Body } from '../scene/Body';
 import { figureText, shareText } from '../report/figures';
-import { reportUnit, type InspectionReportResult } from './inspectionReport';
+import { characteristicCallouts, reportUnit, type InspectionReportResult } from './inspectionReport';
+import type { Characteristic } from '../gdt/evaluate';
 import type { CrossSectionResult } from './crossSectionCompare';
 import type { DeviationResult } from './measureDeviation';
 import { REPORT_DATA_ID } from '../report/reportHtml';
@@ -236,6 +237,12 @@ describe('inspection_report', () => {
     expect(data.roles).toBe(true);
     expect(data.settings).toMatchObject({ colorRange: 1, colorBand: 0.5 });
     expect(doc.querySelector('tr[data-role="candidate"]')!.text).toContain('actual');
+  });
+
+  it('a callout on the heat map says a verdict read within its uncertainty of a limit is not proven', () => {
+    const row = (id: string, pass: boolean | null, near?: true) => ({ id, pass, anchor: [0, 0, 0], ...(near ? { withinUncertainty: near } : {}) }) as unknown as Characteristic;
+    const texts = characteristicCallouts([row('a', false, true), row('b', true), row('c', true, true), row('d', null)], 1).map((c) => c.text);
+    expect(texts).toEqual(['a\nFAIL (not proven)', 'b\nPASS', 'c\nPASS (not proven)', 'd\nnot evaluated']);
   });
 
   it('lengths in the declared unit: a mesh without one takes its nominal\'s, with a note; model units when none declares one', () => {

@@ -248,7 +248,7 @@ export function characteristicCallouts(rows: readonly Characteristic[], first: n
     .map((c, i) => ({
       number: first + i,
       point: c.anchor!,
-      text: `${c.id}\n${c.pass === null ? 'not evaluated' : c.pass ? 'PASS' : 'FAIL'}`,
+      text: `${c.id}\n${c.pass === null ? 'not evaluated' : c.pass ? 'PASS' : 'FAIL'}${c.withinUncertainty ? ' (not proven)' : ''}`,
       strip: c.pass === null ? VERDICT_STRIP.none : c.pass ? VERDICT_STRIP.pass : VERDICT_STRIP.fail,
     }));
 }
