@@ -177,7 +177,9 @@ test('the journey: a STEP part and its 0.1 mm oversize scan as STL, PLY and XYZ 
     await shoot(app, `04-compared-${format}`);
 
     if (format === 'stl') {
-      // On the nominal: the part coloured, the same sign (its own measurement negated).
+      // On the nominal: the part coloured, the same sign (its own measurement negated), and the same
+      // verdict: the actual's share, which the step's chip and the report read too.
+      const actualVerdict = await app.review.verdict.textContent();
       await app.review.onNominal.click();
       await expect.poll(async () => (await app.api.heatmap())?.fromBodyId, { timeout: 180_000 }).toBe(PART);
       const onNominal = await statMean(app);
@@ -185,6 +187,9 @@ test('the journey: a STEP part and its 0.1 mm oversize scan as STL, PLY and XYZ 
       // Positive too; the part's samples near its edges reach across the gaps where the scan's faces part, so it may read less.
       expect(onNominal).toBeGreaterThan(0);
       await expect(app.review.stat('mean')).toHaveText(/^\+/);
+      const [chip, share] = actualVerdict!.match(/^(PASS|FAIL) ([\d.]+ %)/)!.slice(1);
+      await expect(app.review.verdict).toContainText(`${chip} ${share} of ${name} within ±0.1 mm · rule: at least 99.00 % of the actual`);
+      await expect(app.testId('step.verdict')).toHaveText(chip!);
       await shoot(app, '05-on-nominal');
       await app.review.onActual.click();
       await expect.poll(async () => (await app.api.heatmap())?.fromBodyId, { timeout: 180_000 }).toBe(name);

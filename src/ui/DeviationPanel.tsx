@@ -9,7 +9,7 @@ import { legendTicks } from './legendTicks';
 import { saturationNote } from './saturation';
 import { warningText } from './warningWords';
 import { signed, Stat } from './Stat';
-import { verdictOf } from './roles';
+import { verdictOf, verdictWithin } from './roles';
 import { cutSections } from './sections';
 import { inspectStore, toolStore, type HeatState, type Vec3 } from './stores';
 import { MODEL_UNITS, type Units } from './units';
@@ -180,13 +180,16 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
 /** The verdict in words: the rule and where the figure stands against it (the report states the same). */
 function Verdict({ heat, units }: { heat: HeatState; units: Units }) {
   const passShare = useStore(inspectStore, (s) => s.passShare);
-  const within = heat.histogram?.withinTolerance;
+  const within = verdictWithin(heat);
   const v = verdictOf(within, passShare);
+  if (heat.flip && within === undefined && heat.histogramStatus === 'done') return <p className="hint verdict-line">Measuring {heat.toBodyId} for the verdict…</p>;
   if (!v) return null;
+  // With the nominal coloured the figures above are its coverage; the verdict stays the actual's, as in the report.
   return (
     <p className="verdict-line" data-testid="heat.verdict">
-      <span className={`verdict-chip ${v}`}>{v}</span> {percent(within)} within ±{formatNumber(heat.tolerance)} {units.length} · rule: at least {percent(passShare)}
-      {heat.flip ? ' · of the nominal\'s samples (coverage)' : ''}
+      <span className={`verdict-chip ${v}`}>{v}</span> {percent(within)}
+      {heat.flip ? ` of ${heat.toBodyId}` : ''} within ±{formatNumber(heat.tolerance)} {units.length} · rule: at least {percent(passShare)}
+      {heat.flip ? ` of the actual · the figures above are ${heat.fromBodyId}'s coverage` : ''}
     </p>
   );
 }

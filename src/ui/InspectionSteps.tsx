@@ -14,7 +14,7 @@ import { LinkPlacementCard } from './LinkPlacementCard';
 import { gdtStore } from './gdt';
 import { nominalGeneralTolerance } from './pmiTolerance';
 import { sameFileAs } from './sameFile';
-import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf } from './roles';
+import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf, verdictWithin } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
 import type { Units } from './units';
@@ -191,7 +191,7 @@ function CompareStatus({ heat }: { heat: HeatState }) {
   const passShare = useStore(inspectStore, (s) => s.passShare);
   if (heat.status === 'running') return <>colouring {heat.fromBodyId}…</>;
   if (heat.status === 'failed') return <>failed</>;
-  const v = verdictOf(heat.histogram?.withinTolerance, passShare);
+  const v = verdictOf(verdictWithin(heat), passShare);
   return (
     <>
       {heat.fromBodyId} coloured ·{' '}

@@ -27,19 +27,25 @@ beforeEach(() => {
 const deviations = () => page.traces.filter((t) => t.kind === 'deviation').map((t) => t.what);
 
 describe('the Compare click', () => {
-  it('makes one engine call for the comparison and one for the heat map (with its statistics); each deviation is computed once', async () => {
+  it('makes one engine call for the comparison, one for the heat map (with its statistics) and, the nominal coloured, one for the verdict; each deviation is computed once', async () => {
     page.traces.length = 0;
     await compareBodies('part', 'scan');
     const heat = await until(() => (inspectStore.getState().heat?.status === 'done' ? inspectStore.getState().heat : undefined), 120_000, 'the heat map');
 
+    // The part (the nominal) is coloured: the verdict's share is the scan's, one more histogram.
+    await until(() => inspectStore.getState().heat?.actualWithin !== undefined, 60_000, "the actual's share");
     expect(page.calls).toEqual([
       { method: 'runJson', tool: 'measure_deviation' },
       { method: 'run', tool: 'deviation_heatmap' },
+      { method: 'run', tool: 'deviation_histogram' },
     ]);
     // fromToTo and toToFrom (measure_deviation) and the display-vertex values; the statistics are the
-    // fromToTo samples again (same settings, same samples: one computation).
+    // fromToTo samples again (same settings, same samples: one computation). The verdict's share is
+    // the scan measured as the from-body, at its own default deflection (0.5 % of its diagonal, as
+    // on the actual and in the report), where toToFrom took the part's: one more.
     const computed = deviations();
-    expect(computed).toHaveLength(3);
+    expect(computed).toHaveLength(4);
+    expect(computed[3]).toMatch(/^scan>part:/);
     expect(new Set(computed).size).toBe(computed.length);
 
     // The review is complete from those two calls: colours, range, tolerance and the stats card.
@@ -77,8 +83,12 @@ describe('the Compare click', () => {
     const traced = page.traces.length;
     setTolerance(before.range * 0.5);
     await new Promise((resolve) => setTimeout(resolve, TOLERANCE_REST_MS));
-    await until(() => inspectStore.getState().heat?.histogramStatus === 'done' && inspectStore.getState().heat?.histogram !== before.histogram, 60_000, 'the new statistics');
-    expect(page.calls).toEqual([{ method: 'run', tool: 'deviation_histogram' }]);
+    await until(() => inspectStore.getState().heat?.histogramStatus === 'done' && inspectStore.getState().heat?.histogram !== before.histogram && inspectStore.getState().heat?.actualWithin !== undefined, 60_000, 'the new statistics');
+    // The coloured part's statistics, then the scan's share for the verdict.
+    expect(page.calls).toEqual([
+      { method: 'run', tool: 'deviation_histogram' },
+      { method: 'run', tool: 'deviation_histogram' },
+    ]);
     expect(page.traces.length).toBe(traced);
     expect(inspectStore.getState().heat?.histogram?.withinTolerance).toBeGreaterThan(before.histogram!.withinTolerance!);
   });
@@ -97,11 +107,12 @@ describe('the Compare click', () => {
     await runFromPanel('measure_deviation', { fromBodyId: 'part', toBodyId: 'scan', deflection: 0.05, signMode: 'nearest' });
     const heat = await until(() => {
       const h = inspectStore.getState().heat;
-      return h?.status === 'done' && h.settings.deflection === 0.05 && h.histogramStatus === 'done' ? h : undefined;
+      return h?.status === 'done' && h.settings.deflection === 0.05 && h.histogramStatus === 'done' && h.actualWithin !== undefined ? h : undefined;
     }, 120_000, 'the review at the new settings');
     expect(page.calls).toEqual([
       { method: 'runJson', tool: 'measure_deviation' },
       { method: 'run', tool: 'deviation_heatmap' },
+      { method: 'run', tool: 'deviation_histogram' },
     ]);
     const run = sceneStore.getState().lastToolResult!.result as NonNullable<typeof heat.deviation>;
     expect(heat.deviation).toBe(run);

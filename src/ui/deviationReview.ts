@@ -143,6 +143,7 @@ export function showDeviation(call: DoneCallOf<'measure_deviation'>): void {
 /** Runs of the review, so an answer that arrives after a newer request is dropped. */
 let heatRun = 0;
 let histogramRun = 0;
+let verdictRun = 0;
 let toleranceTimer: ReturnType<typeof setTimeout> | undefined;
 
 async function startHeatmap(fromBodyId: string, toBodyId: string, settings: ReviewSettings, deviation: HeatState['deviation']): Promise<void> {
@@ -199,6 +200,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     colors,
     ...(histogram ? { histogram, histogramStatus: 'done' as const } : { histogramStatus: 'idle' as const }),
   });
+  if (roles.flip) void refreshActualWithin(run);
   if (queuedLabels) {
     setLabels({ points: queuedLabels });
     queuedLabels = null;
@@ -230,6 +232,28 @@ async function refreshHistogram(run: number): Promise<void> {
   void measureLabels();
   if (outcome.ok) setHeat({ histogram: heat.flip ? negateHistogram(outcome.value.result) : outcome.value.result, histogramStatus: 'done' });
   else setHeat({ histogramStatus: 'failed', histogramError: outcome.error });
+  if (heat.flip) void refreshActualWithin(run);
+}
+
+/**
+ * With the nominal coloured: the actual's share within the tolerance, which the verdict reads (the
+ * report's forward direction, at the same settings and search distance: the user's, else the
+ * actual's own default, never the coverage direction's tighter one).
+ */
+async function refreshActualWithin(run: number): Promise<void> {
+  const heat = inspectStore.getState().heat;
+  if (!heat?.flip || run !== heatRun) return;
+  const mine = ++verdictRun;
+  setHeat({ actualWithin: undefined });
+  const outcome = await session().run('deviation_histogram', {
+    fromBodyId: heat.toBodyId,
+    referenceBodyId: heat.fromBodyId,
+    tolerance: heat.tolerance,
+    ...heat.settings,
+    ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
+  });
+  if (run !== heatRun || mine !== verdictRun) return;
+  setHeat({ actualWithin: outcome.ok ? (outcome.value.result.withinTolerance ?? null) : null });
 }
 
 /** Recolours at once; the share within tolerance follows after the slider rests. */
@@ -365,8 +389,9 @@ export function setTitleField(key: keyof TitleBlock, value: string): void {
 
 /**
  * inspection_report's arguments for the review on screen: its roles (actual and nominal when the pair
- * has them), the user's tolerance and verdict rule, the title block, and the statistics' own sample
- * budget and search distance, so the report's figures are the stats card's (issue 29.5).
+ * has them), the user's tolerance and verdict rule, the title block, the statistics' own sample
+ * budget and the run's settings, so the report's figures are the stats card's (issue 29.5) and its
+ * verdict the page's (the actual's, whichever surface is coloured).
  */
 export function reportArgs(heat: HeatState, outputPath: string): { outputPath: string } & Record<string, unknown> {
   const { passShare, titleBlock, sections: cut } = inspectStore.getState();
@@ -381,7 +406,11 @@ export function reportArgs(heat: HeatState, outputPath: string): { outputPath: s
     ...(deviation ? { signMode: deviation.signMode, surface: deviation.surface } : {}),
     ...(heat.settings.deflection !== undefined ? { deflection: heat.settings.deflection } : {}),
     ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
-    ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
+    // The user's search distance only: the report applies it to both directions, and the coloured
+    // direction's default (the heat map's) is the other direction's wrong one whenever the nominal is
+    // coloured: the coverage default (scan noise) left a 1.5 mm boss of the actual out as no data.
+    // Each direction's own default is what the screen showed for it.
+    ...(heat.settings.maxDistance !== undefined ? { maxDistance: heat.settings.maxDistance } : {}),
     // The sections the user cut on this pair (the report's table and overlays; at most 50 stations there).
     ...(cut && [cut.fromBodyId, cut.referenceBodyId].sort().join() === [heat.fromBodyId, heat.toBodyId].sort().join()
       ? { sections: { axis: cut.axis, stations: Math.min(50, cut.result.sections.length) } }

@@ -1,5 +1,5 @@
 import type { DeviationLabel, DeviationStation, HistogramResult } from '../engine';
-import type { BodyEntry } from './stores';
+import type { BodyEntry, HeatState } from './stores';
 
 /**
  * Inspection roles (issue 29.1). The page speaks of the nominal (the CAD, or the body the user marks)
@@ -86,6 +86,14 @@ export function negateStations(stations: DeviationStation[]): DeviationStation[]
  * measured samples within ±tolerance is at least `passShare` (default 99 %: a scan always has some
  * speckle at edges; 100 % would fail every real scan on a handful of samples). Null without a figure.
  */
+/**
+ * The share the verdict reads: the actual's samples within ±tolerance, whichever surface is
+ * coloured (the coloured body's histogram when it is the actual, else HeatState.actualWithin).
+ */
+export function verdictWithin(heat: Pick<HeatState, 'flip' | 'histogram' | 'actualWithin'>): number | null | undefined {
+  return heat.flip ? heat.actualWithin : heat.histogram?.withinTolerance;
+}
+
 export function verdictOf(within: number | undefined | null, passShare: number): 'PASS' | 'FAIL' | null {
   if (within === undefined || within === null) return null;
   return within >= passShare ? 'PASS' : 'FAIL';

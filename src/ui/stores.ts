@@ -258,6 +258,14 @@ export interface HeatState {
   deviation?: DeviationResult;
   histogram?: HistogramResult;
   histogramStatus: 'idle' | 'running' | 'done' | 'failed';
+  /**
+   * With the nominal coloured (`flip`): the share of the actual's samples within ±tolerance, the
+   * verdict's figure (deviation_histogram actual -> nominal at the run's settings; undefined while it
+   * is measured, null when it could not be). The colours and the stats card show the nominal's
+   * coverage, but the verdict is always the actual's, as the report's: a defect of the actual (a
+   * boss) has no counterpart on the nominal's surface, so its coverage can pass a part that fails.
+   */
+  actualWithin?: number | null | undefined;
   histogramError?: ShownError;
   /** Deviation labels the user placed by clicking the coloured surface, measured by deviation_labels. */
   labels?: HeatLabels;
