@@ -274,6 +274,7 @@ test('the tolerance, verdict rule and title block survive a share link and a ses
     max: await app.review.stat('max').textContent(),
     within: await app.review.stat('within').textContent(),
     verdict: await app.review.verdict.locator('.verdict-chip').textContent(),
+    maxDistance: (await app.api.heatmap())!.maxDistance,
   };
 
   // The page's own link carries them back.
@@ -323,6 +324,8 @@ test('the tolerance, verdict rule and title block survive a share link and a ses
   expect(four(await value('summary.maxAbs'))).toBe(read(screen.max));
   await expect(page.locator('[data-field="summary.withinTolerance"]')).toHaveText(screen.within!);
   await expect(page.locator('[data-field="verdict"]')).toHaveText(screen.verdict!);
+  // The same search distance: the page passes none of its own, and the report's default is the screen's.
+  expect(await value('maxDistance')).toBe(screen.maxDistance);
   await expect(page.locator('[data-field="titleBlock.part"]')).toHaveText('Bracket <B-7>');
   await expect(page.locator('[data-field="titleBlock.serial"]')).toHaveText('SN-0042');
   await expect(page.locator('[data-field="tolerance"]')).toHaveAttribute('data-value', '0.15');

@@ -220,11 +220,7 @@ async function refreshHistogram(run: number): Promise<void> {
   const mine = ++histogramRun;
   setHeat({ histogramStatus: 'running' });
   const outcome = await session().run('deviation_histogram', {
-    fromBodyId: heat.fromBodyId,
-    referenceBodyId: heat.toBodyId,
-    tolerance: heat.tolerance,
-    ...heat.settings,
-    ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
+    ...statisticsArgs(heat, heat.fromBodyId, heat.toBodyId),
     // The heat map's search distance (the run's, or the default it derived): the same covered samples.
     ...(heat.maxDistance !== undefined ? { maxDistance: heat.maxDistance } : {}),
   });
@@ -245,15 +241,14 @@ async function refreshActualWithin(run: number): Promise<void> {
   if (!heat?.flip || run !== heatRun) return;
   const mine = ++verdictRun;
   setHeat({ actualWithin: undefined });
-  const outcome = await session().run('deviation_histogram', {
-    fromBodyId: heat.toBodyId,
-    referenceBodyId: heat.fromBodyId,
-    tolerance: heat.tolerance,
-    ...heat.settings,
-    ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}),
-  });
+  const outcome = await session().run('deviation_histogram', statisticsArgs(heat, heat.toBodyId, heat.fromBodyId));
   if (run !== heatRun || mine !== verdictRun) return;
   setHeat({ actualWithin: outcome.ok ? (outcome.value.result.withinTolerance ?? null) : null });
+}
+
+/** deviation_histogram of `from` against `to` at the review's tolerance, run settings and sample budget. */
+function statisticsArgs(heat: HeatState, from: string, to: string) {
+  return { fromBodyId: from, referenceBodyId: to, tolerance: heat.tolerance, ...heat.settings, ...(heat.maxSamples ? { maxSamples: heat.maxSamples } : {}) };
 }
 
 /** Recolours at once; the share within tolerance follows after the slider rests. */

@@ -82,11 +82,6 @@ export function negateStations(stations: DeviationStation[]): DeviationStation[]
 }
 
 /**
- * The verdict rule (issue 29.3), the same on screen and in the report: PASS when the share of the
- * measured samples within ±tolerance is at least `passShare` (default 99 %: a scan always has some
- * speckle at edges; 100 % would fail every real scan on a handful of samples). Null without a figure.
- */
-/**
  * The share the verdict reads: the actual's samples within ±tolerance, whichever surface is
  * coloured (the coloured body's histogram when it is the actual, else HeatState.actualWithin).
  */
@@ -94,6 +89,11 @@ export function verdictWithin(heat: Pick<HeatState, 'flip' | 'histogram' | 'actu
   return heat.flip ? heat.actualWithin : heat.histogram?.withinTolerance;
 }
 
+/**
+ * The verdict rule (issue 29.3), the same on screen and in the report: PASS when the share of the
+ * measured samples within ±tolerance is at least `passShare` (default 99 %: a scan always has some
+ * speckle at edges; 100 % would fail every real scan on a handful of samples). Null without a figure.
+ */
 export function verdictOf(within: number | undefined | null, passShare: number): 'PASS' | 'FAIL' | null {
   if (within === undefined || within === null) return null;
   return within >= passShare ? 'PASS' : 'FAIL';

@@ -63,6 +63,8 @@ export interface BrepscopeTestApi {
     noDataVertices: number;
     worstPoint: number[] | null;
     histogramStatus: string;
+    /** The search distance of the statistics (the run's, or the default the heat map derived). */
+    maxDistance: number | null;
     /** The stats card's figures (actual minus nominal under roles), and the roles of the review. */
     histogram: { mean: number | null; p95: number; maxAbs: number; withinTolerance: number | null; noDataSamples: number; samples: number } | null;
     nominalBodyId: string | null;
@@ -254,6 +256,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         noDataVertices: h.noDataVertices ?? 0,
         worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
         histogramStatus: h.histogramStatus,
+        maxDistance: h.maxDistance ?? null,
         histogram: h.histogram ? { mean: h.histogram.mean, p95: h.histogram.p95, maxAbs: h.histogram.maxAbs, withinTolerance: h.histogram.withinTolerance ?? null, noDataSamples: h.histogram.noDataSamples, samples: h.histogram.samples } : null,
         nominalBodyId: h.nominalBodyId ?? null,
         flip: h.flip,
