@@ -183,6 +183,13 @@ function Verdict({ heat, units }: { heat: HeatState; units: Units }) {
   const within = verdictWithin(heat);
   const v = verdictOf(within, passShare);
   if (heat.flip && within === undefined && heat.histogramStatus === 'done') return <p className="hint verdict-line">Measuring {heat.toBodyId} for the verdict…</p>;
+  if (heat.flip && heat.actualWithinError) {
+    return (
+      <p className="error verdict-line" role="alert" data-testid="heat.verdict-error">
+        No verdict: the statistics of {heat.toBodyId} failed. <code>{heat.actualWithinError.code}</code> {heat.actualWithinError.message} Compare again to retry.
+      </p>
+    );
+  }
   if (!v) return null;
   // With the nominal coloured the figures above are its coverage; the verdict stays the actual's, as in the report.
   return (

@@ -196,7 +196,7 @@ function CompareStatus({ heat }: { heat: HeatState }) {
     <>
       {heat.fromBodyId} coloured ·{' '}
       <span className={`verdict-chip ${v ?? 'none'}`} data-testid="step.verdict">
-        {v ?? '…'}
+        {v ?? (heat.flip && heat.actualWithinError ? 'no verdict' : '…')}
       </span>
     </>
   );

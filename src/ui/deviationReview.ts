@@ -136,8 +136,11 @@ export function showDeviation(call: DoneCallOf<'measure_deviation'>): void {
     inspectStore.setState({ deviationSections: { axis, stations, fromBodyId: from } });
   }
   const heat = inspectStore.getState().heat;
-  if (heat && heat.fromBodyId === from && heat.toBodyId === to && heat.status !== 'failed' && sameSettings(heat.settings, settings)) setHeat({ deviation: result });
-  else void startHeatmap(from, to, settings, result);
+  if (heat && heat.fromBodyId === from && heat.toBodyId === to && heat.status !== 'failed' && sameSettings(heat.settings, settings)) {
+    setHeat({ deviation: result });
+    // The same review; only a verdict share that failed is asked for again.
+    if (heat.status === 'done' && heat.actualWithinError) void refreshActualWithin(heatRun);
+  } else void startHeatmap(from, to, settings, result);
 }
 
 /** Runs of the review, so an answer that arrives after a newer request is dropped. */
@@ -240,10 +243,10 @@ async function refreshActualWithin(run: number): Promise<void> {
   const heat = inspectStore.getState().heat;
   if (!heat?.flip || run !== heatRun) return;
   const mine = ++verdictRun;
-  setHeat({ actualWithin: undefined });
+  setHeat({ actualWithin: undefined, actualWithinError: undefined });
   const outcome = await session().run('deviation_histogram', statisticsArgs(heat, heat.toBodyId, heat.fromBodyId));
   if (run !== heatRun || mine !== verdictRun) return;
-  setHeat({ actualWithin: outcome.ok ? (outcome.value.result.withinTolerance ?? null) : null });
+  setHeat(outcome.ok ? { actualWithin: outcome.value.result.withinTolerance ?? null } : { actualWithin: null, actualWithinError: outcome.error });
 }
 
 /** deviation_histogram of `from` against `to` at the review's tolerance, run settings and sample budget. */

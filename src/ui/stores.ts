@@ -266,6 +266,8 @@ export interface HeatState {
    * boss) has no counterpart on the nominal's surface, so its coverage can pass a part that fails.
    */
   actualWithin?: number | null | undefined;
+  /** Why actualWithin is null: the verdict's statistics failed (shown where the verdict would be). */
+  actualWithinError?: ShownError | undefined;
   histogramError?: ShownError;
   /** Deviation labels the user placed by clicking the coloured surface, measured by deviation_labels. */
   labels?: HeatLabels;

@@ -5,7 +5,7 @@ import { importBytes } from './bodies';
 import { compareBodies, reportArgs, setColorOn, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
 import { verdictOf, verdictWithin } from './roles';
 import { session } from './session';
-import { inspectStore, sceneStore, type HeatState } from './stores';
+import { engineStore, inspectStore, sceneStore, type HeatState } from './stores';
 
 /**
  * The verdict is the actual's whichever surface is coloured. The demo's scan with a boss: the
@@ -110,5 +110,27 @@ describe('the verdict on either surface', () => {
     expect(heat.maxDistance!).toBeLessThan(1);
     const before = await session().run('inspection_report', { ...args, maxDistance: heat.maxDistance, outputPath: 'before.html', labels: false, views: ['iso'] });
     expect(before.ok && before.value.result.verdict).toBe('PASS');
+  });
+
+  it('when the actual\'s statistics fail, the page says there is no verdict and why; Compare again asks again', async () => {
+    await setColorOn('actual');
+    await settled('scan', false);
+    page.abortNext.add('deviation_histogram');
+    await setColorOn('nominal');
+    const failed = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h?.status === 'done' && h.fromBodyId === 'part' && h.actualWithin === null ? h : undefined;
+    }, 120_000, 'the failed verdict share');
+    expect(failed.actualWithinError?.code).toBe('KERNEL_ABORTED');
+    expect(verdictOf(verdictWithin(failed), inspectStore.getState().passShare)).toBeNull();
+    // The aborted kernel's worker was replaced, its bodies restored; the same comparison again.
+    await until(() => !engineStore.getState().restoring || undefined, 120_000, 'the restored engine');
+    page.calls.length = 0;
+    await compareBodies('part', 'scan');
+    const again = await settled('part', true);
+    // The same review (its colours kept): only the verdict's share is asked for again.
+    expect(page.calls.map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_histogram']);
+    expect(again.actualWithinError).toBeUndefined();
+    expect(again.actualWithin).toBe(onActual.histogram!.withinTolerance);
   });
 });
