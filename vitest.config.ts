@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // One scratch folder per run, removed at its end (src/test/scratchRoot.ts).
+    globalSetup: ['./src/test/scratchRoot.ts'],
     pool: 'forks',
     isolate: false,
     maxWorkers: 2,

@@ -5,6 +5,7 @@ import { join, relative, resolve, isAbsolute } from 'node:path';
 import type { Engine, FileAccess } from '../engine';
 import { createNodeEngine, type NodeEngineOptions } from '../node/nodeEngine';
 import { nodeFilesIn } from '../node/nodeFiles';
+import { SCRATCH_ENV } from './scratchRoot';
 
 let root: string | undefined;
 
@@ -12,13 +13,14 @@ let root: string | undefined;
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * This test process's scratch directory, made on first use and removed when the process exits: the
- * root test engines resolve relative paths from and the cwd of the CLI and MCP processes tests start,
- * so that no test writes into the checkout.
+ * This test process's scratch directory, made on first use and removed when the process exits (and
+ * with the run's scratch folder, scratchRoot.ts, when the process is stopped instead): the root test
+ * engines resolve relative paths from and the cwd of the CLI and MCP processes tests start, so that
+ * no test writes into the checkout.
  */
 export function testRoot(): string {
   if (root === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'brepscope-test-'));
+    const made = mkdtempSync(join(process.env[SCRATCH_ENV] ?? tmpdir(), 'brepscope-test-'));
     process.on('exit', () => rmSync(made, { recursive: true, force: true }));
     root = made;
   }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import { addShapeBody } from '../scene/addShapeBody';
 import { nodeKernel } from '../../node/nodeEngine';
@@ -63,6 +63,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'machine.xbf'), xbf);
   addShapeBody(oc, engine.scene, 'box', makeBox(oc, 1, 1, 1));
 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('inspect_assembly', () => {
   it('a two-level STEP assembly written by the kernel: exactly its names, tree and placements', async () => {
