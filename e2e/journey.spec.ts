@@ -193,6 +193,22 @@ test('the journey: a STEP part and its 0.1 mm oversize scan as STL, PLY and XYZ 
       await shoot(app, '05-on-nominal');
       await app.review.onActual.click();
       await expect.poll(async () => (await app.api.heatmap())?.fromBodyId, { timeout: 180_000 }).toBe(name);
+
+      // The actual's statistics fail (a kernel abort in them, simulated in the worker): no verdict on
+      // the chip, and why in the card, never the coverage's share; the worker is replaced and
+      // "Compare again" gives the same verdict back.
+      await app.api.abortNextRun('deviation_histogram', name);
+      await app.review.onNominal.click();
+      await expect(app.testId('heat.verdict-error')).toContainText(`No verdict: the statistics of ${name} failed. KERNEL_ABORTED kernel aborted`);
+      await expect(app.testId('step.verdict')).toHaveText('no verdict');
+      await expect(app.review.verdict).toHaveCount(0);
+      await app.expectRestored();
+      await shoot(app, '05b-no-verdict');
+      await app.review.compareButton.click();
+      await expect(app.review.verdict).toContainText(`${chip} ${share} of ${name} within ±0.1 mm`, { timeout: 180_000 });
+      await expect(app.testId('step.verdict')).toHaveText(chip!);
+      await app.review.onActual.click();
+      await expect.poll(async () => (await app.api.heatmap())?.fromBodyId, { timeout: 180_000 }).toBe(name);
     }
     if (format === 'xyz') await expect(app.review.onNominal).toBeDisabled();
     await removeBody(app.page, name);

@@ -124,6 +124,8 @@ export interface BrepscopeTestApi {
   /** The worker holds the answer of each run of `tool` (its work done) until releaseTool: a run a test can Cancel without timing it. */
   holdTool(tool: string): Promise<void>;
   releaseTool(tool: string): Promise<void>;
+  /** The worker answers the next run of `tool` on `bodyId` with KERNEL_ABORTED (WorkerTestHooks.abortNextRun). */
+  abortNextRun(tool: string, bodyId: string): Promise<void>;
   /** The worker's next self-intersection check spins before its first check, as a kernel call that never returns; false without a self-check worker. */
   hangSelfCheck(): Promise<boolean>;
   /** Holds the viewport's frames (none drawn) or lets them go again. */
@@ -334,6 +336,11 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
     },
     releaseTool: async (tool) => {
       await session().client().testHooks?.releaseTool(tool);
+    },
+    abortNextRun: async (tool, bodyId) => {
+      const hooks = session().client().testHooks;
+      if (!hooks) throw new Error('abortNextRun: this engine client has no test hooks (a test build, vite --mode e2e, has them)');
+      await hooks.abortNextRun(tool, bodyId);
     },
     hangSelfCheck: async () => (await session().client().testHooks?.hangSelfCheckForTest(0)) ?? false,
     holdFrames: () => sceneStore.setState({ holdFrames: true }),

@@ -94,6 +94,7 @@ export function createEngineClient(): EngineClient {
             meshWorkerStats: () => remote.meshWorkerStats(),
             holdTool: (tool: string) => remote.holdTool(tool),
             releaseTool: (tool: string) => remote.releaseTool(tool),
+            abortNextRun: (tool: string, bodyId: string) => remote.abortNextRun(tool, bodyId),
             hangSelfCheckForTest: (afterChecks: number) => remote.hangSelfCheckForTest(afterChecks),
           },
         } : {}),

@@ -19,6 +19,12 @@ export interface WorkerTestHooks {
   /** Lets the held runs of `tool` answer, and later runs answer at once. */
   releaseTool(tool: string): Promise<void>;
   /**
+   * The next run of `tool` on `bodyId` (its bodyId or fromBodyId) answers KERNEL_ABORTED without
+   * running, as a kernel abort in it would: the page's handling of a failed step, its message and
+   * its recovery, in a screenshot. The session replaces the worker on it, as on a real abort.
+   */
+  abortNextRun(tool: string, bodyId: string): Promise<void>;
+  /**
    * The self-check worker's next job spins after `afterChecks` checks, as a kernel call that never
    * returns would (browserSelfCheck.ts); false when the engine has no self-check worker.
    */
@@ -53,6 +59,7 @@ declare global {
 export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void) => Engine, host: GuardHost = {}) {
   const counts: Record<string, number> = {};
   const holds = new Map<string, { released: Promise<void>; release: () => void }>();
+  const aborts = new Set<string>();
   const engine = createEngine((event) => {
     counts[event.kind] = (counts[event.kind] ?? 0) + 1;
   });
@@ -79,6 +86,9 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
       holds.get(tool)?.release();
       holds.delete(tool);
     },
+    async abortNextRun(tool, bodyId) {
+      aborts.add(`${tool} ${bodyId}`);
+    },
     async hangSelfCheckForTest(afterChecks) {
       const thread = currentBrowserSelfCheckThread();
       thread?.hangNextJobForTest(afterChecks);
@@ -93,6 +103,7 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
       const run: WorkerRunTiming = { tool: name, startMs: performance.now(), firstProgressMs: {} };
       const bodyId = namedBody(args);
       if (bodyId) run.bodyId = bodyId;
+      if (aborts.delete(`${name} ${bodyId}`)) return { ok: false, error: SIMULATED_ABORT } as R;
       runs.push(run);
       const progress: Progress | undefined =
         onProgress &&
@@ -110,6 +121,8 @@ export function testBuildApi(createEngine: (trace: (event: EngineTrace) => void)
     };
   return { ...api, run: timed(api.runJson) as typeof api.run, runJson: timed(api.runJson) as typeof api.runJson, ...hooks };
 }
+
+const SIMULATED_ABORT = { code: 'KERNEL_ABORTED', message: 'kernel aborted: RuntimeError: unreachable (simulated by a test)' };
 
 function namedBody(args: unknown): string | undefined {
   if (args === null || typeof args !== 'object') return undefined;
