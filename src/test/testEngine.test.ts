@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SCRATCH_ENV } from './scratchRoot';
 import { isInside, testFiles, testRoot } from './testEngine';
 
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,6 +13,9 @@ describe('test engines work outside the checkout', () => {
     const files = testFiles();
     expect(isInside(tmpdir(), testRoot())).toBe(true);
     expect(isInside(CHECKOUT, testRoot())).toBe(false);
+    // Inside the run's scratch folder, which the global setup removes when the run ends.
+    expect(process.env[SCRATCH_ENV]).toMatch(/brepscope-vitest-/);
+    expect(isInside(process.env[SCRATCH_ENV]!, testRoot())).toBe(true);
     await files.write('sub/out.bin', new Uint8Array([1, 2, 3]), { overwrite: true });
     expect([...readFileSync(join(testRoot(), 'sub', 'out.bin'))]).toEqual([1, 2, 3]);
     expect([...(await files.read('sub/out.bin'))]).toEqual([1, 2, 3]);
