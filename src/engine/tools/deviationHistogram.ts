@@ -1,3 +1,4 @@
+import { pairUnit } from '../scene/pairUnit';
 import { z } from 'zod';
 import type { SignMode } from '../mesh/signedDeviation';
 import { histogramPng, type BucketSigns, type HistogramBucket } from '../render/histogramChart';
@@ -135,7 +136,7 @@ export const deviationHistogram = defineTool({
         std: result.std,
         p95: result.p95,
         tolerance: args.tolerance,
-        units: 'model units',
+        units: pairUnit(from, reference).length,
         subtitle: `${from.bodyId} vs ${reference.bodyId}: ${m} of ${n} samples signed (${args.signMode})${noDataSamples ? `, ${noDataSamples} no data` : ''}, ${HISTOGRAM_BUCKETS} buckets`,
       });
       await ctx.files.write(args.outputPath, png);

@@ -1,3 +1,4 @@
+import { pairUnit } from '../scene/pairUnit';
 import { z } from 'zod';
 import { BrepscopeError } from '../errors';
 import type { SignMode } from '../mesh/signedDeviation';
@@ -211,6 +212,8 @@ export async function heatmapPictures(
         title: `Signed deviation \u00b7 ${name}`,
         caption,
         labels: callouts,
+        // The pair's unit, as the report's text and cross_section_compare's images say it.
+        units: pairUnit(from, reference).length,
       }),
     );
     images.push({ view: name, png, width: info.width, height: info.height, labels: info.labels.map((l) => ({ number: l.number, status: l.status })), info });
