@@ -92,7 +92,12 @@ export function thinWallWarning(d: DirectedDeviation, coverage: Coverage, what: 
     if (d.beyond[i]! & OTHER_SKIN) count++;
   }
   if (count === 0 || count < Math.max(10, THIN_WALL_SHARE * covered)) return null;
-  return warning('THIN_WALLED_REFERENCE', `${what}: the reference is thin-walled: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a wall's other skin than the surface facing them; their distance is to the nearer skin and they are left out of the signed figures (ambiguous)`);
+  // Two causes look alike here: a wall thinner than the deviations, and faces of an assembly's
+  // solids that touch (each face has the neighbour's, facing the other way, at about zero).
+  return warning(
+    'THIN_WALLED_REFERENCE',
+    `${what}: ${count} of ${covered} samples (${((100 * count) / covered).toFixed(1)}%) lie nearer a surface of the reference that faces away from them than the one facing them (the other skin of a wall thinner than the deviations, or where solids of an assembly touch); their distance is to the nearer surface and they are left out of the signed figures (ambiguous)`,
+  );
 }
 
 /** Above this share of ambiguous samples a direction's signed figures rest on too few to be read as the surface's. */

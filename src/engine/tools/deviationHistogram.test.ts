@@ -96,7 +96,7 @@ describe('deviation_histogram', () => {
     // 2.5 outside the inner skin (nearest), 4.5 inside the outer one (facing it): no sign (issue 33).
     expect(r.signedSamples).toBe(0);
     expect(r.signedMin).toBeNull();
-    expect(r.warnings.filter((w) => w.code === 'THIN_WALLED_REFERENCE').map((w) => w.message)).toEqual([expect.stringContaining('the reference is thin-walled: 2000 of 2000 samples')]);
+    expect(r.warnings.filter((w) => w.code === 'THIN_WALLED_REFERENCE').map((w) => w.message)).toEqual([expect.stringContaining(': 2000 of 2000 samples (100.0%) lie nearer a surface of the reference that faces away from them')]);
     const n = await histogram({ fromBodyId: 'thinCand', referenceBodyId: 'thinRef', maxSamples: 2000, signMode: 'nearest' });
     expect(n.maxAbs).toBe(r.maxAbs);
     expect(Math.abs(n.mean! - 2.5)).toBeLessThan(0.005);

@@ -253,7 +253,7 @@ describe('exact surfaces: sign rules against a BREP reference', () => {
     expect(robust.fromToTo.signedSamples).toBe(0);
     expect(robust.fromToTo.signedMean).toBeNull();
     expect(Math.abs(robust.fromToTo.max - 2.5)).toBeLessThan(1e-9);
-    expect(robust.warnings).toContainEqual({ code: 'THIN_WALLED_REFERENCE', message: expect.stringMatching(new RegExp(`^${escapeRegExp('fromToTo (reference tube): the reference is thin-walled')}`)) });
+    expect(robust.warnings).toContainEqual({ code: 'THIN_WALLED_REFERENCE', message: expect.stringMatching(new RegExp(`^${escapeRegExp('skin against tube (fromToTo): ')}`)) });
     const nearest = await deviation({ fromBodyId: 'skin', toBodyId: 'tube', signMode: 'nearest' });
     expect(Math.abs(nearest.fromToTo.signedMean! - 2.5)).toBeLessThan(1e-9);
     expect(Math.abs(nearest.fromToTo.signedMax! - 2.5)).toBeLessThan(1e-9);

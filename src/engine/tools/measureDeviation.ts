@@ -94,8 +94,8 @@ export const measureDeviation = defineTool({
     const warnings = [
       solidsOnlyWarning(oc, from),
       from === reference ? null : solidsOnlyWarning(oc, reference),
-      thinWallWarning(forward, forwardCoverage, `fromToTo (reference ${args.toBodyId})`),
-      thinWallWarning(backward, backwardCoverage, `toToFrom (reference ${args.fromBodyId})`),
+      thinWallWarning(forward, forwardCoverage, `${args.fromBodyId} against ${args.toBodyId} (fromToTo)`),
+      thinWallWarning(backward, backwardCoverage, `${args.toBodyId} against ${args.fromBodyId} (toToFrom)`),
       unitMismatchWarning({ body: from, diagonal }, { body: reference, diagonal: boxDiagonal(meshBoxOf(toSurface)) }, fitOf(fromToTo)),
       mostlyAmbiguousWarning(fromToTo, `fromToTo (${args.fromBodyId} against ${args.toBodyId})`),
       mostlyAmbiguousWarning(toToFrom, `toToFrom (${args.toBodyId} against ${args.fromBodyId})`),
