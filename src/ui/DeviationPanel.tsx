@@ -96,7 +96,7 @@ function Legend({ heat, units }: { heat: HeatState; units: Units }) {
         )}
       </div>
       <p className="hint">
-        {saturationNote(heat.range, tol, units.length)}
+        {saturationNote(heat.range, tol, units.length, heat.rangeFrom)}
       </p>
       <div className="tolerance">
         <label htmlFor={inputId}>Tolerance&nbsp;±</label>

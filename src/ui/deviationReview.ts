@@ -149,6 +149,20 @@ let histogramRun = 0;
 let verdictRun = 0;
 let toleranceTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * The colour range the nominal's view takes from the actual's view of the same pair (the review
+ * before this one, or the one it carried over), so that one deviation has one colour in both views:
+ * the 99th percentile of |d| differs between the two surfaces' vertices (the actual's, the nominal's
+ * refined tessellation), and with it where the colours saturate (an assembly's pushed face read
+ * full red on the actual at ±0.2 and mid red on the nominal at ±0.298). Undefined: the view's own.
+ */
+function sharedRange(previous: HeatState | null | undefined, fromBodyId: string, toBodyId: string, flip: boolean): { range: number; from: string } | undefined {
+  if (!flip || previous?.status !== 'done') return undefined;
+  if (!previous.flip && previous.fromBodyId === toBodyId && previous.toBodyId === fromBodyId) return { range: previous.range, from: previous.fromBodyId };
+  if (previous.flip && previous.rangeFrom && previous.fromBodyId === fromBodyId && previous.toBodyId === toBodyId) return { range: previous.range, from: previous.rangeFrom };
+  return undefined;
+}
+
 async function startHeatmap(fromBodyId: string, toBodyId: string, settings: ReviewSettings, deviation: HeatState['deviation']): Promise<void> {
   const run = ++heatRun;
   const previous = inspectStore.getState().heat;
@@ -184,14 +198,17 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
   const data = outcome.value.result;
   const values = roles.flip ? negateValues(data.values) : data.values;
   const histogram = data.statistics && roles.flip ? negateHistogram(data.statistics) : data.statistics;
-  const span = colorSpan(data.colorRange, data.tolerance);
+  const shared = sharedRange(previous, fromBodyId, toBodyId, roles.flip);
+  const range = shared?.range ?? data.colorRange;
+  const span = colorSpan(range, data.tolerance);
   const colors = values.length > SLICED_COLOURING ? await colorVerticesSliced(values, span, data.tolerance, data.noData, () => run === heatRun) : colorVertices(values, span, data.tolerance, undefined, data.noData);
   if (!colors || run !== heatRun) return;
   setHeat({
     status: 'done',
     ...(data.mesh ? { mesh: data.mesh } : {}),
     values,
-    range: data.colorRange,
+    range,
+    ...(shared ? { rangeFrom: shared.from } : {}),
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,

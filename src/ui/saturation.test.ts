@@ -15,4 +15,9 @@ describe('the legend says why the colours saturate where they do', () => {
   it('at exactly twice the tolerance both rules agree and the percentile is named', () => {
     expect(saturationNote(0.2, 0.1, 'in')).toBe('in · colours saturate beyond ±0.2 (99th percentile of |d| at the coloured vertices)');
   });
+
+  it("on the nominal, after the actual: the actual's range, named as such", () => {
+    expect(saturationNote(0.2979, 0.1, 'mm', 'scan')).toBe("mm · colours saturate beyond ±0.298 (99th percentile of |d| at scan's vertices, the scale of its view)");
+    expect(saturationNote(0.0293, 0.1, 'mm', 'scan')).toBe("mm · colours saturate beyond ±0.2 (twice the tolerance; 99th percentile of |d| at scan's vertices, the scale of its view 0.0293)");
+  });
 });

@@ -242,6 +242,12 @@ export interface HeatState {
    * 0 when nothing had a sign.
    */
   range: number;
+  /**
+   * With the nominal coloured after the actual of the same pair: the actual, whose vertices gave
+   * `range`, so both views (and the report's pictures, which colour the actual) share one colour
+   * scale; unset when the range is the coloured body's own.
+   */
+  rangeFrom?: string;
   /** The largest |value| (the heat data's own symmetric range). */
   maxAbs: number;
   signedVertices: number;

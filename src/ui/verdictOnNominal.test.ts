@@ -83,6 +83,9 @@ describe('the verdict on either surface', () => {
     expect(heat.flip).toBe(true);
     // The nominal's samples all lie within the tolerance of the scan: the boss is not seen from there.
     expect(heat.histogram!.withinTolerance).toBe(1);
+    // One colour scale for both views: the actual's (the boss's p99 is not in the nominal's vertices).
+    expect(onActual.rangeFrom).toBeUndefined();
+    expect(heat).toMatchObject({ range: onActual.range, rangeFrom: 'scan' });
     expect(page.calls.map((c) => c.tool)).toEqual(['measure_deviation', 'deviation_heatmap', 'deviation_histogram']);
     // The actual's samples at the same settings: the on-actual figure to the last bit.
     expect(verdictWithin(heat)).toBe(onActual.histogram!.withinTolerance);
@@ -95,6 +98,7 @@ describe('the verdict on either surface', () => {
     expect(verdictOf(verdictWithin(wide), inspectStore.getState().passShare)).toBe('PASS');
     await atTolerance(TOLERANCE);
     expect(inspectStore.getState().heat!.actualWithin).toBe(onActual.histogram!.withinTolerance);
+    expect(inspectStore.getState().heat).toMatchObject({ range: onActual.range, rangeFrom: 'scan' });
   });
 
   it('the report downloaded on the nominal says the screen\'s FAIL, with the actual\'s figures', async () => {
