@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { figureText, shareText, type DirectedRecord } from '../engine';
+import { figureText, shareText } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
@@ -8,6 +8,7 @@ import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
 import { saturationNote } from './saturation';
 import { warningText } from './warningWords';
+import { maxDeviation, worstOf } from './worstPoint';
 import { signed, Stat } from './Stat';
 import { verdictOf, verdictWithin } from './roles';
 import { cutSections } from './sections';
@@ -161,7 +162,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
         <Stat label="Sigma" value={h.std === null ? '–' : figureText(h.std)} testId="heat.stat-sigma" />
         <Stat label="p95 |d|" value={figureText(h.p95)} testId="heat.stat-p95" />
-        <Stat label="Max |d|" value={figureText(h.maxAbs)} testId="heat.stat-max" />
+        <Stat label="Max |d|" value={figureText(maxDeviation(h.maxAbs, heat))} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" wide />
@@ -328,11 +329,10 @@ export function HeatOverlay() {
   const heat = useStore(inspectStore, (s) => s.heat);
   const [open, setOpen] = useState<boolean | null>(null);
   if (heat?.status !== 'done') return null;
-  const worst = heat.deviation?.fromToTo;
-  return <HeatOverlayCard heat={heat} open={open} setOpen={setOpen} worst={worst} />;
+  return <HeatOverlayCard heat={heat} open={open} setOpen={setOpen} worst={worstOf(heat)} />;
 }
 
-function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean | null; setOpen: (open: boolean) => void; worst: DirectedRecord | undefined }) {
+function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open: boolean | null; setOpen: (open: boolean) => void; worst: { point: Vec3; distance: number } | null }) {
   const units = useUnits([heat.fromBodyId, heat.toBodyId]);
   const ref = useRef<HTMLElement>(null);
   const compact = useCompactView(ref);
@@ -353,8 +353,8 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
       {shown && <StatsCard heat={heat} units={units} />}
       <div className="row">
         {worst && (
-          <button type="button" className="button small" onClick={() => flyTo(worst.worstPoint)} data-testid="heat.fly-worst" title={`at (${worst.worstPoint.map((x) => formatNumber(x)).join(', ')})`}>
-            {shown ? `Go to worst point (${formatNumber(Number(worst.max.toPrecision(4)))} ${units.length})` : 'Worst point'}
+          <button type="button" className="button small" onClick={() => flyTo(worst.point)} data-testid="heat.fly-worst" title={`at (${worst.point.map((x) => formatNumber(x)).join(', ')})`}>
+            {shown ? `Go to worst point (${formatNumber(Number(worst.distance.toPrecision(4)))} ${units.length})` : 'Worst point'}
           </button>
         )}
         <button type="button" className="button small" onClick={() => clearHeatmap()} data-testid="heat.clear">

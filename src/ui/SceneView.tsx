@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { boundsOf, Viewport, type LabelSpots, type ViewBody, type ViewGhost, type ViewMarkers } from '../viewer/Viewport';
+import { worstOf } from './worstPoint';
 import { alignSetupStore, GHOST_COLOUR, pickAlignFace, pickedAlignFaces } from './alignSetup';
 import { nodeAt } from './AssemblyTree';
 import { selectBody } from './bodies';
@@ -95,7 +96,8 @@ export function SceneView({ empty = false }: { empty?: boolean }) {
   const [labelSpots, setLabelSpots] = useState<LabelSpots>([]);
   const markers = useMemo<ViewMarkers>(() => {
     const out: ViewMarkers = {};
-    if (heat?.status === 'done' && heat.deviation && viewBodies.some((b) => b.bodyId === heat.fromBodyId)) out.worstPoint = heat.deviation.fromToTo.worstPoint;
+    const worst = heat?.status === 'done' ? worstOf(heat) : null;
+    if (worst && viewBodies.some((b) => b.bodyId === heat!.fromBodyId)) out.worstPoint = worst.point;
     if (sections) {
       const meshes = bodies.filter((b) => b.mesh && (b.bodyId === sections.fromBodyId || b.bodyId === sections.referenceBodyId)).flatMap((b) => (b.mesh ? [b.mesh] : []));
       const bounds = boundsOf(meshes);

@@ -209,6 +209,7 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
     values,
     range,
     ...(shared ? { rangeFrom: shared.from } : {}),
+    worstVertex: data.worstVertex,
     maxAbs: data.range ? data.range[1] : 0,
     signedVertices: data.signedVertices,
     ambiguousVertices: data.ambiguousVertices,

@@ -248,6 +248,8 @@ export interface HeatState {
    * scale; unset when the range is the coloured body's own.
    */
   rangeFrom?: string;
+  /** The covered heat-map vertex farthest from the reference (deviation_heatmap's worstVertex). */
+  worstVertex?: { distance: number; point: Vec3 } | null;
   /** The largest |value| (the heat data's own symmetric range). */
   maxAbs: number;
   signedVertices: number;

@@ -1,5 +1,6 @@
 import type { BodySummary, KernelState, ToolWarning } from '../engine';
 import type { EngineClient, MeshWorkerStats } from '../workers/client';
+import { worstOf } from './worstPoint';
 import { countingClient, type EngineCallRecord } from './countingClient';
 import { drawnAlignFaces, drawnEdgeSegments, drawnFeatureHighlights, drawnGdtHighlights, drawnGeometries } from '../viewer/BodyMesh';
 import { Vector3, type Mesh, type Object3D } from 'three';
@@ -256,7 +257,7 @@ export function installTestApi(createClient: () => EngineClient): () => EngineCl
         signedVertices: h.signedVertices,
         ambiguousVertices: h.ambiguousVertices,
         noDataVertices: h.noDataVertices ?? 0,
-        worstPoint: h.deviation ? [...h.deviation.fromToTo.worstPoint] : null,
+        worstPoint: worstOf(h)?.point.slice() ?? null,
         histogramStatus: h.histogramStatus,
         maxDistance: h.maxDistance ?? null,
         histogram: h.histogram ? { mean: h.histogram.mean, p95: h.histogram.p95, maxAbs: h.histogram.maxAbs, withinTolerance: h.histogram.withinTolerance ?? null, noDataSamples: h.histogram.noDataSamples, samples: h.histogram.samples } : null,

@@ -5,6 +5,7 @@ import { decimalsFor } from '../render/format';
 import { figureText, shareText } from './figures';
 import type { MetricsResult } from '../tools/computeMetrics';
 import type { CrossSectionResult } from '../tools/crossSectionCompare';
+import type { HeatmapData } from '../tools/deviationHeatmap';
 import type { HistogramResult } from '../tools/deviationHistogram';
 import type { DeviationLabel } from '../tools/deviationLabels';
 import type { SurfaceMode } from '../deviation/defaults';
@@ -62,6 +63,8 @@ export interface ReportData {
   };
   deviation: DeviationResult;
   histograms: { fromToTo: HistogramResult; toToFrom: HistogramResult };
+  /** The candidate's heat-map vertex farthest from the reference (deviation_heatmap's worstVertex): with the samples' max, the summary's Max |d|, as the screen's. */
+  worstVertex: HeatmapData['worstVertex'];
   histogramPng: Uint8Array | null;
   heatmap: {
     summary: Omit<SignedHeatmapResult, 'outputPath' | 'images' | 'mimeType'>;
@@ -201,16 +204,18 @@ function summaryCard(data: ReportData, d: number): Html {
   // The stats card's own text (figureText, shareText), so the report reads what the screen read.
   const num = (v: number | null, signed = false) => (v === null ? EMPTY : figureText(v, signed));
   const noDataShare = h.noDataSamples / Math.max(1, h.samples + h.noDataSamples);
+  // The screen's rule (src/ui/worstPoint.ts): the samples' max or the worst covered vertex's, the larger.
+  const maxAbs = Math.max(h.maxAbs, data.worstVertex?.distance ?? 0);
   return html`<section><h2>Result (${words(data).forward}, ${unit})</h2><dl class="summary">
 ${item('Signed mean', 'summary.mean', h.mean, num(h.mean, true))}
 ${item('Sigma', 'summary.std', h.std, num(h.std))}
 ${item('p95 |d|', 'summary.p95', h.p95, num(h.p95))}
-${item('Max |d|', 'summary.maxAbs', h.maxAbs, num(h.maxAbs))}
+${item('Max |d|', 'summary.maxAbs', maxAbs, num(maxAbs))}
 ${item(`Within \u00b1${data.settings.tolerance ?? EMPTY}`, 'summary.withinTolerance', h.withinTolerance ?? null, h.withinTolerance === undefined ? EMPTY : percentText(h.withinTolerance))}
 ${item('Ambiguous', 'summary.ambiguousFraction', h.ambiguousFraction, percentText(h.ambiguousFraction))}
 ${item('No data', 'summary.noDataShare', noDataShare, `${percentText(noDataShare)} (${h.noDataSamples.toLocaleString('en-US')})`)}
 ${item('Samples', 'summary.samples', h.samples, h.samples.toLocaleString('en-US'))}
-</dl><p class="meta">No data: samples with no counterpart within ${h.maxDistance.toFixed(d)} ${unit} (beyond the other body's open boundary); they count in no figure.</p></section>`;
+</dl><p class="meta">No data: samples with no counterpart within ${h.maxDistance.toFixed(d)} ${unit} (beyond the other body's open boundary); they count in no figure. Max |d|: the farthest of the samples and of the heat map's vertices (a scan's own points), ${maxAbs > h.maxAbs ? `here a vertex, at ${pointText(data.worstVertex!.point, d)}` : 'here a sample'}.</p></section>`;
 }
 
 function bodiesTable(data: ReportData): Html {

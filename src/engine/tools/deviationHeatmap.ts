@@ -63,6 +63,14 @@ export interface HeatmapData {
   noData: Uint8Array<ArrayBuffer>;
   /** Symmetric range [-m, m], m = largest |value|; null when no vertex has a sign. */
   range: [number, number] | null;
+  /**
+   * The covered vertex (or drawn point) farthest from the reference: its unsigned distance (an
+   * ambiguous vertex counts, as in the statistics' max) and where it is, in scene coordinates; null
+   * when none is covered. A scan's own points are its vertices: the statistics' area samples lie
+   * inside its triangles, where the scanner's noise is averaged, so their max reads under the
+   * worst measured point (docs/deviation.md, "Max |d| and the worst point").
+   */
+  worstVertex: { distance: number; point: [number, number, number] } | null;
   vertexCount: number;
   signedVertices: number;
   /** Vertices with a counterpart but no trustworthy sign. */
@@ -192,7 +200,7 @@ export async function heatmapField(
   const values = perVertex.values.slice();
   // Construction surfaces beside the solids are drawn but not part of the measured nominal.
   const outside = verticesOutsideSolids(oc, from, display.mesh);
-  let m = 0, signedVertices = 0, ambiguousVertices = 0, noDataVertices = 0;
+  let m = 0, signedVertices = 0, ambiguousVertices = 0, noDataVertices = 0, worst = -1;
   for (let v = 0; v < values.length; v++) {
     if (!perVertex.used[v]) {
       noData[v] = 0;
@@ -208,6 +216,7 @@ export async function heatmapField(
       noDataVertices++;
       continue;
     }
+    if (perVertex.distance[v]! >= 0 && (worst < 0 || perVertex.distance[v]! > perVertex.distance[worst]!)) worst = v;
     const x = values[v]!;
     if (x === x) {
       signedVertices++;
@@ -221,6 +230,7 @@ export async function heatmapField(
     ...(display === base ? {} : { mesh: drawnMesh(display) }),
     displayVertices: base.mesh.positions.length / 3,
     range: signedVertices > 0 ? [-m, m] : null,
+    worstVertex: worstAt(worst, perVertex.distance, display.mesh.positions),
     vertexCount: values.length,
     signedVertices,
     ambiguousVertices,
@@ -231,6 +241,13 @@ export async function heatmapField(
     deflection,
   };
   return { data, display, oc };
+}
+
+/** Vertex `v`'s distance and position (xyz triples), or null for v < 0 or a distance that is not a number. */
+function worstAt(v: number, distance: ArrayLike<number>, positions: ArrayLike<number>): HeatmapData['worstVertex'] {
+  const at = v < 0 ? NaN : distance[v]!;
+  if (!(at >= 0)) return null;
+  return { distance: at, point: [positions[3 * v]!, positions[3 * v + 1]!, positions[3 * v + 2]!] };
 }
 
 /** The heat-map mesh as the viewer draws it (fresh buffers, moved to the page). */
@@ -254,13 +271,14 @@ async function cloudHeatmapData(ctx: ToolContext, c: CloudComparison, signMode: 
   const maxDistance = maxDistanceArg ?? directedCoverage(await cloudToSurface(ctx, c, maxSamples, signMode, surface, 'fromToTo'), undefined, diagonal, `${c.from.bodyId} against ${c.reference.bodyId}`).maxDistance;
   const { noData } = coverageOf(d.distance, d.beyond, maxDistance, diagonal);
   const values = Float32Array.from(d.signed);
-  let m = 0, signedVertices = 0, noDataVertices = 0;
+  let m = 0, signedVertices = 0, noDataVertices = 0, worst = -1;
   for (let v = 0; v < values.length; v++) {
     if (noData[v]) {
       values[v] = NaN;
       noDataVertices++;
       continue;
     }
+    if (d.distance[v]! >= 0 && (worst < 0 || d.distance[v]! > d.distance[worst]!)) worst = v;
     const x = values[v]!;
     if (x !== x) continue;
     signedVertices++;
@@ -270,6 +288,7 @@ async function cloudHeatmapData(ctx: ToolContext, c: CloudComparison, signMode: 
     values,
     noData,
     range: signedVertices > 0 ? [-m, m] : null,
+    worstVertex: worstAt(worst, d.distance, d.samples.points),
     vertexCount: values.length,
     signedVertices,
     ambiguousVertices: values.length - signedVertices - noDataVertices,

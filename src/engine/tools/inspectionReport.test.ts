@@ -14,6 +14,7 @@ import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { makeSphere } from '../../test/kernelShapes';
 import type { DeviationLabelsResult } from './deviationLabels';
+import type { HeatmapResult } from './deviationHeatmap';
 import type { HistogramResult } from './deviationHistogram';
 import type { Body } from '../scene/Body';
 import { figureText, shareText } from '../report/figures';
@@ -222,7 +223,11 @@ describe('inspection_report', () => {
     expect(c.get('summary.p95')!.value).toBe(forward.p95);
     expect(c.get('summary.withinTolerance')!.value).toBe(forward.withinTolerance);
     // The text the stats card prints (issue 29: the same function, so the same digits): 4 significant digits.
-    for (const [field, v, sign] of [['summary.mean', forward.mean!, true], ['summary.std', forward.std!, false], ['summary.p95', forward.p95, false], ['summary.maxAbs', forward.maxAbs, false]] as const) {
+    // Max |d|: the samples' or the heat map's worst covered vertex's, the larger (the screen's worstPoint.ts).
+    const heat = await run<HeatmapResult>('deviation_heatmap', { fromBodyId: 'scan', toBodyId: 'part', ...common });
+    const maxAbs = Math.max(forward.maxAbs, heat.worstVertex!.distance);
+    expect(c.get('summary.maxAbs')!.value).toBe(maxAbs);
+    for (const [field, v, sign] of [['summary.mean', forward.mean!, true], ['summary.std', forward.std!, false], ['summary.p95', forward.p95, false], ['summary.maxAbs', maxAbs, false]] as const) {
       const text = c.get(field)!.text;
       expect(text, field).toBe(figureText(v, sign));
       expect(Number(text.replace('\u2212', '-').replace(/,/g, '')), field).toBe(Number(v.toPrecision(4)));

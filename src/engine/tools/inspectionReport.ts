@@ -163,7 +163,9 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     : null;
 
   // The colours of the maps: never narrower than the tolerance band (colorSpan, the app's rule).
-  const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface);
+  // At the user's search distance, as the screen's heat map, so the pictures' no data and worst vertex are the figures'
+  // (the default one from deviation_labels' samples, as the labels).
+  const field = await heatmapField(ctx, args.fromBodyId, args.referenceBodyId, args.signMode, args.deflection, args.surface, { maxDistance: args.maxDistance });
   const heatmap = await heatmapPictures(
     ctx,
     {
@@ -225,6 +227,7 @@ async function reportData(ctx: ToolContext, given: Args): Promise<ReportData> {
     },
     deviation,
     histograms: { fromToTo: forward, toToFrom: backward },
+    worstVertex: field.data.worstVertex,
     histogramPng,
     heatmap: { summary: heatmap.summary, images: heatmap.images.map((i) => ({ view: i.view, png: i.png, width: i.width, height: i.height, labels: i.labels })) },
     labels: heatmap.summary.labels ?? [],
