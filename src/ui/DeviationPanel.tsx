@@ -167,6 +167,12 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" wide />
       </dl>
+      {!!heat.noDataVertices && (
+        // The colours mark vertices, the figures count samples: say both, so a dark patch beside "No data 0" is not a contradiction.
+        <p className="hint" data-testid="heat.no-data-vertices">
+          No data drawn at {formatCount(heat.noDataVertices)} of {formatCount(heat.signedVertices + heat.ambiguousVertices + heat.noDataVertices)} vertices; the figures count samples.
+        </p>
+      )}
       <Verdict heat={heat} units={units} />
       <p className="hint" data-testid="heat.settings">
         {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
@@ -337,6 +343,8 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
   const ref = useRef<HTMLElement>(null);
   const compact = useCompactView(ref);
   const shown = open ?? !compact;
+  const passShare = useStore(inspectStore, (s) => s.passShare);
+  const verdict = verdictOf(verdictWithin(heat), passShare);
   // The camera draws the scene beside the legend, never under it (viewCovers.ts).
   useViewCover(ref, 'heat');
   return (
@@ -345,12 +353,18 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
         <strong>
           {heat.flip ? `on nominal ${heat.fromBodyId}` : heat.nominalBodyId ? `${heat.fromBodyId} vs nominal ${heat.toBodyId}` : `${heat.fromBodyId} vs ${heat.toBodyId}`}
         </strong>
+        {/* Folded (a small window), the card keeps the verdict in sight: the Compare step's chip may lie below the panel's fold. */}
+        {!shown && verdict && (
+          <span className={`verdict-chip ${verdict}`} data-testid="heat.head-verdict">
+            {verdict}
+          </span>
+        )}
         <button type="button" className="icon-button" aria-expanded={shown} onClick={() => setOpen(!shown)} title={shown ? 'Fold the legend and statistics' : 'Show the legend and statistics'} data-testid="heat.fold">
           {shown ? '▾' : '▸'}
         </button>
       </div>
       <Legend heat={heat} units={units} />
-      {shown && <StatsCard heat={heat} units={units} />}
+      {/* Above the statistics: a tall card (on the nominal, with warnings) scrolls, and these stay in sight. */}
       <div className="row">
         {worst && (
           <button type="button" className="button small" onClick={() => flyTo(worst.point)} data-testid="heat.fly-worst" title={`at (${worst.point.map((x) => formatNumber(x)).join(', ')})`}>
@@ -361,6 +375,7 @@ function HeatOverlayCard({ heat, open, setOpen, worst }: { heat: HeatState; open
           Remove colours
         </button>
       </div>
+      {shown && <StatsCard heat={heat} units={units} />}
     </section>
   );
 }
