@@ -6,6 +6,7 @@ import { formatCount, formatFigure, formatNumber, kindLabel } from './format';
 import { useKernel, useScene } from './useStores';
 import { MODEL_UNITS, unitsOf } from './units';
 import { validityBadge } from './bodyBadge';
+import { laterCopies } from './sameFile';
 
 function counts(entry: BodyEntry): string {
   const s = entry.summary;
@@ -51,6 +52,7 @@ export function BodyList() {
   // A mesh or cloud without a unit is read in the scene's declared unit when compared (issue 29.4).
   const sceneUnit = unitsOf(bodies.map((b) => b.bodyId)).length;
   const declared = sceneUnit === MODEL_UNITS.length ? null : sceneUnit;
+  const copyOf = laterCopies(bodies);
   return (
     <section className="panel body-list" aria-label="Bodies">
       <h2>Bodies</h2>
@@ -82,6 +84,11 @@ export function BodyList() {
                       {b.summary.lengthUnit ?? declared ?? 'model units'}
                     </span>
                   )}
+                  {copyOf.get(b.bodyId) && (
+                    <span className="body-warning" data-testid="bodies.same-file" data-code="SAME_FILE" title="The same bytes (SHA-256) as that body's file: a second copy, not a second part">
+                      same file as {copyOf.get(b.bodyId)}
+                    </span>
+                  )}
                   {b.meshError && <span className="body-warning">not drawn: {b.meshError.code}</span>}
                   {!b.mesh && !b.meshError && <span className="body-meta">preparing the view…</span>}
                 </span>
@@ -90,14 +97,14 @@ export function BodyList() {
                 </span>
               </button>
               <label className="visibility" title="Show or hide">
-                <input type="checkbox" checked={b.visible} onChange={(e) => setVisible(b.bodyId, e.target.checked)} aria-label={`Show ${b.summary.name}`} />
+                <input type="checkbox" checked={b.visible} onChange={(e) => setVisible(b.bodyId, e.target.checked)} aria-label={`Show ${b.bodyId}`} />
               </label>
-              <button type="button" className="icon-button" aria-label={`Remove ${b.summary.name}`} title="Remove from the scene" onClick={() => void removeBody(b.bodyId)}>
+              <button type="button" className="icon-button" aria-label={`Remove ${b.bodyId}`} title="Remove from the scene" onClick={() => void removeBody(b.bodyId)}>
                 ×
               </button>
               <div className="body-style">
                 <label className="color-pick" title="Colour">
-                  <input type="color" value={b.color} onChange={(e) => setColor(b.bodyId, e.target.value)} aria-label={`Colour of ${b.summary.name}`} />
+                  <input type="color" value={b.color} onChange={(e) => setColor(b.bodyId, e.target.value)} aria-label={`Colour of ${b.bodyId}`} />
                 </label>
                 <label className="opacity">
                   <span className="hint">opacity</span>
@@ -108,7 +115,7 @@ export function BodyList() {
                     step={0.05}
                     value={b.opacity}
                     onChange={(e) => setOpacity(b.bodyId, Number(e.target.value))}
-                    aria-label={`Opacity of ${b.summary.name}`}
+                    aria-label={`Opacity of ${b.bodyId}`}
                   />
                 </label>
                 {b.bodyId !== b.summary.name && <span className="hint">id {b.bodyId}</span>}

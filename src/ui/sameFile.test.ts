@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../engine/scene/import/contentHash';
-import { sameFileAs } from './sameFile';
+import { laterCopies, sameFileAs } from './sameFile';
 
 const body = (bodyId: string, hash?: string) => ({ bodyId, summary: hash === undefined ? {} : { contentHash: hash } });
 const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -25,5 +25,15 @@ describe('the same file twice', () => {
 
   it('the engine\'s fingerprint of the bytes is their SHA-256', async () => {
     expect(await contentHash([new TextEncoder().encode('ISO-10303-21;')])).toBe(sha('ISO-10303-21;'));
+  });
+
+  it('the bodies list marks the later copies only: a scan dropped twice, and a third time', () => {
+    const scan = sha('solid scan'), part = sha('ISO-10303-21;');
+    const bodies = [body('part', part), body('scan', scan), body('scan_2', scan), body('other'), body('scan_3', scan)];
+    expect([...laterCopies(bodies)]).toEqual([
+      ['scan_2', 'scan'],
+      ['scan_3', 'scan'],
+    ]);
+    expect(laterCopies([body('part', part), body('scan', scan)]).size).toBe(0);
   });
 });

@@ -16,3 +16,17 @@ export function sameFileAs(bodyId: string, bodies: readonly Fingerprinted[]): st
   if (!hash) return null;
   return bodies.find((b) => b.bodyId !== bodyId && b.summary.contentHash === hash)?.bodyId ?? null;
 }
+
+/**
+ * Each body whose file an earlier body already holds (the same file dropped again, or a renamed
+ * copy), with that earlier body: the bodies list says it on the copy, which otherwise reads as a
+ * second part under the same name.
+ */
+export function laterCopies(bodies: readonly Fingerprinted[]): Map<string, string> {
+  const copies = new Map<string, string>();
+  for (const [i, b] of bodies.entries()) {
+    const twin = sameFileAs(b.bodyId, bodies);
+    if (twin !== null && bodies.findIndex((o) => o.bodyId === twin) < i) copies.set(b.bodyId, twin);
+  }
+  return copies;
+}
