@@ -214,8 +214,12 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     result = args.mode === 'preAlign' ? await icp(points, start, fine, { ...settings, maxIterations: 0 }) : await fit(start, coarse, fine);
   }
   // A symmetric part: the fine fit's pose or one of its turns, told apart by the faces' coverage;
-  // where they tie, the one nearest where the body stands.
-  if (symmetryTurns.length > 0 && args.mode === 'bestFit' && !result.starved) {
+  // where they tie, the one nearest where the body stands. Without turns about an axis, distinct
+  // poses the global step found tied (an assembly that a half turn fits but for its brackets' bosses
+  // and bolts, which trimming drops) are fitted and told apart the same way, instead of taking the
+  // one nearest where the body stands untried.
+  let toldApart = false;
+  if ((symmetryTurns.length > 0 || tiedStarts.length > 1) && args.mode === 'bestFit' && !result.starved) {
     await pacer.tick(0, 1, 'symmetric poses');
     const near = localFaces ? onFaces(coarse, new Set(localFaces)) : coarse;
     const nearFine = localFaces ? onFaces(fine, new Set(localFaces)) : fine;
@@ -233,6 +237,7 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
     }
     const resolved = await resolveSymmetry(points, bases, symmetryTurns, nearFine, settings, diagonal, moments.centroid);
     if (resolved.length > 1) equivalents = resolved;
+    toldApart = symmetryTurns.length === 0 && bases.length > 1 && resolved.length === 1;
     if (!samePose(resolved[0]!.motion, result.motion, moments.centroid, diagonal)) {
       const iterations = result.iterations + extraIterations;
       result = await fit(resolved[0]!.motion, near, nearFine);
@@ -241,7 +246,8 @@ export async function alignBodies(args: AlignArgs, ctx: ToolContext): Promise<Al
       result.iterations += extraIterations;
     }
   }
-  const nearlySymmetric = preAlignment !== null && preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO;
+  // Poses the global step could not tell apart that the fine fits and the faces' coverage did are no ambiguity left.
+  const nearlySymmetric = !toldApart && preAlignment !== null && preAlignment.ambiguity !== null && preAlignment.ambiguity < AMBIGUOUS_RATIO;
   if (equivalents.length > 1 || nearlySymmetric) {
     const how =
       equivalents.length > 1

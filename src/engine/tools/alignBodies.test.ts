@@ -3,7 +3,7 @@ import type { TopoDS_Shape } from 'opencascade.js/dist/opencascade.full';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../Engine';
 import type { OC } from '../kernel';
-import { apply, compose, fromMatrix4, rotationDistance, type Rigid } from '../math/rigid';
+import { apply, axisAngle, compose, fromMatrix4, rotationDistance, type Rigid } from '../math/rigid';
 import { addShapeBody } from '../scene/addShapeBody';
 import type { BrepBody } from '../scene/Body';
 import { readBrepShape } from '../scene/import/brep';
@@ -13,7 +13,7 @@ import { testEngine } from '../../test/testEngine';
 import { dataPath } from '../../test/data';
 import { addMeshBody } from '../../test/deviationFixtures';
 import { alignmentError, movedMesh, partialMesh, randomMotion } from '../../test/alignFixture';
-import { makeCylinder } from '../../test/kernelShapes';
+import { drillHoles, makeBox, makeCylinder } from '../../test/kernelShapes';
 import { occtMesh, scanOfPart } from '../../test/scanFixture';
 import type { AlignResult } from './alignBodies';
 import type { DeviationResult } from './measureDeviation';
@@ -128,6 +128,30 @@ describe('align_bodies: partial scans, meshes, symmetric parts', () => {
     const b = await align({ movingBodyId: 'partial5', fixedBodyId: 'part' });
     expect(b.preAlignment!.ambiguity).toBeGreaterThan(1.5);
     expect(b.warnings).toEqual([]);
+  });
+});
+
+describe('align_bodies: a part that a half turn fits but for a small feature', () => {
+  it('a drilled plate scanned turned by a half turn: the fine fits tell the two tied poses apart by the hole, not by where the scan stands', async () => {
+    // A 60 x 40 x 10 plate with one 4 mm hole near a corner: turned half a turn about its vertical
+    // axis it fits everywhere but the hole (under 2 % of its area, which trimming drops), so the
+    // global step ties the two poses. Before, the fine fit started from the tied pose nearest where
+    // the scan stood, the wrong one here, with a bare "nearly symmetric" warning.
+    // The scene owns the shape.
+    addShapeBody(oc, engine.scene, 'plate', drillHoles(oc, makeBox(oc, 60, 40, 10), [[50, 32]], 2));
+    const plateDiagonal = Math.hypot(60, 40, 10);
+    const scan = scanOfPart(oc, (engine.scene.get('plate') as BrepBody).sourceShape, { deflection: 0.002 * plateDiagonal, offset: 0, sigma: 0.01, seed: 5 });
+    const r = axisAngle([0, 0, 1], Math.PI);
+    const centre = [30, 20, 5];
+    const turned = apply({ r, t: [0, 0, 0] }, centre[0]!, centre[1]!, centre[2]!);
+    const truth: Rigid = { r, t: [centre[0]! - turned[0]! + 0.3, centre[1]! - turned[1]! - 0.2, centre[2]! - turned[2]! + 0.1] };
+    addMeshBody(engine.scene, 'plateScan', movedMesh(scan, truth));
+    const found = await align({ movingBodyId: 'plateScan', fixedBodyId: 'plate' });
+    const e = error(found, truth, centre);
+    expect(e.degrees).toBeLessThan(0.05);
+    expect(e.offset).toBeLessThan(0.001 * plateDiagonal);
+    expect(found.warnings.map((w) => w.code)).not.toContain('SYMMETRIC_PART');
+    expect(found.equivalentPoses).toEqual([]);
   });
 });
 
