@@ -161,8 +161,7 @@ ${settingsTable(data, d)}
 ${statisticsTable(data, d)}
 <section><h2>Heat maps (${w.candidate} coloured)</h2><div class="views">
 ${data.heatmap.images.map((img) => {
-  const hidden = img.labels.filter((l) => l.status !== 'visible').map((l) => `${l.number} ${l.status}`);
-  return html`<figure><img src="${pngSrc(img.png)}" width="${img.width}" height="${img.height}" alt="Heat map, ${img.view} view"><figcaption>${img.view} view${hidden.length ? ` \u00b7 labels not visible here: ${hidden.join(', ')}` : ''}</figcaption></figure>`;
+  return html`<figure><img src="${pngSrc(img.png)}" width="${img.width}" height="${img.height}" alt="Heat map, ${img.view} view"><figcaption data-field="heatmap.${img.view}.caption">${img.view} view${hiddenLabels(img.labels)}</figcaption></figure>`;
 })}
 </div>
 <p class="meta">${s.vertices.toLocaleString('en-US')} display vertices coloured, ${s.ambiguousVertices.toLocaleString('en-US')} without a trustworthy sign (grey); colours over \u00b1${s.clamp.toFixed(d)} ${unit}, neutral within \u00b1${s.tolerance.toFixed(d)}.</p></section>
@@ -216,6 +215,17 @@ ${item('Ambiguous', 'summary.ambiguousFraction', h.ambiguousFraction, percentTex
 ${item('No data', 'summary.noDataShare', noDataShare, `${percentText(noDataShare)} (${h.noDataSamples.toLocaleString('en-US')})`)}
 ${item('Samples', 'summary.samples', h.samples, h.samples.toLocaleString('en-US'))}
 </dl><p class="meta">No data: samples with no counterpart within ${h.maxDistance.toFixed(d)} ${unit} (beyond the other body's open boundary); they count in no figure. Max |d|: the farthest of the samples and of the heat map's vertices (a scan's own points), ${maxAbs > h.maxAbs ? `here a vertex, at ${pointText(data.worstVertex!.point, d)}` : 'here a sample'}.</p></section>`;
+}
+
+/**
+ * The labels a view does not show, by number ("label 8 (occluded) hidden in this view"): "labels not
+ * visible here: 8 occluded" was read as eight labels hidden when labels 1 to 7 were in the picture.
+ */
+export function hiddenLabels(labels: readonly { number: number; status: CalloutStatus }[]): string {
+  const hidden = labels.filter((l) => l.status !== 'visible');
+  if (hidden.length === 0) return '';
+  const list = hidden.map((l) => `${l.number} (${l.status})`).join(', ');
+  return ` \u00b7 ${hidden.length === 1 ? 'label' : 'labels'} ${list} hidden in this view`;
 }
 
 function bodiesTable(data: ReportData): Html {
