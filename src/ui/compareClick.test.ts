@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserGlobals, demoFile, startTestPage, stopTestPage, until, type TestPage } from '../test/page';
-import { importBytes } from './bodies';
+import { importBytes, removeBody } from './bodies';
 import { clearHeatmap, comparePair, compareBodies, setColorOn, setTolerance, TOLERANCE_REST_MS } from './deviationReview';
-import { inspectStore, sceneStore } from './stores';
+import { inspectStore, sceneStore, toolStore } from './stores';
 import { runFromPanel } from './toolRuns';
 
 /**
@@ -177,5 +177,24 @@ describe('the Compare click', () => {
     expect(page.calls).toEqual([]);
     await setColorOn('nominal');
     expect(comparePair()).toEqual({ from: 'part', to: 'scan' });
+  });
+
+  it('removing the scan while it is compared ends the review without an error (last: the scan goes)', async () => {
+    clearHeatmap();
+    await setColorOn('actual');
+    page.calls.length = 0;
+    const compared = compareBodies('scan', 'part');
+    // The removal queues behind the comparison, ahead of the heat map, which then finds no scan.
+    await until(() => page.calls.some((c) => c.tool === 'measure_deviation') || undefined, 60_000, 'the comparison under way');
+    await Promise.all([compared, removeBody('scan')]);
+    await until(() => !toolStore.getState().running || undefined, 60_000, 'the runs over');
+    expect(page.calls.map((c) => c.tool)).toEqual(['measure_deviation', 'remove_body', 'deviation_heatmap']);
+    expect(sceneStore.getState().bodies.map((b) => b.bodyId)).toEqual(['part']);
+    // Before: "Compare failed · BODY_NOT_FOUND" for the user's own removal.
+    const ended = await until(() => {
+      const h = inspectStore.getState().heat;
+      return h === null ? 'cleared' : h.status === 'running' ? undefined : h.status;
+    }, 60_000, 'the heat map answered');
+    expect(ended).toBe('cleared');
   });
 });

@@ -192,7 +192,10 @@ async function startHeatmap(fromBodyId: string, toBodyId: string, settings: Revi
   const outcome = await session().run('deviation_heatmap', { fromBodyId, toBodyId, statistics: true, tolerance, ...settings });
   if (run !== heatRun) return;
   if (!outcome.ok) {
-    setHeat({ status: 'failed', error: outcome.error, histogramStatus: 'idle' });
+    // The user removed one of the pair while it was measured: the review ends, nothing failed.
+    const present = new Set(sceneStore.getState().bodies.map((b) => b.bodyId));
+    if (outcome.error.code === 'BODY_NOT_FOUND' && (!present.has(fromBodyId) || !present.has(toBodyId))) clearHeatmap();
+    else setHeat({ status: 'failed', error: outcome.error, histogramStatus: 'idle' });
     return;
   }
   const data = outcome.value.result;
