@@ -14,7 +14,7 @@ import { LinkPlacementCard } from './LinkPlacementCard';
 import { gdtStore } from './gdt';
 import { nominalGeneralTolerance } from './pmiTolerance';
 import { sameFileAs } from './sameFile';
-import { canColorNominal, NO_DATA_WARNING_SHARE, verdictOf, verdictWithin } from './roles';
+import { canColorNominal, NO_DATA_WARNING_SHARE, nominalOf, verdictOf, verdictWithin } from './roles';
 import { inspectStore, toolStore, type BodyEntry, type HeatState, type ShownError, type TitleBlock } from './stores';
 import { useScene, useUnits } from './useStores';
 import type { Units } from './units';
@@ -80,8 +80,10 @@ export function InspectionSteps() {
   const state = useStore(inspectStore);
   const running = !!useStore(toolStore, (s) => s.running);
   const roles = inspectionPairs()[0];
-  const nominal = bodies.find((b) => b.bodyId === roles?.nominal) ?? bodies.find((b) => b.summary.kind !== 'points');
-  const actual = bodies.find((b) => b.bodyId === roles?.actual);
+  const nominalId = roles?.nominal ?? nominalOf(bodies, state.nominalMark);
+  const nominal = bodies.find((b) => b.bodyId === nominalId);
+  // A lone scan or cloud (dropped first, or left when the CAD was removed) is the actual, waiting for its nominal.
+  const actual = bodies.find((b) => b.bodyId === roles?.actual) ?? (!nominal && bodies.length === 1 ? bodies[0] : undefined);
   const units = useUnits([nominal?.bodyId, actual?.bodyId]);
   const heat = state.heat;
   const alignment = state.alignment;
@@ -103,7 +105,7 @@ export function InspectionSteps() {
       : placementWords(actual, units);
   // ALREADY_ALIGNED confirms the pose; it is no reason for the step's warning sign.
   const alignWarnings = alignment && alignment.origin !== 'link' && alignment.movingBodyId === actual?.bodyId ? alignment.result.warnings.filter((w) => w.code !== 'ALREADY_ALIGNED') : [];
-  const alignState: StepState = !actual ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
+  const alignState: StepState = !actual || !nominal ? 'todo' : placed && alignWarnings.length === 0 ? 'done' : 'warn';
   const pendingWords = alignment?.origin !== 'link' && alignment?.status === 'proposed' ? (alignment.result.outcome === 'aligned' ? 'proposed, not applied yet' : 'no better pose found than where it stands') : null;
   const pair = comparePairs()[0];
   const twinOf = actual && nominal ? sameFileAs(actual.bodyId, bodies) : null;
@@ -139,7 +141,7 @@ export function InspectionSteps() {
           </p>
         )}
       </Step>
-      <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : placed ? placed : (pendingWords ?? 'not aligned: the actual stands where its file put it')}>
+      <Step n={3} name="Align" state={alignState} status={!actual ? 'waiting for the actual' : !nominal ? 'waiting for the nominal' : placed ? placed : (pendingWords ?? 'not aligned: the actual stands where its file put it')}>
         {/* Method and Align first while there is no answer; under an applied one (its figures and Undo stay in view). */}
         {actual && pair && !alignment && <AlignControls pair={pair} running={running} />}
         {alignWarnings.filter((w) => !saidByTheCard(w.code, alignment?.origin !== 'link' && !!alignment?.result.ambiguous)).map((w) => (

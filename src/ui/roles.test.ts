@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistogramResult } from '../engine';
-import { negateHistogram, negateLabels, negateValues, verdictOf } from './roles';
+import { negateHistogram, negateLabels, negateValues, nominalOf, rolePairs, verdictOf } from './roles';
+import type { BodyEntry } from './stores';
 
 const histogram = (): HistogramResult => ({
   mean: 0.08,
@@ -58,5 +59,26 @@ describe('inspection roles: the nominal measured, shown as actual minus nominal'
     expect(verdictOf(0.9964, 0.99)).toBe('PASS');
     expect(verdictOf(0.9899, 0.99)).toBe('FAIL');
     expect(verdictOf(undefined, 0.99)).toBeNull();
+  });
+});
+
+describe('which body is the nominal', () => {
+  const body = (bodyId: string, kind: 'brep' | 'mesh' | 'points') => ({ bodyId, summary: { kind } }) as unknown as BodyEntry;
+
+  it('the CAD, else the first mesh when there is something to compare with it; a lone scan waits for its nominal', () => {
+    expect(nominalOf([body('scan', 'mesh'), body('part', 'brep')], null)).toBe('part');
+    expect(nominalOf([body('ref', 'mesh'), body('scan', 'mesh')], null)).toBe('ref');
+    expect(nominalOf([body('cloud', 'points'), body('ref', 'mesh')], null)).toBe('ref');
+    // Left alone when the CAD is removed (or dropped first): not promoted to the nominal.
+    expect(nominalOf([body('scan', 'mesh')], null)).toBeNull();
+    expect(rolePairs([body('scan', 'mesh')], null)).toEqual([]);
+    expect(nominalOf([body('cloud', 'points')], null)).toBeNull();
+    expect(nominalOf([body('part', 'brep')], null)).toBe('part');
+  });
+
+  it("the user's mark wins while the body is there and has a surface", () => {
+    expect(nominalOf([body('part', 'brep'), body('scan', 'mesh')], 'scan')).toBe('scan');
+    expect(nominalOf([body('part', 'brep'), body('cloud', 'points')], 'cloud')).toBe('part');
+    expect(nominalOf([body('part', 'brep')], 'gone')).toBe('part');
   });
 });

@@ -25,13 +25,17 @@ export function measuredPair(roles: InspectionRoles, on: ColourOn): { from: stri
 
 /**
  * The nominal of a scene: the body the user marked (if it is still there and has a surface), else the
- * first BREP body, else (a scene of meshes and clouds) the first mesh. Null when no body can be one.
+ * first BREP body, else (a scene of meshes and clouds) the first mesh when there is something to
+ * compare with it. Null when no body can be one: a lone scan is an actual waiting for its nominal
+ * (dropped first, or left when the CAD was removed), never promoted to the nominal.
  */
 export function nominalOf(bodies: readonly BodyEntry[], marked: string | null): string | null {
   const surface = (b: BodyEntry) => b.summary.kind !== 'points';
   const mark = marked ? bodies.find((b) => b.bodyId === marked && surface(b)) : undefined;
   if (mark) return mark.bodyId;
-  return (bodies.find((b) => b.summary.kind === 'brep') ?? bodies.find((b) => b.summary.kind === 'mesh'))?.bodyId ?? null;
+  const brep = bodies.find((b) => b.summary.kind === 'brep');
+  if (brep) return brep.bodyId;
+  return bodies.length > 1 ? (bodies.find((b) => b.summary.kind === 'mesh')?.bodyId ?? null) : null;
 }
 
 /**
