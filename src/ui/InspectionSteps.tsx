@@ -65,7 +65,7 @@ export function JourneyIntro() {
     <section className="panel deviation-panel" aria-label="Inspection" data-testid="deviation.panel">
       <h2>Inspection</h2>
       <ol className="steps" data-testid="steps">
-        <Step n={1} name="Nominal" state="active" status="drop the CAD model (STEP, IGES, BREP)" />
+        <Step n={1} name="Nominal" state="active" status="drop the CAD model (STEP, IGES, BREP, XBF)" />
         <Step n={2} name="Actual" state="todo" status="then the scan (STL, PLY, OBJ) or point cloud (XYZ, PLY)" />
         <Step n={3} name="Align" state="todo" status="best fit of the actual onto the nominal" />
         <Step n={4} name="Compare" state="todo" status="deviation, actual minus nominal, against your tolerance" />
@@ -114,7 +114,7 @@ export function InspectionSteps() {
   const nominalSelect = useId();
   return (
     <ol className="steps" data-testid="steps">
-      <Step n={1} name="Nominal" state={nominal ? 'done' : 'active'} status={nominal ? `${nominal.bodyId} · ${KIND_WORDS[nominal.summary.kind]}${nominal.summary.lengthUnit ? `, ${nominal.summary.lengthUnit}` : ''}` : 'drop the CAD model (STEP, IGES, BREP)'}>
+      <Step n={1} name="Nominal" state={nominal ? 'done' : 'active'} status={nominal ? `${nominal.bodyId} · ${KIND_WORDS[nominal.summary.kind]}${nominal.summary.lengthUnit ? `, ${nominal.summary.lengthUnit}` : ''}` : 'drop the CAD model (STEP, IGES, BREP, XBF)'}>
         {nominalIds.length > 1 && (
           <div className="row">
             <label htmlFor={nominalSelect}>Nominal is</label>
