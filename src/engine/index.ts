@@ -33,7 +33,7 @@ export * from './hostFacts';
 export { MAX_IMPORT_BYTES } from './scene/import/importBody';
 export { setImportMemoryBudget } from './scene/import/importLimits';
 export { defaultBodyId } from './scene/Scene';
-export { figureText, shareText } from './report/figures';
+export { figureText, maxDeviation, shareText } from './report/figures';
 export { SUPPORTED_EXTENSIONS as MODEL_EXTENSIONS } from './scene/import/detectFormat';
 export { GRAPH_DATABASE_EXTENSIONS, isGraphDatabaseName } from './graph/graphSqlite';
 

@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { figureText, shareText } from '../engine';
+import { figureText, maxDeviation, shareText } from '../engine';
 import { useStore } from 'zustand';
 import { formatCount, formatNumber, roundStep } from './format';
 import { AMBIGUOUS, colorSpan, cssColor, deviationColor, NEUTRAL, NO_DATA } from './heatColors';
@@ -8,7 +8,7 @@ import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
 import { saturationNote } from './saturation';
 import { warningText } from './warningWords';
-import { maxDeviation, worstOf } from './worstPoint';
+import { worstOf } from './worstPoint';
 import { signed, Stat } from './Stat';
 import { verdictOf, verdictWithin } from './roles';
 import { cutSections } from './sections';
@@ -162,7 +162,7 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
         <Stat label="Signed mean" value={signed(h.mean)} testId="heat.stat-mean" />
         <Stat label="Sigma" value={h.std === null ? '–' : figureText(h.std)} testId="heat.stat-sigma" />
         <Stat label="p95 |d|" value={figureText(h.p95)} testId="heat.stat-p95" />
-        <Stat label="Max |d|" value={figureText(maxDeviation(h.maxAbs, heat))} testId="heat.stat-max" />
+        <Stat label="Max |d|" value={figureText(maxDeviation(h.maxAbs, heat.worstVertex))} testId="heat.stat-max" />
         <Stat label={`Within ±${formatNumber(heat.tolerance)}${units.short === MODEL_UNITS.short ? '' : ` ${units.short}`}`} value={percent(h.withinTolerance)} testId="heat.stat-within" />
         <Stat label="Ambiguous" value={percent(h.ambiguousFraction)} testId="heat.stat-ambiguous" />
         <Stat label="No data" value={`${formatCount(h.noDataSamples)} (${percent(h.noDataSamples / (h.samples + h.noDataSamples))})`} testId="heat.stat-no-data" wide />

@@ -14,8 +14,3 @@ export function worstOf(heat: Pick<HeatState, 'deviation' | 'worstVertex'>): { p
   if (vertex && (!sample || vertex.distance > sample.max)) return { point: vertex.point, distance: vertex.distance };
   return sample ? { point: sample.worstPoint as Vec3, distance: sample.max } : null;
 }
-
-/** Max |d| of the stats card: the statistics' (samples) or the worst covered vertex's, the larger. */
-export function maxDeviation(sampleMaxAbs: number, heat: Pick<HeatState, 'worstVertex'>): number {
-  return Math.max(sampleMaxAbs, heat.worstVertex?.distance ?? 0);
-}

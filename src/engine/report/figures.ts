@@ -20,3 +20,12 @@ export function figureText(v: number, signed = false): string {
 export function shareText(share: number): string {
   return `${(100 * share).toFixed(2)} %`;
 }
+
+/**
+ * Max |d| of the stats card and the report's summary: the samples' max, or the farthest covered
+ * heat-map vertex's when that lies beyond (a scan's own points can lie beyond every area sample,
+ * which averages its noise; docs/deviation.md, "Max |d| and the worst point").
+ */
+export function maxDeviation(sampleMaxAbs: number, worstVertex: { distance: number } | null | undefined): number {
+  return Math.max(sampleMaxAbs, worstVertex?.distance ?? 0);
+}

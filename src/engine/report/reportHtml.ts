@@ -2,7 +2,7 @@ import type { SignMode } from '../mesh/signedDeviation';
 import type { ToolWarning } from '../warnings';
 import type { CalloutStatus } from '../render/callouts';
 import { decimalsFor } from '../render/format';
-import { figureText, shareText } from './figures';
+import { figureText, maxDeviation, shareText } from './figures';
 import type { MetricsResult } from '../tools/computeMetrics';
 import type { CrossSectionResult } from '../tools/crossSectionCompare';
 import type { HeatmapData } from '../tools/deviationHeatmap';
@@ -203,8 +203,7 @@ function summaryCard(data: ReportData, d: number): Html {
   // The stats card's own text (figureText, shareText), so the report reads what the screen read.
   const num = (v: number | null, signed = false) => (v === null ? EMPTY : figureText(v, signed));
   const noDataShare = h.noDataSamples / Math.max(1, h.samples + h.noDataSamples);
-  // The screen's rule (src/ui/worstPoint.ts): the samples' max or the worst covered vertex's, the larger.
-  const maxAbs = Math.max(h.maxAbs, data.worstVertex?.distance ?? 0);
+  const maxAbs = maxDeviation(h.maxAbs, data.worstVertex);
   return html`<section><h2>Result (${words(data).forward}, ${unit})</h2><dl class="summary">
 ${item('Signed mean', 'summary.mean', h.mean, num(h.mean, true))}
 ${item('Sigma', 'summary.std', h.std, num(h.std))}
