@@ -1,18 +1,19 @@
 /**
  * Triangle groups: on a large mesh whose triangles come in a coherent order (a scan's STL, a
  * tessellation: neighbours in the file are neighbours in space), the BVH builder splits groups of
- * GROUP consecutive triangles instead of single triangles. Every pass of the build (bvhBuilder.ts)
- * then moves a quarter of the records, which is most of its cost; a leaf of 16 triangles is 4
- * groups, and the tree's leaves hold exactly the triangles they would otherwise, so every query
+ * G consecutive triangles (8, else 4) instead of single triangles. Every pass of the build
+ * (bvhBuilder.ts) then moves an eighth (a quarter) of the records, which is most of its cost; a
+ * leaf of 16 triangles is 2 (4) groups, and every leaf holds whole triangles, so every query
  * answers the same distance (the split planes differ, not the search). Measured on a 1M-triangle
- * torus: 0.20 to 0.28 CPU s per million triangles against 0.35 to 0.47, queries as fast
- * (docs/scaling.md, "Triangle groups").
+ * torus: 0.20 to 0.28 CPU s per million triangles in groups of 4 against 0.35 to 0.47 single;
+ * groups of 8 take another 15 to 22 % off on tori and spheres, queries as fast (docs/scaling.md,
+ * "Triangle groups").
  *
- * A group is triangles [GROUP g, GROUP g + GROUP); the builder works in group positions and the
- * tree is expanded to triangle slots afterwards (slot = GROUP x position). The last T mod GROUP
- * triangles, when there are any, are a leaf of their own beside the groups' tree under a new root.
- * A mesh whose order is not coherent (a sample of its groups spans far more than their
- * triangles) is built triangle by triangle, as before.
+ * A group is triangles [G g, G g + G); the builder works in group positions and the tree is
+ * expanded to triangle slots afterwards (slot = G x position). The last T mod G triangles, when
+ * there are any, are a leaf of their own beside the groups' tree under a new root. A mesh whose
+ * order is not coherent at 8 (a sample of its groups spans far more than their triangles) is
+ * tried at 4, then built triangle by triangle.
  */
 import { buildTop, buildTree, REC as BUILDER_REC, SCRATCH_BYTES_PER_TRIANGLE, type BuildNodes, type BuiltTree } from './bvhBuilder';
 import { buildParameters } from './bvhLayoutRules';
@@ -22,75 +23,93 @@ import type { TriMesh } from './TriMesh';
 // call on every read, 6 % of a BVH build's profile in its hot loops.
 const REC = BUILDER_REC;
 
-/** Triangles a group: a leaf of 16 is four groups. */
-export const GROUP = 4;
-/** Groups are used from this many triangles (the trees bvhLayoutRules.ts gives leaves of 16). */
+/**
+ * The group sizes tried, largest first, each with its compactness bound: a group is compact when
+ * its box's longest side is at most `span` times its largest triangle's. Four triangles of a row
+ * of square quads span 2 quads, eight span 4: the bound grows with the run, so a coherent grid
+ * passes at 8 where a file of 4-triangle patches in random order (compact at 4) does not.
+ */
+export const GROUP_SIZES: readonly { size: number; span: number }[] = [
+  { size: 8, span: 6 },
+  { size: 4, span: 4 },
+];
+/** Groups are used from this many triangles, with leaves of at least this many triangles (the default 16). */
 const GROUP_MIN_TRIANGLES = 50_000;
+const GROUP_MIN_LEAF = 16;
 /** Groups sampled for the coherence test, and the share of them that must be compact. */
 const SAMPLE = 4096;
 const COMPACT_SHARE = 0.9;
-/** A group is compact when its box's longest side is at most this many times its largest triangle's. */
-const COMPACT_SPAN = 4;
 
 /**
- * Triangles a record of the build holds: GROUP for a large mesh in a coherent order built with
- * leaves of a multiple of GROUP (and at least 4 groups), else 1. Decided from a sample of evenly
- * spaced groups, so the serial and the parallel build decide alike.
+ * Triangles a record of the build holds: the largest of GROUP_SIZES that divides the leaves
+ * (of at least GROUP_MIN_LEAF) and whose groups a large mesh's order keeps compact, else 1.
+ * Decided from a sample of evenly spaced groups, so the serial and the parallel build decide alike.
  */
 export function triangleGroup(positions: ArrayLike<number>, indices: Uint32Array, maxLeaf: number): number {
   const T = Math.floor(indices.length / 3);
-  if (T < GROUP_MIN_TRIANGLES || maxLeaf % GROUP !== 0 || maxLeaf < 4 * GROUP) return 1;
-  const groups = Math.floor(T / GROUP), samples = Math.min(SAMPLE, groups);
+  if (T < GROUP_MIN_TRIANGLES || maxLeaf < GROUP_MIN_LEAF) return 1;
+  for (const { size, span } of GROUP_SIZES) {
+    if (maxLeaf % size !== 0) continue;
+    const compact = compactShare(positions, indices, size, span);
+    // An index out of range: the build itself reports it, triangle by triangle.
+    if (compact === undefined) return 1;
+    if (compact >= COMPACT_SHARE) return size;
+  }
+  return 1;
+}
+
+/** The share of sampled groups of `size` that are compact, or undefined on an index out of range. */
+function compactShare(positions: ArrayLike<number>, indices: Uint32Array, size: number, span: number): number | undefined {
+  const groups = Math.floor(indices.length / 3 / size), samples = Math.min(SAMPLE, groups);
   let compact = 0;
   const group = new Float64Array(6), triangle = new Float64Array(6);
   for (let s = 0; s < samples; s++) {
     const g = Math.floor((s * groups) / samples);
     emptyBox(group);
     let triangleSpan = 0;
-    for (let t = GROUP * g; t < GROUP * g + GROUP; t++) {
+    for (let t = size * g; t < size * g + size; t++) {
       emptyBox(triangle);
-      // An index out of range: the build itself reports it.
-      for (let c = 0; c < 3; c++) if (!growBox(triangle, positions, indices[3 * t + c]!)) return 1;
+      for (let c = 0; c < 3; c++) if (!growBox(triangle, positions, indices[3 * t + c]!)) return undefined;
       triangleSpan = Math.max(triangleSpan, boxSpan(triangle));
       for (let k = 0; k < 3; k++) {
         group[k] = Math.min(group[k]!, triangle[k]!);
         group[k + 3] = Math.max(group[k + 3]!, triangle[k + 3]!);
       }
     }
-    if (boxSpan(group) <= COMPACT_SPAN * triangleSpan) compact++;
+    if (boxSpan(group) <= span * triangleSpan) compact++;
   }
-  return compact >= COMPACT_SHARE * samples ? GROUP : 1;
+  return compact / samples;
 }
 
 /** Whether buildBvh, at its default leaves, builds this mesh's tree over groups. */
 export function buildsInGroups(mesh: TriMesh): boolean {
   const T = mesh.indices.length / 3;
-  return Number.isInteger(T) && triangleGroup(mesh.positions, mesh.indices, buildParameters(T, {}).maxLeafSize) === GROUP;
+  return Number.isInteger(T) && triangleGroup(mesh.positions, mesh.indices, buildParameters(T, {}).maxLeafSize) > 1;
 }
 
 /**
- * Records for groups [from, to) (each GROUP whole triangles) into the first record buffer of a
+ * Records for groups [from, to) (each `group` whole triangles) into the first record buffer of a
  * scratch for `records` records, as bvhBuilder's triangle records: the float32 box of the group's
  * corners (exact for float32 positions, rounded outward otherwise), group index in word 6.
  * Returns the box of the doubled centres. Throws on an index out of range.
  */
-export function makeGroupRecords(positions: Float64Array | Float32Array, indices: Uint32Array, scratch: ArrayBufferLike, records: number, from: number, to: number): Float64Array {
+export function makeGroupRecords(positions: Float64Array | Float32Array, indices: Uint32Array, group: number, scratch: ArrayBufferLike, records: number, from: number, to: number): Float64Array {
   if (scratch.byteLength < 2 * 4 * REC * records) throw new Error('BVH: scratch buffer too small.');
-  if (!(from >= 0 && from <= to && to <= records && GROUP * records <= indices.length / 3)) throw new Error('BVH: record range out of the mesh.');
+  if (!(from >= 0 && from <= to && to <= records && group * records <= indices.length / 3)) throw new Error('BVH: record range out of the mesh.');
   const rec = new Float32Array(scratch, 0, REC * records), words = new Int32Array(scratch, 0, REC * records);
   const centres = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-  const bad = positions instanceof Float32Array ? float32Groups(positions, indices, rec, words, from, to, centres) : float64Groups(positions, indices, rec, words, from, to, centres);
+  const bad = positions instanceof Float32Array ? float32Groups(positions, indices, 3 * group, rec, words, from, to, centres) : float64Groups(positions, indices, 3 * group, rec, words, from, to, centres);
   if (bad >= 0) throw new Error(`BVH: index ${bad} out of range (${positions.length / 3} vertices).`);
   return centres;
 }
 
-/** A group's twelve corners' float32 box, exact. Returns -1, or an index out of range. */
-function float32Groups(positions: Float32Array, indices: Uint32Array, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
+/** A group's corners' float32 box, exact (`corners` a group). Returns -1, or an index out of range. */
+function float32Groups(positions: Float32Array, indices: Uint32Array, corners: number, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
   const V = positions.length / 3;
   let cx0 = centres[0]!, cy0 = centres[1]!, cz0 = centres[2]!, cx1 = centres[3]!, cy1 = centres[4]!, cz1 = centres[5]!;
   for (let g = from; g < to; g++) {
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let i = 3 * GROUP * g, end = i + 3 * GROUP; i < end; i++) {
+    for (let i = corners * g, end = i + corners; i < end; i++) {
       const v = indices[i]!;
       if (v >= V) return v;
       const a = 3 * v;
@@ -124,11 +143,11 @@ function float32Groups(positions: Float32Array, indices: Uint32Array, rec: Float
 }
 
 /** A group's box rounded outward to float32. Returns -1, or an index out of range. */
-function float64Groups(positions: Float64Array, indices: Uint32Array, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
+function float64Groups(positions: Float64Array, indices: Uint32Array, corners: number, rec: Float32Array, words: Int32Array, from: number, to: number, centres: Float64Array): number {
   const box = new Float64Array(6);
   for (let g = from; g < to; g++) {
     emptyBox(box);
-    for (let i = 3 * GROUP * g, end = i + 3 * GROUP; i < end; i++) if (!growBox(box, positions, indices[i]!)) return indices[i]!;
+    for (let i = corners * g, end = i + corners; i < end; i++) if (!growBox(box, positions, indices[i]!)) return indices[i]!;
     const o = REC * g;
     outwardBox(box, rec, o);
     words[o + 6] = g;
@@ -173,31 +192,31 @@ function outwardBox(box: Float64Array, rec: Float32Array, o: number): void {
   }
 }
 
-/** Leaves of nodes [from, to) from group positions to triangle slots. */
-export function expandLeaves(nodes: BuildNodes, from: number, to: number): void {
+/** Leaves of nodes [from, to) from positions of groups of `group` to triangle slots. */
+export function expandLeaves(nodes: BuildNodes, group: number, from: number, to: number): void {
   const links = nodes.links;
   for (let n = from; n < to; n++) {
     if (links[2 * n + 1]! >= 0) continue;
-    links[2 * n] = GROUP * links[2 * n]!;
-    links[2 * n + 1] = GROUP * links[2 * n + 1]!;
+    links[2 * n] = group * links[2 * n]!;
+    links[2 * n + 1] = group * links[2 * n + 1]!;
   }
 }
 
 /** Slots of group positions [from, to): the triangles of the group at each position, in order. */
-export function expandSlots(slotGroup: Uint32Array, slotTriangle: Uint32Array, from: number, to: number): void {
+export function expandSlots(slotGroup: Uint32Array, slotTriangle: Uint32Array, group: number, from: number, to: number): void {
   for (let p = from; p < to; p++) {
-    const first = GROUP * slotGroup[p]!, s = GROUP * p;
-    for (let i = 0; i < GROUP; i++) slotTriangle[s + i] = first + i;
+    const first = group * slotGroup[p]!, s = group * p;
+    for (let i = 0; i < group; i++) slotTriangle[s + i] = first + i;
   }
 }
 
 /**
- * Puts the last T mod GROUP triangles (slots from GROUP x groups on, which hold them in order) in
+ * Puts the last T mod `group` triangles (slots from group x groups on, which hold them in order) in
  * a leaf beside the groups' tree (groups > 0): node 0 becomes a new root over the old one, moved
  * to the end, and that leaf. No other node changes number (a top's task roots keep theirs).
  */
-export function addTailLeaf(nodes: BuildNodes, positions: ArrayLike<number>, indices: Uint32Array, slotTriangle: Uint32Array, groups: number): void {
-  const T = slotTriangle.length, first = GROUP * groups;
+export function addTailLeaf(nodes: BuildNodes, positions: ArrayLike<number>, indices: Uint32Array, slotTriangle: Uint32Array, group: number, groups: number): void {
+  const T = slotTriangle.length, first = group * groups;
   if (first === T) return;
   for (let t = first; t < T; t++) slotTriangle[t] = t;
   const box = emptyBox(new Float64Array(6));
@@ -226,12 +245,12 @@ export function addTailLeaf(nodes: BuildNodes, positions: ArrayLike<number>, ind
  * A tree built over groups (leaves in group positions, slotGroup of every group position), as
  * triangle slots: the leaves and slots expanded, the tail leaf added.
  */
-export function expandTree(tree: BuiltTree, positions: ArrayLike<number>, indices: Uint32Array): BuiltTree {
+export function expandTree(tree: BuiltTree, positions: ArrayLike<number>, indices: Uint32Array, group: number): BuiltTree {
   const groups = tree.slotTriangle.length;
   const slotTriangle = new Uint32Array(indices.length / 3);
-  expandLeaves(tree.nodes, 0, tree.nodes.count);
-  expandSlots(tree.slotTriangle, slotTriangle, 0, groups);
-  addTailLeaf(tree.nodes, positions, indices, slotTriangle, groups);
+  expandLeaves(tree.nodes, group, 0, tree.nodes.count);
+  expandSlots(tree.slotTriangle, slotTriangle, group, 0, groups);
+  addTailLeaf(tree.nodes, positions, indices, slotTriangle, group, groups);
   return { nodes: tree.nodes, slotTriangle };
 }
 
@@ -249,12 +268,12 @@ export function buildTreeGrouped(
   group = triangleGroup(positions, indices, maxLeaf),
 ): BuiltTree {
   const T = indices.length / 3;
-  const records = group === 1 ? T : Math.floor(T / GROUP);
+  const records = Math.floor(T / group);
   const memory = scratch ?? new ArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * records);
   if (group === 1) return buildTree(positions, indices, memory, maxLeaf, bins);
-  const centres = makeGroupRecords(positions, indices, memory, records, 0, records);
-  const top = buildTop(positions, indices, memory, new Uint32Array(records), maxLeaf / GROUP, bins, 0, centres);
-  return expandTree(top, positions, indices);
+  const centres = makeGroupRecords(positions, indices, group, memory, records, 0, records);
+  const top = buildTop(positions, indices, memory, new Uint32Array(records), maxLeaf / group, bins, 0, centres);
+  return expandTree(top, positions, indices, group);
 }
 
 /**
@@ -262,12 +281,12 @@ export function buildTreeGrouped(
  * placeholders) in triangle slots: its own leaves and their slots expanded, the tail leaf added.
  * The threads expand their parts' (expandLeaves, expandSlots).
  */
-export function expandTop(nodes: BuildNodes, slotGroup: Uint32Array, slotTriangle: Uint32Array, positions: ArrayLike<number>, indices: Uint32Array): void {
+export function expandTop(nodes: BuildNodes, slotGroup: Uint32Array, slotTriangle: Uint32Array, group: number, positions: ArrayLike<number>, indices: Uint32Array): void {
   const links = nodes.links;
   for (let n = 0; n < nodes.count; n++) {
     const first = links[2 * n]!, count = -links[2 * n + 1]!;
-    if (count > 0) expandSlots(slotGroup, slotTriangle, first, first + count);
+    if (count > 0) expandSlots(slotGroup, slotTriangle, group, first, first + count);
   }
-  expandLeaves(nodes, 0, nodes.count);
-  addTailLeaf(nodes, positions, indices, slotTriangle, slotGroup.length);
+  expandLeaves(nodes, group, 0, nodes.count);
+  addTailLeaf(nodes, positions, indices, slotTriangle, group, slotGroup.length);
 }

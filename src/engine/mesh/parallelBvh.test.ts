@@ -5,7 +5,7 @@ import { buildBvhParallel, buildSubtreeWork, PARALLEL_MIN_TRIANGLES, recordWork,
 import { buildBvh, type BvhBuildOptions, type TriangleBvh } from './TriangleBvh';
 import type { TriMesh } from './TriMesh';
 import { expectSameTree } from '../../test/sameTree';
-import { GROUP, triangleGroup } from './bvhGroups';
+import { triangleGroup } from './bvhGroups';
 
 /** Threads stood in for by this one: each build runs later, on its own copy of nothing but the shared memory it is given. */
 function standIn(count: number, fail?: number, failRecords?: number, failRound?: 'bin' | 'scatter'): SubtreeThreads & { works: SubtreeWork[]; recordRuns: [number, number][]; rounds: string[] } {
@@ -148,10 +148,10 @@ describe('buildBvhParallel', () => {
     const threads = standIn(2);
     const parallel = await buildBvhParallel(mesh, threads);
     // Two runs of about a third of the records each, the calling thread's [0, R/3) not among
-    // them: groups of 4 triangles (a soup's triangles span the box already, so grouping them
+    // them: groups of 8 triangles (a soup's triangles span the box already, so grouping them
     // spans no more).
-    expect(triangleGroup(soup.positions, soup.indices, 16)).toBe(GROUP);
-    const R = Math.floor(soup.indices.length / 3 / GROUP);
+    expect(triangleGroup(soup.positions, soup.indices, 16)).toBe(8);
+    const R = Math.floor(soup.indices.length / 3 / 8);
     expect(threads.recordRuns.sort((a, b) => a[0] - b[0])).toEqual([
       [Math.round(R / 3), Math.round((2 * R) / 3)],
       [Math.round((2 * R) / 3), R],

@@ -17,7 +17,7 @@
  * part has already moved its records.
  */
 import { binRun, buildSubtrees, buildTop, makeRecords, rootGrid, scatterRun, splitRoot, type BinnedRun, type RootRound, type ScatterPlan, SCRATCH_BYTES_PER_TRIANGLE, stitchSubtrees, TASK_WORDS, type BuildNodes, type Subtrees } from './bvhBuilder';
-import { expandLeaves, expandSlots, expandTop, expandTree, GROUP, makeGroupRecords, triangleGroup } from './bvhGroups';
+import { expandLeaves, expandSlots, expandTop, expandTree, makeGroupRecords, triangleGroup } from './bvhGroups';
 import { assembleBvh, layOutBlocks, type LaidBlocks } from './parallelLayout';
 import { allocCorners, buildParameters, narrowCorners } from './bvhLayoutRules';
 import { buildBvh, type BvhBuildOptions, type SlotCorners, type TriangleBvh } from './TriangleBvh';
@@ -26,8 +26,10 @@ import type { TriMesh } from './TriMesh';
 /** What one thread builds: a run of a top's tasks over the shared records. */
 export interface SubtreeWork {
   scratch: SharedArrayBuffer;
-  /** Records in the scratch: triangles, or groups of GROUP triangles (bvhGroups.ts). */
+  /** Records in the scratch: triangles, or groups of `group` triangles (bvhGroups.ts). */
   records: number;
+  /** Triangles a record: 1, or a size of bvhGroups.ts's GROUP_SIZES. */
+  group: number;
   /** Shared; the thread writes its parts' runs. */
   slotTriangle: Uint32Array;
   /**
@@ -53,7 +55,7 @@ export interface RecordWork {
   positions: Float64Array | Float32Array;
   indices: Uint32Array;
   scratch: SharedArrayBuffer;
-  /** Triangles a record (1 or GROUP) and records in the scratch. */
+  /** Triangles a record (1 or a group size, bvhGroups.ts) and records in the scratch. */
   group: number;
   records: number;
   from: number;
@@ -82,19 +84,19 @@ const PARTS_PER_THREAD = 16;
 
 /** The work of a thread (the calling thread's own, when built here): buildSubtrees on it, and the layout when asked. */
 export function buildSubtreeWork(work: SubtreeWork): SubtreeAnswer {
-  const { slotGroup, tasks } = work;
+  const { slotGroup, tasks, group } = work;
   const nodes = buildSubtrees(work.scratch, work.records, slotGroup ?? work.slotTriangle, tasks, work.maxLeaf, work.bins);
   const l = work.layout;
   // Without a layout the calling thread stitches the parts and expands the whole tree.
   if (!l) return { nodes };
   let slotRuns = tasks;
   if (slotGroup) {
-    expandLeaves(nodes, 0, nodes.count);
+    expandLeaves(nodes, group, 0, nodes.count);
     slotRuns = tasks.slice();
     for (let k = 0; k < tasks.length; k += TASK_WORDS) {
-      expandSlots(slotGroup, work.slotTriangle, tasks[k]! | 0, tasks[k + 1]! | 0);
-      slotRuns[k] = GROUP * tasks[k]!;
-      slotRuns[k + 1] = GROUP * tasks[k + 1]!;
+      expandSlots(slotGroup, work.slotTriangle, group, tasks[k]! | 0, tasks[k + 1]! | 0);
+      slotRuns[k] = group * tasks[k]!;
+      slotRuns[k + 1] = group * tasks[k + 1]!;
     }
   }
   return { blocks: layOutBlocks(nodes, slotRuns, { positions: l.positions, indices: l.indices }, work.slotTriangle, l.slotCorners) };
@@ -108,7 +110,7 @@ export function roundWork(work: RoundWork): BinnedRun | Float64Array {
 /** A thread's records (makeRecords). */
 export function recordWork(work: RecordWork): Float64Array {
   if (work.group === 1) return makeRecords(work.positions, work.indices, work.scratch, work.from, work.to);
-  return makeGroupRecords(work.positions, work.indices, work.scratch, work.records, work.from, work.to);
+  return makeGroupRecords(work.positions, work.indices, work.group, work.scratch, work.records, work.from, work.to);
 }
 
 /**
@@ -122,7 +124,7 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
   const { maxLeafSize, bins } = buildParameters(T, options);
   // Records and every position below are groups' where triangleGroup allows (bvhGroups.ts).
   const group = triangleGroup(mesh.positions, mesh.indices, maxLeafSize);
-  const R = group === 1 ? T : Math.floor(T / GROUP), maxLeaf = maxLeafSize / group;
+  const R = Math.floor(T / group), maxLeaf = maxLeafSize / group;
   const scratch = new SharedArrayBuffer(SCRATCH_BYTES_PER_TRIANGLE * R);
   const slotTriangle = new Uint32Array(new SharedArrayBuffer(4 * T));
   const slotGroup = group === 1 ? undefined : new Uint32Array(new SharedArrayBuffer(4 * R));
@@ -132,11 +134,11 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
     const narrow = isShared(mesh) && narrowCorners(mesh.positions, options.float64Corners);
     const layout = isShared(mesh) ? { positions: mesh.positions, indices: mesh.indices, slotCorners: allocCorners(T, narrow, true) } : undefined;
     // Groups are always made first, here or over the threads; triangles by buildTop, without shared memory.
-    const centres = layout ? await sharedRecords(mesh, threads, scratch, group, R, asked) : group === 1 ? undefined : makeGroupRecords(mesh.positions, mesh.indices, scratch, R, 0, R);
+    const centres = layout ? await sharedRecords(mesh, threads, scratch, group, R, asked) : group === 1 ? undefined : makeGroupRecords(mesh.positions, mesh.indices, group, scratch, R, 0, R);
     const round = layout && centres ? await rootRound(R, centres, threads, scratch, maxLeaf, bins, asked) : undefined;
     const top = buildTop(mesh.positions, mesh.indices, scratch, slotGroup ?? slotTriangle, maxLeaf, bins, Math.ceil(R / (PARTS_PER_THREAD * (workers + 1))), centres, round);
     const runs = dealTasks(top.tasks, top.taskCount, workers + 1);
-    const work = (k: number): SubtreeWork => ({ scratch, records: R, slotTriangle, slotGroup, tasks: runs[k]!, maxLeaf, bins, layout });
+    const work = (k: number): SubtreeWork => ({ scratch, records: R, group, slotTriangle, slotGroup, tasks: runs[k]!, maxLeaf, bins, layout });
     const built = runs.slice(1).map((_, i) => threads.build(i, work(i + 1)));
     asked.push(...built);
     // The calling thread's share while the others work (its failure is the serial build's too).
@@ -146,7 +148,7 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
         if (!('blocks' in a)) throw new Error('BVH: a thread answered nodes for a laid-out part.');
         return { tasks: runs[k]!, blocks: a.blocks };
       });
-      if (slotGroup) expandTop(top.nodes, slotGroup, slotTriangle, mesh.positions, mesh.indices);
+      if (slotGroup) expandTop(top.nodes, slotGroup, slotTriangle, group, mesh.positions, mesh.indices);
       return assembleBvh(mesh, top.nodes, parts, slotTriangle, layout.slotCorners, options.shared === true);
     }
     const parts: Subtrees[] = answers.map((a, k) => {
@@ -154,7 +156,7 @@ export async function buildBvhParallel(mesh: TriMesh, threads: SubtreeThreads | 
       return { nodes: a.nodes, tasks: runs[k]! };
     });
     const stitched = stitchSubtrees(top, parts);
-    return buildBvh(mesh, { ...options, tree: slotGroup ? expandTree(stitched, mesh.positions, mesh.indices) : stitched });
+    return buildBvh(mesh, { ...options, tree: slotGroup ? expandTree(stitched, mesh.positions, mesh.indices, group) : stitched });
   } catch (e) {
     // Let every thread finish before the scratch is dropped; their answers no longer matter.
     await Promise.allSettled(asked);
