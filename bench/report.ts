@@ -11,7 +11,33 @@ export interface BenchRun {
   loadAverage?: { start: number[]; end: number[] };
   /** Cases this file kept from an earlier run (its date) when a run did not reach them. */
   carriedOver?: { date: string; node: string; cases: string[] };
+  /** Cases measured again after this run (`npm run bench -- <filter> --merge`), each entry a later run of some. */
+  remeasured?: Remeasure[];
   results: Record<string, Figures>;
+}
+
+/** A later run of some of a baseline's cases, merged into it. */
+export interface Remeasure {
+  date: string;
+  node: string;
+  loadAverage?: { start: number[]; end: number[] };
+  cases: string[];
+}
+
+/**
+ * The baseline with the cases of `run` replacing its own: those cases are no longer carried over,
+ * and the run is recorded as a re-measure of them (an earlier re-measure keeps only the cases it
+ * still holds).
+ */
+export function mergeIntoBaseline(baseline: BenchRun, run: BenchRun): BenchRun {
+  const cases = Object.keys(run.results);
+  const fresh = new Set(cases);
+  const kept = (list: string[]) => list.filter((c) => !fresh.has(c));
+  const remeasured = (baseline.remeasured ?? []).map((r) => ({ ...r, cases: kept(r.cases) })).filter((r) => r.cases.length > 0);
+  const merged: BenchRun = { ...baseline, results: { ...baseline.results, ...run.results } };
+  if (baseline.carriedOver) merged.carriedOver = { ...baseline.carriedOver, cases: kept(baseline.carriedOver.cases) };
+  merged.remeasured = [...remeasured, { date: run.date, node: run.node, ...(run.loadAverage ? { loadAverage: run.loadAverage } : {}), cases }];
+  return merged;
 }
 
 /** Every numeric figure of a run as `case › group.figure` -> value. */

@@ -14,18 +14,19 @@ import type { BenchCase, Figures } from './harness';
 import { meshQueryCases } from './meshQueries';
 import { bvhBuildCases } from './bvhBuild';
 import { renderCases } from './render';
-import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, type BenchRun } from './report';
+import { compareRuns, DEFAULT_BASELINE, formatComparison, formatFigures, mergeIntoBaseline, type BenchRun } from './report';
 import { scanImportCases } from './scanImport';
 import { sceneToolCases } from './sceneTools';
 
 /**
- * `npm run bench [-- <name-filter>] [--out <file.json>] [--compare [<baseline.json>]]`
+ * `npm run bench [-- <name-filter>] [--out <file.json>] [--compare [<baseline.json>]] [--merge [<baseline.json>]]`
  *
  * Runs every case (or those whose name contains the filter), prints each numeric figure on stderr
  * and the whole run as JSON on stdout (or into --out). With --compare, each figure is set beside the
  * stored baseline (bench/baseline.json by default) and the change printed; a time or rate more than
  * 10 % worse is marked as a regression. `npm run bench:compare -- <run.json> [<baseline.json>]`
- * compares two stored runs without running anything.
+ * compares two stored runs without running anything. With --merge, the cases run replace theirs in
+ * the baseline, which records when they were measured again (a change meant to move some figures).
  */
 const CASES: BenchCase[] = [...foundationCases, ...kernelGlueCases, ...meshQueryCases, ...bvhBuildCases, ...sceneToolCases, ...crossSectionCases, ...deviationCases, ...exactDeviationCases, ...deviationProcessCases, ...graphCases, ...renderCases, ...scanImportCases, ...cloudScaleCases, ...alignCases, ...batchCases];
 
@@ -38,7 +39,8 @@ const option = (name: string): string | undefined => {
 };
 const out = option('--out');
 const compareWith = option('--compare');
-const filter = argv.find((a, i) => !a.startsWith('--') && !['--out', '--compare'].includes(argv[i - 1] ?? ''));
+const mergeInto = option('--merge');
+const filter = argv.find((a, i) => !a.startsWith('--') && !['--out', '--compare', '--merge'].includes(argv[i - 1] ?? ''));
 
 const results: Record<string, Figures> = {};
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
@@ -59,5 +61,11 @@ else process.stdout.write(json);
 if (compareWith !== undefined) {
   const baseline = JSON.parse(readFileSync(compareWith || DEFAULT_BASELINE, 'utf8')) as BenchRun;
   process.stderr.write(`\nagainst ${compareWith || DEFAULT_BASELINE} (${baseline.date}, node ${baseline.node}):\n${formatComparison(compareRuns(baseline, run))}\n`);
+}
+if (mergeInto !== undefined) {
+  const file = mergeInto || DEFAULT_BASELINE;
+  const baseline = JSON.parse(readFileSync(file, 'utf8')) as BenchRun;
+  writeFileSync(file, JSON.stringify(mergeIntoBaseline(baseline, run), null, 2) + '\n');
+  process.stderr.write(`\n${Object.keys(run.results).length} case(s) merged into ${file}: run npm run bench:table\n`);
 }
 process.exit(0);

@@ -61,6 +61,7 @@ export function benchmarkTable(run: BenchRun): string {
     'npm run bench -- deviation             # the cases whose name contains "deviation"',
     'npm run bench -- --out run.json        # the JSON into a file',
     'npm run bench -- --compare             # then each figure beside bench/baseline.json, with the change',
+    'npm run bench -- mesh --merge          # the cases run replace theirs in bench/baseline.json, marked',
     'npm run bench:compare -- run.json [base.json] [--threshold 0.1]   # two stored runs side by side',
     'npm run bench:browser                  # the browser benchmarks (headless Chromium, bench/browser)',
     'npm run bench:table                    # this file again, from bench/baseline.json',
@@ -84,9 +85,19 @@ export function benchmarkTable(run: BenchRun): string {
   if (carried.size) {
     lines.push(`${carried.size} of the ${Object.keys(run.results).length} cases were not re-measured in this run; their figures are from the run of ${run.carriedOver!.date} (Node ${run.carriedOver!.node}), as marked.`, '');
   }
+  const remeasuredOn = new Map<string, NonNullable<BenchRun['remeasured']>[number]>();
+  for (const r of run.remeasured ?? []) for (const c of r.cases) remeasuredOn.set(c, r);
+  if (remeasuredOn.size) {
+    lines.push(`${remeasuredOn.size} of the ${Object.keys(run.results).length} cases were measured again after this run (\`--merge\`), on the machine of that day, as marked.`, '');
+  }
   for (const [caseName, figures] of Object.entries(run.results)) {
     lines.push(`## ${caseName}`, '');
     if (carried.has(caseName)) lines.push(`From the earlier run of ${run.carriedOver!.date}.`, '');
+    const again = remeasuredOn.get(caseName);
+    if (again) {
+      const l = again.loadAverage ? `, load average ${again.loadAverage.start[0]} at the start and ${again.loadAverage.end[0]} at the end` : '';
+      lines.push(`Measured again on ${again.date} (Node ${again.node}${l}).`, '');
+    }
     lines.push('| figure | value | unit | |', '|---|---:|---|---|', ...rows(figures), '');
   }
   return lines.join('\n');

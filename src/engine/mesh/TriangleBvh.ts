@@ -74,7 +74,7 @@ export { SMALL_TREE } from './bvhLayoutRules';
  * three axes, several levels per pass over the triangles; nodes of a few dozen triangles try every
  * split of their centres sorted along the longest axis (bvhBuilder.ts). Nodes are split until they
  * hold at most maxLeafSize triangles, which bounds a query's work per leaf. A large mesh in a
- * coherent order is split in groups of four consecutive triangles (bvhGroups.ts).
+ * coherent order is split in groups of 8 (or 4) consecutive triangles (bvhGroups.ts).
  */
 export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): TriangleBvh {
   const idx = mesh.indices;
@@ -86,7 +86,7 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
   const narrow = narrowCorners(pos, options.float64Corners);
   // The corners' memory holds the build's scratch first where it is large enough, so its pages are
   // touched once (a fresh page costs about what a pass over the records does): float64 corners'
-  // 72 bytes a triangle hold the 64 of triangle records, float32 corners' 36 the 16 of group
+  // 72 bytes a triangle hold the 64 of triangle records, float32 corners' 36 the 8 or 16 of group
   // records. Otherwise the corners are allocated after the build, the scratch no larger than needed.
   const group = options.tree ? 1 : triangleGroup(pos, idx, maxLeafSize);
   const early = !narrow || group > 1 ? allocCorners(T, narrow, shared) : undefined;
@@ -111,7 +111,7 @@ export function buildBvh(mesh: TriMesh, options: BvhBuildOptions = {}): Triangle
  * lays them out, so that the scratch (64 bytes a triangle) and the float32 corners (36) are never
  * held at once. (Within buildBvh a collection cannot free the scratch: its frame still holds it.)
  * Float64 corners gain nothing: buildBvh builds in their own memory; nor does a mesh built in
- * groups (bvhGroups.ts), whose 16 bytes a triangle of scratch fit in the float32 corners.
+ * groups (bvhGroups.ts), whose 8 (16) bytes a triangle of scratch fit in the float32 corners.
  */
 export function bvhSplits(mesh: TriMesh, options: Pick<BvhBuildOptions, 'maxLeafSize' | 'bins'> = {}): BuiltTree {
   const T = mesh.indices.length / 3;

@@ -2,7 +2,7 @@
  * The split decisions of the triangle BVH (TriangleBvh.ts lays the result out for queries).
  *
  * Every triangle is a 32-byte record: its box (float32 min xyz, max xyz), its index and a scratch
- * word. (On a large mesh in a coherent order a record is a group of four consecutive triangles
+ * word. (On a large mesh in a coherent order a record is a group of 8 or 4 consecutive triangles
  * instead, bvhGroups.ts: the builder is the same, over groups, and the tree is expanded after.) The boxes only steer the splits; the stored node boxes are computed later from the float64
  * corners. The tree comes out in build order (`BuildNodes`), with leaves as runs of positions in
  * the record order, which `slotTriangle` reports.
