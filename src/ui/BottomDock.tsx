@@ -46,8 +46,9 @@ function Histogram({ heat, units }: { heat: HeatState; units: Units }) {
   const y = (c: number) => H - PAD.bottom - (c / maxCount) * (H - PAD.top - PAD.bottom);
   return (
     <figure className="dock-card" data-testid="dock.histogram">
-      <figcaption>
-        Signed deviation histogram · mean {signed(h.mean)}, σ {h.std === null ? '–' : figureText(h.std)}
+      {/* One line at 1024 px as well: the tab names the chart, the axis says signed deviation. */}
+      <figcaption className="one-line" title={`Signed deviation histogram of ${h.signedSamples} samples (${units.length})`}>
+        Signed deviation · mean {signed(h.mean)} · σ {h.std === null ? '–' : figureText(h.std)}
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Histogram of ${h.signedSamples} signed samples from ${short(h.buckets[0]!.lo)} to ${short(h.buckets[h.buckets.length - 1]!.hi)} ${units.length}`}>
         {tol > 0 && <rect x={x(Math.max(lo, -tol))} y={PAD.top} width={Math.max(0, x(Math.min(hi, tol)) - x(Math.max(lo, -tol)))} height={H - PAD.top - PAD.bottom} fill="#2ca02c" opacity={0.12} />}

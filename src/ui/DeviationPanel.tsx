@@ -7,6 +7,7 @@ import { clearHeatmap, comparePairs, compareBodies, flyTo, plotDeviationSections
 import { AlignButton, InspectionSteps } from './InspectionSteps';
 import { legendTicks } from './legendTicks';
 import { saturationNote } from './saturation';
+import { deflectionWords } from './settingsLine';
 import { warningText } from './warningWords';
 import { worstOf } from './worstPoint';
 import { signed, Stat } from './Stat';
@@ -148,6 +149,7 @@ function hasNoData(heat: HeatState): boolean {
 /** The stats card: deviation_histogram's figures, from measure_deviation's own samples at its settings. */
 function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
   const h = heat.histogram;
+  const bodies = useScene((s) => s.bodies);
   if (heat.histogramStatus === 'failed') {
     return (
       <p className="error" role="alert">
@@ -156,6 +158,8 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
     );
   }
   if (!h) return <p className="hint">Sampling the surface for the statistics…</p>;
+  const anyBrep = bodies.some((b) => (b.bodyId === heat.fromBodyId || b.bodyId === heat.toBodyId) && b.summary.kind === 'brep');
+  const deflection = deflectionWords(h.deflection, heat.settings.deflection === undefined, h.surface, anyBrep);
   return (
     <div className="stats-card" data-testid="heat.stats">
       <dl>
@@ -175,8 +179,8 @@ function StatsCard({ heat, units }: { heat: HeatState; units: Units }) {
       )}
       <Verdict heat={heat} units={units} />
       <p className="hint" data-testid="heat.settings">
-        {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId} · deflection {formatNumber(Number(h.deflection.toPrecision(4)))}
-        {heat.settings.deflection === undefined ? ' (default)' : ''} · max distance {formatNumber(Number(h.maxDistance.toPrecision(3)))}
+        {units.note ?? units.length} · {formatCount(h.samples)} samples of {heat.fromBodyId} against {heat.toBodyId}
+        {deflection ? ` · ${deflection}` : ''} · max distance {formatNumber(Number(h.maxDistance.toPrecision(3)))}
         {heat.settings.maxDistance === undefined ? ' (default)' : ''} · {h.signMode}, as the last measure_deviation
         {heat.histogramStatus === 'running' ? ' · updating…' : ''}
       </p>

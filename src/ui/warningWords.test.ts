@@ -14,6 +14,11 @@ describe('engine warnings in the page', () => {
     expect(warningText({ code: 'UNIT_MISMATCH', message: MISMATCH })).toBe(`${MISMATCH} Here: choose the unit it was written in under Actual, "File in".`);
   });
 
+  it("a direction is named by its bodies, not by measure_deviation's result field", () => {
+    expect(warningText({ code: 'THIN_WALLED_REFERENCE', message: 'part against scan (fromToTo): 1275 of 20000 samples (6.4%) lie nearer' })).toBe('part against scan: 1275 of 20000 samples (6.4%) lie nearer');
+    expect(warningText({ code: 'MOSTLY_AMBIGUOUS', message: 'toToFrom (scan against part): 17103 of 20000 samples (86%) have no trustworthy sign' })).toBe('scan against part: 17103 of 20000 samples (86%) have no trustworthy sign');
+  });
+
   it('other warnings are shown as the engine wrote them', () => {
     expect(warningText({ code: 'SYMMETRIC_PART', message: 'symmetric part (--unit x).' })).toBe('symmetric part (--unit x).');
   });
