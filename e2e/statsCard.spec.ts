@@ -51,9 +51,12 @@ test('the stats card shows every figure whole, and the body list every name, at 
     await app.nextFrames();
     await app.review.expectStats();
     const mean = await app.review.stat('mean').textContent();
-    // The histogram's header and the card print the same figures (σ had three digits, the card four).
+    // The histogram's header and the card print the same figures (σ had three digits, the card four),
+    // on one line drawn whole (it wrapped at 1024x700).
     const sigma = await app.review.stat('sigma').textContent();
-    await expect(app.page.getByTestId('dock.histogram')).toContainText(`mean ${mean}, σ ${sigma}`);
+    const caption = app.page.getByTestId('dock.histogram').locator('figcaption');
+    await expect(caption).toHaveText(`Signed deviation · mean ${mean} · σ ${sigma}`);
+    expect(await caption.evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth + 1, oneLine: el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).fontSize) })), `${size.width}x${size.height}`).toEqual({ cut: false, oneLine: true });
     expect(await cutFigures(app.page), `${size.width}x${size.height}, signed mean ${mean}`).toEqual([]);
     // The body list names each body whole (before, cut with an ellipsis at both sizes).
     await expect(app.page.locator('.body-name')).toHaveText(['CrankArm', SCAN]);
