@@ -57,7 +57,7 @@ async function measured(build: () => unknown): Promise<Run> {
 /**
  * Builds measured after the first: the first two or three builds of a process (or of a fresh
  * mesh thread) still run code V8 is compiling, on its compiler threads, which the process's CPU
- * counts: about 0.1 s of fixed cost, so the least of five is the build's own rate, and the first
+ * counts: 0.1 to 0.2 s of fixed cost, so the least of five is the build's own rate, and the first
  * build's figure is reported beside it (a CLI call pays that one).
  */
 const RUNS = 5;

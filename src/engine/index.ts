@@ -28,6 +28,7 @@ export type { TriangleBvh } from './mesh/TriangleBvh';
 export { memoryFiles, mimeTypeOf } from './files';
 export type { OutputFile } from './files';
 export type { ToolWarning, WarningCode } from './warnings';
+export { inBodiesWords } from './warnings';
 // Errors, JSON printing and help-text values: also reachable without loading the engine (hostFacts).
 export * from './hostFacts';
 export { MAX_IMPORT_BYTES } from './scene/import/importBody';

@@ -126,3 +126,12 @@ export interface ToolWarning {
 export function warning(code: WarningCode, message: string): ToolWarning {
   return { code, message };
 }
+
+/**
+ * A warning's message for readers without measure_deviation's result fields (the page, the
+ * report): a direction named "a against b (fromToTo)" or "toToFrom (b against a)" for a tool's
+ * reader keeps the bodies' words alone.
+ */
+export function inBodiesWords(message: string): string {
+  return message.replace(/ \((?:fromToTo|toToFrom)\)/g, '').replace(/\b(?:fromToTo|toToFrom) \(([^()]+ against [^()]+)\)/g, '$1');
+}

@@ -1,5 +1,5 @@
 import type { SignMode } from '../mesh/signedDeviation';
-import type { ToolWarning } from '../warnings';
+import { inBodiesWords, type ToolWarning } from '../warnings';
 import type { CalloutStatus } from '../render/callouts';
 import { decimalsFor } from '../render/format';
 import { figureText, maxDeviation, shareText } from './figures';
@@ -285,7 +285,7 @@ ${tol === null ? '' : html`<tr><th>within \u00b1${tol}</th>${dirs.map((x) => per
 <tr><th>verdict</th>${verdicts.map((v, i) => html`<td data-field="${dirs[i]!.key}.verdict"><span class="verdict ${v}">${v}</span>${i === 1 ? ' (for information)' : ''}</td>`)}</tr>`}
 <tr><th>symmetric Hausdorff</th>${numberCell('symmetricHausdorff', data.deviation.symmetricHausdorff, d)}<td></td></tr></table>
 <p class="meta">Magnitudes are distances to the nearest surface of the other body over every sample with a counterpart; signed figures use only samples with a trustworthy sign (+ proud, outside the ${w.reference}; \u2212 shy).${data.roles ? ' The coverage column measures the nominal against the actual; its signed figures are negated so they too read actual \u2212 nominal.' : ''} The verdict is the ${w.candidate}'s direction.</p>
-${data.deviation.warnings?.length ? html`<p class="meta" data-field="deviation.warnings">Notes: ${data.deviation.warnings.map((x) => x.message).join('; ')}.</p>` : ''}</section>`;
+${data.deviation.warnings?.length ? html`<p class="meta" data-field="deviation.warnings">Notes: ${data.deviation.warnings.map((x) => inBodiesWords(x.message)).join('; ')}.</p>` : ''}</section>`;
 }
 
 function labelsTable(labels: DeviationLabel[], d: number, candidate: string): Html {
