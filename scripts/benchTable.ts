@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Figures } from '../bench/harness';
-import { direction, type BenchRun } from '../bench/report';
+import { direction, type BenchRun, type Remeasure } from '../bench/report';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BASELINE = `${root}bench/baseline.json`;
@@ -85,7 +85,7 @@ export function benchmarkTable(run: BenchRun): string {
   if (carried.size) {
     lines.push(`${carried.size} of the ${Object.keys(run.results).length} cases were not re-measured in this run; their figures are from the run of ${run.carriedOver!.date} (Node ${run.carriedOver!.node}), as marked.`, '');
   }
-  const remeasuredOn = new Map<string, NonNullable<BenchRun['remeasured']>[number]>();
+  const remeasuredOn = new Map<string, Remeasure>();
   for (const r of run.remeasured ?? []) for (const c of r.cases) remeasuredOn.set(c, r);
   if (remeasuredOn.size) {
     lines.push(`${remeasuredOn.size} of the ${Object.keys(run.results).length} cases were measured again after this run (\`--merge\`), on the machine of that day, as marked.`, '');

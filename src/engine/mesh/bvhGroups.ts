@@ -58,36 +58,28 @@ export function triangleGroup(positions: ArrayLike<number>, indices: Uint32Array
   return 1;
 }
 
-/** The share of sampled groups of `size` that are compact, or undefined on an index out of range. */
+/**
+ * The share of sampled groups of `size` that are compact, or undefined on an index out of range.
+ * A fixed 4,096 groups whatever the mesh: the box helpers' cost does not grow with it.
+ */
 function compactShare(positions: ArrayLike<number>, indices: Uint32Array, size: number, span: number): number | undefined {
   const groups = Math.floor(indices.length / 3 / size), samples = Math.min(SAMPLE, groups);
   let compact = 0;
+  const group = new Float64Array(6), triangle = new Float64Array(6);
   for (let s = 0; s < samples; s++) {
     const g = Math.floor((s * groups) / samples);
-    let gx0 = Infinity, gy0 = Infinity, gz0 = Infinity, gx1 = -Infinity, gy1 = -Infinity, gz1 = -Infinity;
+    emptyBox(group);
     let triangleSpan = 0;
     for (let t = size * g; t < size * g + size; t++) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-      for (let c = 0; c < 3; c++) {
-        const a = 3 * indices[3 * t + c]!;
-        if (!(a + 2 < positions.length)) return undefined;
-        const x = positions[a]!, y = positions[a + 1]!, z = positions[a + 2]!;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
+      emptyBox(triangle);
+      for (let c = 0; c < 3; c++) if (!growBox(triangle, positions, indices[3 * t + c]!)) return undefined;
+      triangleSpan = Math.max(triangleSpan, boxSpan(triangle));
+      for (let k = 0; k < 3; k++) {
+        group[k] = Math.min(group[k]!, triangle[k]!);
+        group[k + 3] = Math.max(group[k + 3]!, triangle[k + 3]!);
       }
-      triangleSpan = Math.max(triangleSpan, x1 - x0, y1 - y0, z1 - z0);
-      if (x0 < gx0) gx0 = x0;
-      if (y0 < gy0) gy0 = y0;
-      if (z0 < gz0) gz0 = z0;
-      if (x1 > gx1) gx1 = x1;
-      if (y1 > gy1) gy1 = y1;
-      if (z1 > gz1) gz1 = z1;
     }
-    if (Math.max(gx1 - gx0, gy1 - gy0, gz1 - gz0) <= span * triangleSpan) compact++;
+    if (boxSpan(group) <= span * triangleSpan) compact++;
   }
   return compact / samples;
 }
@@ -186,6 +178,11 @@ function growBox(box: Float64Array, positions: ArrayLike<number>, v: number): bo
     if (p > box[k + 3]!) box[k + 3] = p;
   }
   return true;
+}
+
+/** A box's longest side. */
+function boxSpan(box: Float64Array): number {
+  return Math.max(box[3]! - box[0]!, box[4]! - box[1]!, box[5]! - box[2]!);
 }
 
 /** Stores a float64 box (min xyz, max xyz) into rec[o..o+6) as float32, rounded outward. */
